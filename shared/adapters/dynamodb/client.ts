@@ -1,0 +1,31 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDbConfig } from '#shared/config';
+
+/**
+ * Time budget of one DynamoDB call. The ladder is: attempts × request timeout (3 × 1.5 s, plus
+ * back-off) stays under the Lambda timeout (infra), which stays under API Gateway's 29 s.
+ */
+export const DYNAMODB_MAX_ATTEMPTS = 3;
+export const DYNAMODB_REQUEST_TIMEOUT_MS = 1_500;
+export const DYNAMODB_CONNECTION_TIMEOUT_MS = 500;
+
+/** Region and credentials for DynamoDB Local, which accepts any; never used against AWS. */
+const LOCAL_CLIENT = {
+  region: 'local',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+} as const;
+
+/** One document client per process, created at cold start and reused by every invocation. */
+export const createDocumentClient = (config: DynamoDbConfig): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      maxAttempts: DYNAMODB_MAX_ATTEMPTS,
+      requestHandler: {
+        requestTimeout: DYNAMODB_REQUEST_TIMEOUT_MS,
+        connectionTimeout: DYNAMODB_CONNECTION_TIMEOUT_MS,
+      },
+      ...(config.endpoint ? { endpoint: config.endpoint, ...LOCAL_CLIENT } : {}),
+    }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );

@@ -1,0 +1,62 @@
+import { CreateTableCommand, type DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { ALL_TABLES, type TableDesign } from '#shared/adapters/dynamodb/table-design';
+
+/** Physical names of the tables outside AWS (DynamoDB Local), keyed by logical name. */
+export type TableNames = Readonly<Record<string, string>>;
+
+/** `<prefix>-pets`, `<prefix>-counters`, `<prefix>-apikeys`: DynamoDB Local needs 3+ characters. */
+export const tableNamesFor = (prefix: string): TableNames =>
+  Object.fromEntries(
+    ALL_TABLES.map((table) => [table.logicalName, `${prefix}-${table.logicalName.toLowerCase()}`]),
+  );
+
+const attributeDefinitions = (design: TableDesign) => {
+  const keys = [
+    design.partitionKey,
+    ...design.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  const unique = new Map(keys.map((key) => [key.name, key.type]));
+  return [...unique].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+};
+
+/**
+ * Creates the tables of `table-design.ts` that do not exist yet, on-demand, as the stack does.
+ * Used outside AWS only: by the local server, the tests and the benchmark.
+ */
+export const ensureTables = async (client: DynamoDBClient, names: TableNames): Promise<void> => {
+  for (const design of ALL_TABLES) {
+    const TableName = names[design.logicalName];
+    if (!TableName) throw new Error(`No table name for ${design.logicalName}`);
+    try {
+      await client.send(
+        new CreateTableCommand({
+          TableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: attributeDefinitions(design),
+          KeySchema: [{ AttributeName: design.partitionKey.name, KeyType: 'HASH' }],
+          ...(design.indexes.length > 0
+            ? {
+                GlobalSecondaryIndexes: design.indexes.map((index) => ({
+                  IndexName: index.indexName,
+                  KeySchema: [
+                    { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+                    { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
+                  ],
+                  Projection: { ProjectionType: 'ALL' },
+                })),
+              }
+            : {}),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ResourceInUseException)) throw error;
+    }
+  }
+};
+
+/** The environment the composition root reads, pointing at these tables. */
+export const tableEnvironment = (names: TableNames): Record<string, string> => ({
+  PETS_TABLE_NAME: names.Pets ?? '',
+  COUNTERS_TABLE_NAME: names.Counters ?? '',
+  API_KEYS_TABLE_NAME: names.ApiKeys ?? '',
+});

@@ -1,0 +1,29 @@
+import { StoreUnavailableError } from '#shared/domain/errors';
+
+/** SDK error names that mean "not now": throttling, service trouble or a timed-out call. */
+const UNAVAILABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'AbortError',
+]);
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Translates an SDK failure at the adapter boundary: transient ones become the domain's
+ * StoreUnavailableError (a 503 to the client); anything else is a bug and passes through as is.
+ */
+export const translateSdkError = (error: unknown, operation: string): unknown => {
+  if (!(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  if (UNAVAILABLE.has(error.name) || (typeof code === 'string' && NETWORK_CODES.has(code))) {
+    return new StoreUnavailableError(`DynamoDB ${operation} failed: ${error.name}`, { cause: error });
+  }
+  return error;
+};

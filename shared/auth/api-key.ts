@@ -1,0 +1,36 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** A stored API key: its hash and what names it, never the key itself. */
+export interface ApiKeyRecord {
+  readonly keyHash: string;
+  readonly keyId: string;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly revokedAt?: string;
+}
+
+const KEY_PREFIX = 'psk_';
+
+/** `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110 §11.1). */
+const BEARER = /^bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
+
+/** The key carried by an Authorization header value, or `undefined` when it carries none. */
+export const parseBearerToken = (header: string | undefined): string | undefined =>
+  header === undefined ? undefined : BEARER.exec(header)?.[1];
+
+export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** A new key (256 random bits) and the record to store for it. */
+export const generateApiKey = (name: string, now = new Date()): { key: string; record: ApiKeyRecord } => {
+  const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { key, record: recordFor(key, name, now) };
+};
+
+/** The record for a key chosen elsewhere (for example `PETSTORE_API_KEY` locally). */
+export const recordFor = (key: string, name: string, now = new Date()): ApiKeyRecord => {
+  const keyHash = hashApiKey(key);
+  // The id is derived from the hash, not the key: it can be shown and logged safely.
+  return { keyHash, keyId: `key-${keyHash.slice(0, 12)}`, name, createdAt: now.toISOString() };
+};
+
+export const isActive = (record: ApiKeyRecord): boolean => record.revokedAt === undefined;

@@ -1,0 +1,50 @@
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { hashApiKey, isActive, parseBearerToken } from '#shared/auth/api-key';
+import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+
+/**
+ * The exact message API Gateway turns into a 401: any other failure of a TOKEN authorizer
+ * becomes a 5xx instead.
+ */
+export const UNAUTHORIZED = 'Unauthorized';
+
+/**
+ * `arn:aws:execute-api:<region>:<account>:<apiId>/<stage>/<METHOD>/<path>` → the same up to the
+ * stage, then `/*\/*`. API Gateway caches the policy per token and reuses it for every route, so
+ * a policy naming only the first route would deny the next one.
+ */
+export const wholeStageArn = (methodArn: string): string => {
+  const [arnPrefix, apiId, stage] = methodArn.split('/');
+  if (!arnPrefix?.startsWith('arn:') || !apiId || !stage)
+    throw new Error(`Unexpected methodArn: ${methodArn}`);
+  return `${arnPrefix}/${apiId}/${stage}/*/*`;
+};
+
+/** Context handed to the functions in `requestContext.authorizer`: names the key, never holds it. */
+export interface CallerContext {
+  readonly keyId: string;
+  readonly keyName: string;
+}
+
+/**
+ * Decides a TOKEN authorizer request: an Allow policy for the whole stage when the bearer key's
+ * hash is a stored, unrevoked key; otherwise throws `Unauthorized`.
+ */
+export const authorize = async (
+  apiKeys: ApiKeyRepository,
+  authorizationToken: string | undefined,
+  methodArn: string,
+): Promise<APIGatewayAuthorizerResult & { context: CallerContext }> => {
+  const key = parseBearerToken(authorizationToken);
+  if (!key) throw new Error(UNAUTHORIZED);
+  const record = await apiKeys.findByHash(hashApiKey(key));
+  if (!record || !isActive(record)) throw new Error(UNAUTHORIZED);
+  return {
+    principalId: record.keyId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeStageArn(methodArn) }],
+    },
+    context: { keyId: record.keyId, keyName: record.name },
+  };
+};

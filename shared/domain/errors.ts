@@ -1,0 +1,27 @@
+/**
+ * Errors of the domain. They say what went wrong in the service's own terms; only the HTTP layer
+ * (shared/http/error-mapper.ts) decides which status code each one becomes.
+ */
+
+export class PetNotFoundError extends Error {
+  override readonly name = 'PetNotFoundError';
+  constructor(readonly petId: number) {
+    super(`Pet ${petId} does not exist`);
+  }
+}
+
+/** The data store refused or could not serve the request in time (throttling, outage, timeout). */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The id sequence is exhausted: every id up to 2^53−1 has been handed out. */
+export class IdSpaceExhaustedError extends Error {
+  override readonly name = 'IdSpaceExhaustedError';
+  constructor() {
+    super('No pet ids are left');
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * The pet schemas: the single source of truth for validation at run time, for the TypeScript
+ * types (derived below) and for the OpenAPI document (generated from these definitions).
+ */
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+
+export const PetStatus = z
+  .enum(PET_STATUSES, { error: `must be one of: ${PET_STATUSES.join(', ')}` })
+  .meta({ id: 'PetStatus', description: 'Availability of the animal.' });
+export type PetStatus = z.infer<typeof PetStatus>;
+
+/** Status of a pet created without one. */
+export const DEFAULT_PET_STATUS: PetStatus = 'available';
+
+/** Ids are kept within 1..2^53−1 so they survive JSON in JavaScript clients unchanged. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+const identifier = (description: string) =>
+  z
+    .int({ error: 'must be an integer' })
+    .min(1, { error: 'must be at least 1' })
+    .max(MAX_ID, { error: `must be at most ${MAX_ID}` })
+    .meta({ format: 'int64', description });
+
+export const PetId = identifier('Unique identifier assigned by the service on creation.');
+export type PetId = z.infer<typeof PetId>;
+
+export const NAME_MAX_LENGTH = 200;
+
+const name = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(NAME_MAX_LENGTH, { error: `must be at most ${NAME_MAX_LENGTH} characters` })
+  .regex(/\S/, { error: 'must not be blank' })
+  .meta({ description: "The animal's name.", example: 'Rex' });
+
+const categoryId = identifier('Identifier of the category the animal belongs to.');
+
+/** What a client sends to add an animal. Unknown fields (including `id`) are rejected, not ignored. */
+export const NewPet = z
+  .strictObject({
+    name,
+    categoryId,
+    status: PetStatus.optional().meta({
+      description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.`,
+    }),
+  })
+  .meta({ id: 'NewPet', description: 'An animal to add; the service assigns its id.' });
+export type NewPet = z.infer<typeof NewPet>;
+
+/** An animal as the service returns it. `status` is always present in responses. */
+export const Pet = z
+  .object({ id: PetId, name, categoryId, status: PetStatus })
+  .meta({ id: 'Pet', description: 'An animal of the catalogue.' });
+export type Pet = z.infer<typeof Pet>;
+
+export const Pets = z.array(Pet).meta({ id: 'Pets', description: 'One page of animals.' });
+
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+
+/** Options of a listing, as the domain sees them (already decoded from the query string). */
+export const ListPetsOptions = z.object({
+  limit: z
+    .int({ error: 'must be an integer' })
+    .min(1, { error: `must be between 1 and ${LIST_LIMIT_MAX}` })
+    .max(LIST_LIMIT_MAX, { error: `must be between 1 and ${LIST_LIMIT_MAX}` }),
+  status: PetStatus.optional(),
+});
+export type ListPetsOptions = z.infer<typeof ListPetsOptions>;

@@ -1,0 +1,29 @@
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '#shared/http/error-body';
+
+export interface HttpErrorOptions {
+  readonly details?: readonly ErrorDetail[];
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly cause?: unknown;
+}
+
+/**
+ * An error meant for the client: its code, message and details are sent as they are. Its status
+ * always comes from the code (`ERROR_STATUS`), so the two cannot disagree.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly status: number;
+  readonly details: readonly ErrorDetail[] | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: HttpErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = ERROR_STATUS[code];
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}

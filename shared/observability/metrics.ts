@@ -1,0 +1,25 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { ErrorCode } from '#shared/http/error-body';
+import { SERVICE_NAME } from '#shared/observability/logger';
+
+/** CloudWatch namespace of the service's business and error metrics (EMF, no API calls). */
+export const METRICS_NAMESPACE = 'PetStore';
+
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+
+/** Metric names, shared with the alarms and dashboard of the stack. */
+export const METRIC = {
+  petsCreated: 'PetsCreated',
+  errors: 'Errors',
+} as const;
+
+export const countPetCreated = (): void => {
+  metrics.addMetric(METRIC.petsCreated, MetricUnit.Count, 1);
+};
+
+/** One `Errors` data point with its own `code` dimension, apart from the invocation's other metrics. */
+export const countError = (code: ErrorCode): void => {
+  const single = metrics.singleMetric();
+  single.addDimension('code', code);
+  single.addMetric(METRIC.errors, MetricUnit.Count, 1);
+};

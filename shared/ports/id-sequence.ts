@@ -1,0 +1,4 @@
+/** Hands out pet ids: unique, increasing, never reused, safe under concurrent callers. */
+export interface IdSequence {
+  next(): Promise<number>;
+}
