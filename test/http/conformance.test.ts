@@ -1,0 +1,199 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/deprecation';
+import { ApiClient } from '../support/api-client';
+import { type Exchange, loadContract } from '../support/conformance';
+import { type LocalApi, startLocalApi } from '../support/local-api';
+
+/**
+ * The conformance check (test/support/conformance.ts), which the http project runs on every
+ * response an ApiClient receives: it must catch responses that break docs/openapi.yaml, pass
+ * the real service's, and fail the test that made the request.
+ */
+
+const contract = loadContract();
+
+const pet = { id: 7, name: 'Rex', categoryId: 3, status: 'available' };
+const errorOf = (code: string, status: number) => ({ code, status, message: 'something' });
+
+const exchange = (
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Exchange => {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return {
+    method,
+    path,
+    status,
+    headers: new Headers({ 'Content-Type': 'application/json', ...headers }),
+    text,
+    json,
+  };
+};
+
+describe('the conformance check', () => {
+  it('passes responses that say what the document says', () => {
+    const conforming = [
+      exchange('GET', '/pets?limit=1', 200, [pet]),
+      exchange('GET', '/pets/', 200, []),
+      exchange('POST', '/pets', 201, pet, { Location: '/v1/pets/7' }),
+      exchange('GET', '/pets/7', 200, pet, GET_PET_DEPRECATION_HEADERS),
+      exchange('GET', '/pets/8', 404, errorOf('NOT_FOUND', 404), GET_PET_DEPRECATION_HEADERS),
+      exchange('POST', '/pets', 400, errorOf('INVALID_JSON', 400)),
+      exchange('GET', '/pets', 503, errorOf('SERVICE_UNAVAILABLE', 503), { 'Retry-After': '1' }),
+      exchange('DELETE', '/pets', 405, errorOf('METHOD_NOT_ALLOWED', 405), { Allow: 'GET, POST' }),
+      exchange('DELETE', '/pets', 401, errorOf('UNAUTHORIZED', 401)),
+      exchange('GET', '/nope', 404, errorOf('NOT_FOUND', 404)),
+    ];
+    for (const candidate of conforming) {
+      expect({ path: candidate.path, problems: contract.violations(candidate) }).toEqual({
+        path: candidate.path,
+        problems: [],
+      });
+    }
+  });
+
+  it.each([
+    [
+      'a body of the wrong shape',
+      exchange('GET', '/pets', 200, [{ ...pet, id: '7' }]),
+      /body\/0\/id must be integer/,
+    ],
+    [
+      'a field the schema does not have',
+      exchange('GET', '/pets/7', 200, { ...pet, owner: 'me' }, GET_PET_DEPRECATION_HEADERS),
+      /must NOT have additional properties \(owner\)/,
+    ],
+    [
+      'a missing required field',
+      exchange(
+        'POST',
+        '/pets',
+        201,
+        { name: 'Rex', categoryId: 3, status: 'sold' },
+        { Location: '/v1/pets/1' },
+      ),
+      /must have required property 'id'/,
+    ],
+    [
+      'a status the operation does not declare',
+      exchange('GET', '/pets', 418, errorOf('NOT_FOUND', 418)),
+      /status 418 is not declared for GET \/pets \(listPets\)/,
+    ],
+    ['a missing required header', exchange('POST', '/pets', 201, pet), /required header Location is missing/],
+    [
+      'a wrong value of a declared header',
+      exchange('GET', '/pets/7', 200, pet, {
+        ...GET_PET_DEPRECATION_HEADERS,
+        Sunset: 'Fri, 01 Jan 2100 00:00:00 GMT',
+      }),
+      /header Sunset: .* must be equal to constant/,
+    ],
+    [
+      'an error code of another status',
+      exchange('GET', '/pets/8', 404, errorOf('VALIDATION_FAILED', 404), GET_PET_DEPRECATION_HEADERS),
+      /body\/code must be equal to one of the allowed values/,
+    ],
+    [
+      'an Error whose status is not the HTTP status',
+      exchange('GET', '/pets/8', 404, errorOf('NOT_FOUND', 400), GET_PET_DEPRECATION_HEADERS),
+      /body\/status must be equal to constant/,
+    ],
+    [
+      'another content type',
+      { ...exchange('GET', '/pets', 200, []), headers: new Headers({ 'Content-Type': 'text/html' }) },
+      /Content-Type text\/html is not among the declared application\/json/,
+    ],
+    ['a body that is not JSON', exchange('GET', '/pets', 200, '<html></html>'), /the body is not JSON/],
+    [
+      'an unknown path answered with success',
+      exchange('GET', '/pets/7/owner', 200, pet),
+      /status 200 is not declared for a path the document does not have/,
+    ],
+    [
+      'another method answered with success',
+      exchange('PUT', '/pets/7', 200, pet),
+      /status 200 is not declared for PUT \/pets\/\{petId\}, a method the path does not have/,
+    ],
+    [
+      'a 405 without Allow',
+      exchange('PATCH', '/pets', 405, errorOf('METHOD_NOT_ALLOWED', 405)),
+      /required header Allow is missing/,
+    ],
+  ])('catches %s', (_case, candidate, message) => {
+    expect(() => contract.assertConforms(candidate)).toThrow(message);
+  });
+});
+
+describe('the real service', () => {
+  let api: LocalApi;
+  beforeAll(async () => {
+    api = await startLocalApi('conformance');
+  });
+  afterAll(() => api.close());
+
+  it('conforms in every operation, success and failure', async () => {
+    const { client } = api;
+    const created = await client.post('/pets', { name: 'Rex', categoryId: 3 });
+    const id = (created.json as { id: number }).id;
+    const responses = [
+      created,
+      await client.post('/pets', { name: 'Tom', categoryId: 7, status: 'pending' }),
+      await client.get('/pets'),
+      await client.get('/pets?limit=1&status=available'),
+      await client.get(`/pets/${id}`),
+      await client.get('/pets/987654321'),
+      await client.get('/pets/abc'),
+      await client.get('/pets?limit=0'),
+      await client.get('/pets', { anonymous: true }),
+      await client.post('/pets', { name: '', categoryId: 0, staus: 'sold' }),
+      await client.post('/pets', '{"name":', { headers: { 'Content-Type': 'application/json' } }),
+      await client.request('/pets', { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
+      await client.post('/pets', '{"name":"Rex","categoryId":1}', {
+        headers: { 'Content-Type': 'text/plain' },
+      }),
+      await client.post('/pets', { name: 'x'.repeat(17 * 1024), categoryId: 1 }),
+      await client.request('/pets', { method: 'DELETE' }),
+      await client.request(`/pets/${id}`, { method: 'PUT', body: { name: 'Rex' } }),
+      await client.get('/unknown'),
+    ];
+
+    expect(responses.map((response) => response.status)).toEqual([
+      201, 201, 200, 200, 200, 404, 400, 400, 401, 400, 400, 400, 415, 413, 405, 405, 404,
+    ]);
+    // Each was checked by the setup file as it arrived; checked again here, explicitly.
+    for (const response of responses) expect(contract.violations(response)).toEqual([]);
+  });
+});
+
+describe('in the http test project', () => {
+  let server: Server;
+  let client: ApiClient;
+  beforeAll(async () => {
+    // A service that answers GET /v1/pets with something the document does not allow.
+    server = createServer((_request, response) => {
+      response
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify([{ ...pet, id: '7' }]));
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    client = new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, 'any-key');
+  });
+  afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
+
+  it('fails the request, and so the test, when a response breaks the document', async () => {
+    await expect(client.get('/pets')).rejects.toThrow(
+      /GET \/pets answered 200, which does not conform to docs\/openapi\.yaml:\n {2}- body\/0\/id must be integer/,
+    );
+  });
+});
