@@ -37,6 +37,8 @@ export interface LocalGatewayOptions {
   readonly maxPayloadBytes?: number;
   /** The Lambda timeout the handlers see in `getRemainingTimeInMillis`. @default 10_000 */
   readonly functionTimeoutMs?: number;
+  /** Files served outside the stage, to GET without a key (e.g. `/docs`). @default {} */
+  readonly staticRoutes?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
 }
 
 export interface LocalGateway {
@@ -268,6 +270,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
     const rawPath = url.pathname;
+    const file = method === 'GET' ? options.staticRoutes?.[rawPath] : undefined;
+    if (file) {
+      response.writeHead(200, { 'Content-Type': file.contentType }).end(file.body);
+      return 200;
+    }
     const inStage = rawPath === BASE_PATH || rawPath.startsWith(`${BASE_PATH}/`);
     if (!inStage) throw gatewayReply('MISSING_AUTHENTICATION_TOKEN');
     const path = rawPath.slice(BASE_PATH.length).replace(/(.)\/$/, '$1') || '/';

@@ -9,6 +9,7 @@ import {
   startLocalGateway,
   type TokenAuthorizer,
 } from '#infra/local/gateway';
+import { referenceRoutes } from '#infra/openapi/reference';
 import { AUTHORIZER_ENTRY, ROUTES, type Route } from '#infra/routes';
 import { ensureTables, tableEnvironment, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
@@ -73,6 +74,7 @@ const importHandler = async <T>(entry: string): Promise<T> => {
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   mkdirSync(options.dataDir, { recursive: true });
   const key = localKey(options);
+  const reference = referenceRoutes(); // renders while DynamoDB Local starts
   const dynamoDbLocal = options.dynamoDbEndpoint
     ? undefined
     : await startDynamoDbLocal({ dataDir: join(options.dataDir, 'dynamodb') });
@@ -107,6 +109,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       authorizer: await importHandler<TokenAuthorizer>(AUTHORIZER_ENTRY),
       port: options.port ?? 3000,
       ...(options.log ? { log: options.log } : {}),
+      staticRoutes: await reference,
     });
     return {
       gateway,

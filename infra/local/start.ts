@@ -49,6 +49,7 @@ const main = async (): Promise<void> => {
       `API key (${keySource}): ${stack.apiKey}`,
       `Database: ${database}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
+      `API reference: ${new URL('/docs', stack.gateway.baseUrl).href} (document: /openapi.yaml, /openapi.json)`,
       'Stop with Ctrl+C.',
     ].join('\n'),
   );

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { buildDocument } from '#infra/openapi/build-document';
+import { toJson, toYaml } from '#infra/openapi/document-file';
+
+/**
+ * The API reference for people: an HTML page rendered from the document by Redocly's
+ * `build-docs`, with Redoc's scripts inlined (`--inlineBundle`) so it works offline, and the
+ * routes the local server serves it on.
+ */
+
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+const TITLE = 'Pet Store API reference';
+
+/** Renders an OpenAPI file to a self-contained HTML page at `output`. */
+export const renderReference = async (openApiFile: string, output: string): Promise<void> => {
+  await promisify(execFile)(
+    process.execPath,
+    [
+      REDOCLY_CLI,
+      'build-docs',
+      openApiFile,
+      '--inlineBundle', // Redoc's scripts in the page, not from a CDN: it works offline
+      '--openapi.disableTelemetry', // no usage data sent from a reader's browser
+      '--title',
+      TITLE,
+      '-o',
+      output,
+    ],
+    // From the root, so the CLI reads the project's redocly.yaml (which turns its telemetry off).
+    { cwd: PROJECT_ROOT, env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+  );
+};
+
+export interface StaticFile {
+  readonly contentType: string;
+  readonly body: string;
+}
+
+const fallbackPage = (reason: string) => `<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>${TITLE}</title>
+<p>The HTML reference could not be rendered (${reason.replace(/[<&]/g, '')}).
+The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openapi.json">/openapi.json</a>.</p></html>
+`;
+
+/**
+ * `/docs` (the HTML reference), `/openapi.yaml` and `/openapi.json`, generated from the code at
+ * start, so they describe the service that is running even before `npm run openapi`. Never
+ * fails: when the page cannot be rendered, `/docs` says so and links to the document.
+ */
+export const referenceRoutes = async (): Promise<Record<string, StaticFile>> => {
+  const document = await buildDocument();
+  const yaml = toYaml(document);
+  const directory = await mkdtemp(join(tmpdir(), 'petstore-reference-'));
+  let html: string;
+  try {
+    await writeFile(join(directory, 'openapi.yaml'), yaml);
+    await renderReference(join(directory, 'openapi.yaml'), join(directory, 'index.html'));
+    html = await readFile(join(directory, 'index.html'), 'utf8');
+  } catch (error) {
+    html = fallbackPage(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+  return {
+    '/docs': { contentType: 'text/html; charset=utf-8', body: html },
+    '/openapi.yaml': { contentType: 'application/yaml', body: yaml },
+    '/openapi.json': { contentType: 'application/json', body: toJson(document) },
+  };
+};
