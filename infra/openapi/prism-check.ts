@@ -1,0 +1,276 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { freePort } from '#infra/local/dynamodb-local';
+import { OPENAPI_YAML_PATH } from '#infra/openapi/document-file';
+import { MAX_BODY_BYTES } from '#shared/http/middleware/json-body';
+
+/**
+ * The service seen through Prism, a third-party OpenAPI validator, as a proxy in front of it:
+ * every request and response of a representative set (each operation, its success and each
+ * error the service produces) is validated by Prism against the document, and any response
+ * violation Prism reports (header `sl-violations`) is a failure. Prism runs without `--errors`
+ * so that invalid requests still reach the service and its error answers get validated too;
+ * request violations are expected exactly for the requests meant to be invalid.
+ */
+
+const PRISM_CLI = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+
+export interface PrismViolation {
+  readonly location: string[];
+  readonly severity: string;
+  readonly message: string;
+}
+
+interface PrismCase {
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  readonly status: number;
+  /** Whether the document allows the request: a valid one must draw no request violation. */
+  readonly validRequest: boolean;
+}
+
+export interface PrismResult {
+  readonly name: string;
+  readonly status: number;
+  readonly violations: readonly PrismViolation[];
+  /** Why the case fails; empty when it passes. */
+  readonly problems: readonly string[];
+}
+
+export interface PrismReport {
+  readonly results: readonly PrismResult[];
+  readonly failures: readonly string[];
+}
+
+interface RunningPrism {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `prism proxy <document> <upstream>` on a free local port and waits until it listens. */
+export const startPrism = async (upstream: string, document = OPENAPI_YAML_PATH): Promise<RunningPrism> => {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [PRISM_CLI, 'proxy', document, upstream, '-p', String(port), '-h', '127.0.0.1'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  await new Promise<void>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`Prism did not start within 30 s:\n${output}`)), 30_000);
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+      if (output.includes('Prism is listening')) {
+        clearTimeout(timer);
+        ready();
+      }
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    exited.then(() => {
+      clearTimeout(timer);
+      fail(new Error(`Prism exited before listening:\n${output}`));
+    });
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+};
+
+const cases = (apiKey: string, petId: number): PrismCase[] => {
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  const json = { ...auth, 'Content-Type': 'application/json' };
+  const valid = true;
+  return [
+    { name: 'listPets 200', method: 'GET', path: '/pets', headers: auth, status: 200, validRequest: valid },
+    {
+      name: 'listPets 200 with limit and status',
+      method: 'GET',
+      path: '/pets?limit=2&status=available',
+      headers: auth,
+      status: 200,
+      validRequest: valid,
+    },
+    {
+      name: 'listPets 400 (limit out of range)',
+      method: 'GET',
+      path: '/pets?limit=0',
+      headers: auth,
+      status: 400,
+      validRequest: false,
+    },
+    {
+      name: 'listPets 400 (unknown status)',
+      method: 'GET',
+      path: '/pets?status=lost',
+      headers: auth,
+      status: 400,
+      validRequest: false,
+    },
+    { name: 'listPets 401 (no key)', method: 'GET', path: '/pets', status: 401, validRequest: false },
+    {
+      name: 'createPet 201',
+      method: 'POST',
+      path: '/pets',
+      headers: json,
+      body: JSON.stringify({ name: 'Tom', categoryId: 7, status: 'pending' }),
+      status: 201,
+      validRequest: valid,
+    },
+    {
+      name: 'createPet 400 VALIDATION_FAILED',
+      method: 'POST',
+      path: '/pets',
+      headers: json,
+      body: JSON.stringify({ name: '', categoryId: 0 }),
+      status: 400,
+      validRequest: false,
+    },
+    {
+      name: 'createPet 400 INVALID_JSON (no body)',
+      method: 'POST',
+      path: '/pets',
+      headers: json,
+      status: 400,
+      validRequest: false,
+    },
+    {
+      name: 'createPet 401 (no key)',
+      method: 'POST',
+      path: '/pets',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      status: 401,
+      validRequest: false,
+    },
+    {
+      // Invalid to the document too (name too long): Prism re-serialises a valid JSON body before
+      // forwarding it, so no valid pet can reach the service at more than 16 KiB.
+      name: 'createPet 413',
+      method: 'POST',
+      path: '/pets',
+      headers: json,
+      body: JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES), categoryId: 1 }),
+      status: 413,
+      validRequest: false,
+    },
+    {
+      name: 'createPet 415',
+      method: 'POST',
+      path: '/pets',
+      headers: { ...auth, 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      status: 415,
+      validRequest: false,
+    },
+    {
+      name: 'getPet 200 (deprecated)',
+      method: 'GET',
+      path: `/pets/${petId}`,
+      headers: auth,
+      status: 200,
+      validRequest: valid,
+    },
+    {
+      name: 'getPet 404',
+      method: 'GET',
+      path: '/pets/987654321',
+      headers: auth,
+      status: 404,
+      validRequest: valid,
+    },
+    {
+      name: 'getPet 400',
+      method: 'GET',
+      path: '/pets/abc',
+      headers: auth,
+      status: 400,
+      validRequest: false,
+    },
+    { name: 'getPet 401 (no key)', method: 'GET', path: `/pets/${petId}`, status: 401, validRequest: false },
+  ];
+};
+
+const send = async (prism: string, request: Omit<PrismCase, 'name' | 'status' | 'validRequest'>) => {
+  const response = await fetch(`${prism}${request.path}`, {
+    method: request.method,
+    headers: request.headers ?? {},
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  const text = await response.text();
+  const header = response.headers.get('sl-violations');
+  return { response, text, violations: header ? (JSON.parse(header) as PrismViolation[]) : [] };
+};
+
+const judge = (
+  test: PrismCase,
+  status: number,
+  text: string,
+  violations: readonly PrismViolation[],
+): string[] => {
+  const problems: string[] = [];
+  const onResponse = violations.filter((violation) => violation.location[0] === 'response');
+  const onRequest = violations.filter(
+    (violation) => violation.location[0] === 'request' && violation.severity === 'Error',
+  );
+  if (status !== test.status) problems.push(`answered ${status}, not ${test.status}: ${text.slice(0, 200)}`);
+  for (const violation of onResponse) {
+    problems.push(`response violation at ${violation.location.join('.')}: ${violation.message}`);
+  }
+  if (test.validRequest && onRequest.length > 0) {
+    problems.push(`Prism finds this valid request invalid: ${onRequest.map((v) => v.message).join('; ')}`);
+  }
+  if (!test.validRequest && onRequest.length === 0) {
+    problems.push('the document accepts this request, which the service refuses');
+  }
+  return problems;
+};
+
+/**
+ * Sends the representative set through Prism in front of `upstream` (the API's base URL,
+ * ending in `/v1`) and reports, per request, what Prism found.
+ */
+export const checkThroughPrism = async (options: {
+  readonly upstream: string;
+  readonly apiKey: string;
+  readonly document?: string;
+}): Promise<PrismReport> => {
+  const prism = await startPrism(options.upstream, options.document);
+  try {
+    // A pet to read back; created directly, so the set below stays the same on every run.
+    const created = await fetch(`${options.upstream}/pets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 3 }),
+    });
+    const { id } = (await created.json()) as { id: number };
+    const results: PrismResult[] = [];
+    for (const test of cases(options.apiKey, id)) {
+      const { response, text, violations } = await send(prism.url, test);
+      results.push({
+        name: test.name,
+        status: response.status,
+        violations,
+        problems: judge(test, response.status, text, violations),
+      });
+    }
+    return {
+      results,
+      failures: results.flatMap(({ name, problems }) => problems.map((problem) => `${name}: ${problem}`)),
+    };
+  } finally {
+    await prism.stop();
+  }
+};
