@@ -288,14 +288,14 @@ const buildOperation = async (
   if (Boolean(route.deprecated) !== Boolean(contract.deprecationHeaders)) {
     throw new Error(`${route.operationId}: the route table and the contract disagree on deprecation`);
   }
-  const deprecationHeaders = contract.deprecationHeaders
-    ? Object.fromEntries(Object.keys(contract.deprecationHeaders).map((name) => [name, ref('headers', name)]))
-    : undefined;
-  const withDeprecation = (headers: Record<string, unknown> = {}) =>
-    deprecationHeaders || Object.keys(headers).length > 0
-      ? { headers: { ...headers, ...deprecationHeaders } }
-      : {};
-  const fromFunction = deprecationHeaders ? { headers: deprecationHeaders } : {};
+  // Headers on the answers of the operation's function: its own plus the deprecation ones.
+  const deprecation = Object.fromEntries(
+    Object.keys(contract.deprecationHeaders ?? {}).map((name) => [name, ref('headers', name)]),
+  );
+  const fromFunction = (own: Record<string, unknown> = {}) => {
+    const headers = { ...own, ...deprecation };
+    return Object.keys(headers).length > 0 ? { headers } : {};
+  };
 
   const body = contract.request.shape.body;
   const invalid = await contract.invalidRequest();
@@ -305,7 +305,7 @@ const buildOperation = async (
   const responses: Record<string, unknown> = {
     [contract.success.status]: {
       description: contract.success.description,
-      ...withDeprecation(contract.success.headers),
+      ...fromFunction(contract.success.headers),
       content: jsonContent(components.use(contract.success.schema, 'output'), {
         example: { value: contract.success.example },
       }),
@@ -324,11 +324,11 @@ const buildOperation = async (
       { summary: 'A body sent as text/plain', value: errorExample(failures.unsupportedMediaType) },
     ]);
   }
-  responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(badRequestExamples, fromFunction);
+  responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(badRequestExamples, fromFunction());
   for (const { summary, error } of contract.domainErrors ?? []) {
     responses[error.status] = errorResponse([{ summary, value: errorExample(error) }], {
       lead: `${summary}.`,
-      ...fromFunction,
+      ...fromFunction(),
     });
   }
   responses[ERROR_STATUS.METHOD_NOT_ALLOWED] = methodNotAllowed;
@@ -336,16 +336,14 @@ const buildOperation = async (
     responses[status] = ref('responses', name);
   }
 
+  const parameters = parametersOf(contract.request, components);
   return {
     operationId: route.operationId,
     tags: [TAG],
     summary: contract.summary,
     description: contract.description,
     ...(route.deprecated ? { deprecated: true } : {}),
-    ...(() => {
-      const parameters = parametersOf(contract.request, components);
-      return parameters.length > 0 ? { parameters } : {};
-    })(),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
       ? {
           requestBody: {
