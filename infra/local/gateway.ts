@@ -37,7 +37,7 @@ export interface LocalGatewayOptions {
   readonly maxPayloadBytes?: number;
   /** The Lambda timeout the handlers see in `getRemainingTimeInMillis`. @default 10_000 */
   readonly functionTimeoutMs?: number;
-  /** Files served outside the stage, to GET without a key (e.g. `/docs`). @default {} */
+  /** Files served outside the stage, to GET without a key: `/docs`, or `/docs/*` for all below it. @default {} */
   readonly staticRoutes?: Readonly<Record<string, { readonly contentType: string; readonly body: string }>>;
 }
 
@@ -270,7 +270,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
     const rawPath = url.pathname;
-    const file = method === 'GET' ? options.staticRoutes?.[rawPath] : undefined;
+    const file =
+      method === 'GET'
+        ? (options.staticRoutes?.[rawPath] ??
+          options.staticRoutes?.[rawPath.replace(/^(\/[^/]+)\/.*$/, '$1/*')])
+        : undefined;
     if (file) {
       response.writeHead(200, { 'Content-Type': file.contentType }).end(file.body);
       return 200;

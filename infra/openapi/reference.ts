@@ -18,8 +18,15 @@ const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 const TITLE = 'Pet Store API reference';
 
-/** Renders an OpenAPI file to a self-contained HTML page at `output`. */
-export const renderReference = async (openApiFile: string, output: string): Promise<void> => {
+/**
+ * Renders an OpenAPI file to a self-contained HTML page at `output`. The page routes in the
+ * browser (`/animals`, …); `basePath` is where it is served, so those routes live below it.
+ */
+export const renderReference = async (
+  openApiFile: string,
+  output: string,
+  basePath?: string,
+): Promise<void> => {
   await promisify(execFile)(
     process.execPath,
     [
@@ -28,6 +35,7 @@ export const renderReference = async (openApiFile: string, output: string): Prom
       openApiFile,
       '--inlineBundle', // Redoc's scripts in the page, not from a CDN: it works offline
       '--openapi.disableTelemetry', // no usage data sent from a reader's browser
+      ...(basePath ? [`--openapi.routingBasePath=${basePath}`] : []),
       '--title',
       TITLE,
       '-o',
@@ -50,7 +58,7 @@ The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openap
 `;
 
 /**
- * `/docs` (the HTML reference), `/openapi.yaml` and `/openapi.json`, generated from the code at
+ * `/docs` and below (the HTML reference), `/openapi.yaml` and `/openapi.json`, generated from the code at
  * start, so they describe the service that is running even before `npm run openapi`. Never
  * fails: when the page cannot be rendered, `/docs` says so and links to the document.
  */
@@ -61,15 +69,17 @@ export const referenceRoutes = async (): Promise<Record<string, StaticFile>> => 
   let html: string;
   try {
     await writeFile(join(directory, 'openapi.yaml'), yaml);
-    await renderReference(join(directory, 'openapi.yaml'), join(directory, 'index.html'));
+    await renderReference(join(directory, 'openapi.yaml'), join(directory, 'index.html'), '/docs');
     html = await readFile(join(directory, 'index.html'), 'utf8');
   } catch (error) {
     html = fallbackPage(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+  const page = { contentType: 'text/html; charset=utf-8', body: html };
   return {
-    '/docs': { contentType: 'text/html; charset=utf-8', body: html },
+    '/docs': page,
+    '/docs/*': page, // the page's own routes, so a reload of /docs/animals works
     '/openapi.yaml': { contentType: 'application/yaml', body: yaml },
     '/openapi.json': { contentType: 'application/json', body: toJson(document) },
   };

@@ -48,9 +48,16 @@ describe('the local server', () => {
     expect(parse(await yaml.text())).toEqual(expected);
   });
 
-  it('still guards the API: /v1 needs a key, other paths are 404', async () => {
+  it('serves the page on its own routes too, so reloading /docs/animals works', async () => {
+    const page = await fetch(`${origin}/docs/animals`);
+
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('"routingBasePath":"/docs"');
+  });
+
+  it('still guards the API: /v1 needs a key, other paths and methods are 404', async () => {
     expect((await fetch(`${stack.gateway.baseUrl}/pets`)).status).toBe(401);
-    expect((await fetch(`${origin}/docs/anything`)).status).toBe(404);
+    expect((await fetch(`${origin}/documents`)).status).toBe(404);
     expect((await fetch(`${origin}/docs`, { method: 'POST' })).status).toBe(404);
   });
 });
