@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '#infra/local/local-stack';
 
 /**
  * `npm start` as a user runs it: a separate process with its own embedded DynamoDB Local.
- * (The process is started through tsx directly, which is what the npm script runs.)
+ * (Started with the command line of the npm script, `node --import tsx infra/local/start.ts`.)
  */
 
 interface Server {
@@ -27,7 +27,7 @@ afterAll(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const TSX = join(PROJECT_ROOT, 'node_modules/.bin/tsx');
+const START = ['--import', 'tsx', 'infra/local/start.ts'];
 
 /** The environment of a user's shell: none of the test run's DynamoDB or table settings. */
 const userEnv = (): NodeJS.ProcessEnv => {
@@ -40,7 +40,7 @@ const userEnv = (): NodeJS.ProcessEnv => {
 
 const startServer = async (env: Record<string, string>): Promise<Server> => {
   const port = await freePort();
-  const child = spawn(TSX, ['infra/local/start.ts'], {
+  const child = spawn(process.execPath, START, {
     cwd: PROJECT_ROOT,
     env: { ...userEnv(), POWERTOOLS_LOG_LEVEL: 'DEBUG', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
