@@ -38,9 +38,9 @@ const userEnv = (): NodeJS.ProcessEnv => {
   return env;
 };
 
-const startServer = async (env: Record<string, string>): Promise<Server> => {
+const startServer = async (env: Record<string, string>, viaNpm = false): Promise<Server> => {
   const port = await freePort();
-  const child = spawn(process.execPath, START, {
+  const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : START, {
     cwd: PROJECT_ROOT,
     env: { ...userEnv(), POWERTOOLS_LOG_LEVEL: 'DEBUG', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,6 +142,20 @@ describe('npm start', () => {
     } finally {
       await stopServer(server);
     }
+  });
+
+  it('stops with npm when npm itself is sent SIGTERM', async () => {
+    const dataDir = newDataDir();
+    const server = await startServer({ PETSTORE_DATA_DIR: dataDir }, true);
+    expect(javaPids(dataDir)).toHaveLength(1);
+
+    await stopServer(server);
+
+    const deadline = Date.now() + 10_000;
+    while (javaPids(dataDir).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(javaPids(dataDir)).toEqual([]);
   });
 
   it('fails at once with what to install when Java is missing', () => {
