@@ -1,6 +1,7 @@
-import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { IdSpaceExhaustedError, StoreUnavailableError } from '#shared/domain/errors';
@@ -11,11 +12,7 @@ import { createTestTables, type TestTables } from '../support/tables';
 /** A document client that records how many items each call read, as DynamoDB reports it. */
 const countingClient = (endpoint: string) => {
   const reads: { command: string; scanned: number | undefined }[] = [];
-  const base = new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const base = createLocalClient(endpoint);
   base.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
@@ -79,14 +76,7 @@ describe('DynamoDbPetRepository', () => {
   });
 
   it('translates an unreachable DynamoDB into StoreUnavailableError', async () => {
-    const client = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: 'http://127.0.0.1:9',
-        region: 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        maxAttempts: 1,
-      }),
-    );
+    const client = DynamoDBDocumentClient.from(createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }));
     const repository = new DynamoDbPetRepository({ client, petsTable: 'unreachable' });
 
     await expect(repository.list({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -121,11 +111,7 @@ describe('DynamoDbIdSequence', () => {
 
   it('stops at 2^53−1 instead of handing out an id JavaScript clients would round', async () => {
     const { client } = countingClient(tables.endpoint);
-    const raw = new DynamoDBClient({
-      endpoint: tables.endpoint,
-      region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const raw = createLocalClient(tables.endpoint);
     await raw.send(
       new PutItemCommand({
         TableName: tables.names.Counters as string,
