@@ -18,6 +18,11 @@ export default defineConfig({
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       AWS_EC2_METADATA_DISABLED: 'true',
     },
+    coverage: {
+      provider: 'v8',
+      include: ['functions/**', 'shared/**', 'infra/**'],
+      reporter: ['text-summary', 'html'],
+    },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {

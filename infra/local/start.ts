@@ -55,10 +55,10 @@ const main = async (): Promise<void> => {
   );
 
   let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
+  const shutdown = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    console.log(`${reason}: stopping`);
     stack.stop().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -69,6 +69,12 @@ const main = async (): Promise<void> => {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // npm does not pass a SIGTERM sent to it on to this process: when the process that started us
+  // is gone, stop too, rather than leave this server and its Java process running as orphans.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown('parent process exited');
+  }, 1_000).unref();
 };
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import {
   ensureTables,
   type TableNames,
@@ -19,11 +19,7 @@ export interface TestTables {
 export const createTestTables = async (label: string): Promise<TestTables> => {
   const endpoint = inject('dynamoDbEndpoint');
   const names = tableNamesFor(`${label}-${randomUUID().slice(0, 8)}`);
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = createLocalClient(endpoint);
   try {
     await ensureTables(client, names);
   } finally {

@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDbConfig } from '#shared/config';
 
@@ -29,3 +29,10 @@ export const createDocumentClient = (config: DynamoDbConfig): DynamoDBDocumentCl
     }),
     { marshallOptions: { removeUndefinedValues: true } },
   );
+
+/**
+ * A plain client for DynamoDB Local (table creation, readiness checks, tests, the benchmark):
+ * the local region and dummy credentials, so no credential lookup ever reaches for AWS.
+ */
+export const createLocalClient = (endpoint: string, config: DynamoDBClientConfig = {}): DynamoDBClient =>
+  new DynamoDBClient({ ...LOCAL_CLIENT, ...config, endpoint });
