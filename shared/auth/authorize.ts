@@ -14,10 +14,10 @@ export const UNAUTHORIZED = 'Unauthorized';
  * a policy naming only the first route would deny the next one.
  */
 export const wholeStageArn = (methodArn: string): string => {
-  const [arnPrefix, apiId, stage] = methodArn.split('/');
-  if (!arnPrefix?.startsWith('arn:') || !apiId || !stage)
-    throw new Error(`Unexpected methodArn: ${methodArn}`);
-  return `${arnPrefix}/${apiId}/${stage}/*/*`;
+  // `arn:aws:execute-api:<region>:<account>:<apiId>` is the part before the first `/`.
+  const [apiArn, stage] = methodArn.split('/');
+  if (!apiArn?.startsWith('arn:') || !stage) throw new Error(`Unexpected methodArn: ${methodArn}`);
+  return `${apiArn}/${stage}/*/*`;
 };
 
 /** Context handed to the functions in `requestContext.authorizer`: names the key, never holds it. */

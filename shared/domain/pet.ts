@@ -18,12 +18,21 @@ export const DEFAULT_PET_STATUS: PetStatus = 'available';
 /** Ids are kept within 1..2^53−1 so they survive JSON in JavaScript clients unchanged. */
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
-const identifier = (description: string) =>
+/** `z.int()` also refuses integers beyond ±2^53−1; say so rather than "must be an integer". */
+const integer = (min: number, max: number) =>
   z
-    .int({ error: 'must be an integer' })
-    .min(1, { error: 'must be at least 1' })
-    .max(MAX_ID, { error: `must be at most ${MAX_ID}` })
-    .meta({ format: 'int64', description });
+    .int({
+      error: (issue) =>
+        issue.code === 'too_big'
+          ? `must be at most ${max}`
+          : issue.code === 'too_small'
+            ? `must be at least ${min}`
+            : 'must be an integer',
+    })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+
+const identifier = (description: string) => integer(1, MAX_ID).meta({ format: 'int64', description });
 
 export const PetId = identifier('Unique identifier assigned by the service on creation.');
 export type PetId = z.infer<typeof PetId>;
@@ -41,13 +50,19 @@ const categoryId = identifier('Identifier of the category the animal belongs to.
 
 /** What a client sends to add an animal. Unknown fields (including `id`) are rejected, not ignored. */
 export const NewPet = z
-  .strictObject({
-    name,
-    categoryId,
-    status: PetStatus.optional().meta({
-      description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.`,
-    }),
-  })
+  .strictObject(
+    {
+      name,
+      categoryId,
+      status: PetStatus.optional().meta({
+        description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.`,
+      }),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? 'is not a known field' : 'must be a JSON object',
+    },
+  )
   .meta({ id: 'NewPet', description: 'An animal to add; the service assigns its id.' });
 export type NewPet = z.infer<typeof NewPet>;
 
@@ -64,10 +79,7 @@ export const LIST_LIMIT_MAX = 100;
 
 /** Options of a listing, as the domain sees them (already decoded from the query string). */
 export const ListPetsOptions = z.object({
-  limit: z
-    .int({ error: 'must be an integer' })
-    .min(1, { error: `must be between 1 and ${LIST_LIMIT_MAX}` })
-    .max(LIST_LIMIT_MAX, { error: `must be between 1 and ${LIST_LIMIT_MAX}` }),
+  limit: integer(1, LIST_LIMIT_MAX),
   status: PetStatus.optional(),
 });
 export type ListPetsOptions = z.infer<typeof ListPetsOptions>;

@@ -1,5 +1,4 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -10,7 +9,7 @@ import { type ValidatedEvent, validateRequest } from '#shared/http/middleware/va
 import type { RequestSchema } from '#shared/http/request-schemas';
 import type { HttpResult } from '#shared/http/responses';
 import { logger } from '#shared/observability/logger';
-import { metrics } from '#shared/observability/metrics';
+import { publishMetrics } from '#shared/observability/metrics';
 
 export interface EndpointOptions<S extends RequestSchema> {
   /** What the request must look like; see shared/http/request-schemas.ts. */
@@ -41,7 +40,7 @@ export const httpEndpoint = <S extends RequestSchema>(
 ): ProxyHandler =>
   middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(publishMetrics())
     .use(jsonResponses({ headers: options.headers ?? {} }))
     .use(httpHeaderNormalizer())
     .use('body' in options.request.shape ? jsonBody() : [])

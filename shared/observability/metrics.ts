@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type middy from '@middy/core';
 import { ENV } from '#shared/config';
 import type { ErrorCode } from '#shared/http/error-body';
 import { SERVICE_NAME } from '#shared/observability/logger';
@@ -34,4 +35,22 @@ export const countError = (code: ErrorCode): void => {
   const single = metrics.singleMetric();
   single.addDimension(DIMENSION.code, code);
   single.addMetric(METRIC.errors, MetricUnit.Count, 1);
+};
+
+/**
+ * Flushes the invocation's metrics after the handler, success or error, and records the cold
+ * start. Unlike Powertools' `logMetrics`, it stays silent when there is nothing to publish (the
+ * read-only functions emit only errors, which `countError` publishes at once).
+ */
+export const publishMetrics = (): middy.MiddlewareObj => {
+  const publish = () => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  };
+  return {
+    before: ({ context }) => {
+      metrics.captureColdStartMetric(context.functionName);
+    },
+    after: publish,
+    onError: publish,
+  };
 };

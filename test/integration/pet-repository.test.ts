@@ -1,21 +1,166 @@
+import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writablePetService } from '#shared/composition';
-import type { PetService } from '#shared/domain/pet-service';
-import { createTestTables } from '../support/tables';
+import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { IdSpaceExhaustedError, StoreUnavailableError } from '#shared/domain/errors';
+import { MAX_ID, type Pet } from '#shared/domain/pet';
+import { PetService } from '#shared/domain/pet-service';
+import { createTestTables, type TestTables } from '../support/tables';
 
-describe('pet service on DynamoDB Local', () => {
-  let pets: PetService;
-  beforeAll(async () => {
-    pets = writablePetService((await createTestTables('repo')).env);
+/** A document client that records how many items each call read, as DynamoDB reports it. */
+const countingClient = (endpoint: string) => {
+  const reads: { command: string; scanned: number | undefined }[] = [];
+  const base = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  base.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const output = result.output as { ScannedCount?: number };
+      reads.push({ command: context.commandName ?? '', scanned: output.ScannedCount });
+      return result;
+    },
+    { step: 'initialize', name: 'countReads' },
+  );
+  return { client: DynamoDBDocumentClient.from(base), reads };
+};
+
+let tables: TestTables;
+beforeAll(async () => {
+  tables = await createTestTables('repo');
+});
+
+const pet = (id: number, status: Pet['status'] = 'available'): Pet => ({
+  id,
+  name: `Pet ${id}`,
+  categoryId: 1,
+  status,
+});
+
+describe('DynamoDbPetRepository', () => {
+  it('stores a pet and reads it back', async () => {
+    const { client } = countingClient(tables.endpoint);
+    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.Pets as string });
+
+    await repository.create(pet(1_001));
+
+    expect(await repository.get(1_001)).toEqual(pet(1_001));
+    expect(await repository.get(1_002)).toBeUndefined();
   });
 
-  it('reads back a created pet', async () => {
-    const created = await pets.create({ name: 'Rex', categoryId: 3 });
-    expect(await pets.get(created.id)).toEqual({
-      id: created.id,
-      name: 'Rex',
-      categoryId: 3,
-      status: 'available',
+  it('refuses to overwrite an existing pet', async () => {
+    const { client } = countingClient(tables.endpoint);
+    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.Pets as string });
+    await repository.create(pet(2_001));
+
+    await expect(repository.create({ ...pet(2_001), name: 'Impostor' })).rejects.toThrow();
+    expect(await repository.get(2_001)).toEqual(pet(2_001));
+  });
+
+  it('reads at most `limit` items, filtered or not, whatever the size of the table', async () => {
+    const own = await createTestTables('reads');
+    const { client, reads } = countingClient(own.endpoint);
+    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.Pets as string });
+    for (let id = 1; id <= 60; id += 1) await repository.create(pet(id, id % 2 === 0 ? 'sold' : 'pending'));
+    reads.length = 0;
+
+    const unfiltered = await repository.list({ limit: 5 });
+    const filtered = await repository.list({ limit: 5, status: 'sold' });
+
+    expect(unfiltered).toHaveLength(5);
+    expect(filtered.map((p) => p.id)).toEqual([2, 4, 6, 8, 10]);
+    expect(reads).toEqual([
+      { command: 'ScanCommand', scanned: 5 },
+      { command: 'QueryCommand', scanned: 5 },
+    ]);
+  });
+
+  it('translates an unreachable DynamoDB into StoreUnavailableError', async () => {
+    const client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: 'http://127.0.0.1:9',
+        region: 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: 1,
+      }),
+    );
+    const repository = new DynamoDbPetRepository({ client, petsTable: 'unreachable' });
+
+    await expect(repository.list({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+});
+
+describe('DynamoDbIdSequence', () => {
+  it('hands out 1, 2, 3… on a fresh table', async () => {
+    const own = await createTestTables('seq');
+    const { client } = countingClient(own.endpoint);
+    const ids = new DynamoDbIdSequence({
+      client,
+      countersTable: own.names.Counters as string,
+      sequence: PET_ID_SEQUENCE,
     });
+
+    expect([await ids.next(), await ids.next(), await ids.next()]).toEqual([1, 2, 3]);
+  });
+
+  it('gives distinct ids to 200 concurrent callers', async () => {
+    const { client } = countingClient(tables.endpoint);
+    const ids = new DynamoDbIdSequence({
+      client,
+      countersTable: tables.names.Counters as string,
+      sequence: 'concurrent',
+    });
+
+    const handedOut = await Promise.all(Array.from({ length: 200 }, () => ids.next()));
+
+    expect(new Set(handedOut).size).toBe(200);
+  });
+
+  it('stops at 2^53−1 instead of handing out an id JavaScript clients would round', async () => {
+    const { client } = countingClient(tables.endpoint);
+    const raw = new DynamoDBClient({
+      endpoint: tables.endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await raw.send(
+      new PutItemCommand({
+        TableName: tables.names.Counters as string,
+        Item: { name: { S: 'nearly-full' }, value: { N: String(MAX_ID - 1) } },
+      }),
+    );
+    const ids = new DynamoDbIdSequence({
+      client,
+      countersTable: tables.names.Counters as string,
+      sequence: 'nearly-full',
+    });
+
+    expect(await ids.next()).toBe(MAX_ID);
+    await expect(ids.next()).rejects.toBeInstanceOf(IdSpaceExhaustedError);
+    await expect(ids.next()).rejects.toBeInstanceOf(IdSpaceExhaustedError);
+    raw.destroy();
+  });
+
+  it('never reuses an id, even one whose pet was never stored', async () => {
+    const own = await createTestTables('gap');
+    const { client } = countingClient(own.endpoint);
+    const ids = new DynamoDbIdSequence({
+      client,
+      countersTable: own.names.Counters as string,
+      sequence: PET_ID_SEQUENCE,
+    });
+    const service = new PetService({
+      pets: new DynamoDbPetRepository({ client, petsTable: own.names.Pets as string }),
+      ids,
+    });
+    await ids.next(); // handed out, then lost (a crash between the two writes)
+
+    const created = await service.create({ name: 'After the gap', categoryId: 1 });
+
+    expect(created.id).toBe(2);
+    expect(await ids.next()).toBe(3);
   });
 });

@@ -17,9 +17,9 @@ const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
     data,
   );
 
-/** One detail per problem, named `part.field`; unknown keys are listed one by one. */
-export const toDetails = (error: z.ZodError, parts: Record<string, unknown>): ErrorDetail[] =>
-  error.issues.flatMap((issue): ErrorDetail[] => {
+/** One detail per field at fault (its first problem), named `part.field`; unknown keys one by one. */
+export const toDetails = (error: z.ZodError, parts: Record<string, unknown>): ErrorDetail[] => {
+  const details = error.issues.flatMap((issue): ErrorDetail[] => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ field: `${field}.${key}`, message: issue.message }));
@@ -27,11 +27,12 @@ export const toDetails = (error: z.ZodError, parts: Record<string, unknown>): Er
     if (issue.code === 'invalid_type' && valueAt(parts, issue.path) === undefined) {
       return [{ field, message: 'is required' }];
     }
-    if (issue.code === 'invalid_type' && issue.path.length === 1 && issue.path[0] === 'body') {
-      return [{ field, message: 'must be a JSON object' }];
-    }
     return [{ field, message: issue.message }];
   });
+  return details.filter(
+    (detail, index) => details.findIndex((other) => other.field === detail.field) === index,
+  );
+};
 
 /** Query parameters, each required to appear at most once (`?limit=1&limit=2` is an error). */
 const singleValuedQuery = (event: APIGatewayProxyEvent): Record<string, string> => {

@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import { JavaMissingError } from '#infra/local/dynamodb-local';
+import { LocalConfigError, type LocalStack, startLocalStack } from '#infra/local/local-stack';
+
+/**
+ * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of an embedded DynamoDB Local.
+ *
+ *   PORT                 port of the API (default 3000)
+ *   PETSTORE_DATA_DIR    database and generated key (default ./.data)
+ *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
+ *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
+ */
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const env = (name: string): string | undefined => process.env[name]?.trim() || undefined;
+
+const port = (): number => {
+  const value = env('PORT') ?? '3000';
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed > 65_535)
+    throw new LocalConfigError(`PORT must be a port number, not "${value}"`);
+  return parsed;
+};
+
+const main = async (): Promise<void> => {
+  const dataDir = resolve(env('PETSTORE_DATA_DIR') ?? '.data');
+  const apiKey = env('PETSTORE_API_KEY');
+  const dynamoDbEndpoint = env('DYNAMODB_ENDPOINT');
+  const stack: LocalStack = await startLocalStack({
+    dataDir,
+    port: port(),
+    ...(apiKey ? { apiKey } : {}),
+    ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
+    log: (line) => console.log(`${new Date().toISOString()} ${line}`),
+  });
+
+  const database = stack.dynamoDbLocal
+    ? `DynamoDB Local at ${stack.dynamoDbEndpoint}, data in ${resolve(dataDir, 'dynamodb')}`
+    : `DynamoDB at ${stack.dynamoDbEndpoint} (DYNAMODB_ENDPOINT)`;
+  const keySource = {
+    PETSTORE_API_KEY: 'from PETSTORE_API_KEY',
+    generated: `generated, kept in ${resolve(dataDir, 'api-key')}`,
+    'data dir': `from ${resolve(dataDir, 'api-key')}`,
+  }[stack.apiKeySource];
+  console.log(
+    [
+      `Pet store API listening on ${stack.gateway.baseUrl}`,
+      `API key (${keySource}): ${stack.apiKey}`,
+      `Database: ${database}`,
+      `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
+      'Stop with Ctrl+C.',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${reason}: stopping`);
+    stack.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Stopped with an error:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  // npm does not pass a SIGTERM sent to it on to this process: when the process that started us
+  // is gone, stop too, rather than leave this server and its Java process running as orphans.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown('parent process exited');
+  }, 1_000).unref();
+};
+
+main().catch((error: unknown) => {
+  const known = error instanceof JavaMissingError || error instanceof LocalConfigError;
+  console.error(known ? `Cannot start: ${(error as Error).message}` : error);
+  process.exit(1);
+});

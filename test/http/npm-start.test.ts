@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '#infra/local/dynamodb-local';
+import { PROJECT_ROOT } from '#infra/local/local-stack';
+
+/**
+ * `npm start` as a user runs it: a separate process with its own embedded DynamoDB Local.
+ * (Started with the command line of the npm script, `node --import tsx infra/local/start.ts`.)
+ */
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly baseUrl: string;
+}
+
+const dataDirs: string[] = [];
+const newDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-start-'));
+  dataDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const START = ['--import', 'tsx', 'infra/local/start.ts'];
+
+/** The environment of a user's shell: none of the test run's DynamoDB or table settings. */
+const userEnv = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  for (const name of ['DYNAMODB_ENDPOINT', 'PETS_TABLE_NAME', 'COUNTERS_TABLE_NAME', 'API_KEYS_TABLE_NAME']) {
+    delete env[name];
+  }
+  return env;
+};
+
+const startServer = async (env: Record<string, string>, viaNpm = false): Promise<Server> => {
+  const port = await freePort();
+  const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : START, {
+    cwd: PROJECT_ROOT,
+    env: { ...userEnv(), POWERTOOLS_LOG_LEVEL: 'DEBUG', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const deadline = Date.now() + 45_000;
+  while (!output.includes('listening on')) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}/v1` };
+};
+
+const stopServer = async (server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
+  const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+  server.child.kill(signal);
+  return exited;
+};
+
+const javaPids = (dataDir: string): string[] => {
+  const result = spawnSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`], { encoding: 'utf8' });
+  return result.stdout.split('\n').filter(Boolean);
+};
+
+const keyIn = (dataDir: string) => readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
+
+describe('npm start', () => {
+  it('serves the API, keeps data across a restart and leaves no Java process behind', async () => {
+    const dataDir = newDataDir();
+    const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
+    const key = keyIn(dataDir);
+    expect(first.output()).toContain(`API key (generated, kept in ${join(dataDir, 'api-key')}): ${key}`);
+    expect(statSync(join(dataDir, 'api-key')).mode & 0o077).toBe(0);
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${first.baseUrl}/pets`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Persistent', categoryId: 4 }),
+    });
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as { id: number };
+    expect(javaPids(dataDir)).toHaveLength(1);
+
+    expect(await stopServer(first)).toBe(0);
+    expect(javaPids(dataDir)).toEqual([]);
+
+    const second = await startServer({ PETSTORE_DATA_DIR: dataDir });
+    try {
+      expect(keyIn(dataDir)).toBe(key);
+      const read = await fetch(`${second.baseUrl}/pets/${pet.id}`, { headers });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toEqual({
+        id: pet.id,
+        name: 'Persistent',
+        categoryId: 4,
+        status: 'available',
+      });
+      const next = await fetch(`${second.baseUrl}/pets`, {
+        method: 'POST',
+        headers,
+        body: '{"name":"Next","categoryId":4}',
+      });
+      expect(((await next.json()) as { id: number }).id).toBeGreaterThan(pet.id);
+    } finally {
+      expect(await stopServer(second, 'SIGINT')).toBe(0);
+    }
+    expect(javaPids(dataDir)).toEqual([]);
+  });
+
+  it('accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key', async () => {
+    const dataDir = newDataDir();
+    const key = 'psk_from-the-environment';
+    const server = await startServer({ PETSTORE_DATA_DIR: dataDir, PETSTORE_API_KEY: key });
+    try {
+      const ok = await fetch(`${server.baseUrl}/pets?limit=1`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      const refused = await fetch(`${server.baseUrl}/pets`, {
+        headers: { Authorization: 'Bearer psk_wrong-key' },
+      });
+      expect(ok.status).toBe(200);
+      expect(refused.status).toBe(401);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      const lines = server.output().split('\n');
+      expect(lines.some((line) => / GET \/v1\/pets\?limit=1 200 /.test(line))).toBe(true);
+      expect(lines.some((line) => / GET \/v1\/pets 401 /.test(line))).toBe(true);
+      // The key shows in the start-up banner, which is there to tell it; in no log line after it.
+      const afterBanner = lines.slice(lines.findIndex((line) => line.startsWith('Stop with')) + 1);
+      expect(afterBanner.join('\n')).not.toContain(key);
+      expect(server.output()).not.toContain('psk_wrong-key');
+    } finally {
+      await stopServer(server);
+    }
+  });
+
+  it('stops with npm when npm itself is sent SIGTERM', async () => {
+    const dataDir = newDataDir();
+    const server = await startServer({ PETSTORE_DATA_DIR: dataDir }, true);
+    expect(javaPids(dataDir)).toHaveLength(1);
+
+    await stopServer(server);
+
+    const deadline = Date.now() + 10_000;
+    while (javaPids(dataDir).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(javaPids(dataDir)).toEqual([]);
+  });
+
+  it('fails at once with what to install when Java is missing', () => {
+    const result = spawnSync(
+      process.execPath,
+      [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts'],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...userEnv(), PATH: '/nonexistent', PETSTORE_DATA_DIR: newDataDir(), PORT: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Java 17');
+    expect(result.stderr).toContain('DYNAMODB_ENDPOINT');
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiKeyRecord } from '#shared/auth/api-key';
+import { hashApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
+import { authorize, wholeStageArn } from '#shared/auth/authorize';
+import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+
+const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';
+
+/** An in-memory key store: the authorizer's logic is tested here, DynamoDB in the integration tests. */
+const keysHolding = (...records: ApiKeyRecord[]): ApiKeyRepository => ({
+  findByHash: async (hash) => records.find((record) => record.keyHash === hash),
+  put: async () => undefined,
+  list: async () => records,
+  revoke: async () => false,
+});
+
+describe('wholeStageArn', () => {
+  it('allows every method and path of the stage the request came through', () => {
+    expect(wholeStageArn(METHOD_ARN)).toBe('arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*/*');
+    expect(wholeStageArn(`${METHOD_ARN}/42`)).toBe(
+      'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*/*',
+    );
+  });
+
+  it('fails on something that is not a method ARN', () => {
+    expect(() => wholeStageArn('not-an-arn')).toThrow(/Unexpected methodArn/);
+  });
+});
+
+describe('parseBearerToken', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BEARER   abc  ', 'abc'],
+    ['Bearer psk_a-b.c~d+e/f=', 'psk_a-b.c~d+e/f='],
+  ])('reads the key from %j', (header, key) => {
+    expect(parseBearerToken(header)).toBe(key);
+  });
+
+  it.each([undefined, '', 'abc', 'Basic abc', 'Bearer', 'Bearer ', 'Bearer a b', 'Bearerabc'])(
+    'finds no key in %j',
+    (header) => {
+      expect(parseBearerToken(header)).toBeUndefined();
+    },
+  );
+});
+
+describe('authorize', () => {
+  const key = 'psk_valid-key';
+  const active = recordFor(key, 'ci');
+
+  it('allows the whole stage and names the key in the context, never holding the key', async () => {
+    const result = await authorize(keysHolding(active), `Bearer ${key}`, METHOD_ARN);
+
+    expect(result.principalId).toBe(active.keyId);
+    expect(result.policyDocument.Statement).toEqual([
+      {
+        Action: 'execute-api:Invoke',
+        Effect: 'Allow',
+        Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*/*',
+      },
+    ]);
+    expect(result.context).toEqual({ keyId: active.keyId, keyName: 'ci' });
+    expect(JSON.stringify(result)).not.toContain(key);
+  });
+
+  it('accepts the scheme in any case', async () => {
+    await expect(authorize(keysHolding(active), `bEaReR ${key}`, METHOD_ARN)).resolves.toMatchObject({
+      principalId: active.keyId,
+    });
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['another scheme', `Basic ${key}`],
+    ['an unknown key', 'Bearer psk_unknown'],
+  ])('throws Unauthorized for %s', async (_case, header) => {
+    await expect(authorize(keysHolding(active), header, METHOD_ARN)).rejects.toThrow(/^Unauthorized$/);
+  });
+
+  it('throws Unauthorized for a revoked key', async () => {
+    const revoked = { ...active, revokedAt: '2026-01-01T00:00:00.000Z' };
+    await expect(authorize(keysHolding(revoked), `Bearer ${key}`, METHOD_ARN)).rejects.toThrow(
+      /^Unauthorized$/,
+    );
+  });
+
+  it('looks keys up by their SHA-256, so only hashes need storing', async () => {
+    const looked: string[] = [];
+    const spy: ApiKeyRepository = {
+      ...keysHolding(active),
+      findByHash: async (hash) => {
+        looked.push(hash);
+        return active;
+      },
+    };
+    await authorize(spy, `Bearer ${key}`, METHOD_ARN);
+    expect(looked).toEqual([hashApiKey(key)]);
+    expect(looked[0]).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -1,0 +1,132 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { createPet } from '#functions/create-pet';
+import { getPet } from '#functions/get-pet';
+import { listPets } from '#functions/list-pets';
+import { StoreUnavailableError } from '#shared/domain/errors';
+import { PetService } from '#shared/domain/pet-service';
+import type { PetRepository } from '#shared/ports/pet-repository';
+
+/**
+ * What a real DynamoDB Local cannot do: throttle, time out, or fail in an unexpected way. The
+ * repository is replaced here, and only here, by one that fails on purpose.
+ */
+
+const failingWith = (error: unknown): PetRepository => ({
+  create: async () => {
+    throw error;
+  },
+  get: async () => {
+    throw error;
+  },
+  list: async () => {
+    throw error;
+  },
+});
+
+const event = (overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent =>
+  ({
+    httpMethod: 'GET',
+    path: '/pets',
+    resource: '/pets',
+    headers: {},
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'req-1' },
+    ...overrides,
+  }) as APIGatewayProxyEvent;
+
+const context = { awsRequestId: 'lambda-1', functionName: 'test' } as Context;
+
+const bodyOf = (result: APIGatewayProxyResult) => JSON.parse(result.body) as Record<string, unknown>;
+
+describe('errors the store raises', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the store is throttled', async () => {
+    const pets = new PetService({
+      pets: failingWith(new StoreUnavailableError('DynamoDB Query failed: ThrottlingException')),
+    });
+
+    const result = await listPets({ pets })(event(), context);
+
+    expect(result.statusCode).toBe(503);
+    expect(result.headers?.['Retry-After']).toBe('1');
+    expect(bodyOf(result)).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The service is temporarily unavailable; retry shortly',
+      status: 503,
+      requestId: 'req-1',
+    });
+  });
+
+  it('answers 500 INTERNAL_ERROR without leaking the message or stack of an unexpected error', async () => {
+    const secret = new Error('ValidationException: table arn:aws:dynamodb:eu-west-1:123:table/Pets-XYZ');
+    const pets = new PetService({ pets: failingWith(secret) });
+
+    const result = await getPet({ pets })(
+      event({ pathParameters: { petId: '1' }, resource: '/pets/{petId}' }),
+      context,
+    );
+
+    expect(result.statusCode).toBe(500);
+    expect(bodyOf(result)).toEqual({
+      code: 'INTERNAL_ERROR',
+      message: 'An internal error occurred',
+      status: 500,
+      requestId: 'req-1',
+    });
+    expect(result.body).not.toContain('arn:aws');
+    expect(result.body).not.toContain('at ');
+  });
+
+  it('keeps the deprecation headers on errors of the deprecated operation', async () => {
+    const pets = new PetService({ pets: failingWith(new Error('boom')) });
+
+    const result = await getPet({ pets })(event({ pathParameters: { petId: '1' } }), context);
+
+    expect(result.headers).toMatchObject({ Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' });
+  });
+
+  it('answers 503 when the function is about to time out, before Lambda kills it', async () => {
+    const slow: PetRepository = {
+      ...failingWith(new Error('unused')),
+      list: () => new Promise(() => undefined),
+    };
+    const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 600 } as Context;
+
+    const result = await listPets({ pets: new PetService({ pets: slow }) })(event(), nearlyOutOfTime);
+
+    expect(result.statusCode).toBe(503);
+    expect(bodyOf(result)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});
+
+describe('a create that cannot get an id', () => {
+  it('answers 500, not a half-created pet, when the id sequence fails', async () => {
+    const stored: unknown[] = [];
+    const pets = new PetService({
+      pets: { ...failingWith(new Error('unused')), create: async (pet) => void stored.push(pet) },
+      ids: {
+        next: async () => {
+          throw new Error('sequence broken');
+        },
+      },
+    });
+
+    const result = await createPet({ pets })(
+      event({
+        httpMethod: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"name":"Rex","categoryId":1}',
+      }),
+      context,
+    );
+
+    expect(result.statusCode).toBe(500);
+    expect(stored).toEqual([]);
+  });
+});

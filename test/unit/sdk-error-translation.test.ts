@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { translateSdkError } from '#shared/adapters/dynamodb/errors';
+import { StoreUnavailableError } from '#shared/domain/errors';
+
+const sdkError = (name: string, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(name), { name, ...extra });
+
+describe('translateSdkError', () => {
+  it.each([
+    'ProvisionedThroughputExceededException',
+    'ThrottlingException',
+    'RequestLimitExceeded',
+    'InternalServerError',
+    'ServiceUnavailable',
+    'TimeoutError',
+  ])('turns %s into StoreUnavailableError, keeping the cause', (name) => {
+    const original = sdkError(name);
+
+    const translated = translateSdkError(original, 'Query');
+
+    expect(translated).toBeInstanceOf(StoreUnavailableError);
+    expect((translated as Error).cause).toBe(original);
+  });
+
+  it('turns a refused connection into StoreUnavailableError', () => {
+    expect(translateSdkError(sdkError('Error', { code: 'ECONNREFUSED' }), 'GetItem')).toBeInstanceOf(
+      StoreUnavailableError,
+    );
+  });
+
+  it.each(['ValidationException', 'ResourceNotFoundException', 'AccessDeniedException'])(
+    'passes %s through: it is a bug or misconfiguration, not a passing fault',
+    (name) => {
+      const original = sdkError(name);
+      expect(translateSdkError(original, 'Scan')).toBe(original);
+    },
+  );
+});
