@@ -5,6 +5,7 @@ import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function'
 import { Monitoring } from '#infra/constructs/monitoring';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
+import { OUTPUT } from '#infra/outputs';
 import { AUTHORIZER_ENTRY, ROUTES, type Route } from '#infra/routes';
 import type { StageConfig } from '#infra/stages';
 import {
@@ -47,16 +48,6 @@ const TABLE_ENV: Readonly<Record<TableKey, string>> = {
   counters: ENV.countersTable,
   apiKeys: ENV.apiKeysTable,
 };
-
-/** Names of the stack outputs, also read by `npm run keys` users and docs/deploy.md. */
-export const OUTPUT = {
-  apiUrl: 'ApiUrl',
-  petsTable: `${PETS_TABLE.logicalName}TableName`,
-  countersTable: `${COUNTERS_TABLE.logicalName}TableName`,
-  apiKeysTable: `${API_KEYS_TABLE.logicalName}TableName`,
-  dashboard: 'DashboardName',
-  alarmTopic: 'AlarmTopicArn',
-} as const;
 
 /**
  * Table grants cover the table's indexes as `<table ARN>/index/*`; on the pets table that is the

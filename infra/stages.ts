@@ -1,12 +1,13 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { STAGE_NAMES, type StageName } from '#infra/stage-names';
+
+export { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
 
 /**
  * The stages the service runs in, as data. A stack gets one of these as props and never looks at
  * `process.env` itself: what differs between staging and production is all written here.
  */
-
-export type StageName = 'staging' | 'production';
 
 /** Powertools log levels (`POWERTOOLS_LOG_LEVEL`). */
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -63,9 +64,6 @@ export interface StageConfig {
   readonly authorizerCacheTtlSeconds: number;
   readonly dataProtection: DataProtection;
 }
-
-/** Stack name of a stage: `PetStore-staging`, `PetStore-production`. */
-export const stackName = (stage: StageName): string => `PetStore-${stage}`;
 
 const STAGING: Omit<StageConfig, 'env'> = {
   name: 'staging',
@@ -124,8 +122,6 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
   production: PRODUCTION,
 };
 
-export const STAGE_NAMES: readonly StageName[] = ['staging', 'production'];
-
 /** Where a stage's account and region come from: CDK context first, then the CLI's defaults. */
 export interface EnvironmentSources {
   /** CDK context, e.g. `-c production:account=111122223333 -c production:region=eu-west-1`. */
@@ -146,4 +142,7 @@ export const stageEnvironment = (stage: StageName, sources: EnvironmentSources):
 
 /** Every stage, complete with its environment. */
 export const resolveStages = (sources: EnvironmentSources): StageConfig[] =>
-  STAGE_NAMES.map((name) => ({ ...STAGE_DEFAULTS[name], env: stageEnvironment(name, sources) }));
+  STAGE_NAMES.map((name) => ({
+    ...STAGE_DEFAULTS[name],
+    env: stageEnvironment(name, sources),
+  }));

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT } from '#infra/pet-store-stack';
+import { OUTPUT } from '#infra/outputs';
 import { ROUTES } from '#infra/routes';
 import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
 import { ALL_TABLES } from '#shared/adapters/dynamodb/table-design';
