@@ -28,11 +28,12 @@ export const HANDLER_TIMEOUT = Duration.seconds(10);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(6);
 
 /**
- * 512 MB for every function. Lambda gives CPU in proportion to memory, and what these functions
- * spend their time on is CPU: cold-start parsing of a ~300 kB minified bundle (SDK, middy, zod,
- * Powertools), JSON and validation. At 128–256 MB a cold start takes several times longer for a
- * few cents saved; above 512 MB a single-threaded handler that mostly waits on DynamoDB gains
- * little. A starting point, to be tuned with measured cold starts (AWS Lambda Power Tuning).
+ * 512 MB for every function. None of them needs the memory itself; Lambda gives CPU in
+ * proportion to memory, and their CPU-bound part is the cold start (loading a ~850 kB minified
+ * bundle: SDK, zod, middy, Powertools) plus JSON and validation. At 128–256 MB cold starts take
+ * several times longer for a few cents saved; above 512 MB a handler that mostly waits for
+ * DynamoDB gains little. A starting point, to be tuned with measured durations (AWS Lambda
+ * Power Tuning).
  */
 export const DEFAULT_MEMORY_MB = 512;
 
