@@ -40,7 +40,11 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000 } },
+      {
+        extends: true,
+        // One CDK app build per worker, shared by the template test files (see test/support/pet-store-app.ts).
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000, isolate: false },
+      },
     ],
   },
 });

@@ -23,6 +23,8 @@ export const ENV = {
   countersTable: 'COUNTERS_TABLE_NAME',
   apiKeysTable: 'API_KEYS_TABLE_NAME',
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
+  /** `staging` or `production`, set by the stack; unset locally. */
+  stage: 'PETSTORE_STAGE',
 } as const;
 
 export interface DynamoDbConfig {

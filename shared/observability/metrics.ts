@@ -1,12 +1,24 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type middy from '@middy/core';
+import { ENV } from '#shared/config';
 import type { ErrorCode } from '#shared/http/error-body';
 import { SERVICE_NAME } from '#shared/observability/logger';
 
 /** CloudWatch namespace of the service's business and error metrics (EMF, no API calls). */
 export const METRICS_NAMESPACE = 'PetStore';
 
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+/** Dimension names, shared with the alarms and dashboard of the stack. */
+export const DIMENSION = { service: 'service', stage: 'stage', code: 'code' } as const;
+
+const stage = process.env[ENV.stage]?.trim();
+
+export const metrics = new Metrics({
+  namespace: METRICS_NAMESPACE,
+  serviceName: SERVICE_NAME,
+  // Staging and production may share an account and region: without the stage their data points
+  // would land in one metric. Unset locally, where there is only one.
+  ...(stage ? { defaultDimensions: { [DIMENSION.stage]: stage } } : {}),
+});
 
 /** Metric names, shared with the alarms and dashboard of the stack. */
 export const METRIC = {
@@ -21,7 +33,7 @@ export const countPetCreated = (): void => {
 /** One `Errors` data point with its own `code` dimension, apart from the invocation's other metrics. */
 export const countError = (code: ErrorCode): void => {
   const single = metrics.singleMetric();
-  single.addDimension('code', code);
+  single.addDimension(DIMENSION.code, code);
   single.addMetric(METRIC.errors, MetricUnit.Count, 1);
 };
 

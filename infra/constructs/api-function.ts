@@ -1,0 +1,118 @@
+import { join } from 'node:path';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { nodejsBundling, PROJECT_ROOT } from '#infra/bundling';
+import type { LogLevel, StageName } from '#infra/stages';
+import { ENV } from '#shared/config';
+import { SERVICE_NAME } from '#shared/observability/logger';
+import { METRICS_NAMESPACE } from '#shared/observability/metrics';
+
+/**
+ * The timeout ladder, from the inside out; every rung gives up before the one around it, so a
+ * slow dependency ends as a clean error response and never as a gateway timeout:
+ *
+ * 1. one DynamoDB call: 3 attempts × 1.5 s request timeout + back-off ≈ 5 s
+ *    (`shared/adapters/dynamodb/client.ts`);
+ * 2. a handler: 10 s. createPet makes two calls in a row (counter, then pet), and middy answers
+ *    503 500 ms before the Lambda timeout (`shared/http/endpoint.ts`), so even two slow calls end
+ *    as a 503 with the Error body, not as a killed invocation;
+ * 3. the authorizer: 6 s, one call (≈ 5 s worst case) plus the hash; when it gives up, API
+ *    Gateway answers AUTHORIZER_FAILURE (503 with the Error body);
+ * 4. API Gateway's integration timeout: 29 s, never reached.
+ */
+export const HANDLER_TIMEOUT = Duration.seconds(10);
+export const AUTHORIZER_TIMEOUT = Duration.seconds(6);
+
+/**
+ * 512 MB for every function. None of them needs the memory itself; Lambda gives CPU in
+ * proportion to memory, and their CPU-bound part is the cold start (loading a ~850 kB minified
+ * bundle: SDK, zod, middy, Powertools) plus JSON and validation. At 128–256 MB cold starts take
+ * several times longer for a few cents saved; above 512 MB a handler that mostly waits for
+ * DynamoDB gains little. A starting point, to be tuned with measured durations (AWS Lambda
+ * Power Tuning).
+ */
+export const DEFAULT_MEMORY_MB = 512;
+
+export interface ApiFunctionProps {
+  /** Entry file, relative to the project root (as in `infra/routes.ts`). */
+  readonly entry: string;
+  readonly description: string;
+  /** @default HANDLER_TIMEOUT */
+  readonly timeout?: Duration;
+  /** @default DEFAULT_MEMORY_MB */
+  readonly memorySize?: number;
+  readonly logRetention: RetentionDays;
+  readonly logRemovalPolicy: RemovalPolicy;
+  readonly logLevel: LogLevel;
+  /** Tags the function's metrics, so stages sharing an account keep apart. */
+  readonly stage: StageName;
+  /** Variables the function reads on top of the house ones (table names). */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A Lambda function with the house defaults: Node 22 on arm64, an ESM bundle built by the local
+ * esbuild with the options of `infra/bundling.ts`, source maps, X-Ray tracing, and a log group of
+ * its own with the stage's retention. Its role can write to that log group and nothing else until
+ * a table grants it more.
+ */
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.logRemovalPolicy,
+    });
+
+    // An own role instead of AWSLambdaBasicExecutionRole: that managed policy may create and
+    // write any log group in the account; this role writes to its one log group only.
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, props.entry),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
+      timeout: props.timeout ?? HANDLER_TIMEOUT,
+      tracing: Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      role: this.role,
+      bundling: nodejsBundling(),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_LOG_LEVEL: props.logLevel,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        [ENV.stage]: props.stage,
+        ...props.environment,
+      },
+    });
+
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support ' +
+        'resource-level permissions, so CDK grants them on "*" (the only wildcard in this role).',
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 on purpose: the code, its tests and the esbuild target are all Node 22 ' +
+        '(target node22 in infra/bundling.ts); a runtime upgrade moves the three together.',
+    });
+  }
+}

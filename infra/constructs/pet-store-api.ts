@@ -1,0 +1,234 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  AuthorizationType,
+  EndpointType,
+  IdentitySource,
+  type IResource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
+  ResponseType,
+  RestApi,
+  TokenAuthorizer,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { GATEWAY_RESPONSES, type GatewayError, methodNotAllowed } from '#infra/gateway-responses';
+import { allowedMethods, RESOURCE_PATHS, ROUTES, type Route, STAGE_NAME } from '#infra/routes';
+import type { StageConfig } from '#infra/stages';
+import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
+
+export interface PetStoreApiProps {
+  readonly stage: StageConfig;
+  readonly restApiName: string;
+  /** One function per operation of the route table. */
+  readonly handlers: Readonly<Record<Route['operationId'], IFunction>>;
+  /** The TOKEN authorizer (functions/authorizer.ts). */
+  readonly authorizer: IFunction;
+}
+
+/**
+ * The Error object as an API Gateway mapping template (VTL): the code, message and status of the
+ * row, and the request id API Gateway assigned.
+ */
+export const errorTemplate = (error: GatewayError): string =>
+  JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.requestId' });
+
+/** Header name as a method response parameter. */
+const header = (name: string): string => `method.response.header.${name}`;
+
+/**
+ * Content types whose body the 405 mock accepts (it reads none of it). A request with another one
+ * gets API Gateway's own UNSUPPORTED_MEDIA_TYPE answer, which is the Error object too: a mock
+ * cannot pass an arbitrary body through without failing on it.
+ */
+export const MOCK_CONTENT_TYPES = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/xml',
+  'text/xml',
+  'application/octet-stream',
+] as const;
+
+/** One JSON line per request; names the key (its id, never the key) and where time went. */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: AccessLogField.contextRequestId(),
+    extendedRequestId: AccessLogField.contextExtendedRequestId(),
+    requestTime: AccessLogField.contextRequestTime(),
+    sourceIp: AccessLogField.contextIdentitySourceIp(),
+    userAgent: AccessLogField.contextIdentityUserAgent(),
+    method: AccessLogField.contextHttpMethod(),
+    resourcePath: AccessLogField.contextResourcePath(),
+    path: AccessLogField.contextPath(),
+    protocol: AccessLogField.contextProtocol(),
+    status: AccessLogField.contextStatus(),
+    responseLength: AccessLogField.contextResponseLength(),
+    responseLatency: AccessLogField.contextResponseLatency(),
+    integrationLatency: AccessLogField.contextIntegrationLatency(),
+    integrationStatus: AccessLogField.contextIntegrationStatus(),
+    keyId: AccessLogField.contextAuthorizerPrincipalId(),
+    authorizerLatency: AccessLogField.contextAuthorizerLatency(),
+    authorizerStatus: AccessLogField.contextAuthorizerStatus(),
+    errorType: AccessLogField.contextErrorResponseType(),
+    errorMessage: AccessLogField.contextErrorMessage(),
+    xrayTraceId: AccessLogField.contextXrayTraceId(),
+  }),
+);
+
+/**
+ * The REST API of one stage: resources and methods generated from the route table, each a Lambda
+ * proxy to its own function behind the TOKEN authorizer; a 405 mock on every resource for the
+ * methods it does not have; and API Gateway's own answers mapped to the Error object.
+ */
+export class PetStoreApi extends Construct {
+  readonly api: RestApi;
+  readonly authorizer: TokenAuthorizer;
+  readonly accessLogs: LogGroup;
+
+  constructor(scope: Construct, id: string, props: PetStoreApiProps) {
+    super(scope, id);
+    const { stage } = props;
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: stage.logRetention,
+      removalPolicy: stage.dataProtection.removalPolicy,
+    });
+
+    this.api = new RestApi(this, 'Api', {
+      restApiName: props.restApiName,
+      description: `Pet store API (${stage.name})`,
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // API Gateway needs an account-wide role to write any log (access and execution logs).
+      // Kept on stack deletion: the other stage (or another API) in the account may rely on it.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        throttlingRateLimit: stage.throttling.rateLimit,
+        throttlingBurstLimit: stage.throttling.burstLimit,
+        tracingEnabled: true,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: ACCESS_LOG_FORMAT,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        // Full request logging would write the Authorization header, i.e. API keys, to the logs.
+        dataTraceEnabled: false,
+      },
+    });
+
+    // RestApi adds an `Endpoint` output of its own; the stack outputs the same URL as `ApiUrl`.
+    this.api.node.tryRemoveChild('Endpoint');
+
+    // API Gateway creates the execution log group on first use, kept forever; created here it
+    // gets the stage's retention (it must exist before the stage starts logging).
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${STAGE_NAME}`,
+      retention: stage.logRetention,
+      removalPolicy: stage.dataProtection.removalPolicy,
+    });
+    this.api.deploymentStage.node.addDependency(executionLogs);
+
+    this.authorizer = new TokenAuthorizer(this, 'Authorizer', {
+      handler: props.authorizer,
+      identitySource: IdentitySource.header('Authorization'),
+      resultsCacheTtl: Duration.seconds(stage.authorizerCacheTtlSeconds),
+    });
+    const authorized = { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM };
+
+    for (const route of ROUTES) {
+      this.resource(route.path).addMethod(
+        route.method,
+        new LambdaIntegration(props.handlers[route.operationId], { proxy: true, allowTestInvoke: false }),
+        { ...authorized, operationName: route.operationId },
+      );
+    }
+
+    // API Gateway prefers a method of its own over ANY, so these answer only the other methods.
+    for (const path of RESOURCE_PATHS) {
+      const error = methodNotAllowed(allowedMethods(path));
+      const requestTemplate = JSON.stringify({ statusCode: ERROR_STATUS[error.code] });
+      const statusCode = String(ERROR_STATUS[error.code]);
+      this.resource(path).addMethod(
+        'ANY',
+        new MockIntegration({
+          passthroughBehavior: PassthroughBehavior.NEVER,
+          requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
+          integrationResponses: [
+            {
+              statusCode,
+              responseTemplates: { 'application/json': errorTemplate(error) },
+              responseParameters: {
+                [header('Allow')]: `'${error.allow}'`,
+                [header('Content-Type')]: "'application/json'",
+              },
+            },
+          ],
+        }),
+        {
+          ...authorized,
+          methodResponses: [
+            { statusCode, responseParameters: { [header('Allow')]: true, [header('Content-Type')]: true } },
+          ],
+        },
+      );
+    }
+
+    for (const [type, error] of Object.entries(GATEWAY_RESPONSES)) {
+      this.api.addGatewayResponse(type, {
+        type: ResponseType.of(type),
+        statusCode: String(ERROR_STATUS[error.code]),
+        responseHeaders: { 'Content-Type': "'application/json'" },
+        templates: { 'application/json': errorTemplate(error) },
+      });
+    }
+
+    this.acknowledgeNagFindings();
+  }
+
+  /** The resource for a path of the route table, created on first use. */
+  private resource(path: Route['path']): IResource {
+    return path
+      .split('/')
+      .filter((part) => part !== '')
+      .reduce<IResource>(
+        (parent, part) => parent.getResource(part) ?? parent.addResource(part),
+        this.api.root,
+      );
+  }
+
+  private acknowledgeNagFindings(): void {
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Requests are validated in each function (zod schemas in shared/http/request-schemas.ts), ' +
+        'which answers with the Error object and per-field details; API Gateway request ' +
+        'validation would answer in a shape of its own, and the local server could not mirror it.',
+    });
+    Validations.of(this.api.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF yet: every method needs an API key, and stage throttling bounds the request ' +
+        'rate. A WAFv2 web ACL (rate-based and managed rules) is the next step when the API ' +
+        'gets public clients; docs/deploy.md lists it.',
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason:
+        'Callers are services holding API keys, not users signed in to a Cognito user pool: ' +
+        'every method is behind the TOKEN (Lambda) authorizer instead.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason:
+        'The account-level role API Gateway writes access and execution logs with; AWS ' +
+        'maintains this policy for exactly that purpose, and API Gateway names the log groups itself.',
+    });
+  }
+}

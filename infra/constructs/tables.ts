@@ -1,0 +1,67 @@
+import { Validations } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import type { DataProtection } from '#infra/stages';
+import {
+  API_KEYS_TABLE,
+  COUNTERS_TABLE,
+  type KeyAttribute,
+  PETS_TABLE,
+  type TableDesign,
+} from '#shared/adapters/dynamodb/table-design';
+
+export interface TablesProps {
+  readonly dataProtection: DataProtection;
+}
+
+const attribute = (key: KeyAttribute) => ({
+  name: key.name,
+  type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER,
+});
+
+/**
+ * The service's DynamoDB tables, built from `table-design.ts` (the same design the local tables
+ * are created from): on demand, encrypted with the AWS managed key, protected as the stage says.
+ * No physical names: CloudFormation names them, so two stages never collide.
+ */
+export class Tables extends Construct {
+  readonly pets: Table;
+  readonly counters: Table;
+  readonly apiKeys: Table;
+
+  constructor(scope: Construct, id: string, props: TablesProps) {
+    super(scope, id);
+    this.pets = this.table(PETS_TABLE, props.dataProtection);
+    this.counters = this.table(COUNTERS_TABLE, props.dataProtection);
+    this.apiKeys = this.table(API_KEYS_TABLE, props.dataProtection);
+    if (!props.dataProtection.pointInTimeRecovery) {
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-DDB3',
+        reason:
+          'A disposable stage (staging): its data can be recreated, so it goes without ' +
+          'point-in-time recovery, by stage configuration. Production has it.',
+      });
+    }
+  }
+
+  private table(design: TableDesign, protection: DataProtection): Table {
+    const table = new Table(this, design.logicalName, {
+      partitionKey: attribute(design.partitionKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      encryption: TableEncryption.AWS_MANAGED,
+      deletionProtection: protection.deletionProtection,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: protection.pointInTimeRecovery },
+      removalPolicy: protection.removalPolicy,
+    });
+    for (const index of design.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: attribute(index.partitionKey),
+        sortKey: attribute(index.sortKey),
+        // The listing reads whole pets from the index: projecting everything saves a GetItem per pet.
+        projectionType: ProjectionType.ALL,
+      });
+    }
+    return table;
+  }
+}

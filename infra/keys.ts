@@ -1,0 +1,239 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OUTPUT } from '#infra/outputs';
+import { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import { type ApiKeyRecord, generateApiKey } from '#shared/auth/api-key';
+import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+
+/**
+ * `npm run keys -- <command>`: creates, lists and revokes the API keys of a stage. A new key is
+ * printed once and only its SHA-256 is stored; nothing here ever shows a stored hash.
+ *
+ *   npm run keys -- create <name> --table <ApiKeysTableName> [--stage <stage>] [--region <region>]
+ *   npm run keys -- list --table <name>
+ *   npm run keys -- revoke <keyId> --table <name>
+ *   npm run keys -- list --endpoint http://127.0.0.1:8000 --table <name>   (DynamoDB Local)
+ */
+
+export const USAGE = `Usage:
+  npm run keys -- create <name>  --table <table> [options]
+  npm run keys -- list           --table <table> [options]
+  npm run keys -- revoke <keyId> --table <table> [options]
+
+Options:
+  --table <name>      the stack output ${OUTPUT.apiKeysTable} of the stage (required)
+  --stage <stage>     ${STAGE_NAMES.join(' | ')}: refuses a table of another stage's stack
+  --region <region>   AWS region of the table (default: AWS_REGION or your AWS profile)
+  --endpoint <url>    a DynamoDB other than AWS's, e.g. DynamoDB Local of the local server
+  -h, --help          this text
+
+Find the table of a stage:
+  aws cloudformation describe-stacks --stack-name PetStore-<stage> \\
+    --query "Stacks[0].Outputs[?OutputKey=='${OUTPUT.apiKeysTable}'].OutputValue" --output text`;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Where the keys are: the table, and how to reach it. */
+export interface KeysTarget {
+  readonly table: string;
+  readonly stage?: StageName;
+  readonly region?: string;
+  readonly endpoint?: string;
+}
+
+export type KeysCommand =
+  | { readonly command: 'help' }
+  | { readonly command: 'create'; readonly name: string; readonly target: KeysTarget }
+  | { readonly command: 'list'; readonly target: KeysTarget }
+  | { readonly command: 'revoke'; readonly keyId: string; readonly target: KeysTarget };
+
+const isStage = (value: string): value is StageName => (STAGE_NAMES as readonly string[]).includes(value);
+
+const targetOf = (values: {
+  table?: string | undefined;
+  stage?: string | undefined;
+  region?: string | undefined;
+  endpoint?: string | undefined;
+}): KeysTarget => {
+  const { table, stage, region, endpoint } = values;
+  if (stage !== undefined && !isStage(stage))
+    throw new UsageError(`--stage must be one of ${STAGE_NAMES.join(', ')}, not "${stage}"`);
+  if (!table) {
+    throw new UsageError(
+      stage
+        ? `--table is required: the ${OUTPUT.apiKeysTable} output of stack ${stackName(stage)}`
+        : '--table is required',
+    );
+  }
+  // CloudFormation names a table after its stack: a key meant for staging never lands in production.
+  if (stage && !table.startsWith(`${stackName(stage)}-`))
+    throw new UsageError(`Table "${table}" does not belong to stack ${stackName(stage)}`);
+  if (endpoint !== undefined && !/^https?:\/\/\S+$/.test(endpoint))
+    throw new UsageError(`--endpoint must be an http(s) URL, not "${endpoint}"`);
+  return {
+    table,
+    ...(stage ? { stage } : {}),
+    ...(region ? { region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+  };
+};
+
+/** The command line as a command; throws UsageError with what is wrong. */
+export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: 'help' };
+  const [command, argument, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
+  switch (command) {
+    case 'create':
+      if (!argument?.trim()) throw new UsageError('create needs a name for the key, e.g. create ci-bot');
+      return { command, name: argument.trim(), target: targetOf(values) };
+    case 'list':
+      if (argument !== undefined) throw new UsageError(`list takes no argument, got "${argument}"`);
+      return { command, target: targetOf(values) };
+    case 'revoke':
+      if (!argument)
+        throw new UsageError('revoke needs the id of the key (see list), e.g. revoke key-1a2b3c');
+      return { command, keyId: argument, target: targetOf(values) };
+    case undefined:
+      throw new UsageError('Missing command: create, list or revoke');
+    default:
+      throw new UsageError(`Unknown command "${command}": create, list or revoke`);
+  }
+};
+
+const parse = (argv: readonly string[]) =>
+  parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      table: { type: 'string' },
+      stage: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+
+export interface KeysIo {
+  /** Results: the new key alone, or the list. */
+  readonly out: (line: string) => void;
+  /** Everything said about the results. */
+  readonly err: (line: string) => void;
+  readonly now?: () => Date;
+}
+
+const row = (record: ApiKeyRecord): string[] => [
+  record.keyId,
+  record.name,
+  record.createdAt,
+  record.revokedAt ?? '-',
+];
+
+const columns = (rows: readonly string[][]): string[] => {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((cells) => cells[column]?.length ?? 0))) ?? [];
+  return rows.map((cells) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+};
+
+/** Runs a parsed command against a repository; resolves to the process exit code. */
+export const runKeys = async (
+  command: KeysCommand,
+  apiKeys: ApiKeyRepository,
+  io: KeysIo,
+): Promise<number> => {
+  const now = io.now ?? (() => new Date());
+  switch (command.command) {
+    case 'help':
+      io.out(USAGE);
+      return 0;
+    case 'create': {
+      const { key, record } = generateApiKey(command.name, now());
+      await apiKeys.put(record);
+      io.err(`Created ${record.keyId} ("${record.name}") in ${command.target.table}.`);
+      io.err('The key is shown this once and stored only as its SHA-256; keep it secret:');
+      io.out(key);
+      return 0;
+    }
+    case 'list': {
+      const records = await apiKeys.list();
+      if (records.length === 0) {
+        io.err(`No keys in ${command.target.table}.`);
+        return 0;
+      }
+      for (const line of columns([['KEY ID', 'NAME', 'CREATED', 'REVOKED'], ...records.map(row)]))
+        io.out(line);
+      return 0;
+    }
+    case 'revoke': {
+      if (!(await apiKeys.revoke(command.keyId, now().toISOString()))) {
+        io.err(`No key ${command.keyId} in ${command.target.table}.`);
+        return 1;
+      }
+      io.err(`Revoked ${command.keyId}; API Gateway may accept it until its cached decision expires.`);
+      return 0;
+    }
+  }
+};
+
+/** The repository of a target: AWS (default credentials) or another endpoint such as DynamoDB Local. */
+export const repositoryFor = (target: KeysTarget): { apiKeys: ApiKeyRepository; close: () => void } => {
+  const client = target.endpoint
+    ? createDocumentClient({ endpoint: target.endpoint })
+    : DynamoDBDocumentClient.from(new DynamoDBClient(target.region ? { region: target.region } : {}));
+  return {
+    apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable: target.table }),
+    close: () => client.destroy(),
+  };
+};
+
+const main = async (argv: readonly string[]): Promise<number> => {
+  const io: KeysIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
+  let command: KeysCommand;
+  try {
+    command = parseKeysArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.command === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const { apiKeys, close } = repositoryFor(command.target);
+  try {
+    return await runKeys(command, apiKeys, io);
+  } catch (error) {
+    io.err(`Failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return 1;
+  } finally {
+    close();
+  }
+};
+
+const isEntryPoint = (): boolean => {
+  const entry = process.argv[1];
+  return entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+};
+
+if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,148 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { STAGE_NAMES, type StageName } from '#infra/stage-names';
+
+export { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
+
+/**
+ * The stages the service runs in, as data. A stack gets one of these as props and never looks at
+ * `process.env` itself: what differs between staging and production is all written here.
+ */
+
+/** Powertools log levels (`POWERTOOLS_LOG_LEVEL`). */
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+export interface StageEnvironment {
+  /** @default - environment-agnostic: resolved by CloudFormation at deploy time */
+  readonly account?: string;
+  /** @default - environment-agnostic: resolved by CloudFormation at deploy time */
+  readonly region?: string;
+}
+
+export interface AlarmThresholds {
+  /** Share of API requests answered with a 5xx (0..1), averaged over a period. */
+  readonly serverErrorRate: number;
+  /** p99 of API Gateway `Latency` (client-facing, authorizer included), in milliseconds. */
+  readonly p99LatencyMs: number;
+  /** Lambda `Errors` of one handler in a period: crashes and timeouts (handled errors are responses). */
+  readonly functionErrors: number;
+  /** Lambda `Throttles` of one function in a period. */
+  readonly functionThrottles: number;
+  /** Authorizer failures in a period: errors it logged, not refused keys. */
+  readonly authorizerFailures: number;
+  /** Read plus write throttle events of one table in a period. */
+  readonly tableThrottles: number;
+  /** Length of one evaluation period, in minutes. */
+  readonly periodMinutes: number;
+  /** How many periods are evaluated, and how many of them must breach to alarm. */
+  readonly evaluationPeriods: number;
+  readonly datapointsToAlarm: number;
+}
+
+export interface DataProtection {
+  readonly deletionProtection: boolean;
+  readonly pointInTimeRecovery: boolean;
+  /** What happens to tables and logs when the stack, or the resource, is deleted. */
+  readonly removalPolicy: RemovalPolicy;
+  /** CloudFormation refuses to delete the stack until this is turned off. */
+  readonly terminationProtection: boolean;
+}
+
+export interface StageConfig {
+  readonly name: StageName;
+  readonly env: StageEnvironment;
+  /** API Gateway stage throttling: steady requests per second, and the burst above it. */
+  readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
+  /** Retention of function logs and API access logs. */
+  readonly logRetention: RetentionDays;
+  readonly logLevel: LogLevel;
+  readonly alarms: AlarmThresholds;
+  /**
+   * How long API Gateway reuses an authorizer decision for the same token. It is also how long a
+   * revoked key keeps working, so it is kept short.
+   */
+  readonly authorizerCacheTtlSeconds: number;
+  readonly dataProtection: DataProtection;
+}
+
+const STAGING: Omit<StageConfig, 'env'> = {
+  name: 'staging',
+  throttling: { rateLimit: 20, burstLimit: 40 },
+  logRetention: RetentionDays.ONE_WEEK,
+  logLevel: 'DEBUG',
+  alarms: {
+    serverErrorRate: 0.05,
+    p99LatencyMs: 3_000,
+    functionErrors: 5,
+    functionThrottles: 5,
+    authorizerFailures: 5,
+    tableThrottles: 10,
+    periodMinutes: 5,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  },
+  authorizerCacheTtlSeconds: 60,
+  // Disposable: a staging stack can be deleted and rebuilt with its data.
+  dataProtection: {
+    deletionProtection: false,
+    pointInTimeRecovery: false,
+    removalPolicy: RemovalPolicy.DESTROY,
+    terminationProtection: false,
+  },
+};
+
+const PRODUCTION: Omit<StageConfig, 'env'> = {
+  name: 'production',
+  throttling: { rateLimit: 100, burstLimit: 200 },
+  logRetention: RetentionDays.THREE_MONTHS,
+  logLevel: 'INFO',
+  alarms: {
+    serverErrorRate: 0.01,
+    p99LatencyMs: 2_000,
+    functionErrors: 1,
+    functionThrottles: 1,
+    authorizerFailures: 1,
+    tableThrottles: 1,
+    periodMinutes: 5,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  },
+  authorizerCacheTtlSeconds: 300,
+  // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
+  dataProtection: {
+    deletionProtection: true,
+    pointInTimeRecovery: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+    terminationProtection: true,
+  },
+};
+
+export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>>> = {
+  staging: STAGING,
+  production: PRODUCTION,
+};
+
+/** Where a stage's account and region come from: CDK context first, then the CLI's defaults. */
+export interface EnvironmentSources {
+  /** CDK context, e.g. `-c production:account=111122223333 -c production:region=eu-west-1`. */
+  readonly context: (key: string) => unknown;
+  /** The process environment (`CDK_DEFAULT_ACCOUNT`, `CDK_DEFAULT_REGION`, set by the CDK CLI). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+/** Account and region of a stage: context `<stage>:account` / `<stage>:region`, else the CLI defaults. */
+export const stageEnvironment = (stage: StageName, sources: EnvironmentSources): StageEnvironment => {
+  const account = nonEmpty(sources.context(`${stage}:account`)) ?? nonEmpty(sources.env.CDK_DEFAULT_ACCOUNT);
+  const region = nonEmpty(sources.context(`${stage}:region`)) ?? nonEmpty(sources.env.CDK_DEFAULT_REGION);
+  return { ...(account ? { account } : {}), ...(region ? { region } : {}) };
+};
+
+/** Every stage, complete with its environment. */
+export const resolveStages = (sources: EnvironmentSources): StageConfig[] =>
+  STAGE_NAMES.map((name) => ({
+    ...STAGE_DEFAULTS[name],
+    env: stageEnvironment(name, sources),
+  }));

@@ -1,0 +1,176 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
+import { allowedMethods, RESOURCE_PATHS, ROUTES, STAGE_NAME } from '#infra/routes';
+import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
+import { synthStages } from '../support/pet-store-app';
+import { functionId, methodPath, referencedIds, resourcesOfType } from '../support/template-queries';
+
+const { templates } = synthStages();
+
+const AUTHORIZER_DESCRIPTION = 'TOKEN authorizer: Authorization: Bearer <API key>';
+
+describe.each(STAGE_NAMES)('%s API', (stageName) => {
+  const template = templates[stageName];
+  const stage = STAGE_DEFAULTS[stageName];
+  const methods = resourcesOfType(template, 'AWS::ApiGateway::Method');
+
+  it('is one REGIONAL REST API', () => {
+    template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+  });
+
+  it(`is deployed as stage ${STAGE_NAME} with the stage's throttling, X-Ray tracing and error logging`, () => {
+    template.resourceCountIs('AWS::ApiGateway::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'v1',
+      TracingEnabled: true,
+      MethodSettings: [
+        {
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: stage.throttling.rateLimit,
+          ThrottlingBurstLimit: stage.throttling.burstLimit,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        },
+      ],
+    });
+  });
+
+  it('writes one JSON access log line per request, naming the key id, to a log group with the stage retention', () => {
+    const [, stageResource] = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0] ?? [];
+    const settings = stageResource?.Properties.AccessLogSetting as {
+      Format: string;
+      DestinationArn: unknown;
+    };
+    const format = JSON.parse(settings.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+      keyId: '$context.authorizer.principalId',
+      responseLatency: '$context.responseLatency',
+    });
+    const [logGroupId] = [...referencedIds(settings.DestinationArn)];
+    expect(template.findResources('AWS::Logs::LogGroup')[logGroupId ?? '']?.Properties).toEqual({
+      RetentionInDays: stage.logRetention,
+    });
+  });
+
+  it('routes every operation of the route table to its own function through a Lambda proxy integration', () => {
+    const served = methods
+      .filter(([, method]) => method.Properties.HttpMethod !== 'ANY')
+      .map(([, method]) => ({
+        method: method.Properties.HttpMethod,
+        path: methodPath(template, method),
+        type: (method.Properties.Integration as { Type: string }).Type,
+        targets: referencedIds((method.Properties.Integration as { Uri: unknown }).Uri),
+        operationName: method.Properties.OperationName,
+      }));
+
+    expect(served).toHaveLength(ROUTES.length);
+    for (const route of ROUTES) {
+      const fn = functionId(template, `${route.method} ${route.path} (${route.operationId})`);
+      expect(served).toContainEqual({
+        method: route.method,
+        path: route.path,
+        type: 'AWS_PROXY',
+        targets: new Set([fn]),
+        operationName: route.operationId,
+      });
+    }
+  });
+
+  it.each(RESOURCE_PATHS)(
+    'answers other methods on %s with a 405 Error object and Allow, from a mock',
+    (path) => {
+      const allow = allowedMethods(path).join(', ');
+      const [, any] =
+        methods.find(
+          ([, method]) => method.Properties.HttpMethod === 'ANY' && methodPath(template, method) === path,
+        ) ?? [];
+      const integration = any?.Properties.Integration as {
+        Type: string;
+        PassthroughBehavior: string;
+        RequestTemplates: Record<string, string>;
+        IntegrationResponses: {
+          StatusCode: string;
+          ResponseParameters: Record<string, string>;
+          ResponseTemplates: Record<string, string>;
+        }[];
+      };
+
+      expect(integration.Type).toBe('MOCK');
+      expect(integration.PassthroughBehavior).toBe('NEVER');
+      expect(Object.keys(integration.RequestTemplates)).toEqual([...MOCK_CONTENT_TYPES]);
+      expect(integration.IntegrationResponses).toHaveLength(1);
+      const [response] = integration.IntegrationResponses;
+      expect(response?.StatusCode).toBe('405');
+      expect(response?.ResponseParameters).toEqual({
+        'method.response.header.Allow': `'${allow}'`,
+        'method.response.header.Content-Type': "'application/json'",
+      });
+      expect(JSON.parse(response?.ResponseTemplates['application/json'] ?? '')).toEqual({
+        code: 'METHOD_NOT_ALLOWED',
+        message: `Method not allowed; this resource accepts ${allow}`,
+        status: 405,
+        requestId: '$context.requestId',
+      });
+      expect(any?.Properties.MethodResponses).toEqual([
+        {
+          StatusCode: '405',
+          ResponseParameters: {
+            'method.response.header.Allow': true,
+            'method.response.header.Content-Type': true,
+          },
+        },
+      ]);
+    },
+  );
+
+  it('puts every method, the 405 mocks included, behind the TOKEN authorizer', () => {
+    const [[authorizerId]] = [Object.keys(template.findResources('AWS::ApiGateway::Authorizer'))];
+    expect(methods).toHaveLength(ROUTES.length + RESOURCE_PATHS.length);
+    for (const [, method] of methods) {
+      expect(method.Properties).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: authorizerId },
+      });
+    }
+  });
+
+  it(`is a TOKEN authorizer on the Authorization header, cached for ${stage.authorizerCacheTtlSeconds} s, calling the authorizer function`, () => {
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    const [, authorizer] = resourcesOfType(template, 'AWS::ApiGateway::Authorizer')[0] ?? [];
+    expect(authorizer?.Properties).toMatchObject({
+      Type: 'TOKEN',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: stage.authorizerCacheTtlSeconds,
+    });
+    expect(referencedIds(authorizer?.Properties.AuthorizerUri)).toEqual(
+      new Set([functionId(template, AUTHORIZER_DESCRIPTION)]),
+    );
+  });
+
+  it('lets API Gateway invoke the authorizer function', () => {
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'apigateway.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [functionId(template, AUTHORIZER_DESCRIPTION), 'Arn'] },
+      SourceArn: Match.anyValue(),
+    });
+  });
+});
+
+describe('stage differences', () => {
+  it('throttles production higher than staging and caches authorizer results longer', () => {
+    expect(STAGE_DEFAULTS.production.throttling.rateLimit).toBeGreaterThan(
+      STAGE_DEFAULTS.staging.throttling.rateLimit,
+    );
+    expect(STAGE_DEFAULTS.production.authorizerCacheTtlSeconds).toBeGreaterThan(
+      STAGE_DEFAULTS.staging.authorizerCacheTtlSeconds,
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import { createRequire } from 'node:module';
+import { dirname, join, posix } from 'node:path';
+import { Stack } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import {
+  ESM_REQUIRE_BANNER,
+  esbuildOptions,
+  NODE_TARGET,
+  nodejsBundling,
+  PROJECT_ROOT,
+  toNodejsBundling,
+} from '#infra/bundling';
+import { ROUTES } from '#infra/routes';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * NodejsFunction's own translation of its props into esbuild CLI arguments. `Bundling` is not
+ * part of aws-cdk-lib's public API, so it is loaded by file; if an upgrade moves it, this test
+ * fails loudly rather than silently comparing nothing.
+ */
+const nodejsFunctionEsbuildArgs = (entry: string): string[] => {
+  const libDir = dirname(require.resolve('aws-cdk-lib/package.json'));
+  const { Bundling } = require(join(libDir, 'aws-lambda-nodejs/lib/bundling.js'));
+  const bundling = new Bundling(new Stack(), {
+    ...nodejsBundling(),
+    entry: join(PROJECT_ROOT, entry),
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+  });
+  return bundling.buildEsbuildArgs(new Stack(), '/in', '/out', posix.join);
+};
+
+const kebab = (key: string): string => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/** The esbuild CLI equivalent of build options (the entry and `--bundle` left out, as above). */
+const cliArgs = (options: BuildOptions, outfile: string): string[] =>
+  Object.entries({ ...options, outfile }).flatMap(([key, value]): string[] => {
+    if (key === 'entryPoints' || key === 'bundle') return [];
+    if (key === 'banner') return Object.entries(value).map(([type, text]) => `--banner:${type}=${text}`);
+    if (key === 'external') return (value as string[]).map((name) => `--external:${name}`);
+    if (Array.isArray(value)) return [`--${kebab(key)}=${value.join(',')}`];
+    if (value === true) return [`--${kebab(key)}`];
+    return [`--${kebab(key)}=${String(value)}`];
+  });
+
+describe('bundling options', () => {
+  it('builds ESM for Node 22 with the createRequire banner, minified, with source maps and the AWS SDK inside', () => {
+    expect(esbuildOptions('functions/get-pet.ts', 'dist/get-pet.mjs')).toMatchObject({
+      entryPoints: ['functions/get-pet.ts'],
+      outfile: 'dist/get-pet.mjs',
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      mainFields: ['module', 'main'],
+      banner: {
+        js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+      },
+      minify: true,
+      sourcemap: true,
+      external: [],
+    });
+  });
+
+  it('gives NodejsFunction the same options as props, and never Docker', () => {
+    expect(nodejsBundling()).toEqual({
+      format: OutputFormat.ESM,
+      target: NODE_TARGET,
+      mainFields: ['module', 'main'],
+      banner: ESM_REQUIRE_BANNER,
+      minify: true,
+      sourceMap: true,
+      sourcesContent: false,
+      externalModules: [],
+      logLevel: 'warning',
+      forceDockerBundling: false,
+    });
+  });
+
+  it.each(ROUTES.map((route) => route.entry))(
+    'makes NodejsFunction run esbuild on %s with exactly the options the esbuild API gets',
+    (entry) => {
+      const fromCdk = nodejsFunctionEsbuildArgs(entry);
+      const fromApi = cliArgs(esbuildOptions(entry, '/out/index.mjs'), '/out/index.mjs');
+
+      expect([...fromCdk].sort()).toEqual([...fromApi].sort());
+    },
+  );
+
+  it('fails when an esbuild option has no NodejsFunction equivalent', () => {
+    const options = { ...esbuildOptions('a.ts', 'a.mjs'), treeShaking: true } satisfies BuildOptions;
+
+    expect(() => toNodejsBundling(options)).toThrow(/treeShaking/);
+  });
+
+  it('fails when the options do not bundle for Node.js', () => {
+    expect(() => toNodejsBundling({ ...esbuildOptions('a.ts', 'a.mjs'), platform: 'browser' })).toThrow(
+      /platform/,
+    );
+  });
+});

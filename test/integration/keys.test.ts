@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/bundling';
+import { type KeysIo, parseKeysArgs, repositoryFor, runKeys } from '#infra/keys';
+import { hashApiKey } from '#shared/auth/api-key';
+import { authorize } from '#shared/auth/authorize';
+import { createTestTables, type TestTables } from '../support/tables';
+
+const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/GET/pets';
+
+/** Runs the keys command in-process, as `npm run keys -- <argv>` would, capturing its output. */
+const keys = async (argv: string[], now = new Date('2025-01-02T03:04:05.000Z')) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: KeysIo = { out: (line) => out.push(line), err: (line) => err.push(line), now: () => now };
+  const command = parseKeysArgs(argv);
+  if (command.command === 'help') throw new Error('not a keys command');
+  const { apiKeys, close } = repositoryFor(command.target);
+  try {
+    return { code: await runKeys(command, apiKeys, io), out, err, apiKeys };
+  } finally {
+    close();
+  }
+};
+
+describe('keys command on DynamoDB Local', () => {
+  let tables: TestTables;
+  let target: string[];
+  beforeAll(async () => {
+    tables = await createTestTables('keys');
+    target = ['--endpoint', tables.endpoint, '--table', tables.names.ApiKeys ?? ''];
+  });
+
+  it('prints a new key once and stores only its hash', async () => {
+    const created = await keys(['create', 'ci-bot', ...target]);
+
+    expect(created.code).toBe(0);
+    expect(created.out).toHaveLength(1);
+    const [key = ''] = created.out;
+    expect(key).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
+    const stored = await created.apiKeys.findByHash(hashApiKey(key));
+    expect(stored).toEqual({
+      keyHash: hashApiKey(key),
+      keyId: `key-${hashApiKey(key).slice(0, 12)}`,
+      name: 'ci-bot',
+      createdAt: '2025-01-02T03:04:05.000Z',
+    });
+    expect(JSON.stringify(await created.apiKeys.list())).not.toContain(key);
+  });
+
+  it('creates a key the authorizer accepts for the whole stage, until it is revoked', async () => {
+    const [key = ''] = (await keys(['create', 'partner', ...target])).out;
+    const { apiKeys } = await keys(['list', ...target]);
+    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN);
+    expect(allowed.policyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Resource: 'arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/*/*',
+      }),
+    ]);
+
+    const revoked = await keys(['revoke', allowed.context.keyId, ...target]);
+
+    expect(revoked.code).toBe(0);
+    await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN)).rejects.toThrow('Unauthorized');
+  });
+
+  it('lists id, name, creation and revocation of every key, and never a hash', async () => {
+    const [key = ''] = (await keys(['create', 'listed', ...target])).out;
+    const keyId = `key-${hashApiKey(key).slice(0, 12)}`;
+    await keys(['revoke', keyId, ...target], new Date('2025-02-03T04:05:06.000Z'));
+
+    const listed = await keys(['list', ...target]);
+
+    expect(listed.code).toBe(0);
+    expect(listed.out[0]?.split(/\s+/)).toEqual(['KEY', 'ID', 'NAME', 'CREATED', 'REVOKED']);
+    expect(listed.out.find((line) => line.startsWith(keyId))?.split(/\s+/)).toEqual([
+      keyId,
+      'listed',
+      '2025-01-02T03:04:05.000Z',
+      '2025-02-03T04:05:06.000Z',
+    ]);
+    const hashes = (await listed.apiKeys.list()).map((record) => record.keyHash);
+    for (const hash of hashes) expect(listed.out.join('\n')).not.toContain(hash);
+  });
+
+  it('fails with exit code 1 when revoking a key that does not exist', async () => {
+    const revoked = await keys(['revoke', 'key-000000000000', ...target]);
+
+    expect(revoked.code).toBe(1);
+    expect(revoked.err.join('\n')).toContain('No key key-000000000000');
+  });
+
+  it('runs as `npm run keys` does, from the command line', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(PROJECT_ROOT, 'infra/keys.ts'), 'create', 'from-cli', ...target],
+      { cwd: PROJECT_ROOT },
+    );
+
+    expect(stdout.trim()).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
+  });
+});

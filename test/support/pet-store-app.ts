@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
+import { PROJECT_ROOT } from '#infra/bundling';
+import { createPetStoreApp, type PetStoreApp, type PetStoreAppOptions } from '#infra/pet-store-app';
+import type { StageName } from '#infra/stages';
+
+/** The context `cdk synth` gets from cdk.json (feature flags): tests build the same templates. */
+const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
+  readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8'),
+).context;
+
+/**
+ * The app as `cdk synth` builds it, minus the slow parts: no esbuild bundling (the functions get
+ * placeholder code) and, unless asked for, no CloudFormation schema validation. No credentials,
+ * no account: the stacks are environment-agnostic unless `env` says otherwise.
+ */
+export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
+  createPetStoreApp({
+    builtinCloudFormationValidation: false,
+    ...options,
+    env: options.env ?? {},
+    context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...options.context },
+  });
+
+export interface SynthesizedStages {
+  readonly stacks: PetStoreApp['stacks'];
+  readonly templates: Readonly<Record<StageName, Template>>;
+}
+
+/** Both stages, built and synthesized once (call it once per test file). */
+export const synthStages = (): SynthesizedStages => {
+  const { stacks } = buildTestApp();
+  return {
+    stacks,
+    templates: {
+      staging: Template.fromStack(stacks.staging),
+      production: Template.fromStack(stacks.production),
+    },
+  };
+};
