@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorize, UNAUTHORIZED } from '#shared/auth/authorize';
-import { apiKeyRepository } from '#shared/composition';
+import { apiKeyRepository } from '#shared/composition/api-keys';
 import { logger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 

@@ -1,4 +1,4 @@
-import { writablePetService } from '#shared/composition';
+import { writablePetService } from '#shared/composition/pets';
 import type { PetService } from '#shared/domain/pet-service';
 import { httpEndpoint } from '#shared/http/endpoint';
 import { createPetRequest } from '#shared/http/request-schemas';

@@ -1,4 +1,4 @@
-import { readOnlyPetService } from '#shared/composition';
+import { readOnlyPetService } from '#shared/composition/pets';
 import type { PetService } from '#shared/domain/pet-service';
 import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/deprecation';
 import { httpEndpoint } from '#shared/http/endpoint';

@@ -1,4 +1,4 @@
-import { readOnlyPetService } from '#shared/composition';
+import { readOnlyPetService } from '#shared/composition/pets';
 import type { PetService } from '#shared/domain/pet-service';
 import { httpEndpoint } from '#shared/http/endpoint';
 import { listPetsRequest } from '#shared/http/request-schemas';

@@ -1,5 +1,3 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
@@ -8,9 +6,6 @@ import type { BuildOptions } from 'esbuild';
  * `nodejsBundling`) and by anything that calls the esbuild API directly (the benchmark), so a
  * bundle measured locally is byte for byte the kind of bundle that is deployed.
  */
-
-/** The project root: entries in the route table are relative to it. */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Node.js version of the Lambda runtime; the bundle targets exactly it. */
 export const NODE_TARGET = 'node22';

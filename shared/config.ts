@@ -7,7 +7,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 export const requireEnv = (name: string, env: Env = process.env): string => {
   const value = env[name]?.trim();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
-import { PROJECT_ROOT } from '#infra/local/local-stack';
+import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
  * `npm run dev`: `npm start` with the handlers reloaded on every change. DynamoDB Local is started

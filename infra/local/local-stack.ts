@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type DynamoDbLocal, startDynamoDbLocal } from '#infra/local/dynamodb-local';
 import {
   type LocalGateway,
@@ -9,13 +9,12 @@ import {
   type TokenAuthorizer,
 } from '#infra/local/gateway';
 import { referenceRoutes } from '#infra/openapi/reference';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { AUTHORIZER_ENTRY, ROUTES, type Route } from '#infra/routes';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, tableEnvironment, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
-import { apiKeyRepository } from '#shared/composition';
-
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { apiKeyRepository } from '#shared/composition/api-keys';
 
 /** Table names of the local server: `petstore-local-pets`, … */
 export const LOCAL_TABLE_PREFIX = 'petstore-local';

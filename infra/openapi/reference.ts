@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildDocument } from '#infra/openapi/build-document';
 import { toJson, toYaml } from '#infra/openapi/document-file';
+import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
  * The API reference for people: an HTML page rendered from the document by Redocly's
@@ -14,7 +14,6 @@ import { toJson, toYaml } from '#infra/openapi/document-file';
  * routes the local server serves it on.
  */
 
-const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 const TITLE = 'Pet Store API reference';
 

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
-import { apiKeyRepository } from '#shared/composition';
+import { apiKeyRepository } from '#shared/composition/api-keys';
 import type { ApiClient, ObservedExchange } from '../support/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 

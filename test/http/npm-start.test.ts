@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '#infra/local/dynamodb-local';
-import { PROJECT_ROOT } from '#infra/local/local-stack';
+import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
  * `npm start` as a user runs it: a separate process with its own embedded DynamoDB Local.

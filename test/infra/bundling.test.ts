@@ -10,9 +10,9 @@ import {
   esbuildOptions,
   NODE_TARGET,
   nodejsBundling,
-  PROJECT_ROOT,
   toNodejsBundling,
 } from '#infra/bundling';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { ROUTES } from '#infra/routes';
 
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '#shared/auth/api-key';
-import { apiKeyRepository } from '#shared/composition';
+import { apiKeyRepository } from '#shared/composition/api-keys';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { createTestTables } from '../support/tables';
 

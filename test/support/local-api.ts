@@ -4,7 +4,8 @@ import { getPet } from '#functions/get-pet';
 import { listPets } from '#functions/list-pets';
 import { type LocalGateway, startLocalGateway } from '#infra/local/gateway';
 import { generateApiKey } from '#shared/auth/api-key';
-import { apiKeyRepository, readOnlyPetService, writablePetService } from '#shared/composition';
+import { apiKeyRepository } from '#shared/composition/api-keys';
+import { readOnlyPetService, writablePetService } from '#shared/composition/pets';
 import { ApiClient } from './api-client';
 import { createTestTables, type TestTables } from './tables';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
-import { PROJECT_ROOT } from '#infra/bundling';
 import { createPetStoreApp, type PetStoreApp, type PetStoreAppOptions } from '#infra/pet-store-app';
+import { PROJECT_ROOT } from '#infra/project-root';
 import type { StageName } from '#infra/stages';
 
 /** The context `cdk synth` gets from cdk.json (feature flags): tests build the same templates. */

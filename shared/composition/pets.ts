@@ -1,17 +1,15 @@
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
-import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import { dynamoDbConfig, ENV, requireEnv } from '#shared/config';
+import { dynamoDbConfig, ENV, type Env, requireEnv } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
-import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 /**
- * The composition root: the only place that reads configuration and builds adapters. Each Lambda
- * entry calls one of these once, at cold start; a missing variable fails the init, loudly.
+ * Composition root of the pet functions: the only place that reads their configuration and
+ * builds their adapters. Each entry calls one of these once, at cold start; a missing variable
+ * fails the init, loudly. (The authorizer has its own, `api-keys.ts`, so its bundle carries no
+ * pet schemas.)
  */
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** The pet service for the read-only functions: no id sequence, no counters table. */
 export const readOnlyPetService = (env: Env = process.env): PetService => {
@@ -33,9 +31,3 @@ export const writablePetService = (env: Env = process.env): PetService => {
     }),
   });
 };
-
-export const apiKeyRepository = (env: Env = process.env): ApiKeyRepository =>
-  new DynamoDbApiKeyRepository({
-    client: createDocumentClient(dynamoDbConfig(env)),
-    apiKeysTable: requireEnv(ENV.apiKeysTable, env),
-  });
