@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A JSON Schema (2020-12) object, as OpenAPI 3.1 takes it. */
 export type JsonSchema = { [keyword: string]: unknown };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The pet schemas: the single source of truth for validation at run time, for the TypeScript

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every error code the API can return, with the HTTP status it always travels with. The Error

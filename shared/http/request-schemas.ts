@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_LIMIT_DEFAULT, ListPetsOptions, NewPet, PetId, PetStatus } from '#shared/domain/pet';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildDocument, type OpenApiDocument } from '#infra/openapi/build-document';
 import { readCommittedYaml, toYaml } from '#infra/openapi/document-file';
 import { BASE_PATH, ROUTES } from '#infra/routes';

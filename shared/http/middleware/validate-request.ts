@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ErrorDetail } from '#shared/http/error-body';
 import { HttpError } from '#shared/http/http-error';
 import type { RequestSchema } from '#shared/http/request-schemas';
