@@ -13,7 +13,9 @@ import {
   validationFailure,
 } from '#infra/openapi/examples';
 import { type JsonSchema, SchemaComponents } from '#infra/openapi/json-schema';
+import { OUTPUT } from '#infra/outputs';
 import { BASE_PATH, ROUTES, type Route } from '#infra/routes';
+import { stackName } from '#infra/stage-names';
 import { LIST_LIMIT_MAX, NewPet, Pet, Pets } from '#shared/domain/pet';
 import {
   GET_PET_DEPRECATED_AT,
@@ -421,7 +423,7 @@ export const buildDocument = async (): Promise<OpenApiDocument> => {
     },
     servers: (['production', 'staging'] as const).map((stage) => ({
       url: `https://{apiId}.execute-api.{region}.amazonaws.com${BASE_PATH}`,
-      description: `${stage[0]?.toUpperCase()}${stage.slice(1)}: the real URL is the API URL output of the ${stage} stack, which cdk deploy prints.`,
+      description: `${stage[0]?.toUpperCase()}${stage.slice(1)}: the real URL is the \`${OUTPUT.apiUrl}\` output of the stack \`${stackName(stage)}\`, which cdk deploy prints.`,
       variables: {
         apiId: { default: `${stage}-api-id`, description: `Id of the ${stage} REST API.` },
         region: { default: 'eu-west-1', description: 'AWS region of the stack.' },
