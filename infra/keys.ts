@@ -236,4 +236,8 @@ const isEntryPoint = (): boolean => {
   return entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
 };
 
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));
+if (isEntryPoint()) {
+  // The SDK's notice about this machine's Node.js version says nothing about the keys: keep the output to them.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.exitCode = await main(process.argv.slice(2));
+}
