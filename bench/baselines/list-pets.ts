@@ -1,0 +1,19 @@
+import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+
+/**
+ * Baseline of listPets: the same DynamoDB call (Scan, Limit 20) with the same client, and nothing
+ * else: no middleware, no validation, no logger. What the benchmark compares listPets against.
+ */
+export const baselineListPets =
+  ({ client, petsTable }: { client: DynamoDBDocumentClient; petsTable: string }) =>
+  async (): Promise<APIGatewayProxyResult> => {
+    const { Items = [] } = await client.send(new ScanCommand({ TableName: petsTable, Limit: 20 }));
+    return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Items) };
+  };
+
+export const handler = baselineListPets({
+  client: createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }),
+  petsTable: process.env.PETS_TABLE_NAME ?? '',
+});

@@ -1,0 +1,192 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetService } from '#shared/domain/pet-service';
+import { baselineAuthorizer } from './baselines/authorizer';
+import { baselineCreatePet } from './baselines/create-pet';
+import { baselineGetPet } from './baselines/get-pet';
+import { baselineListPets } from './baselines/list-pets';
+import { lambdaContext, outcomeOf } from './lambda-context';
+import { type BenchEvent, type BenchFunction, EXPECTED_STATUS, filteredListEvent } from './lambda-events';
+import { type Admin, seedPets, tableOf } from './tables';
+
+/** What one request costs in DynamoDB, as DynamoDB reports it. */
+export interface RequestCost {
+  /** Read capacity units (GetItem, Query, Scan). */
+  readonly readUnits: number;
+  /** Write capacity units (PutItem, UpdateItem). */
+  readonly writeUnits: number;
+  /** DynamoDB calls made. */
+  readonly calls: number;
+  /** Items a Query or Scan read (`ScannedCount`): what a listing's cost follows. */
+  readonly itemsScanned: number;
+}
+
+export type CapacityOperation = 'list' | 'list ?status=available' | 'create' | 'get' | 'authorize';
+
+export interface CapacityRow {
+  readonly operation: CapacityOperation;
+  readonly pets: number;
+  readonly service: RequestCost;
+  /** Absent where the baselines have no equivalent (the filtered listing). */
+  readonly baseline?: RequestCost;
+}
+
+interface MeteredCall {
+  readonly command: string;
+  readonly units: number;
+  readonly scanned: number;
+}
+
+const READS = /^(GetItem|Query|Scan|BatchGetItem)/;
+
+/**
+ * A document client with the functions' own configuration (createDocumentClient) plus one
+ * middleware: it asks every call for `ReturnConsumedCapacity: 'TOTAL'` and records what DynamoDB
+ * answers. DynamoDB Local 3.3 reports consumed capacity with DynamoDB's rules (checked when this
+ * benchmark was written: 1 RCU for a consistent GetItem, 0.5 eventually consistent, Scan/Query by
+ * the 4 KB of items read); a call without it fails the run rather than count as free.
+ */
+const meteredClient = (endpoint: string) => {
+  const client = createDocumentClient({ endpoint });
+  const calls: MeteredCall[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      const result = await next({ ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } });
+      const output = result.output as {
+        ConsumedCapacity?: { CapacityUnits?: number };
+        ScannedCount?: number;
+      };
+      const units = output.ConsumedCapacity?.CapacityUnits;
+      const command = context.commandName ?? 'unknown';
+      if (units === undefined) throw new Error(`${command} returned no ConsumedCapacity`);
+      calls.push({ command, units, scanned: output.ScannedCount ?? 0 });
+      return result;
+    },
+    { step: 'initialize', name: 'benchConsumedCapacity' },
+  );
+  return { client, calls };
+};
+
+const costOf = (calls: readonly MeteredCall[], requests: number): RequestCost => {
+  const sum = (pick: (call: MeteredCall) => number) =>
+    calls.reduce((total, call) => total + pick(call), 0) / requests;
+  return {
+    readUnits: sum((call) => (READS.test(call.command) ? call.units : 0)),
+    writeUnits: sum((call) => (READS.test(call.command) ? 0 : call.units)),
+    calls: calls.length / requests,
+    itemsScanned: sum((call) => call.scanned),
+  };
+};
+
+type Handler = (event: never, context: never) => Promise<unknown>;
+
+const handlersFor = async (client: DynamoDBDocumentClient, names: TableNames) => {
+  // Imported here, not at the top: each entry module also builds its own handler from the
+  // environment when it loads (see bench/run.ts), and only the factories are used.
+  const [{ listPets }, { createPet }, { getPet }, { authorizer }] = await Promise.all([
+    import('#functions/list-pets'),
+    import('#functions/create-pet'),
+    import('#functions/get-pet'),
+    import('#functions/authorizer'),
+  ]);
+  const petsTable = tableOf(names, 'Pets');
+  const countersTable = tableOf(names, 'Counters');
+  const apiKeysTable = tableOf(names, 'ApiKeys');
+  const pets = new PetService({
+    pets: new DynamoDbPetRepository({ client, petsTable }),
+    ids: new DynamoDbIdSequence({ client, countersTable, sequence: PET_ID_SEQUENCE }),
+  });
+  return {
+    service: {
+      'list-pets': listPets({ pets }),
+      'create-pet': createPet({ pets }),
+      'get-pet': getPet({ pets }),
+      authorizer: authorizer({ apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable }) }),
+    } as Record<BenchFunction, Handler>,
+    baseline: {
+      'list-pets': baselineListPets({ client, petsTable }),
+      'create-pet': baselineCreatePet({ client, petsTable, countersTable }),
+      'get-pet': baselineGetPet({ client, petsTable }),
+      authorizer: baselineAuthorizer({ client, apiKeysTable }),
+    } as Record<BenchFunction, Handler>,
+  };
+};
+
+export interface CapacityOptions {
+  readonly admin: Admin;
+  readonly endpoint: string;
+  /** Fresh tables: seeded here with `smallTable`, then grown to `largeTable` pets. */
+  readonly names: TableNames;
+  readonly events: Readonly<Record<BenchFunction, BenchEvent>>;
+  readonly smallTable: number;
+  readonly largeTable: number;
+  readonly requests: number;
+  readonly progress?: (line: string) => void;
+}
+
+/**
+ * DynamoDB cost per request of each operation, for the service and its baseline, with
+ * `smallTable` and then `largeTable` pets in the table. The handlers are the functions' own
+ * factories with the adapters built on the metered client: the very calls the functions make.
+ */
+export const measureCapacity = async (options: CapacityOptions): Promise<CapacityRow[]> => {
+  const metered = meteredClient(options.endpoint);
+  const handlers = await handlersFor(metered.client, options.names);
+
+  const cost = async (
+    handler: Handler,
+    event: BenchEvent,
+    expected: number,
+    label: string,
+  ): Promise<RequestCost> => {
+    metered.calls.length = 0;
+    for (let index = 0; index < options.requests; index++) {
+      const status = outcomeOf(await handler(structuredClone(event) as never, lambdaContext(label) as never));
+      if (status !== expected) throw new Error(`${label} answered ${status}, not ${expected}`);
+    }
+    return costOf(metered.calls, options.requests);
+  };
+
+  let petsInTable = 0;
+  const measureAt = async (pets: number): Promise<CapacityRow[]> => {
+    const { service, baseline } = handlers;
+    const { events } = options;
+    const pair = async (operation: CapacityOperation, name: BenchFunction): Promise<CapacityRow> => ({
+      operation,
+      pets,
+      service: await cost(service[name], events[name], EXPECTED_STATUS[name], `service ${name}`),
+      baseline: await cost(baseline[name], events[name], EXPECTED_STATUS[name], `baseline ${name}`),
+    });
+    const rows = [
+      await pair('list', 'list-pets'),
+      {
+        operation: 'list ?status=available',
+        pets,
+        service: await cost(service['list-pets'], filteredListEvent(), 200, 'service list-pets filtered'),
+      } satisfies CapacityRow,
+      await pair('get', 'get-pet'),
+      await pair('authorize', 'authorizer'),
+      // Last: every create adds a pet, so the listings above saw exactly `pets` pets.
+      await pair('create', 'create-pet'),
+    ];
+    petsInTable += 2 * options.requests;
+    return rows;
+  };
+
+  await seedPets(options.admin, options.names, 1, options.smallTable);
+  petsInTable = options.smallTable;
+  const small = await measureAt(options.smallTable);
+  options.progress?.(`capacity: ${options.smallTable} pets done`);
+
+  // Creates took ids up to `petsInTable` (the sequence started at `smallTable`); fill up after them.
+  await seedPets(options.admin, options.names, petsInTable + 1, options.largeTable - petsInTable);
+  petsInTable = options.largeTable;
+  const large = await measureAt(options.largeTable);
+  options.progress?.(`capacity: ${options.largeTable} pets done`);
+  return [...small, ...large];
+};

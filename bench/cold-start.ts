@@ -1,0 +1,111 @@
+import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
+import type { BundlePair } from './bundles';
+import { runChild } from './child-process';
+import { functionEnvironment } from './function-env';
+import { type BenchEvent, type BenchFunction, EXPECTED_STATUS } from './lambda-events';
+import { type Summary, summarise } from './stats';
+
+/** What the child harness reports for one cold start (bench/child/cold-start.ts). */
+interface ColdStartResult {
+  readonly bootMs: number;
+  readonly loadMs: number;
+  readonly firstInvokeMs: number;
+  readonly totalMs: number;
+  readonly readyAtMs: number;
+  readonly status: number;
+}
+
+export interface ColdStartSeries {
+  /** Load the bundle + first invocation, per run (ms): the cold start. */
+  readonly totalMs: readonly number[];
+  readonly total: Summary;
+  /** The parts of it, and process start to first answer (includes Node's own boot). */
+  readonly load: Summary;
+  readonly firstInvoke: Summary;
+  readonly readyAt: Summary;
+}
+
+export interface ColdStartRow {
+  readonly name: BenchFunction;
+  readonly service: ColdStartSeries;
+  readonly baseline: ColdStartSeries;
+  /** The service without `--enable-source-maps` (what that option costs), when measured. */
+  readonly serviceWithoutSourceMaps?: ColdStartSeries;
+}
+
+type Variant = 'service' | 'baseline' | 'serviceWithoutSourceMaps';
+
+const series = (results: readonly ColdStartResult[]): ColdStartSeries => ({
+  totalMs: results.map((result) => result.totalMs),
+  total: summarise(results.map((result) => result.totalMs)),
+  load: summarise(results.map((result) => result.loadMs)),
+  firstInvoke: summarise(results.map((result) => result.firstInvokeMs)),
+  readyAt: summarise(results.map((result) => result.readyAtMs)),
+});
+
+export interface ColdStartOptions {
+  readonly harness: string;
+  readonly pairs: readonly BundlePair[];
+  readonly events: Readonly<Record<BenchFunction, BenchEvent>>;
+  readonly endpoint: string;
+  readonly names: TableNames;
+  readonly runs: number;
+  readonly withoutSourceMaps: boolean;
+  readonly workDir: string;
+  readonly progress?: (line: string) => void;
+}
+
+/**
+ * Cold starts: each run of each bundle is a fresh `node` process that imports the bundle and
+ * answers one event against DynamoDB Local. Rounds interleave service and baseline (and the
+ * variant), alternating which goes first, so that drift over the run hits all alike. The first
+ * round warms the file cache and DynamoDB Local and is discarded.
+ */
+export const measureColdStarts = async (options: ColdStartOptions): Promise<ColdStartRow[]> => {
+  const variants: Variant[] = options.withoutSourceMaps
+    ? ['service', 'baseline', 'serviceWithoutSourceMaps']
+    : ['service', 'baseline'];
+  const results = new Map<string, ColdStartResult[]>();
+  const once = async (pair: BundlePair, variant: Variant): Promise<ColdStartResult> => {
+    const bundle = variant === 'baseline' ? pair.baseline.file : pair.service.file;
+    const env = functionEnvironment({
+      endpoint: options.endpoint,
+      names: options.names,
+      functionName: pair.name,
+      sourceMaps: variant !== 'serviceWithoutSourceMaps',
+    });
+    const result = await runChild<ColdStartResult>(
+      options.harness,
+      [bundle, JSON.stringify(options.events[pair.name]), pair.name],
+      env,
+      options.workDir,
+    );
+    if (result.status !== EXPECTED_STATUS[pair.name]) {
+      throw new Error(`${variant} ${pair.name} answered ${result.status} at cold start`);
+    }
+    return result;
+  };
+
+  for (let round = 0; round <= options.runs; round++) {
+    for (const pair of options.pairs) {
+      const order = round % 2 === 0 ? variants : [...variants].reverse();
+      for (const variant of order) {
+        const result = await once(pair, variant);
+        if (round === 0) continue;
+        const key = `${pair.name}/${variant}`;
+        results.set(key, [...(results.get(key) ?? []), result]);
+      }
+    }
+    if (round > 0) options.progress?.(`cold start: round ${round}/${options.runs}`);
+  }
+
+  return options.pairs.map((pair) => {
+    const of = (variant: Variant) => series(results.get(`${pair.name}/${variant}`) ?? []);
+    return {
+      name: pair.name,
+      service: of('service'),
+      baseline: of('baseline'),
+      ...(options.withoutSourceMaps ? { serviceWithoutSourceMaps: of('serviceWithoutSourceMaps') } : {}),
+    };
+  });
+};

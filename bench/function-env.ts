@@ -1,0 +1,38 @@
+import { type TableNames, tableEnvironment } from '#shared/adapters/dynamodb/create-tables';
+import { ENV } from '#shared/config';
+import { SERVICE_NAME } from '#shared/observability/logger';
+import { METRICS_NAMESPACE } from '#shared/observability/metrics';
+
+/**
+ * The environment a function process gets in the benchmark: what the stack sets in Lambda
+ * (infra/constructs/api-function.ts: `NODE_OPTIONS=--enable-source-maps`, production's log level
+ * INFO, metrics on, the stage) plus the table names and the DynamoDB Local endpoint. Built from scratch, not inherited, so that nothing of the
+ * bench's own process (a loader, a test runner's variables) leaks into what is measured.
+ * Service and baseline always get the same environment.
+ */
+export const functionEnvironment = ({
+  endpoint,
+  names,
+  functionName,
+  sourceMaps = true,
+}: {
+  endpoint: string;
+  names: TableNames;
+  functionName: string;
+  sourceMaps?: boolean;
+}): Record<string, string> => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+  AWS_REGION: 'us-east-1',
+  AWS_LAMBDA_FUNCTION_NAME: functionName,
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+  // Lambda runs Node 22; on this machine's Node 20 the SDK would warn on every start.
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+  POWERTOOLS_LOG_LEVEL: 'INFO',
+  POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+  [ENV.stage]: 'production',
+  DYNAMODB_ENDPOINT: endpoint,
+  ...tableEnvironment(names),
+});

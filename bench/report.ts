@@ -1,0 +1,202 @@
+import type { BudgetResult } from './budgets';
+import type { BundlePair } from './bundles';
+import type { CapacityRow, RequestCost } from './capacity';
+import type { ColdStartRow } from './cold-start';
+import type { E2eRow } from './e2e';
+import type { Machine } from './machine';
+import type { BenchSettings } from './settings';
+import type { WarmRow } from './warm';
+
+/** Everything one run measured. */
+export interface BenchReport {
+  readonly date: string;
+  readonly settings: BenchSettings;
+  readonly machine: Machine;
+  readonly javaVersion: string;
+  readonly bundles: readonly BundlePair[];
+  readonly coldStarts: readonly ColdStartRow[];
+  readonly warm: readonly WarmRow[];
+  readonly endToEnd: readonly E2eRow[];
+  readonly capacity: readonly CapacityRow[];
+  readonly budgets: readonly BudgetResult[];
+  readonly durationSeconds: number;
+}
+
+type Cell = string | number;
+
+/** A Markdown table with padded columns: readable as printed, and as rendered. */
+export const table = (header: readonly string[], rows: readonly (readonly Cell[])[]): string => {
+  const text = [header, ...rows].map((row) => row.map(String));
+  const widths = header.map((_, column) => Math.max(3, ...text.map((row) => (row[column] ?? '').length)));
+  const numeric = header.map((_, column) =>
+    rows.every((row) => /^[\d.,×x% +−-]+(ms|KiB|CU|µs|\/s)?$|^—$/.test(String(row[column] ?? ''))),
+  );
+  const line = (row: readonly string[]) =>
+    `| ${row
+      .map((cell, column) =>
+        numeric[column] ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      )
+      .join(' | ')} |`;
+  const rule = `| ${widths.map((width, column) => (numeric[column] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join(' | ')} |`;
+  const [first = [], ...rest] = text;
+  return [line(first), rule, ...rest.map(line)].join('\n');
+};
+
+const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+const times = (value: number) => `${value.toFixed(2)}×`;
+const cu = (value: number) => `${Number(value.toFixed(2))}`;
+
+const costCells = (cost: RequestCost | undefined): Cell[] =>
+  cost
+    ? [cu(cost.readUnits), cu(cost.writeUnits), cu(cost.calls), cu(cost.itemsScanned)]
+    : ['—', '—', '—', '—'];
+
+export const budgetTable = (report: BenchReport): string =>
+  table(
+    ['Budget', 'Function', 'Service / baseline', 'Ratio', 'Limit', 'Result'],
+    report.budgets.map((budget) => [
+      budget.budget,
+      budget.subject,
+      budget.measured,
+      times(budget.ratio),
+      `≤ ${budget.limit}×`,
+      budget.pass ? 'PASS' : 'MISS',
+    ]),
+  );
+
+export const bundleTable = (report: BenchReport): string =>
+  table(
+    [
+      'Function',
+      'Service',
+      'Baseline',
+      'Ratio',
+      'Service gzip',
+      'Baseline gzip',
+      'Service map',
+      'Largest parts of the service bundle',
+    ],
+    report.bundles.map((pair) => [
+      pair.name,
+      kib(pair.service.bytes),
+      kib(pair.baseline.bytes),
+      times(pair.service.bytes / pair.baseline.bytes),
+      kib(pair.service.gzipBytes),
+      kib(pair.baseline.gzipBytes),
+      kib(pair.service.mapBytes),
+      pair.service.byPackage
+        .slice(0, 4)
+        .map((part) => `${part.name} ${kib(part.bytes)}`)
+        .join(', '),
+    ]),
+  );
+
+export const coldStartTable = (report: BenchReport): string =>
+  table(
+    [
+      'Function',
+      'Service p50',
+      'Service p90',
+      'Baseline p50',
+      'Baseline p90',
+      'Ratio p50',
+      'Load / 1st call (service)',
+      'Load / 1st call (baseline)',
+      'No source maps p50',
+      'Process start → answer p50',
+    ],
+    report.coldStarts.map((row) => [
+      row.name,
+      ms(row.service.total.p50),
+      ms(row.service.total.p90),
+      ms(row.baseline.total.p50),
+      ms(row.baseline.total.p90),
+      times(row.service.total.p50 / row.baseline.total.p50),
+      `${row.service.load.p50.toFixed(1)} / ${row.service.firstInvoke.p50.toFixed(1)} ms`,
+      `${row.baseline.load.p50.toFixed(1)} / ${row.baseline.firstInvoke.p50.toFixed(1)} ms`,
+      row.serviceWithoutSourceMaps ? ms(row.serviceWithoutSourceMaps.total.p50) : '—',
+      ms(row.service.readyAt.p50),
+    ]),
+  );
+
+export const warmTable = (report: BenchReport): string =>
+  table(
+    ['Function', 'Service p50', 'Service p99', 'Baseline p50', 'Baseline p99', 'Ratio p50', 'Overhead p50'],
+    report.warm.map((row) => [
+      row.name,
+      ms(row.service.p50, 2),
+      ms(row.service.p99, 2),
+      ms(row.baseline.p50, 2),
+      ms(row.baseline.p99, 2),
+      times(row.service.p50 / row.baseline.p50),
+      `${Math.round((row.service.p50 - row.baseline.p50) * 1000)} µs`,
+    ]),
+  );
+
+export const endToEndTable = (report: BenchReport): string =>
+  table(
+    ['Request', 'Connections', 'Requests', 'Requests/s', 'p50', 'p90', 'p99', 'Failures'],
+    report.endToEnd.map((row) => [
+      row.request,
+      row.connections,
+      row.requests,
+      row.requestsPerSecond.toFixed(0),
+      ms(row.latency.p50),
+      ms(row.latency.p90),
+      ms(row.latency.p99),
+      row.failures,
+    ]),
+  );
+
+export const capacityTable = (report: BenchReport): string =>
+  table(
+    [
+      'Operation',
+      'Pets in table',
+      'RCU',
+      'WCU',
+      'Calls',
+      'Items scanned',
+      'Baseline RCU',
+      'Baseline WCU',
+      'Baseline calls',
+      'Baseline items scanned',
+    ],
+    report.capacity.map((row) => [
+      row.operation,
+      row.pets,
+      ...costCells(row.service),
+      ...costCells(row.baseline),
+    ]),
+  );
+
+export const machineLine = (report: BenchReport): string => {
+  const { machine } = report;
+  return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.platform}; Node ${machine.node}; ${report.javaVersion}`;
+};
+
+/** The tables printed at the end of a run. */
+export const renderConsole = (report: BenchReport): string =>
+  [
+    `Pet store benchmark (${report.settings.mode}), ${report.date}, ${report.durationSeconds.toFixed(0)} s`,
+    machineLine(report),
+    '',
+    'Bundles',
+    bundleTable(report),
+    '',
+    `Cold start: load + first invocation, ${report.settings.coldRuns} fresh processes each`,
+    coldStartTable(report),
+    '',
+    `Warm: ${report.settings.warmIterations} invocations each, in process`,
+    warmTable(report),
+    '',
+    'End to end through the local server (autocannon)',
+    endToEndTable(report),
+    '',
+    'DynamoDB capacity per request (ConsumedCapacity reported by DynamoDB Local)',
+    capacityTable(report),
+    '',
+    'Budgets',
+    budgetTable(report),
+  ].join('\n');

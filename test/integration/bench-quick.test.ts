@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { runBench } from '../../bench/bench';
+import { writeReportFiles } from '../../bench/benchmarks-file';
+import { TARGETS } from '../../bench/functions';
+import { renderConsole } from '../../bench/report';
+import { SETTINGS } from '../../bench/settings';
+
+/**
+ * `npm run bench` in quick mode, on the run's DynamoDB Local, so that the harness cannot rot. It
+ * checks that every measurement ran and produced a number; it asserts no timing budget (timings
+ * on a shared test machine would flake).
+ */
+describe('npm run bench (quick mode)', () => {
+  it('produces a report with every row and positive numbers', async () => {
+    const workDir = mkdtempSync(join(tmpdir(), 'bench-quick-'));
+    try {
+      const settings = SETTINGS.quick;
+      const functions = TARGETS.map((target) => target.name);
+
+      const report = await runBench({ mode: 'quick', dynamoDbEndpoint: inject('dynamoDbEndpoint'), workDir });
+
+      expect(report.bundles.map((pair) => pair.name)).toEqual(functions);
+      for (const pair of report.bundles) {
+        for (const bundle of [pair.service, pair.baseline]) {
+          expect(bundle.bytes).toBeGreaterThan(0);
+          expect(bundle.gzipBytes).toBeGreaterThan(0);
+          expect(bundle.byPackage.length).toBeGreaterThan(0);
+        }
+      }
+
+      expect(report.coldStarts.map((row) => row.name)).toEqual(functions);
+      for (const row of report.coldStarts) {
+        for (const series of [row.service, row.baseline, row.serviceWithoutSourceMaps]) {
+          expect(series?.total.n).toBe(settings.coldRuns);
+          expect(series?.total.p50).toBeGreaterThan(0);
+          expect(series?.load.p50).toBeGreaterThan(0);
+          expect(series?.firstInvoke.p50).toBeGreaterThan(0);
+        }
+      }
+
+      expect(report.warm.map((row) => row.name)).toEqual(functions);
+      for (const row of report.warm) {
+        for (const summary of [row.service, row.baseline]) {
+          expect(summary.n).toBe(settings.warmIterations);
+          expect(summary.p50).toBeGreaterThan(0);
+          expect(summary.p99).toBeGreaterThanOrEqual(summary.p50);
+        }
+      }
+
+      expect(report.endToEnd.map((row) => row.request)).toEqual(['GET /pets', 'POST /pets', 'GET /pets/1']);
+      for (const row of report.endToEnd) {
+        expect(row.failures).toBe(0);
+        expect(row.requestsPerSecond).toBeGreaterThan(0);
+        expect(row.latency.p50).toBeGreaterThan(0);
+      }
+
+      const operations = ['list', 'list ?status=available', 'get', 'authorize', 'create'];
+      for (const pets of [settings.smallTable, settings.largeTable]) {
+        const rows = report.capacity.filter((row) => row.pets === pets);
+        expect(rows.map((row) => row.operation)).toEqual(operations);
+        for (const row of rows) {
+          expect(row.service.readUnits + row.service.writeUnits).toBeGreaterThan(0);
+          expect(row.service.calls).toBeGreaterThan(0);
+          if (row.baseline) expect(row.baseline.readUnits + row.baseline.writeUnits).toBeGreaterThan(0);
+        }
+      }
+
+      expect(report.budgets).toHaveLength(3 * functions.length + 2);
+      for (const budget of report.budgets) {
+        expect(budget.ratio).toBeGreaterThan(0);
+        expect(Number.isFinite(budget.ratio)).toBe(true);
+      }
+      const printed = renderConsole(report);
+      expect(printed.match(/\| (PASS|MISS) +\|/g)).toHaveLength(report.budgets.length);
+
+      const paths = { markdown: join(workDir, 'BENCHMARKS.md'), chart: join(workDir, 'latency.svg') };
+      writeReportFiles(report, paths);
+      expect(readFileSync(paths.markdown, 'utf8')).toContain('### Budgets');
+      expect(readFileSync(paths.chart, 'utf8')).toMatch(/^<svg [^>]*>/);
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
