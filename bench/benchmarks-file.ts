@@ -49,7 +49,7 @@ const generated = (report: BenchReport, chartLink: string): string => {
     '',
     '### Cold start',
     '',
-    `Import of the bundle plus its first invocation against DynamoDB Local, in a fresh \`node\` process, ${settings.coldRuns} runs per bundle after a discarded one, service and baseline interleaved. Environment as in Lambda: \`NODE_OPTIONS=--enable-source-maps\`, \`POWERTOOLS_LOG_LEVEL=INFO\`, metrics on. "No source maps" is the service bundle without \`--enable-source-maps\`. "Process start → answer" adds Node's own start.`,
+    `Import of the bundle plus its first invocation against DynamoDB Local, in a fresh \`node\` process, ${settings.coldRuns} runs per bundle after a discarded one, service and baseline interleaved. Environment as the stack sets it in Lambda: \`NODE_OPTIONS=--enable-source-maps\`, \`POWERTOOLS_LOG_LEVEL=INFO\` (production), metrics on. Node here is ${report.machine.node}; Lambda runs Node 22. "No source maps": both bundles again without \`--enable-source-maps\`, interleaved with the others. "Process start → answer" adds Node's own start.`,
     '',
     coldStartTable(report),
     '',

@@ -12,7 +12,12 @@ const LABEL_WIDTH = 200;
 const PLOT_LEFT = LABEL_WIDTH + 10;
 const PLOT_RIGHT = WIDTH - 80;
 const ROW_HEIGHT = 18;
-const COLOURS = { service: '#d9622b', baseline: '#2b6cb0', variant: '#8a8a8a' } as const;
+const COLOURS = {
+  service: '#d9622b',
+  baseline: '#2b6cb0',
+  variant: '#e8a27f',
+  variantBaseline: '#8fb0d8',
+} as const;
 
 type Colour = keyof typeof COLOURS;
 
@@ -108,16 +113,21 @@ export const renderChart = (report: BenchReport): string => {
   const cold = report.coldStarts.flatMap((row, index): (DistributionRow | 'gap')[] => [
     ...(index > 0 ? ['gap' as const] : []),
     { label: `${row.name} service`, colour: 'service', samples: row.service.totalMs },
-    ...(row.serviceWithoutSourceMaps
+    { label: `${row.name} baseline`, colour: 'baseline', samples: row.baseline.totalMs },
+    ...(row.withoutSourceMaps
       ? [
           {
             label: `${row.name} service, no source maps`,
             colour: 'variant' as const,
-            samples: row.serviceWithoutSourceMaps.totalMs,
+            samples: row.withoutSourceMaps.service.totalMs,
+          },
+          {
+            label: `${row.name} baseline, no source maps`,
+            colour: 'variantBaseline' as const,
+            samples: row.withoutSourceMaps.baseline.totalMs,
           },
         ]
       : []),
-    { label: `${row.name} baseline`, colour: 'baseline', samples: row.baseline.totalMs },
   ]);
   const warm = report.warm.flatMap((row, index): (PercentileRow | 'gap')[] => [
     ...(index > 0 ? ['gap' as const] : []),
@@ -144,10 +154,10 @@ export const renderChart = (report: BenchReport): string => {
     panels.push(drawn);
     top += drawn.height + 10;
   }
-  const legend = (['service', 'baseline', 'variant'] as const)
+  const legend = (['service', 'baseline', 'variant', 'variantBaseline'] as const)
     .map(
       (colour, index) =>
-        `<rect x="${PLOT_LEFT + index * 240}" y="30" width="12" height="12" fill="${COLOURS[colour]}"/><text x="${PLOT_LEFT + index * 240 + 18}" y="40" class="label">${{ service: 'service (stack bundle)', baseline: 'baseline (same DynamoDB calls)', variant: 'service, no --enable-source-maps' }[colour]}</text>`,
+        `<rect x="${PLOT_LEFT + index * 185}" y="30" width="12" height="12" fill="${COLOURS[colour]}"/><text x="${PLOT_LEFT + index * 185 + 16}" y="40" class="label">${{ service: 'service (stack bundle)', baseline: 'baseline (same calls)', variant: 'service, no source maps', variantBaseline: 'baseline, no source maps' }[colour]}</text>`,
     )
     .join('');
   return [

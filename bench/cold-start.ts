@@ -29,11 +29,11 @@ export interface ColdStartRow {
   readonly name: BenchFunction;
   readonly service: ColdStartSeries;
   readonly baseline: ColdStartSeries;
-  /** The service without `--enable-source-maps` (what that option costs), when measured. */
-  readonly serviceWithoutSourceMaps?: ColdStartSeries;
+  /** Both again without `--enable-source-maps` (what that option costs), when measured. */
+  readonly withoutSourceMaps?: { readonly service: ColdStartSeries; readonly baseline: ColdStartSeries };
 }
 
-type Variant = 'service' | 'baseline' | 'serviceWithoutSourceMaps';
+type Variant = 'service' | 'baseline' | 'serviceWithoutSourceMaps' | 'baselineWithoutSourceMaps';
 
 const series = (results: readonly ColdStartResult[]): ColdStartSeries => ({
   totalMs: results.map((result) => result.totalMs),
@@ -58,21 +58,21 @@ export interface ColdStartOptions {
 /**
  * Cold starts: each run of each bundle is a fresh `node` process that imports the bundle and
  * answers one event against DynamoDB Local. Rounds interleave service and baseline (and the
- * variant), alternating which goes first, so that drift over the run hits all alike. The first
+ * variants), alternating which goes first, so that drift over the run hits all alike. The first
  * round warms the file cache and DynamoDB Local and is discarded.
  */
 export const measureColdStarts = async (options: ColdStartOptions): Promise<ColdStartRow[]> => {
   const variants: Variant[] = options.withoutSourceMaps
-    ? ['service', 'baseline', 'serviceWithoutSourceMaps']
+    ? ['service', 'baseline', 'serviceWithoutSourceMaps', 'baselineWithoutSourceMaps']
     : ['service', 'baseline'];
   const results = new Map<string, ColdStartResult[]>();
   const once = async (pair: BundlePair, variant: Variant): Promise<ColdStartResult> => {
-    const bundle = variant === 'baseline' ? pair.baseline.file : pair.service.file;
+    const bundle = variant.startsWith('baseline') ? pair.baseline.file : pair.service.file;
     const env = functionEnvironment({
       endpoint: options.endpoint,
       names: options.names,
       functionName: pair.name,
-      sourceMaps: variant !== 'serviceWithoutSourceMaps',
+      sourceMaps: !variant.endsWith('WithoutSourceMaps'),
     });
     const result = await runChild<ColdStartResult>(
       options.harness,
@@ -105,7 +105,14 @@ export const measureColdStarts = async (options: ColdStartOptions): Promise<Cold
       name: pair.name,
       service: of('service'),
       baseline: of('baseline'),
-      ...(options.withoutSourceMaps ? { serviceWithoutSourceMaps: of('serviceWithoutSourceMaps') } : {}),
+      ...(options.withoutSourceMaps
+        ? {
+            withoutSourceMaps: {
+              service: of('serviceWithoutSourceMaps'),
+              baseline: of('baselineWithoutSourceMaps'),
+            },
+          }
+        : {}),
     };
   });
 };

@@ -26,7 +26,7 @@ export interface BenchSettings {
 export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
   full: {
     mode: 'full',
-    coldRuns: 30,
+    coldRuns: 50,
     coldWithoutSourceMaps: true,
     warmIterations: 1_000,
     warmWarmup: 200,

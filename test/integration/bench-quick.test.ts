@@ -33,7 +33,12 @@ describe('npm run bench (quick mode)', () => {
 
       expect(report.coldStarts.map((row) => row.name)).toEqual(functions);
       for (const row of report.coldStarts) {
-        for (const series of [row.service, row.baseline, row.serviceWithoutSourceMaps]) {
+        for (const series of [
+          row.service,
+          row.baseline,
+          row.withoutSourceMaps?.service,
+          row.withoutSourceMaps?.baseline,
+        ]) {
           expect(series?.total.n).toBe(settings.coldRuns);
           expect(series?.total.p50).toBeGreaterThan(0);
           expect(series?.load.p50).toBeGreaterThan(0);
