@@ -8,7 +8,7 @@ import { percentile } from './stats';
  */
 
 const WIDTH = 960;
-const LABEL_WIDTH = 200;
+const LABEL_WIDTH = 230;
 const PLOT_LEFT = LABEL_WIDTH + 10;
 const PLOT_RIGHT = WIDTH - 80;
 const ROW_HEIGHT = 18;

@@ -29,6 +29,11 @@ export interface ColdStartRow {
   readonly name: BenchFunction;
   readonly service: ColdStartSeries;
   readonly baseline: ColdStartSeries;
+  /**
+   * Service ÷ baseline within each round (the two ran next to each other): less sensitive to
+   * drift than the ratio of the medians, which is what the budget reads.
+   */
+  readonly ratioPerRound: Summary;
   /** Both again without `--enable-source-maps` (what that option costs), when measured. */
   readonly withoutSourceMaps?: { readonly service: ColdStartSeries; readonly baseline: ColdStartSeries };
 }
@@ -101,10 +106,15 @@ export const measureColdStarts = async (options: ColdStartOptions): Promise<Cold
 
   return options.pairs.map((pair) => {
     const of = (variant: Variant) => series(results.get(`${pair.name}/${variant}`) ?? []);
+    const service = of('service');
+    const baseline = of('baseline');
     return {
       name: pair.name,
-      service: of('service'),
-      baseline: of('baseline'),
+      service,
+      baseline,
+      ratioPerRound: summarise(
+        service.totalMs.map((value, round) => value / (baseline.totalMs[round] ?? Number.NaN)),
+      ),
       ...(options.withoutSourceMaps
         ? {
             withoutSourceMaps: {

@@ -44,7 +44,7 @@ export const table = (header: readonly string[], rows: readonly (readonly Cell[]
 
 const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
-const times = (value: number) => `${value.toFixed(2)}×`;
+const times = (value: number, digits = 2) => `${value.toFixed(digits)}×`;
 const cu = (value: number) => `${Number(value.toFixed(2))}`;
 
 const costCells = (cost: RequestCost | undefined): Cell[] =>
@@ -59,7 +59,8 @@ export const budgetTable = (report: BenchReport): string =>
       budget.budget,
       budget.subject,
       budget.measured,
-      times(budget.ratio),
+      // Three digits: a ratio printed as 1.30× must not read as a MISS of a 1.3× limit.
+      times(budget.ratio, 3),
       `≤ ${budget.limit}×`,
       budget.pass ? 'PASS' : 'MISS',
     ]),
@@ -101,6 +102,7 @@ export const coldStartTable = (report: BenchReport): string =>
       'Baseline p50',
       'Baseline p90',
       'Ratio p50',
+      'Ratio per round p50',
       'Load / 1st call (service)',
       'Load / 1st call (baseline)',
       'No source maps: service / baseline p50',
@@ -114,6 +116,7 @@ export const coldStartTable = (report: BenchReport): string =>
       ms(row.baseline.total.p50),
       ms(row.baseline.total.p90),
       times(row.service.total.p50 / row.baseline.total.p50),
+      times(row.ratioPerRound.p50),
       `${row.service.load.p50.toFixed(1)} / ${row.service.firstInvoke.p50.toFixed(1)} ms`,
       `${row.baseline.load.p50.toFixed(1)} / ${row.baseline.firstInvoke.p50.toFixed(1)} ms`,
       row.withoutSourceMaps

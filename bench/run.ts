@@ -17,6 +17,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+const { writeFileSync } = await import('node:fs');
 const { join } = await import('node:path');
 const { PROJECT_ROOT } = await import('#infra/project-root');
 const { startDynamoDbLocal } = await import('#infra/local/dynamodb-local');
@@ -44,6 +45,8 @@ try {
 }
 
 console.log(`\n${renderConsole(report)}\n`);
+// Every number of the run, for a closer look than the tables give (git-ignored).
+writeFileSync(join(PROJECT_ROOT, '.bench', `report-${mode}.json`), `${JSON.stringify(report, null, 2)}\n`);
 if (mode === 'full') {
   const written = writeReportFiles(report, {
     markdown: join(PROJECT_ROOT, 'BENCHMARKS.md'),

@@ -33,6 +33,7 @@ describe('npm run bench (quick mode)', () => {
 
       expect(report.coldStarts.map((row) => row.name)).toEqual(functions);
       for (const row of report.coldStarts) {
+        expect(row.ratioPerRound.p50).toBeGreaterThan(0);
         for (const series of [
           row.service,
           row.baseline,
