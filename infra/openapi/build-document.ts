@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   bodyFailures,
   errorExample,
@@ -170,7 +170,7 @@ interface OperationContract {
   readonly success: {
     readonly status: 200 | 201;
     readonly description: string;
-    readonly schema: z.ZodType;
+    readonly schema: z.ZodMiniType;
     readonly example: unknown;
     readonly headers?: Record<string, unknown>;
   };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** A JSON Schema (2020-12) object, as OpenAPI 3.1 takes it. */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -23,7 +23,7 @@ const relink = (value: unknown): unknown => {
 
 /** The JSON Schema zod emits for `schema` on one side, without the `$schema` dialect line. */
 export const emit = (
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   io: SchemaSide,
 ): JsonSchema & { $defs?: Record<string, JsonSchema> } => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
@@ -46,7 +46,7 @@ export class SchemaComponents {
    * Fails when a named schema would need two different forms (its input and output sides differ
    * and both are used): one id cannot describe both; give each side its own id.
    */
-  use(schema: z.ZodType, io: SchemaSide): JsonSchema {
+  use(schema: z.ZodMiniType, io: SchemaSide): JsonSchema {
     const { $defs = {}, ...root } = emit(schema, io);
     for (const [id, definition] of Object.entries($defs)) {
       const linked = relink(definition) as JsonSchema;

@@ -1,15 +1,28 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The pet schemas: the single source of truth for validation at run time, for the TypeScript
  * types (derived below) and for the OpenAPI document (generated from these definitions).
+ *
+ * Written with `zod/mini`, zod's tree-shakable form: the same schemas and JSON Schema output as
+ * classic zod, at about half its import time, which every cold start pays (BENCHMARKS.md).
  */
+
+/** Attaches OpenAPI metadata (`id` makes a named component) and returns the schema. */
+export const describe = <T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta): T => {
+  z.globalRegistry.add(schema as z.ZodMiniType, meta);
+  return schema;
+};
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 
-export const PetStatus = z
-  .enum(PET_STATUSES, { error: `must be one of: ${PET_STATUSES.join(', ')}` })
-  .meta({ id: 'PetStatus', description: 'Availability of the animal.' });
+export const PetStatus = describe(
+  z.enum(PET_STATUSES, { error: `must be one of: ${PET_STATUSES.join(', ')}` }),
+  {
+    id: 'PetStatus',
+    description: 'Availability of the animal.',
+  },
+);
 export type PetStatus = z.infer<typeof PetStatus>;
 
 /** Status of a pet created without one. */
@@ -29,32 +42,38 @@ const integer = (min: number, max: number) =>
             ? `must be at least ${min}`
             : 'must be an integer',
     })
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` });
+    .check(
+      z.minimum(min, { error: `must be at least ${min}` }),
+      z.maximum(max, { error: `must be at most ${max}` }),
+    );
 
-const identifier = (description: string) => integer(1, MAX_ID).meta({ format: 'int64', description });
+const identifier = (description: string) => describe(integer(1, MAX_ID), { format: 'int64', description });
 
 export const PetId = identifier('Unique identifier assigned by the service on creation.');
 export type PetId = z.infer<typeof PetId>;
 
 export const NAME_MAX_LENGTH = 200;
 
-const name = z
-  .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(NAME_MAX_LENGTH, { error: `must be at most ${NAME_MAX_LENGTH} characters` })
-  .regex(/\S/, { error: 'must not be blank' })
-  .meta({ description: "The animal's name.", example: 'Rex' });
+const name = describe(
+  z
+    .string({ error: 'must be a string' })
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(NAME_MAX_LENGTH, { error: `must be at most ${NAME_MAX_LENGTH} characters` }),
+      z.regex(/\S/, { error: 'must not be blank' }),
+    ),
+  { description: "The animal's name.", example: 'Rex' },
+);
 
 const categoryId = identifier('Identifier of the category the animal belongs to.');
 
 /** What a client sends to add an animal. Unknown fields (including `id`) are rejected, not ignored. */
-export const NewPet = z
-  .strictObject(
+export const NewPet = describe(
+  z.strictObject(
     {
       name,
       categoryId,
-      status: PetStatus.optional().meta({
+      status: describe(z.optional(PetStatus), {
         description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.`,
       }),
     },
@@ -62,17 +81,19 @@ export const NewPet = z
       error: (issue) =>
         issue.code === 'unrecognized_keys' ? 'is not a known field' : 'must be a JSON object',
     },
-  )
-  .meta({ id: 'NewPet', description: 'An animal to add; the service assigns its id.' });
+  ),
+  { id: 'NewPet', description: 'An animal to add; the service assigns its id.' },
+);
 export type NewPet = z.infer<typeof NewPet>;
 
 /** An animal as the service returns it. `status` is always present in responses. */
-export const Pet = z
-  .object({ id: PetId, name, categoryId, status: PetStatus })
-  .meta({ id: 'Pet', description: 'An animal of the catalogue.' });
+export const Pet = describe(z.object({ id: PetId, name, categoryId, status: PetStatus }), {
+  id: 'Pet',
+  description: 'An animal of the catalogue.',
+});
 export type Pet = z.infer<typeof Pet>;
 
-export const Pets = z.array(Pet).meta({ id: 'Pets', description: 'One page of animals.' });
+export const Pets = describe(z.array(Pet), { id: 'Pets', description: 'One page of animals.' });
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
@@ -80,6 +101,6 @@ export const LIST_LIMIT_MAX = 100;
 /** Options of a listing, as the domain sees them (already decoded from the query string). */
 export const ListPetsOptions = z.object({
   limit: integer(1, LIST_LIMIT_MAX),
-  status: PetStatus.optional(),
+  status: z.optional(PetStatus),
 });
 export type ListPetsOptions = z.infer<typeof ListPetsOptions>;

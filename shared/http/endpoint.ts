@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { jsonBody } from '#shared/http/middleware/json-body';
 import { jsonResponses } from '#shared/http/middleware/json-responses';
 import { type ValidatedEvent, validateRequest } from '#shared/http/middleware/validate-request';

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '#shared/domain/pet';
 
 /**
  * Every error code the API can return, with the HTTP status it always travels with. The Error
@@ -20,23 +21,27 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
-export const ErrorDetail = z
-  .object({
-    field: z.string().meta({ description: 'Where the problem is, e.g. `body.name` or `query.limit`.' }),
+export const ErrorDetail = describe(
+  z.object({
+    field: describe(z.string(), { description: 'Where the problem is, e.g. `body.name` or `query.limit`.' }),
     message: z.string(),
-  })
-  .meta({ id: 'ErrorDetail' });
+  }),
+  { id: 'ErrorDetail' },
+);
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
-export const ErrorBody = z
-  .object({
-    code: z.enum(ERROR_CODES).meta({ description: 'Machine-readable error code.' }),
-    message: z.string().meta({ description: 'Human-readable description.' }),
-    status: z.int().min(400).max(599).meta({ description: 'The HTTP status code of the response.' }),
-    details: z.array(ErrorDetail).optional().meta({ description: 'Per-field problems of a 400.' }),
-    requestId: z.string().optional().meta({ description: 'Identifier of the request, for support.' }),
-  })
-  .meta({ id: 'Error', description: 'Returned with every failure, as `application/json`.' });
+export const ErrorBody = describe(
+  z.object({
+    code: describe(z.enum(ERROR_CODES), { description: 'Machine-readable error code.' }),
+    message: describe(z.string(), { description: 'Human-readable description.' }),
+    status: describe(z.int().check(z.minimum(400), z.maximum(599)), {
+      description: 'The HTTP status code of the response.',
+    }),
+    details: describe(z.optional(z.array(ErrorDetail)), { description: 'Per-field problems of a 400.' }),
+    requestId: describe(z.optional(z.string()), { description: 'Identifier of the request, for support.' }),
+  }),
+  { id: 'Error', description: 'Returned with every failure, as `application/json`.' },
+);
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Builds the Error object for a code; `status` always comes from the table above. */

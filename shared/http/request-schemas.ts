@@ -1,5 +1,5 @@
-import * as z from 'zod';
-import { LIST_LIMIT_DEFAULT, ListPetsOptions, NewPet, PetId, PetStatus } from '#shared/domain/pet';
+import * as z from 'zod/mini';
+import { describe, LIST_LIMIT_DEFAULT, ListPetsOptions, NewPet, PetId, PetStatus } from '#shared/domain/pet';
 
 /**
  * What each operation accepts from the HTTP request, by part (`query`, `path`, `body`), built from
@@ -8,25 +8,24 @@ import { LIST_LIMIT_DEFAULT, ListPetsOptions, NewPet, PetId, PetStatus } from '#
  */
 
 /** A query or path value that must be a decimal integer, then checked by the domain schema. */
-const integerParam = <T extends z.ZodType<number, number>>(schema: T) =>
-  z
-    .string()
-    .regex(/^-?\d+$/, { error: 'must be an integer' })
-    .transform(Number)
-    .pipe(schema);
+const integerParam = <T extends z.ZodMiniType<number, number>>(schema: T) =>
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^-?\d+$/, { error: 'must be an integer' })), z.transform(Number)),
+    schema,
+  );
 
 export const ListPetsQuery = z.strictObject(
   {
-    limit: integerParam(ListPetsOptions.shape.limit)
-      .default(LIST_LIMIT_DEFAULT)
-      .meta({ description: 'Maximum number of animals returned.' }),
-    status: PetStatus.optional().meta({ description: 'Only animals with this availability.' }),
+    limit: describe(z._default(integerParam(ListPetsOptions.shape.limit), LIST_LIMIT_DEFAULT), {
+      description: 'Maximum number of animals returned.',
+    }),
+    status: describe(z.optional(PetStatus), { description: 'Only animals with this availability.' }),
   },
   { error: 'is not a known query parameter' },
 );
 
 export const GetPetPath = z.strictObject({
-  petId: integerParam(PetId).meta({ description: 'Identifier of the animal.' }),
+  petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }),
 });
 
 export const listPetsRequest = z.object({ query: ListPetsQuery });
@@ -34,8 +33,8 @@ export const createPetRequest = z.object({ body: NewPet });
 export const getPetRequest = z.object({ path: GetPetPath });
 
 /** The shape every request schema has: some of `query`, `path` and `body`. */
-export type RequestSchema = z.ZodObject<{
-  query?: z.ZodType;
-  path?: z.ZodType;
-  body?: z.ZodType;
+export type RequestSchema = z.ZodMiniObject<{
+  query?: z.ZodMiniType;
+  path?: z.ZodMiniType;
+  body?: z.ZodMiniType;
 }>;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { buildDocument, type OpenApiDocument } from '#infra/openapi/build-document';
 import { readCommittedYaml, toYaml } from '#infra/openapi/document-file';
 import { BASE_PATH, ROUTES } from '#infra/routes';
@@ -97,7 +97,7 @@ describe('the schemas of the document are the ones the service validates with', 
   });
 
   it('takes query and path parameters from the output side of the request schemas', () => {
-    const output = (schema: z.ZodType) =>
+    const output = (schema: z.ZodMiniType) =>
       JSON.parse(
         JSON.stringify(z.toJSONSchema(schema, { io: 'output' })).replaceAll(
           '#/$defs/',

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { ErrorDetail } from '#shared/http/error-body';
 import { HttpError } from '#shared/http/http-error';
 import type { RequestSchema } from '#shared/http/request-schemas';
@@ -18,7 +18,7 @@ const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
   );
 
 /** One detail per field at fault (its first problem), named `part.field`; unknown keys one by one. */
-export const toDetails = (error: z.ZodError, parts: Record<string, unknown>): ErrorDetail[] => {
+export const toDetails = (error: z.core.$ZodError, parts: Record<string, unknown>): ErrorDetail[] => {
   const details = error.issues.flatMap((issue): ErrorDetail[] => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
