@@ -1,29 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { lambdaContext as localLambdaContext } from '#infra/local/lambda-context';
 
 /**
- * What the child processes need to invoke a handler as Lambda does. Kept free of project imports:
- * it is bundled into the cold-start harness, which should load nothing but itself and the bundle.
+ * What the child processes need to invoke a handler as Lambda does. Imports only
+ * infra/local/lambda-context.ts, itself free of project imports: this file is bundled into the
+ * cold-start harness, which should load nothing but itself and the bundle.
  */
 
-/** A Lambda context as the runtime passes it (the handlers read the request id and the deadline). */
-export const lambdaContext = (functionName: string, timeoutMs = 10_000): Context => {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-};
+/** A Lambda context as the runtime passes it, in the stack's region and memory size. */
+export const lambdaContext = (functionName: string): Context =>
+  localLambdaContext(functionName, { region: 'us-east-1', logStreamName: 'bench' });
 
 /**
  * What a handler's answer says: the HTTP status of a proxy result, 200 for an Allow policy.

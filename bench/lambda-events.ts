@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { callerIdentity } from '#infra/local/lambda-context';
 import { BASE_PATH, STAGE_NAME } from '#infra/routes';
 
 /**
@@ -52,23 +53,7 @@ export const proxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => {
       domainPrefix: 'bench',
       extendedRequestId: 'bench',
       httpMethod: request.method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: '127.0.0.1',
-        user: null,
-        userAgent: 'bench',
-        userArn: null,
-      },
+      identity: callerIdentity('127.0.0.1', 'bench'),
       path: `${BASE_PATH}${request.path}`,
       protocol: 'HTTP/1.1',
       requestId: 'bench-request',

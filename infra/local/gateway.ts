@@ -9,6 +9,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { GATEWAY_RESPONSES, type GatewayResponseType, methodNotAllowed } from '#infra/gateway-responses';
+import { callerIdentity, lambdaContext } from '#infra/local/lambda-context';
 import { allowedMethods, BASE_PATH, ROUTES, type Route, STAGE_NAME } from '#infra/routes';
 import { ERROR_STATUS, type ErrorCode, errorBody } from '#shared/http/error-body';
 
@@ -146,24 +147,6 @@ const policyAllows = (result: APIGatewayAuthorizerResult, methodArn: string): bo
   );
 };
 
-const lambdaContext = (functionName: string, timeoutMs: number): Context => {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT_ID}:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-};
-
 /** Request headers as API Gateway passes them: original names, last value and all values. */
 const headersOf = (request: IncomingMessage) => {
   const headers: Record<string, string> = {};
@@ -253,7 +236,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     try {
       result = await options.authorizer(
         { type: 'TOKEN', authorizationToken: token, methodArn },
-        lambdaContext('authorizer', functionTimeoutMs),
+        lambdaContext('authorizer', { timeoutMs: functionTimeoutMs }),
       );
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') throw gatewayReply('UNAUTHORIZED');
@@ -319,23 +302,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         domainPrefix: 'localhost',
         extendedRequestId: requestId,
         httpMethod: method,
-        identity: {
-          accessKey: null,
-          accountId: null,
-          apiKey: null,
-          apiKeyId: null,
-          caller: null,
-          clientCert: null,
-          cognitoAuthenticationProvider: null,
-          cognitoAuthenticationType: null,
-          cognitoIdentityId: null,
-          cognitoIdentityPoolId: null,
-          principalOrgId: null,
-          sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-          user: null,
-          userAgent: headerValue(request, 'user-agent') ?? null,
-          userArn: null,
-        },
+        identity: callerIdentity(
+          request.socket.remoteAddress ?? '127.0.0.1',
+          headerValue(request, 'user-agent') ?? null,
+        ),
         path: `${BASE_PATH}${path}`,
         protocol: `HTTP/${request.httpVersion}`,
         requestId,
@@ -349,7 +319,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const handler = options.handlers[matched.route.operationId];
     let result: APIGatewayProxyResult;
     try {
-      result = await handler(event, lambdaContext(matched.route.operationId, functionTimeoutMs));
+      result = await handler(
+        event,
+        lambdaContext(matched.route.operationId, { timeoutMs: functionTimeoutMs }),
+      );
     } catch {
       // A function that throws is an integration failure to API Gateway, never a stack trace.
       throw gatewayReply('INTEGRATION_FAILURE');

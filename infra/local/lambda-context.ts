@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayEventIdentity, Context } from 'aws-lambda';
+
+/**
+ * What calling a handler as Lambda and API Gateway do needs, for the local server and the
+ * benchmark. Free of project imports on purpose: the benchmark bundles it into its cold-start
+ * harness, which must load nothing but itself and the bundle under test.
+ */
+
+export interface LambdaContextOptions {
+  /** The Lambda timeout the handler sees in `getRemainingTimeInMillis`. @default 10_000 */
+  readonly timeoutMs?: number;
+  /** @default 'local' */
+  readonly region?: string;
+  /** @default 'local' */
+  readonly logStreamName?: string;
+  /** @default '512' (the stack's memory size) */
+  readonly memoryLimitInMB?: string;
+}
+
+/** A Lambda context as the runtime passes it (the handlers read the request id and the deadline). */
+export const lambdaContext = (functionName: string, options: LambdaContextOptions = {}): Context => {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${options.region ?? 'local'}:000000000000:function:${functionName}`,
+    memoryLimitInMB: options.memoryLimitInMB ?? '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: options.logStreamName ?? 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+/** `requestContext.identity` of a REST proxy event for a caller with no IAM or Cognito identity. */
+export const callerIdentity = (sourceIp: string, userAgent: string | null): APIGatewayEventIdentity => ({
+  accessKey: null,
+  accountId: null,
+  apiKey: null,
+  apiKeyId: null,
+  caller: null,
+  clientCert: null,
+  cognitoAuthenticationProvider: null,
+  cognitoAuthenticationType: null,
+  cognitoIdentityId: null,
+  cognitoIdentityPoolId: null,
+  principalOrgId: null,
+  sourceIp,
+  user: null,
+  userAgent,
+  userArn: null,
+});
