@@ -21,24 +21,26 @@ export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
 }
 
 type TableKey = 'pets' | 'counters' | 'apiKeys';
-type Grant = 'read' | 'write' | 'readWrite';
 
-/** What a function does with a table: its grant, and the variable that names the table. */
+/**
+ * What a function does with a table: `read` (the CDK's read grant, indexes included) or exactly
+ * the write actions it calls, and the variable that names the table.
+ */
 interface TableUse {
   readonly table: TableKey;
-  readonly grant: Grant;
+  readonly grant: 'read' | readonly `dynamodb:${string}`[];
 }
 
 /**
- * The tables each kind of function touches, as shared/composition.ts builds them: readers only
- * read pets (GetItem, Query, Scan); createPet puts a pet and bumps the id counter (UpdateItem).
- * The authorizer reads API keys and nothing else.
+ * The tables each kind of function touches, as shared/composition/ builds them: readers only
+ * read pets (GetItem, Query, Scan); createPet puts a pet (PutItem) and bumps the id counter
+ * (UpdateItem), and can neither delete nor read; the authorizer reads API keys and nothing else.
  */
 export const TABLE_USE: Readonly<Record<Route['access'] | 'authorizer', readonly TableUse[]>> = {
   read: [{ table: 'pets', grant: 'read' }],
   write: [
-    { table: 'pets', grant: 'write' },
-    { table: 'counters', grant: 'readWrite' },
+    { table: 'pets', grant: ['dynamodb:PutItem'] },
+    { table: 'counters', grant: ['dynamodb:UpdateItem'] },
   ],
   authorizer: [{ table: 'apiKeys', grant: 'read' }],
 };
@@ -98,8 +100,7 @@ export class PetStoreStack extends Stack {
       for (const use of uses) {
         const table = tableOf[use.table];
         if (use.grant === 'read') table.grantReadData(fn.function);
-        else if (use.grant === 'write') table.grantWriteData(fn.function);
-        else table.grantReadWriteData(fn.function);
+        else table.grant(fn.function, ...use.grant);
         fn.function.addEnvironment(TABLE_ENV[use.table], table.tableName);
         if (use.table === 'pets') acknowledgeIndexGrant(fn, table);
       }
