@@ -4,8 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
+import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { TARGETS } from './functions';
-import type { BenchFunction } from './lambda-events';
+import type { BenchEvent, BenchFunction } from './lambda-events';
 
 /** One built bundle: where it is and what it weighs. */
 export interface BuiltBundle {
@@ -24,6 +25,17 @@ export interface BundlePair {
   readonly name: BenchFunction;
   readonly service: BuiltBundle;
   readonly baseline: BuiltBundle;
+}
+
+/** What a child-process measurement (cold start, warm) needs: the harness, bundles and tables. */
+export interface HarnessOptions {
+  readonly harness: string;
+  readonly pairs: readonly BundlePair[];
+  readonly events: Readonly<Record<BenchFunction, BenchEvent>>;
+  readonly endpoint: string;
+  readonly names: TableNames;
+  readonly workDir: string;
+  readonly progress?: (line: string) => void;
 }
 
 export interface BuiltBundles {

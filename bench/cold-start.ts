@@ -1,8 +1,7 @@
-import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
-import type { BundlePair } from './bundles';
+import type { BundlePair, HarnessOptions } from './bundles';
 import { runChild } from './child-process';
 import { functionEnvironment } from './function-env';
-import { type BenchEvent, type BenchFunction, EXPECTED_STATUS } from './lambda-events';
+import { type BenchFunction, EXPECTED_STATUS } from './lambda-events';
 import { type Summary, summarise } from './stats';
 
 /** What the child harness reports for one cold start (bench/child/cold-start.ts). */
@@ -48,16 +47,9 @@ const series = (results: readonly ColdStartResult[]): ColdStartSeries => ({
   readyAt: summarise(results.map((result) => result.readyAtMs)),
 });
 
-export interface ColdStartOptions {
-  readonly harness: string;
-  readonly pairs: readonly BundlePair[];
-  readonly events: Readonly<Record<BenchFunction, BenchEvent>>;
-  readonly endpoint: string;
-  readonly names: TableNames;
+export interface ColdStartOptions extends HarnessOptions {
   readonly runs: number;
   readonly withoutSourceMaps: boolean;
-  readonly workDir: string;
-  readonly progress?: (line: string) => void;
 }
 
 /**

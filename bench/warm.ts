@@ -1,8 +1,7 @@
-import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
-import type { BundlePair } from './bundles';
+import type { HarnessOptions } from './bundles';
 import { runChild } from './child-process';
 import { functionEnvironment } from './function-env';
-import { type BenchEvent, type BenchFunction, EXPECTED_STATUS } from './lambda-events';
+import { type BenchFunction, EXPECTED_STATUS } from './lambda-events';
 import { type Summary, summarise } from './stats';
 
 interface WarmResult {
@@ -17,16 +16,9 @@ export interface WarmRow {
   readonly baseline: Summary;
 }
 
-export interface WarmOptions {
-  readonly harness: string;
-  readonly pairs: readonly BundlePair[];
-  readonly events: Readonly<Record<BenchFunction, BenchEvent>>;
-  readonly endpoint: string;
-  readonly names: TableNames;
+export interface WarmOptions extends HarnessOptions {
   readonly iterations: number;
   readonly warmup: number;
-  readonly workDir: string;
-  readonly progress?: (line: string) => void;
 }
 
 /**
