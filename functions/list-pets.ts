@@ -1,11 +1,5 @@
-import { readOnlyPetService } from '#shared/composition/pets';
-import type { PetService } from '#shared/domain/pet-service';
-import { httpEndpoint } from '#shared/http/endpoint';
-import { listPetsRequest } from '#shared/http/request-schemas';
-import { ok } from '#shared/http/responses';
+import { listPetsRoot } from '#shared/composition/list-pets';
+import { fromEnvironment } from '#shared/composition/root';
 
-/** `GET /pets`: one page of pets, optionally only those with a given status. */
-export const listPets = ({ pets }: { pets: PetService }) =>
-  httpEndpoint({ request: listPetsRequest }, async ({ query }) => ok(await pets.list(query)));
-
-export const handler = listPets({ pets: readOnlyPetService() });
+/** Lambda entry: the listPets function, configured once, at cold start, from its environment. */
+export const handler = fromEnvironment(listPetsRoot);

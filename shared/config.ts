@@ -1,6 +1,9 @@
+import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+
 /**
- * Configuration from the environment, read once at cold start. A missing required variable is an
- * error at init time, never a silent default deep inside an adapter.
+ * Configuration from the environment: the one module that names environment variables and reads
+ * `process.env`. Composition roots call it once, at cold start; a missing required variable is an
+ * error then, never a silent default deep inside an adapter. Everything else gets plain values.
  */
 
 export class ConfigError extends Error {
@@ -9,30 +12,80 @@ export class ConfigError extends Error {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export const requireEnv = (name: string, env: Env = process.env): string => {
-  const value = env[name]?.trim();
-  if (!value) throw new ConfigError(`Environment variable ${name} must be set`);
-  return value;
-};
-
-const optionalEnv = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
-
-/** Environment variable names, shared by the stack (which sets them) and the code (which reads them). */
+/** Every environment variable the project reads or sets, by what it means. */
 export const ENV = {
-  petsTable: 'PETS_TABLE_NAME',
-  countersTable: 'COUNTERS_TABLE_NAME',
-  apiKeysTable: 'API_KEYS_TABLE_NAME',
+  /** The table of each TableKey, set by the stack for exactly the tables a function uses. */
+  tables: {
+    pets: 'PETS_TABLE_NAME',
+    counters: 'COUNTERS_TABLE_NAME',
+    apiKeys: 'API_KEYS_TABLE_NAME',
+  } satisfies Record<TableKey, string>,
+  /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
   /** `staging` or `production`, set by the stack; unset locally. */
   stage: 'PETSTORE_STAGE',
+  /** Powertools' own variables, set by the stack. */
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  /** The local server (`npm start`). */
+  local: {
+    port: 'PORT',
+    dataDir: 'PETSTORE_DATA_DIR',
+    apiKey: 'PETSTORE_API_KEY',
+  },
 } as const;
+
+const optional = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
+
+export const requireEnv = (name: string, env: Env = process.env): string => {
+  const value = optional(name, env);
+  if (!value) throw new ConfigError(`Environment variable ${name} must be set`);
+  return value;
+};
 
 export interface DynamoDbConfig {
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   readonly endpoint?: string;
 }
 
-export const dynamoDbConfig = (env: Env = process.env): DynamoDbConfig => {
-  const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
-  return endpoint ? { endpoint } : {};
+/** Powertools log levels. */
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const isLogLevel = (value: string): value is LogLevel =>
+  (LOG_LEVELS as readonly string[]).includes(value);
+
+/** What a function's composition root needs: its tables, how to reach DynamoDB, how to report. */
+export interface FunctionConfig {
+  readonly tables: Readonly<Partial<Record<TableKey, string>>>;
+  readonly dynamoDb: DynamoDbConfig;
+  /** Tags metrics, so stages sharing an account keep apart; unset locally. */
+  readonly stage?: string;
+  /** @default Powertools' own (`POWERTOOLS_LOG_LEVEL`, else INFO) */
+  readonly logLevel?: LogLevel;
+  /** Publish EMF metrics to stdout (CloudWatch reads them in Lambda). */
+  readonly metrics: boolean;
+}
+
+/**
+ * A function's configuration from the environment Lambda gives it: the variables of `tables`
+ * are required (the stack sets exactly those), the rest optional.
+ */
+export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
+  const endpoint = optional(ENV.dynamoDbEndpoint, env);
+  const stage = optional(ENV.stage, env);
+  return {
+    tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
+    dynamoDb: endpoint ? { endpoint } : {},
+    ...(stage ? { stage } : {}),
+    metrics: true,
+  };
+};
+
+/** The name of a table the configuration must hold; a ConfigError names the variable otherwise. */
+export const tableName = (config: Pick<FunctionConfig, 'tables'>, table: TableKey): string => {
+  const name = config.tables[table];
+  if (!name) throw new ConfigError(`Environment variable ${ENV.tables[table]} must be set`);
+  return name;
 };

@@ -3,10 +3,18 @@ import { hashApiKey, isActive, parseBearerToken } from '#shared/auth/api-key';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 /**
- * The exact message API Gateway turns into a 401: any other failure of a TOKEN authorizer
- * becomes a 5xx instead.
+ * A refused key. API Gateway recognises it by this exact message and answers 401; any other
+ * failure of a TOKEN authorizer becomes its AUTHORIZER_FAILURE (a 5xx) instead.
  */
-export const UNAUTHORIZED = 'Unauthorized';
+export class UnauthorizedError extends Error {
+  override readonly name = 'UnauthorizedError';
+  constructor() {
+    super('Unauthorized');
+  }
+}
+
+export const isUnauthorized = (error: unknown): error is UnauthorizedError =>
+  error instanceof UnauthorizedError;
 
 /**
  * `arn:aws:execute-api:<region>:<account>:<apiId>/<stage>/<METHOD>/<path>` → the same up to the
@@ -28,7 +36,7 @@ export interface CallerContext {
 
 /**
  * Decides a TOKEN authorizer request: an Allow policy for the whole stage when the bearer key's
- * hash is a stored, unrevoked key; otherwise throws `Unauthorized`.
+ * hash is a stored, unrevoked key; otherwise throws UnauthorizedError.
  */
 export const authorize = async (
   apiKeys: ApiKeyRepository,
@@ -36,9 +44,9 @@ export const authorize = async (
   methodArn: string,
 ): Promise<APIGatewayAuthorizerResult & { context: CallerContext }> => {
   const key = parseBearerToken(authorizationToken);
-  if (!key) throw new Error(UNAUTHORIZED);
+  if (!key) throw new UnauthorizedError();
   const record = await apiKeys.findByHash(hashApiKey(key));
-  if (!record || !isActive(record)) throw new Error(UNAUTHORIZED);
+  if (!record || !isActive(record)) throw new UnauthorizedError();
   return {
     principalId: record.keyId,
     policyDocument: {

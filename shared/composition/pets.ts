@@ -1,33 +1,27 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import { dynamoDbConfig, ENV, type Env, requireEnv } from '#shared/config';
+import { type FunctionConfig, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 
-/**
- * Composition root of the pet functions: the only place that reads their configuration and
- * builds their adapters. Each entry calls one of these once, at cold start; a missing variable
- * fails the init, loudly. (The authorizer has its own, `api-keys.ts`, so its bundle carries no
- * pet schemas.)
- */
+/** The pet service of the read-only functions: the pets table only. */
+export const readOnlyPetService = (
+  config: FunctionConfig,
+  client: DynamoDBDocumentClient = createDocumentClient(config.dynamoDb),
+): PetService =>
+  new PetService({ pets: new DynamoDbPetRepository({ client, petsTable: tableName(config, 'pets') }) });
 
-/** The pet service for the read-only functions: no id sequence, no counters table. */
-export const readOnlyPetService = (env: Env = process.env): PetService => {
-  const client = createDocumentClient(dynamoDbConfig(env));
-  return new PetService({
-    pets: new DynamoDbPetRepository({ client, petsTable: requireEnv(ENV.petsTable, env) }),
-  });
-};
-
-/** The pet service for createPet: pets table plus the id sequence. */
-export const writablePetService = (env: Env = process.env): PetService => {
-  const client = createDocumentClient(dynamoDbConfig(env));
-  return new PetService({
-    pets: new DynamoDbPetRepository({ client, petsTable: requireEnv(ENV.petsTable, env) }),
+/** The pet service of createPet: the pets table and the id sequence's counters table. */
+export const writablePetService = (
+  config: FunctionConfig,
+  client: DynamoDBDocumentClient = createDocumentClient(config.dynamoDb),
+): PetService =>
+  new PetService({
+    pets: new DynamoDbPetRepository({ client, petsTable: tableName(config, 'pets') }),
     ids: new DynamoDbIdSequence({
       client,
-      countersTable: requireEnv(ENV.countersTable, env),
+      countersTable: tableName(config, 'counters'),
       sequence: PET_ID_SEQUENCE,
     }),
   });
-};

@@ -1,54 +1,52 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod/mini';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { deprecationHeaders } from '#shared/http/deprecation';
+import { errorResponses } from '#shared/http/middleware/error-responses';
 import { jsonBody } from '#shared/http/middleware/json-body';
-import { jsonResponses } from '#shared/http/middleware/json-responses';
-import { type ValidatedEvent, validateRequest } from '#shared/http/middleware/validate-request';
-import type { RequestSchema } from '#shared/http/request-schemas';
-import type { HttpResult } from '#shared/http/responses';
-import { logger } from '#shared/observability/logger';
-import { publishMetrics } from '#shared/observability/metrics';
+import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
+import { validateRequest } from '#shared/http/middleware/validate-request';
+import { jsonResponse } from '#shared/http/responses';
+import type { ProxyHandler } from '#shared/lambda';
+import type { Observability } from '#shared/observability/observability';
+import type { Operation, RequestInput, ResultOf } from '#shared/operations/operation';
 
-export interface EndpointOptions<S extends RequestSchema> {
-  /** What the request must look like; see shared/http/request-schemas.ts. */
-  readonly request: S;
-  /** Headers on every response of the operation. */
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-export type EndpointHandler<S extends RequestSchema> = (
-  input: z.output<S>,
-  event: ValidatedEvent<S>,
-) => Promise<HttpResult>;
-
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+/** What an operation's handler does: from the validated request to one of its responses. */
+export type EndpointHandler<O extends Operation> = (
+  input: RequestInput<O>,
+  event: APIGatewayProxyEvent,
+) => Promise<ResultOf<O>>;
 
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
-const TIMEOUT_MARGIN_MS = 500;
+export const TIMEOUT_MARGIN_MS = 500;
+
+/** The input `validateRequest` parsed with the operation's own request schema. */
+const inputOf = <O extends Operation>(event: APIGatewayProxyEvent): RequestInput<O> =>
+  (event as APIGatewayProxyEvent & { input: RequestInput<O> }).input;
 
 /**
- * The HTTP endpoint every function is: the middy stack around a handler that only speaks the
- * domain. Order: logging context and metrics → JSON responses and error mapping → header
- * normalisation → (body size, content type, JSON parsing when the request has a body) →
- * validation → handler.
+ * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
+ * that only speaks the domain. Order: logging context and metrics → error responses → repeated
+ * headers refused → header normalisation → body checks and parsing (when the operation reads a body) → validation →
+ * handler, whose result is sent as JSON with the operation's fixed headers.
  */
-export const httpEndpoint = <S extends RequestSchema>(
-  options: EndpointOptions<S>,
-  handle: EndpointHandler<S>,
-): ProxyHandler =>
-  middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
+export const httpEndpoint = <O extends Operation>(
+  operation: O,
+  { logger, metrics }: Observability,
+  handle: EndpointHandler<NoInfer<O>>,
+): ProxyHandler => {
+  const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(publishMetrics())
-    .use(jsonResponses({ headers: options.headers ?? {} }))
+    .use(metrics.middleware())
+    .use(errorResponses({ headers, logger, metrics }))
+    .use(singleValuedHeaders())
     .use(httpHeaderNormalizer())
-    .use('body' in options.request.shape ? jsonBody() : [])
-    .use(validateRequest(options.request))
-    .handler(
-      async (event) =>
-        (await handle(
-          (event as ValidatedEvent<S>).input,
-          event as ValidatedEvent<S>,
-        )) as unknown as APIGatewayProxyResult,
-    );
+    .use(operation.request.body ? jsonBody() : [])
+    .use(validateRequest(operation.request))
+    .handler(async (event) => {
+      const result = await handle(inputOf<O>(event), event);
+      return jsonResponse(result.status, result.body, headers, result.headers);
+    });
+};

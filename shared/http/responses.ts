@@ -1,16 +1,31 @@
-import { petLocation } from '#shared/http/paths';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 
-/** What a handler returns: a status, a body to serialise as JSON, and extra headers. */
-export interface HttpResult {
-  readonly status: number;
-  readonly body: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-}
+/** On every response, success or error: JSON, never sniffed as something else, never cached. */
+export const RESPONSE_HEADERS = {
+  'Content-Type': 'application/json',
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+} as const;
 
-export const ok = (body: unknown): HttpResult => ({ status: 200, body });
+export type ResponseHeaders = Readonly<Record<string, string | undefined>>;
 
-export const created = (pet: { id: number }): HttpResult => ({
-  status: 201,
-  body: pet,
-  headers: { Location: petLocation(pet.id) },
-});
+/** A proxy result with a JSON body; later header sets override earlier ones, `undefined` values are left out. */
+export const jsonResponse = (
+  status: number,
+  body: unknown,
+  ...headerSets: readonly (ResponseHeaders | undefined)[]
+): APIGatewayProxyResult => {
+  const headers: Record<string, string> = { ...RESPONSE_HEADERS };
+  for (const set of headerSets) {
+    for (const [name, value] of Object.entries(set ?? {})) if (value !== undefined) headers[name] = value;
+  }
+  return { statusCode: status, headers, body: JSON.stringify(body) };
+};
+
+/**
+ * A handler's answers, with their status as a literal type: the operation's `ResultOf` then
+ * checks both the status (one the descriptor declares) and the body (its schema's type).
+ */
+export const ok = <B>(body: B) => ({ status: 200, body }) as const;
+export const created = <B, H extends Readonly<Record<string, string>>>(body: B, headers: H) =>
+  ({ status: 201, body, headers }) as const;

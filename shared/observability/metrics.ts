@@ -1,6 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type middy from '@middy/core';
-import { ENV } from '#shared/config';
 import type { ErrorCode } from '#shared/http/error-body';
 import { SERVICE_NAME } from '#shared/observability/logger';
 
@@ -10,47 +9,59 @@ export const METRICS_NAMESPACE = 'PetStore';
 /** Dimension names, shared with the alarms and dashboard of the stack. */
 export const DIMENSION = { service: 'service', stage: 'stage', code: 'code' } as const;
 
-const stage = process.env[ENV.stage]?.trim();
-
-export const metrics = new Metrics({
-  namespace: METRICS_NAMESPACE,
-  serviceName: SERVICE_NAME,
-  // Staging and production may share an account and region: without the stage their data points
-  // would land in one metric. Unset locally, where there is only one.
-  ...(stage ? { defaultDimensions: { [DIMENSION.stage]: stage } } : {}),
-});
-
 /** Metric names, shared with the alarms and dashboard of the stack. */
 export const METRIC = {
   petsCreated: 'PetsCreated',
   errors: 'Errors',
 } as const;
 
-export const countPetCreated = (): void => {
-  metrics.addMetric(METRIC.petsCreated, MetricUnit.Count, 1);
-};
-
-/** One `Errors` data point with its own `code` dimension, apart from the invocation's other metrics. */
-export const countError = (code: ErrorCode): void => {
-  const single = metrics.singleMetric();
-  single.addDimension(DIMENSION.code, code);
-  single.addMetric(METRIC.errors, MetricUnit.Count, 1);
-};
+/** What the functions report: business events and errors by code. */
+export interface ServiceMetrics {
+  countPetCreated(): void;
+  /** One `Errors` data point with its own `code` dimension. */
+  countError(code: ErrorCode): void;
+  /** Records the cold start and flushes the invocation's metrics, success or error. */
+  middleware(): middy.MiddlewareObj;
+}
 
 /**
- * Flushes the invocation's metrics after the handler, success or error, and records the cold
- * start. Unlike Powertools' `logMetrics`, it stays silent when there is nothing to publish (the
- * read-only functions emit only errors, which `countError` publishes at once).
+ * Metrics as CloudWatch embedded metric format (EMF) lines on stdout, through Powertools; in
+ * Lambda, CloudWatch turns them into metrics. Staging and production may share an account and
+ * region, so every point carries the stage when there is one.
  */
-export const publishMetrics = (): middy.MiddlewareObj => {
+export const createMetrics = (options: { readonly stage?: string } = {}): ServiceMetrics => {
+  const metrics = new Metrics({
+    namespace: METRICS_NAMESPACE,
+    serviceName: SERVICE_NAME,
+    ...(options.stage ? { defaultDimensions: { [DIMENSION.stage]: options.stage } } : {}),
+  });
+  // Unlike Powertools' `logMetrics`, stays silent when there is nothing to publish (the read-only
+  // functions emit only errors, which `countError` publishes at once).
   const publish = () => {
     if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   };
   return {
-    before: ({ context }) => {
-      metrics.captureColdStartMetric(context.functionName);
+    countPetCreated: () => {
+      metrics.addMetric(METRIC.petsCreated, MetricUnit.Count, 1);
     },
-    after: publish,
-    onError: publish,
+    countError: (code) => {
+      const single = metrics.singleMetric();
+      single.addDimension(DIMENSION.code, code);
+      single.addMetric(METRIC.errors, MetricUnit.Count, 1);
+    },
+    middleware: () => ({
+      before: ({ context }) => {
+        metrics.captureColdStartMetric(context.functionName);
+      },
+      after: publish,
+      onError: publish,
+    }),
   };
+};
+
+/** No metrics at all: the local server, which has no CloudWatch to read them. */
+export const NO_METRICS: ServiceMetrics = {
+  countPetCreated: () => undefined,
+  countError: () => undefined,
+  middleware: () => ({ before: () => undefined }),
 };

@@ -1,14 +1,14 @@
 import { CreateTableCommand, type DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import { ALL_TABLES, type TableDesign } from '#shared/adapters/dynamodb/table-design';
+import { ALL_TABLES, type TableDesign, type TableKey } from '#shared/adapters/dynamodb/table-design';
 
-/** Physical names of the tables outside AWS (DynamoDB Local), keyed by logical name. */
-export type TableNames = Readonly<Record<string, string>>;
+/** Physical names of the tables outside AWS (DynamoDB Local). */
+export type TableNames = Readonly<Record<TableKey, string>>;
 
 /** `<prefix>-pets`, `<prefix>-counters`, `<prefix>-apikeys`: DynamoDB Local needs 3+ characters. */
 export const tableNamesFor = (prefix: string): TableNames =>
   Object.fromEntries(
-    ALL_TABLES.map((table) => [table.logicalName, `${prefix}-${table.logicalName.toLowerCase()}`]),
-  );
+    ALL_TABLES.map((table) => [table.key, `${prefix}-${table.logicalName.toLowerCase()}`]),
+  ) as Record<TableKey, string>;
 
 const attributeDefinitions = (design: TableDesign) => {
   const keys = [
@@ -25,8 +25,7 @@ const attributeDefinitions = (design: TableDesign) => {
  */
 export const ensureTables = async (client: DynamoDBClient, names: TableNames): Promise<void> => {
   for (const design of ALL_TABLES) {
-    const TableName = names[design.logicalName];
-    if (!TableName) throw new Error(`No table name for ${design.logicalName}`);
+    const TableName = names[design.key];
     try {
       await client.send(
         new CreateTableCommand({
@@ -53,10 +52,3 @@ export const ensureTables = async (client: DynamoDBClient, names: TableNames): P
     }
   }
 };
-
-/** The environment the composition root reads, pointing at these tables. */
-export const tableEnvironment = (names: TableNames): Record<string, string> => ({
-  PETS_TABLE_NAME: names.Pets ?? '',
-  COUNTERS_TABLE_NAME: names.Counters ?? '',
-  API_KEYS_TABLE_NAME: names.ApiKeys ?? '',
-});

@@ -1,7 +1,10 @@
 /**
  * The shape of every DynamoDB table: key attributes and indexes. The CDK stack and the local
- * server's table creation both read it, so the deployed and the local tables cannot differ.
+ * table creation both read it, so the deployed and the local tables cannot differ.
  */
+
+/** How the rest of the code names a table: its variable, its grants, its stack output. */
+export type TableKey = 'pets' | 'counters' | 'apiKeys';
 
 export type KeyType = 'S' | 'N';
 
@@ -17,14 +20,18 @@ export interface IndexDesign {
 }
 
 export interface TableDesign {
+  readonly key: TableKey;
   /** Logical name: CDK construct id, and suffix of the local table name. */
   readonly logicalName: string;
   readonly partitionKey: KeyAttribute;
   readonly indexes: readonly IndexDesign[];
+  /** Attribute DynamoDB deletes items by, once its epoch-seconds value has passed. */
+  readonly timeToLiveAttribute?: string;
 }
 
 /** Pets, one item per pet, keyed by id. Holds nothing but pets, so a scan counts only pets. */
 export const PETS_TABLE = {
+  key: 'pets',
   logicalName: 'Pets',
   partitionKey: { name: 'id', type: 'N' },
   indexes: [
@@ -40,6 +47,7 @@ export const STATUS_INDEX = PETS_TABLE.indexes[0];
 
 /** Atomic counters, one item per sequence; the pet id sequence lives here, never in the pets table. */
 export const COUNTERS_TABLE = {
+  key: 'counters',
   logicalName: 'Counters',
   partitionKey: { name: 'name', type: 'S' },
   indexes: [],
@@ -47,9 +55,17 @@ export const COUNTERS_TABLE = {
 
 /** API keys, stored only as the hex SHA-256 of the key. */
 export const API_KEYS_TABLE = {
+  key: 'apiKeys',
   logicalName: 'ApiKeys',
   partitionKey: { name: 'keyHash', type: 'S' },
   indexes: [],
 } as const satisfies TableDesign;
 
 export const ALL_TABLES: readonly TableDesign[] = [PETS_TABLE, COUNTERS_TABLE, API_KEYS_TABLE];
+
+/** The design of a table by its key. */
+export const tableDesign = (key: TableKey): TableDesign => {
+  const design = ALL_TABLES.find((table) => table.key === key);
+  if (!design) throw new Error(`No table design for "${key}"`);
+  return design;
+};

@@ -1,0 +1,117 @@
+import type * as z from 'zod/mini';
+import type { TableAccess } from '#shared/adapters/dynamodb/access';
+
+/**
+ * An operation of the API, described once. The handler validates requests with `request` and
+ * answers with one of `responses` (its return type follows from them); the CDK stack makes the
+ * method, the function, its variables and its grants from it; the local gateway routes by it;
+ * the OpenAPI document is generated from it. Nothing else restates any of it.
+ */
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** What an operation reads from a request, by part; each part is validated by its schema. */
+export interface RequestParts {
+  readonly query?: z.ZodMiniType;
+  readonly path?: z.ZodMiniType;
+  /** Request headers the operation reads, by lower-case name; other headers are not looked at. */
+  readonly headers?: z.ZodMiniType;
+  readonly body?: z.ZodMiniType;
+}
+
+export interface HeaderDescriptor {
+  readonly description: string;
+  /** Whether every response of its kind carries the header. */
+  readonly required: boolean;
+  /** The header's value, for the document. */
+  readonly schema: z.ZodMiniType;
+  readonly example?: string;
+}
+
+export interface ResponseDescriptor {
+  readonly description: string;
+  readonly body: z.ZodMiniType;
+  readonly headers?: Readonly<Record<string, HeaderDescriptor>>;
+  /** A body as the operation sends it, for the document. */
+  readonly example: unknown;
+}
+
+/** An error of the operation's own logic (beyond validation and the gateway's answers). */
+export interface ErrorDescriptor {
+  readonly summary: string;
+  /** The error the domain throws, for the document's example: the HTTP layer maps it as it does at run time. */
+  readonly example: () => Error;
+}
+
+export interface Deprecation {
+  readonly deprecatedAt: Date;
+  /** When the operation goes away. */
+  readonly sunsetAt: Date;
+  /** Path of the replacement, relative to the base path. */
+  readonly successor: string;
+}
+
+/** Requests that must fail validation, for the document's examples (each part as the event carries it). */
+export interface InvalidRequestExample {
+  readonly summary: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly path?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
+
+export interface Operation {
+  /** OpenAPI operation id; also the name of the function and of its entry file (kebab-case). */
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** API Gateway resource path, relative to the stage (base path). */
+  readonly path: string;
+  readonly summary: string;
+  /** Markdown, for the document. */
+  readonly description: string;
+  readonly request: RequestParts;
+  /** The successful answers, by status. */
+  readonly responses: Readonly<Record<number, ResponseDescriptor>>;
+  readonly errors?: readonly ErrorDescriptor[];
+  /** Sent with every answer of the operation's function: `Deprecation`, `Sunset`, `Link`. */
+  readonly deprecation?: Deprecation;
+  /** The DynamoDB calls its function makes: grants and table variables follow from them. */
+  readonly data: readonly TableAccess[];
+  readonly examples: {
+    /** Valid request bodies, by name. */
+    readonly requests?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
+    readonly invalid: InvalidRequestExample;
+  };
+}
+
+/** Keeps the literal types of a descriptor, so handlers and tools see its exact shape. */
+export const defineOperation = <const O extends Operation>(operation: O): O => operation;
+
+/** The parsed request parts a handler receives. */
+export type RequestInput<O extends Operation> = {
+  readonly [K in keyof O['request']]: O['request'][K] extends z.ZodMiniType
+    ? z.output<O['request'][K]>
+    : never;
+};
+
+type RequiredHeaderNames<H> = { [K in keyof H]: H[K] extends { required: true } ? K : never }[keyof H];
+type OptionalHeaderNames<H> = Exclude<keyof H, RequiredHeaderNames<H>>;
+type HeaderValues<H> = { readonly [K in RequiredHeaderNames<H>]: string } & {
+  readonly [K in OptionalHeaderNames<H>]?: string;
+};
+type HeadersField<R> = R extends { headers: infer H }
+  ? [RequiredHeaderNames<H>] extends [never]
+    ? { readonly headers?: HeaderValues<H> }
+    : { readonly headers: HeaderValues<H> }
+  : { readonly headers?: undefined };
+
+/** What a handler returns: one of the operation's responses, its body and its headers typed. */
+export type ResultOf<O extends Operation> = {
+  [S in keyof O['responses'] & number]: {
+    readonly status: S;
+    readonly body: z.output<O['responses'][S]['body']>;
+  } & HeadersField<O['responses'][S]>;
+}[keyof O['responses'] & number];
+
+/** The entry file of an operation's function, relative to the project root. */
+export const entryFile = (name: string): string =>
+  `functions/${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}.ts`;
