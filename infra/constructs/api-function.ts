@@ -39,7 +39,7 @@ export const AUTHORIZER_TIMEOUT = Duration.seconds(6);
 export const DEFAULT_MEMORY_MB = 512;
 
 export interface ApiFunctionProps {
-  /** Entry file, relative to the project root (as in `infra/routes.ts`). */
+  /** Entry file, relative to the project root. */
   readonly entry: string;
   readonly description: string;
   /** @default HANDLER_TIMEOUT */
@@ -95,9 +95,9 @@ export class ApiFunction extends Construct {
       bundling: nodejsBundling(),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_LOG_LEVEL: props.logLevel,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        [ENV.serviceName]: SERVICE_NAME,
+        [ENV.logLevel]: props.logLevel,
+        [ENV.metricsNamespace]: METRICS_NAMESPACE,
         [ENV.stage]: props.stage,
         ...props.environment,
       },

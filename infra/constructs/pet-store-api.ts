@@ -18,16 +18,24 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { GATEWAY_RESPONSES, type GatewayError, methodNotAllowed } from '#infra/gateway-responses';
-import { allowedMethods, RESOURCE_PATHS, ROUTES, type Route, STAGE_NAME } from '#infra/routes';
 import type { StageConfig } from '#infra/stages';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
+import { GATEWAY_RESPONSES, type GatewayError, methodNotAllowed } from '#shared/http/gateway-responses';
+import { STAGE_NAME } from '#shared/http/paths';
+import { authorizerFunction } from '#shared/operations/authorizer';
+import {
+  allowedMethods,
+  OPERATIONS,
+  type OperationId,
+  RESOURCE_PATHS,
+  type ResourcePath,
+} from '#shared/operations/routes';
 
 export interface PetStoreApiProps {
   readonly stage: StageConfig;
   readonly restApiName: string;
   /** One function per operation of the route table. */
-  readonly handlers: Readonly<Record<Route['operationId'], IFunction>>;
+  readonly handlers: Readonly<Record<OperationId, IFunction>>;
   /** The TOKEN authorizer (functions/authorizer.ts). */
   readonly authorizer: IFunction;
 }
@@ -84,7 +92,7 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 );
 
 /**
- * The REST API of one stage: resources and methods generated from the route table, each a Lambda
+ * The REST API of one stage: resources and methods generated from the operations' descriptors, each a Lambda
  * proxy to its own function behind the TOKEN authorizer; a 405 mock on every resource for the
  * methods it does not have; and API Gateway's own answers mapped to the Error object.
  */
@@ -137,16 +145,16 @@ export class PetStoreApi extends Construct {
 
     this.authorizer = new TokenAuthorizer(this, 'Authorizer', {
       handler: props.authorizer,
-      identitySource: IdentitySource.header('Authorization'),
+      identitySource: IdentitySource.header(authorizerFunction.identitySource),
       resultsCacheTtl: Duration.seconds(stage.authorizerCacheTtlSeconds),
     });
     const authorized = { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM };
 
-    for (const route of ROUTES) {
-      this.resource(route.path).addMethod(
-        route.method,
-        new LambdaIntegration(props.handlers[route.operationId], { proxy: true, allowTestInvoke: false }),
-        { ...authorized, operationName: route.operationId },
+    for (const operation of OPERATIONS) {
+      this.resource(operation.path).addMethod(
+        operation.method,
+        new LambdaIntegration(props.handlers[operation.operationId], { proxy: true, allowTestInvoke: false }),
+        { ...authorized, operationName: operation.operationId },
       );
     }
 
@@ -192,8 +200,8 @@ export class PetStoreApi extends Construct {
     this.acknowledgeNagFindings();
   }
 
-  /** The resource for a path of the route table, created on first use. */
-  private resource(path: Route['path']): IResource {
+  /** The resource for a path of an operation, created on first use. */
+  private resource(path: ResourcePath): IResource {
     return path
       .split('/')
       .filter((part) => part !== '')
@@ -207,7 +215,7 @@ export class PetStoreApi extends Construct {
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated in each function (zod schemas in shared/http/request-schemas.ts), ' +
+        'Requests are validated in each function (the zod schemas of shared/operations/), ' +
         'which answers with the Error object and per-field details; API Gateway request ' +
         'validation would answer in a shape of its own, and the local server could not mirror it.',
     });

@@ -3,11 +3,10 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Construct } from 'constructs';
 import type { DataProtection } from '#infra/stages';
 import {
-  API_KEYS_TABLE,
-  COUNTERS_TABLE,
+  ALL_TABLES,
   type KeyAttribute,
-  PETS_TABLE,
   type TableDesign,
+  type TableKey,
 } from '#shared/adapters/dynamodb/table-design';
 
 export interface TablesProps {
@@ -20,20 +19,16 @@ const attribute = (key: KeyAttribute) => ({
 });
 
 /**
- * The service's DynamoDB tables, built from `table-design.ts` (the same design the local tables
- * are created from): on demand, encrypted with the AWS managed key, protected as the stage says.
- * No physical names: CloudFormation names them, so two stages never collide.
+ * The service's DynamoDB tables, one for each design of `table-design.ts` (the same designs the
+ * local tables are created from): on demand, encrypted with the AWS managed key, protected as the
+ * stage says. No physical names: CloudFormation names them, so two stages never collide.
  */
 export class Tables extends Construct {
-  readonly pets: Table;
-  readonly counters: Table;
-  readonly apiKeys: Table;
+  readonly all: readonly { readonly design: TableDesign; readonly table: Table }[];
 
   constructor(scope: Construct, id: string, props: TablesProps) {
     super(scope, id);
-    this.pets = this.table(PETS_TABLE, props.dataProtection);
-    this.counters = this.table(COUNTERS_TABLE, props.dataProtection);
-    this.apiKeys = this.table(API_KEYS_TABLE, props.dataProtection);
+    this.all = ALL_TABLES.map((design) => ({ design, table: this.table(design, props.dataProtection) }));
     if (!props.dataProtection.pointInTimeRecovery) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-DDB3',
@@ -44,6 +39,12 @@ export class Tables extends Construct {
     }
   }
 
+  byKey(key: TableKey): Table {
+    const found = this.all.find(({ design }) => design.key === key);
+    if (!found) throw new Error(`No table "${key}"`);
+    return found.table;
+  }
+
   private table(design: TableDesign, protection: DataProtection): Table {
     const table = new Table(this, design.logicalName, {
       partitionKey: attribute(design.partitionKey),
@@ -52,6 +53,7 @@ export class Tables extends Construct {
       deletionProtection: protection.deletionProtection,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: protection.pointInTimeRecovery },
       removalPolicy: protection.removalPolicy,
+      ...(design.timeToLiveAttribute ? { timeToLiveAttribute: design.timeToLiveAttribute } : {}),
     });
     for (const index of design.indexes) {
       table.addGlobalSecondaryIndex({
