@@ -7,6 +7,7 @@ import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
 import { type ApiKeyRecord, generateApiKey } from '#shared/auth/api-key';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
@@ -26,7 +27,7 @@ export const USAGE = `Usage:
   npm run keys -- revoke <keyId> --table <table> [options]
 
 Options:
-  --table <name>      the stack output ${OUTPUT.apiKeysTable} of the stage (required)
+  --table <name>      the stack output ${OUTPUT.tableName(API_KEYS_TABLE)} of the stage (required)
   --stage <stage>     ${STAGE_NAMES.join(' | ')}: refuses a table of another stage's stack
   --region <region>   AWS region of the table (default: AWS_REGION or your AWS profile)
   --endpoint <url>    a DynamoDB other than AWS's, e.g. DynamoDB Local of the local server
@@ -34,7 +35,7 @@ Options:
 
 Find the table of a stage:
   aws cloudformation describe-stacks --stack-name PetStore-<stage> \\
-    --query "Stacks[0].Outputs[?OutputKey=='${OUTPUT.apiKeysTable}'].OutputValue" --output text`;
+    --query "Stacks[0].Outputs[?OutputKey=='${OUTPUT.tableName(API_KEYS_TABLE)}'].OutputValue" --output text`;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -68,7 +69,7 @@ const targetOf = (values: {
   if (!table) {
     throw new UsageError(
       stage
-        ? `--table is required: the ${OUTPUT.apiKeysTable} output of stack ${stackName(stage)}`
+        ? `--table is required: the ${OUTPUT.tableName(API_KEYS_TABLE)} output of stack ${stackName(stage)}`
         : '--table is required',
     );
   }

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { ENV } from '#shared/config';
+import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
 
 /**
  * `npm run dev`: `npm start` with the handlers reloaded on every change. DynamoDB Local is started
@@ -12,17 +13,21 @@ import { PROJECT_ROOT } from '#infra/project-root';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const main = async () => {
-  const dataDir = resolve(process.env.PETSTORE_DATA_DIR?.trim() || '.data');
-  const endpoint = process.env.DYNAMODB_ENDPOINT?.trim();
+  const dataDir = resolve(process.env[ENV.local.dataDir]?.trim() || '.data');
+  const endpoint = process.env[ENV.dynamoDbEndpoint]?.trim() || undefined;
   const database = endpoint ? undefined : await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
 
   const server = spawn(
     join(PROJECT_ROOT, 'node_modules/.bin/tsx'),
-    ['watch', '--clear-screen=false', 'infra/local/start.ts'],
+    ['watch', '--clear-screen=false', 'tools/local/start.ts'],
     {
       cwd: PROJECT_ROOT,
       stdio: 'inherit',
-      env: { ...process.env, PETSTORE_DATA_DIR: dataDir, DYNAMODB_ENDPOINT: endpoint ?? database?.endpoint },
+      env: {
+        ...process.env,
+        [ENV.local.dataDir]: dataDir,
+        [ENV.dynamoDbEndpoint]: endpoint ?? database?.endpoint,
+      },
     },
   );
 

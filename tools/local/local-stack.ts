@@ -1,23 +1,53 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type DynamoDbLocal, startDynamoDbLocal } from '#infra/local/dynamodb-local';
-import {
-  type LocalGateway,
-  type ProxyHandler,
-  startLocalGateway,
-  type TokenAuthorizer,
-} from '#infra/local/gateway';
-import { referenceRoutes } from '#infra/openapi/reference';
-import { PROJECT_ROOT } from '#infra/project-root';
-import { AUTHORIZER_ENTRY, ROUTES, type Route } from '#infra/routes';
-import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { ensureTables, tableEnvironment, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
+import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
-import { apiKeyRepository } from '#shared/composition/api-keys';
+import { authorizerRoot } from '#shared/composition/authorizer';
+import { createPetRoot } from '#shared/composition/create-pet';
+import { getPetRoot } from '#shared/composition/get-pet';
+import { listPetsRoot } from '#shared/composition/list-pets';
+import type { FunctionConfig, LogLevel } from '#shared/config';
+import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
+import type { OperationId } from '#shared/operations/routes';
+import { type DynamoDbLocal, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import type { StaticRoutes } from '#tools/local/static-files';
 
 /** Table names of the local server: `petstore-local-pets`, … */
 export const LOCAL_TABLE_PREFIX = 'petstore-local';
+
+/** The functions as the local gateway calls them, each built by its own composition root. */
+export interface LocalFunctions {
+  readonly handlers: Readonly<Record<OperationId, ProxyHandler>>;
+  readonly authorizer: TokenAuthorizerHandler;
+}
+
+/**
+ * Every function, configured as the stack configures it in Lambda but for DynamoDB at
+ * `endpoint` and the given tables; no metrics (there is no CloudWatch to read them).
+ */
+export const localFunctions = (options: {
+  readonly endpoint: string;
+  readonly tables: TableNames;
+  readonly logLevel?: LogLevel;
+}): LocalFunctions => {
+  const config: FunctionConfig = {
+    tables: options.tables,
+    dynamoDb: { endpoint: options.endpoint },
+    metrics: false,
+    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+  };
+  return {
+    handlers: {
+      listPets: listPetsRoot.build(config),
+      createPet: createPetRoot.build(config),
+      getPet: getPetRoot.build(config),
+    },
+    authorizer: authorizerRoot.build(config),
+  };
+};
 
 export interface LocalStackOptions {
   /** Where the database and the generated key live. */
@@ -28,6 +58,10 @@ export interface LocalStackOptions {
   readonly apiKey?: string;
   /** An already running DynamoDB; DynamoDB Local is started when omitted. */
   readonly dynamoDbEndpoint?: string;
+  /** The functions' log level. @default 'WARN' */
+  readonly logLevel?: LogLevel;
+  /** Pages served beside the API (the reference). @default {} */
+  readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   readonly log?: (line: string) => void;
 }
 
@@ -60,51 +94,36 @@ const localKey = (options: LocalStackOptions): Pick<LocalStack, 'apiKey' | 'apiK
   return { apiKey: key, apiKeySource: 'generated' };
 };
 
-const importHandler = async <T>(entry: string): Promise<T> => {
-  const module = (await import(pathToFileURL(join(PROJECT_ROOT, entry)).href)) as { handler: T };
-  return module.handler;
-};
-
 /**
- * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the local
- * key, and the gateway in front of the real function entries, loaded exactly as Lambda loads
- * them: by importing each entry with its configuration in the environment.
+ * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the
+ * local key, and the gateway in front of the real functions, each built by its composition root.
  */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   mkdirSync(options.dataDir, { recursive: true });
   const key = localKey(options);
-  const reference = referenceRoutes(); // renders while DynamoDB Local starts
   const dynamoDbLocal = options.dynamoDbEndpoint
     ? undefined
     : await startDynamoDbLocal({ dataDir: join(options.dataDir, 'dynamodb') });
   try {
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as DynamoDbLocal).endpoint;
-    const names = tableNamesFor(LOCAL_TABLE_PREFIX);
+    const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
     const admin = createLocalClient(endpoint);
     try {
-      await ensureTables(admin, names);
+      await ensureTables(admin, tables);
     } finally {
       admin.destroy();
     }
+    const keys = new DynamoDbApiKeyRepository({
+      client: createDocumentClient({ endpoint }),
+      apiKeysTable: tables.apiKeys,
+    });
+    await keys.put(recordFor(key.apiKey, 'local'));
 
-    // The functions' configuration, as the stack would set it in Lambda.
-    Object.assign(process.env, { DYNAMODB_ENDPOINT: endpoint, ...tableEnvironment(names) });
-    process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-    process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-
-    await apiKeyRepository().put(recordFor(key.apiKey, 'local'));
-
-    const handlers = Object.fromEntries(
-      await Promise.all(
-        ROUTES.map(async (route) => [route.operationId, await importHandler<ProxyHandler>(route.entry)]),
-      ),
-    ) as Record<Route['operationId'], ProxyHandler>;
     const gateway = await startLocalGateway({
-      handlers,
-      authorizer: await importHandler<TokenAuthorizer>(AUTHORIZER_ENTRY),
+      ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN' }),
       port: options.port ?? 3000,
       ...(options.log ? { log: options.log } : {}),
-      staticRoutes: await reference,
+      staticRoutes: await options.staticRoutes,
     });
     return {
       gateway,

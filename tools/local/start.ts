@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
-import { JavaMissingError } from '#infra/local/dynamodb-local';
-import { LocalConfigError, type LocalStack, startLocalStack } from '#infra/local/local-stack';
+import { ENV, isLogLevel, LOG_LEVELS, type LogLevel } from '#shared/config';
+import { JavaMissingError } from '#tools/local/dynamodb-local';
+import { LocalConfigError, type LocalStack, startLocalStack } from '#tools/local/local-stack';
+import { referenceRoutes } from '#tools/openapi/reference';
 
 /**
  * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of an embedded DynamoDB Local.
@@ -9,6 +11,7 @@ import { LocalConfigError, type LocalStack, startLocalStack } from '#infra/local
  *   PETSTORE_DATA_DIR    database and generated key (default ./.data)
  *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
  *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
+ *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -16,22 +19,32 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const env = (name: string): string | undefined => process.env[name]?.trim() || undefined;
 
 const port = (): number => {
-  const value = env('PORT') ?? '3000';
+  const value = env(ENV.local.port) ?? '3000';
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || parsed > 65_535)
-    throw new LocalConfigError(`PORT must be a port number, not "${value}"`);
+    throw new LocalConfigError(`${ENV.local.port} must be a port number, not "${value}"`);
   return parsed;
 };
 
+const logLevel = (): LogLevel | undefined => {
+  const value = env(ENV.logLevel)?.toUpperCase();
+  if (value !== undefined && !isLogLevel(value))
+    throw new LocalConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, not "${value}"`);
+  return value;
+};
+
 const main = async (): Promise<void> => {
-  const dataDir = resolve(env('PETSTORE_DATA_DIR') ?? '.data');
-  const apiKey = env('PETSTORE_API_KEY');
-  const dynamoDbEndpoint = env('DYNAMODB_ENDPOINT');
+  const dataDir = resolve(env(ENV.local.dataDir) ?? '.data');
+  const apiKey = env(ENV.local.apiKey);
+  const dynamoDbEndpoint = env(ENV.dynamoDbEndpoint);
+  const functionsLogLevel = logLevel();
   const stack: LocalStack = await startLocalStack({
     dataDir,
     port: port(),
     ...(apiKey ? { apiKey } : {}),
     ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
+    ...(functionsLogLevel ? { logLevel: functionsLogLevel } : {}),
+    staticRoutes: referenceRoutes(),
     log: (line) => console.log(`${new Date().toISOString()} ${line}`),
   });
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { freePort } from '#infra/local/dynamodb-local';
-import { OPENAPI_YAML_PATH } from '#infra/openapi/document-file';
-import { MAX_BODY_BYTES } from '#shared/http/middleware/json-body';
+import { MAX_BODY_BYTES } from '#shared/http/limits';
+import { freePort } from '#tools/local/dynamodb-local';
+import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
 
 /**
  * The service seen through Prism, a third-party OpenAPI validator, as a proxy in front of it:

@@ -4,9 +4,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildDocument } from '#infra/openapi/build-document';
-import { toJson, toYaml } from '#infra/openapi/document-file';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { buildDocument } from '#tools/openapi/build-document';
+import { toJson, toYaml } from '#tools/openapi/document-file';
 
 /**
  * The API reference for people: an HTML page rendered from the document by Redocly's

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack } from '#infra/local/local-stack';
-import { checkThroughPrism } from '#infra/openapi/prism-check';
+import { startLocalStack } from '#tools/local/local-stack';
+import { checkThroughPrism } from '#tools/openapi/prism-check';
 
 /**
  * `npm run test:prism`: the local stack (its own DynamoDB Local, a temporary data directory)

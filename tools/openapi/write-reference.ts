@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { OPENAPI_YAML_PATH } from '#infra/openapi/document-file';
-import { renderReference } from '#infra/openapi/reference';
+import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
+import { renderReference } from '#tools/openapi/reference';
 
 /** `npm run docs`: the HTML reference of docs/openapi.yaml, self-contained, in docs/site/index.html. */
 const output = resolve(dirname(OPENAPI_YAML_PATH), 'site/index.html');

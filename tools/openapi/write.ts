@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { buildDocument } from '#infra/openapi/build-document';
-import { OPENAPI_YAML_PATH, toYaml } from '#infra/openapi/document-file';
+import { buildDocument } from '#tools/openapi/build-document';
+import { OPENAPI_YAML_PATH, toYaml } from '#tools/openapi/document-file';
 
 /** `npm run openapi`: regenerates docs/openapi.yaml from the code. */
 const document = await buildDocument();

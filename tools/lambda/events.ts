@@ -1,0 +1,109 @@
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { STAGE_NAME } from '#shared/http/paths';
+import { callerIdentity } from '#tools/lambda/context';
+
+/**
+ * Events shaped as API Gateway (REST API) sends them: the proxy event of a function (payload 1.0)
+ * and the TOKEN authorizer's event. Built by the local gateway from HTTP requests and by the
+ * benchmark from its fixed requests: one builder, so both call the handlers alike.
+ *
+ * Names and values come in as pairs and go out in null-prototype objects: a query parameter or
+ * header called `constructor` or `__proto__` is data like any other.
+ */
+
+/** Where a local request pretends to come from: account, API and region of the method ARN. */
+export interface ApiIdentity {
+  readonly accountId: string;
+  readonly apiId: string;
+  readonly region: string;
+}
+
+export const LOCAL_API: ApiIdentity = { accountId: '000000000000', apiId: 'local', region: 'local' };
+
+/** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/<METHOD>/<path>`, as API Gateway gives it. */
+export const methodArn = (api: ApiIdentity, method: string, path: string): string =>
+  `arn:aws:execute-api:${api.region}:${api.accountId}:${api.apiId}/${STAGE_NAME}/${method}${path}`;
+
+export const tokenAuthorizerEvent = (
+  authorizationToken: string,
+  arn: string,
+): APIGatewayTokenAuthorizerEvent => ({ type: 'TOKEN', authorizationToken, methodArn: arn });
+
+type Pairs = Iterable<readonly [string, string]>;
+
+/** Last value and all values by name, as API Gateway splits headers and query strings. */
+const singleAndMulti = (pairs: Pairs) => {
+  const single: Record<string, string> = Object.create(null);
+  const multi: Record<string, string[]> = Object.create(null);
+  let any = false;
+  for (const [name, value] of pairs) {
+    any = true;
+    single[name] = value;
+    const values = multi[name];
+    if (values) values.push(value);
+    else multi[name] = [value];
+  }
+  return { single, multi, any };
+};
+
+export interface ProxyRequest {
+  readonly api?: ApiIdentity;
+  readonly method: string;
+  /** Path below the stage, e.g. `/pets/7`. */
+  readonly path: string;
+  /** The resource it matched, e.g. `/pets/{petId}`. */
+  readonly resource: string;
+  readonly pathParameters?: Readonly<Record<string, string>> | null;
+  /** Headers in the order and case they were sent. */
+  readonly headers?: Pairs;
+  readonly query?: Pairs;
+  readonly body?: string | null;
+  readonly requestId: string;
+  /** What the authorizer answered: `principalId` and its `context`. */
+  readonly authorizer?: Readonly<Record<string, string | number | boolean | null | undefined>>;
+  readonly sourceIp?: string;
+  readonly protocol?: string;
+  readonly now?: Date;
+}
+
+/** The REST proxy event (payload 1.0) a function receives for a request. */
+export const proxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => {
+  const api = request.api ?? LOCAL_API;
+  const headers = singleAndMulti(request.headers ?? []);
+  const query = singleAndMulti(request.query ?? []);
+  const now = request.now ?? new Date();
+  const header = (name: string) =>
+    Object.entries(headers.single).find(([key]) => key.toLowerCase() === name)?.[1];
+  const host = header('host') ?? 'localhost';
+  return {
+    resource: request.resource,
+    path: request.path,
+    httpMethod: request.method,
+    headers: headers.single,
+    multiValueHeaders: headers.multi,
+    queryStringParameters: query.any ? query.single : null,
+    multiValueQueryStringParameters: query.any ? query.multi : null,
+    pathParameters: request.pathParameters ?? null,
+    stageVariables: null,
+    body: request.body ?? null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: api.accountId,
+      apiId: api.apiId,
+      authorizer: { ...request.authorizer, integrationLatency: 0 },
+      domainName: host,
+      domainPrefix: host.split('.')[0] ?? host,
+      extendedRequestId: request.requestId,
+      httpMethod: request.method,
+      identity: callerIdentity(request.sourceIp ?? '127.0.0.1', header('user-agent') ?? null),
+      path: `/${STAGE_NAME}${request.path}`,
+      protocol: request.protocol ?? 'HTTP/1.1',
+      requestId: request.requestId,
+      requestTime: now.toUTCString(),
+      requestTimeEpoch: now.getTime(),
+      resourceId: request.resource,
+      resourcePath: request.resource,
+      stage: STAGE_NAME,
+    },
+  };
+};

@@ -1,0 +1,62 @@
+import { BASE_PATH } from '#shared/http/paths';
+import { type AnyOperation, allowedMethods, OPERATIONS, type ResourcePath } from '#shared/operations/routes';
+
+/**
+ * Which operation a request is for, matched as API Gateway matches it: segment by segment
+ * against the resource paths of the operations' descriptors, below the base path.
+ */
+
+export type RouteMatch =
+  | {
+      readonly kind: 'operation';
+      readonly operation: AnyOperation;
+      /** Path below the stage, e.g. `/pets/7`. */
+      readonly path: string;
+      readonly pathParameters: Readonly<Record<string, string>> | null;
+    }
+  /** A known resource, another method: the `ANY` mock method (behind the authorizer) answers 405. */
+  | { readonly kind: 'method-not-allowed'; readonly path: string; readonly allow: readonly string[] }
+  /** No such resource: API Gateway answers 404 before it calls the authorizer. */
+  | { readonly kind: 'no-resource' };
+
+/** Segments of a path; empty ones are kept, so `/pets//1` matches nothing, as in API Gateway. */
+const segmentsOf = (path: string): string[] => path.split('/').slice(1);
+
+const decode = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** The resource path a stage path falls under, and its parameters. */
+const matchResource = (path: string) => {
+  const segments = segmentsOf(path);
+  for (const resource of new Set<ResourcePath>(OPERATIONS.map((operation) => operation.path))) {
+    const template = segmentsOf(resource);
+    if (template.length !== segments.length) continue;
+    const parameters: Record<string, string> = Object.create(null);
+    const matches = template.every((part, index) => {
+      const segment = segments[index] ?? '';
+      const name = /^\{(.+)\}$/.exec(part)?.[1];
+      if (name) parameters[name] = decode(segment);
+      return name !== undefined || part === segment;
+    });
+    if (matches) return { resource, pathParameters: Object.keys(parameters).length > 0 ? parameters : null };
+  }
+  return undefined;
+};
+
+/** The route of a request by method and URL path (`/v1/pets/7`); a trailing `/` is ignored. */
+export const route = (method: string, urlPath: string): RouteMatch => {
+  if (urlPath !== BASE_PATH && !urlPath.startsWith(`${BASE_PATH}/`)) return { kind: 'no-resource' };
+  const path = urlPath.slice(BASE_PATH.length).replace(/(.)\/$/, '$1') || '/';
+  const resource = matchResource(path);
+  if (!resource) return { kind: 'no-resource' };
+  const operation = OPERATIONS.find(
+    (candidate) => candidate.path === resource.resource && candidate.method === method,
+  );
+  if (!operation) return { kind: 'method-not-allowed', path, allow: allowedMethods(resource.resource) };
+  return { kind: 'operation', operation, path, pathParameters: resource.pathParameters };
+};

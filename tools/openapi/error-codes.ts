@@ -1,0 +1,51 @@
+import { type ErrorCode, errorBody } from '#shared/http/error-body';
+import { toHttpError } from '#shared/http/error-mapper';
+import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-responses';
+import type { HttpError } from '#shared/http/http-error';
+import { MAX_BODY_BYTES } from '#shared/http/limits';
+
+/** When each error code is sent, for people reading the document. */
+export const WHEN: Readonly<Record<ErrorCode, string>> = {
+  VALIDATION_FAILED:
+    'a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …)',
+  INVALID_JSON: 'the body is missing or is not valid JSON',
+  UNAUTHORIZED: 'the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`',
+  NOT_FOUND: 'the requested resource does not exist',
+  METHOD_NOT_ALLOWED:
+    'the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path',
+  PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
+  UNSUPPORTED_MEDIA_TYPE: 'the body is not sent as `application/json`',
+  TOO_MANY_REQUESTS: "the stage's rate limit is exceeded; retry later, with backoff",
+  INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',
+  SERVICE_UNAVAILABLE:
+    'the database or the authorizer is temporarily unavailable, or the request ran out of time; retry shortly',
+};
+
+/** The `requestId` shown in error examples; every real error carries one. */
+export const EXAMPLE_REQUEST_ID = '6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84';
+
+/**
+ * The Error object the service sends for `error`, mapped as at run time (`toHttpError`): the
+ * examples come from the code that answers, so no message is copied into the document.
+ */
+export const errorExample = (error: unknown) => {
+  const mapped: HttpError = toHttpError(error);
+  return errorBody(mapped.code, mapped.message, {
+    ...(mapped.details ? { details: [...mapped.details] } : {}),
+    requestId: EXAMPLE_REQUEST_ID,
+  });
+};
+
+/** API Gateway's own answer of a type, as the stack and the local gateway give it. */
+export const gatewayExample = (type: GatewayResponseType) =>
+  errorBody(GATEWAY_RESPONSES[type].code, GATEWAY_RESPONSES[type].message, { requestId: EXAMPLE_REQUEST_ID });
+
+/** What `run` throws: the refusal of a request, by the function that refuses it. */
+export const refusalOf = (run: () => unknown): unknown => {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected the example request to be refused');
+};
