@@ -5,13 +5,20 @@ import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { PetService } from '#shared/domain/pet-service';
+import { authorizerHandler } from '#shared/handlers/authorizer';
+import { createPetHandler } from '#shared/handlers/create-pet';
+import { getPetHandler } from '#shared/handlers/get-pet';
+import { listPetsHandler } from '#shared/handlers/list-pets';
+import { createLogger } from '#shared/observability/logger';
+import { NO_METRICS } from '#shared/observability/metrics';
+import { lambdaContext } from '#tools/lambda/context';
 import { baselineAuthorizer } from './baselines/authorizer';
 import { baselineCreatePet } from './baselines/create-pet';
 import { baselineGetPet } from './baselines/get-pet';
 import { baselineListPets } from './baselines/list-pets';
-import { lambdaContext, outcomeOf } from './lambda-context';
+import { BENCH_CONTEXT, outcomeOf } from './lambda-context';
 import { type BenchEvent, type BenchFunction, EXPECTED_STATUS, filteredListEvent } from './lambda-events';
-import { type Admin, seedPets, tableOf } from './tables';
+import { type Admin, seedPets } from './tables';
 
 /** What one request costs in DynamoDB, as DynamoDB reports it. */
 export interface RequestCost {
@@ -85,28 +92,30 @@ const costOf = (calls: readonly MeteredCall[], requests: number): RequestCost =>
 
 type Handler = (event: never, context: never) => Promise<unknown>;
 
-const handlersFor = async (client: DynamoDBDocumentClient, names: TableNames) => {
-  // Imported here, not at the top: each entry module also builds its own handler from the
-  // environment when it loads (see bench/run.ts), and only the factories are used.
-  const [{ listPets }, { createPet }, { getPet }, { authorizer }] = await Promise.all([
-    import('#functions/list-pets'),
-    import('#functions/create-pet'),
-    import('#functions/get-pet'),
-    import('#functions/authorizer'),
-  ]);
-  const petsTable = tableOf(names, 'Pets');
-  const countersTable = tableOf(names, 'Counters');
-  const apiKeysTable = tableOf(names, 'ApiKeys');
-  const pets = new PetService({
+/**
+ * The functions' handlers as their composition roots (shared/composition) assemble them, but with
+ * every adapter on the metered client, and silent: a SILENT logger and no metrics, so that the
+ * bench's own output stays free of function logs. Reporting costs no DynamoDB capacity.
+ */
+const handlersFor = (client: DynamoDBDocumentClient, names: TableNames) => {
+  const observability = { logger: createLogger({ logLevel: 'SILENT' }), metrics: NO_METRICS };
+  const petsTable = names.pets;
+  const countersTable = names.counters;
+  const apiKeysTable = names.apiKeys;
+  const readOnly = new PetService({ pets: new DynamoDbPetRepository({ client, petsTable }) });
+  const writable = new PetService({
     pets: new DynamoDbPetRepository({ client, petsTable }),
     ids: new DynamoDbIdSequence({ client, countersTable, sequence: PET_ID_SEQUENCE }),
   });
   return {
     service: {
-      'list-pets': listPets({ pets }),
-      'create-pet': createPet({ pets }),
-      'get-pet': getPet({ pets }),
-      authorizer: authorizer({ apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable }) }),
+      'list-pets': listPetsHandler({ pets: readOnly, ...observability }),
+      'create-pet': createPetHandler({ pets: writable, ...observability }),
+      'get-pet': getPetHandler({ pets: readOnly, ...observability }),
+      authorizer: authorizerHandler({
+        apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable }),
+        logger: observability.logger,
+      }),
     } as Record<BenchFunction, Handler>,
     baseline: {
       'list-pets': baselineListPets({ client, petsTable }),
@@ -132,11 +141,11 @@ export interface CapacityOptions {
 /**
  * DynamoDB cost per request of each operation, for the service and its baseline, with
  * `smallTable` and then `largeTable` pets in the table. The handlers are the functions' own
- * factories with the adapters built on the metered client: the very calls the functions make.
+ * (shared/handlers) with the adapters built on the metered client: the very calls the functions make.
  */
 export const measureCapacity = async (options: CapacityOptions): Promise<CapacityRow[]> => {
   const metered = meteredClient(options.endpoint);
-  const handlers = await handlersFor(metered.client, options.names);
+  const handlers = handlersFor(metered.client, options.names);
 
   const cost = async (
     handler: Handler,
@@ -146,7 +155,9 @@ export const measureCapacity = async (options: CapacityOptions): Promise<Capacit
   ): Promise<RequestCost> => {
     metered.calls.length = 0;
     for (let index = 0; index < options.requests; index++) {
-      const status = outcomeOf(await handler(structuredClone(event) as never, lambdaContext(label) as never));
+      const status = outcomeOf(
+        await handler(structuredClone(event) as never, lambdaContext(label, BENCH_CONTEXT) as never),
+      );
       if (status !== expected) throw new Error(`${label} answered ${status}, not ${expected}`);
     }
     return costOf(metered.calls, options.requests);

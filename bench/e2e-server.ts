@@ -1,4 +1,4 @@
-import { startLocalStack } from '#infra/local/local-stack';
+import { startLocalStack } from '#tools/local/local-stack';
 
 /**
  * The local server (`npm start`'s stack) on an existing DynamoDB, as a process of its own so that

@@ -1,14 +1,17 @@
-import { type TableNames, tableEnvironment } from '#shared/adapters/dynamodb/create-tables';
+import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { ENV } from '#shared/config';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { METRICS_NAMESPACE } from '#shared/observability/metrics';
+import { targetOf } from './functions';
+import type { BenchFunction } from './lambda-events';
 
 /**
  * The environment a function process gets in the benchmark: what the stack sets in Lambda
  * (infra/constructs/api-function.ts: `NODE_OPTIONS=--enable-source-maps`, production's log level
- * INFO, metrics on, the stage) plus the table names and the DynamoDB Local endpoint. Built from scratch, not inherited, so that nothing of the
- * bench's own process (a loader, a test runner's variables) leaks into what is measured.
- * Service and baseline always get the same environment.
+ * INFO, metrics on, the stage; infra/pet-store-stack.ts: the variables of exactly the tables the
+ * function uses) plus the DynamoDB Local endpoint. Built from scratch, not inherited, so that
+ * nothing of the bench's own process (a loader, a test runner's variables) leaks into what is
+ * measured. Service and baseline always get the same environment.
  */
 export const functionEnvironment = ({
   endpoint,
@@ -18,7 +21,7 @@ export const functionEnvironment = ({
 }: {
   endpoint: string;
   names: TableNames;
-  functionName: string;
+  functionName: BenchFunction;
   sourceMaps?: boolean;
 }): Record<string, string> => ({
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -29,10 +32,10 @@ export const functionEnvironment = ({
   // Lambda runs Node 22; on this machine's Node 20 the SDK would warn on every start.
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   AWS_EC2_METADATA_DISABLED: 'true',
-  POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-  POWERTOOLS_LOG_LEVEL: 'INFO',
-  POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+  [ENV.serviceName]: SERVICE_NAME,
+  [ENV.logLevel]: 'INFO',
+  [ENV.metricsNamespace]: METRICS_NAMESPACE,
   [ENV.stage]: 'production',
-  DYNAMODB_ENDPOINT: endpoint,
-  ...tableEnvironment(names),
+  [ENV.dynamoDbEndpoint]: endpoint,
+  ...Object.fromEntries(targetOf(functionName).tables.map((table) => [ENV.tables[table], names[table]])),
 });

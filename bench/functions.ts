@@ -1,25 +1,47 @@
-import { AUTHORIZER_ENTRY, ROUTES, type Route } from '#infra/routes';
+import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
+import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import { authorizerFunction } from '#shared/operations/authorizer';
+import { entryFile } from '#shared/operations/operation';
+import { OPERATIONS, type OperationId } from '#shared/operations/routes';
 import type { BenchFunction } from './lambda-events';
 
 /** A function of the stack and the baseline it is measured against. */
 export interface BenchTarget {
   readonly name: BenchFunction;
-  /** Entry file of the function, relative to the project root (from the route table). */
+  /** Entry file of the function, relative to the project root (from its descriptor). */
   readonly entry: string;
-  /** Entry file of its baseline: the same DynamoDB calls, same client, nothing else. */
+  /** The tables it uses: the stack sets exactly their variables, and so does the benchmark. */
+  readonly tables: readonly TableKey[];
+  /** Entry file of its baseline (bench/baselines): the same DynamoDB calls, same client, nothing else. */
   readonly baseline: string;
 }
 
-const routeEntry = (operationId: Route['operationId']): string => {
-  const route = ROUTES.find((candidate) => candidate.operationId === operationId);
-  if (!route) throw new Error(`No route ${operationId}`);
-  return route.entry;
+const target = (
+  name: BenchFunction,
+  described: { readonly entry: string; readonly data: readonly TableAccess[] },
+): BenchTarget => ({
+  name,
+  entry: described.entry,
+  tables: tablesOf(described.data),
+  baseline: `bench/baselines/entries/${name}.ts`,
+});
+
+const operation = (name: BenchFunction, operationId: OperationId): BenchTarget => {
+  const described = OPERATIONS.find((candidate) => candidate.operationId === operationId);
+  if (!described) throw new Error(`No operation ${operationId}`);
+  return target(name, { entry: entryFile(described.operationId), data: described.data });
 };
 
 /** Every Lambda function of the stack, in report order. */
 export const TARGETS: readonly BenchTarget[] = [
-  { name: 'list-pets', entry: routeEntry('listPets'), baseline: 'bench/baselines/list-pets.ts' },
-  { name: 'create-pet', entry: routeEntry('createPet'), baseline: 'bench/baselines/create-pet.ts' },
-  { name: 'get-pet', entry: routeEntry('getPet'), baseline: 'bench/baselines/get-pet.ts' },
-  { name: 'authorizer', entry: AUTHORIZER_ENTRY, baseline: 'bench/baselines/authorizer.ts' },
+  operation('list-pets', 'listPets'),
+  operation('create-pet', 'createPet'),
+  operation('get-pet', 'getPet'),
+  target('authorizer', { entry: entryFile(authorizerFunction.name), data: authorizerFunction.data }),
 ];
+
+export const targetOf = (name: BenchFunction): BenchTarget => {
+  const found = TARGETS.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`No bench target ${name}`);
+  return found;
+};

@@ -1,15 +1,13 @@
-import type { Context } from 'aws-lambda';
-import { lambdaContext as localLambdaContext } from '#infra/local/lambda-context';
+import type { LambdaContextOptions } from '#tools/lambda/context';
 
 /**
- * What the child processes need to invoke a handler as Lambda does. Imports only
- * infra/local/lambda-context.ts, itself free of project imports: this file is bundled into the
- * cold-start harness, which should load nothing but itself and the bundle.
+ * What the benchmark adds to tools/lambda/context.ts to invoke a handler as Lambda does. Imports
+ * nothing at run time: this file is bundled into the child harnesses, which should load nothing
+ * but themselves, that helper and the bundle under test.
  */
 
-/** A Lambda context as the runtime passes it, in the stack's region and memory size. */
-export const lambdaContext = (functionName: string): Context =>
-  localLambdaContext(functionName, { region: 'us-east-1', logStreamName: 'bench' });
+/** The Lambda context options of every invocation: the stack's region (and its memory size, the default). */
+export const BENCH_CONTEXT: LambdaContextOptions = { region: 'us-east-1', logStreamName: 'bench' };
 
 /**
  * What a handler's answer says: the HTTP status of a proxy result, 200 for an Allow policy.

@@ -25,12 +25,6 @@ export const createBenchTables = async (admin: Admin, prefix: string): Promise<T
   return names;
 };
 
-export const tableOf = (names: TableNames, logicalName: string): string => {
-  const name = names[logicalName];
-  if (!name) throw new Error(`No ${logicalName} table`);
-  return name;
-};
-
 /** Pet `id` as the bench writes it: statuses in turn, names like the ones clients send. */
 export const benchPet = (id: number): Pet => ({
   id,
@@ -53,7 +47,7 @@ export const seedPets = async (
   firstId: number,
   count: number,
 ): Promise<void> => {
-  const petsTable = tableOf(names, 'Pets');
+  const petsTable = names.pets;
   const batches: Pet[][] = [];
   for (let start = 0; start < count; start += BATCH) {
     batches.push(
@@ -86,7 +80,7 @@ export const raiseIdSequence = async (admin: Admin, names: TableNames, value: nu
   try {
     await admin.doc.send(
       new UpdateCommand({
-        TableName: tableOf(names, 'Counters'),
+        TableName: names.counters,
         Key: { name: PET_ID_SEQUENCE },
         UpdateExpression: 'SET #value = :value',
         ConditionExpression: 'attribute_not_exists(#value) OR #value < :value',
@@ -101,5 +95,5 @@ export const raiseIdSequence = async (admin: Admin, names: TableNames, value: nu
 
 /** Stores an API key's record (its hash, never the key), for the authorizer's event. */
 export const storeApiKey = async (admin: Admin, names: TableNames, record: ApiKeyRecord): Promise<void> => {
-  await admin.doc.send(new PutCommand({ TableName: tableOf(names, 'ApiKeys'), Item: record }));
+  await admin.doc.send(new PutCommand({ TableName: names.apiKeys, Item: record }));
 };

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 
 /**
  * Baseline of the authorizer: hash the bearer token, one GetItem on the key table, an Allow policy.
@@ -22,8 +21,3 @@ export const baselineAuthorizer =
       },
     };
   };
-
-export const handler = baselineAuthorizer({
-  client: createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }),
-  apiKeysTable: process.env.API_KEYS_TABLE_NAME ?? '',
-});

@@ -1,6 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 
 /**
  * Baseline of createPet: the same two writes with the same conditions (counter ADD, then a
@@ -44,9 +43,3 @@ export const baselineCreatePet =
       body: JSON.stringify(pet),
     };
   };
-
-export const handler = baselineCreatePet({
-  client: createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }),
-  petsTable: process.env.PETS_TABLE_NAME ?? '',
-  countersTable: process.env.COUNTERS_TABLE_NAME ?? '',
-});

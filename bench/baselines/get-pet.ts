@@ -1,6 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 
 /** Baseline of getPet: one strongly consistent GetItem, same client, no middleware. */
 export const baselineGetPet =
@@ -14,8 +13,3 @@ export const baselineGetPet =
       ? { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Item) }
       : { statusCode: 404, headers: { 'Content-Type': 'application/json' }, body: '{"code":"NOT_FOUND"}' };
   };
-
-export const handler = baselineGetPet({
-  client: createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }),
-  petsTable: process.env.PETS_TABLE_NAME ?? '',
-});

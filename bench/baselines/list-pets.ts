@@ -1,6 +1,5 @@
 import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 
 /**
  * Baseline of listPets: the same DynamoDB call (Scan, Limit 20) with the same client, and nothing
@@ -12,8 +11,3 @@ export const baselineListPets =
     const { Items = [] } = await client.send(new ScanCommand({ TableName: petsTable, Limit: 20 }));
     return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Items) };
   };
-
-export const handler = baselineListPets({
-  client: createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }),
-  petsTable: process.env.PETS_TABLE_NAME ?? '',
-});
