@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
-import { type LocalStack, startLocalStack } from '#infra/local/local-stack';
-import { buildDocument } from '#infra/openapi/build-document';
+import { type LocalStack, startLocalStack } from '#tools/local/local-stack';
+import { buildDocument } from '#tools/openapi/build-document';
+import { referenceRoutes } from '#tools/openapi/reference';
 
 /** What `npm start` serves besides the API: the reference for people and the document for tools. */
 
@@ -14,7 +15,12 @@ let origin: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'petstore-reference-test-'));
-  stack = await startLocalStack({ dataDir, port: 0, dynamoDbEndpoint: inject('dynamoDbEndpoint') });
+  stack = await startLocalStack({
+    dataDir,
+    port: 0,
+    dynamoDbEndpoint: inject('dynamoDbEndpoint'),
+    staticRoutes: referenceRoutes(),
+  });
   origin = new URL(stack.gateway.baseUrl).origin;
 });
 afterAll(async () => {

@@ -1,10 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/deprecation';
 import { ApiClient } from '../support/api-client';
 import { type Exchange, loadContract } from '../support/conformance';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+
+/** The documented deprecation headers of getPet (docs/api.md), written out. */
+const GET_PET_DEPRECATION_HEADERS = {
+  Deprecation: '@1795219200',
+  Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  Link: '</v1/pets>; rel="successor-version"',
+};
 
 /**
  * The conformance check (test/support/conformance.ts), which the http project runs on every

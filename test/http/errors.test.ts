@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
-import { apiKeyRepository } from '#shared/composition/api-keys';
 import type { ApiClient, ObservedExchange } from '../support/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { apiKeysOf } from '../support/tables';
 
 let api: LocalApi;
 let client: ApiClient;
@@ -65,7 +65,7 @@ describe('authentication', () => {
   });
 
   it('refuses a key once it is revoked', async () => {
-    const keys = apiKeyRepository(api.tables.env);
+    const keys = apiKeysOf(api.tables);
     const { key, record } = generateApiKey('short-lived');
     await keys.put(record);
     const headers = { Authorization: `Bearer ${key}` };

@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '#infra/local/dynamodb-local';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { freePort } from '#tools/local/dynamodb-local';
 
 /**
  * `npm start` as a user runs it: a separate process with its own embedded DynamoDB Local.
- * (Started with the command line of the npm script, `node --import tsx infra/local/start.ts`.)
+ * (Started with the command line of the npm script, `node --import tsx tools/local/start.ts`.)
  */
 
 interface Server {
@@ -27,7 +27,7 @@ afterAll(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const START = ['--import', 'tsx', 'infra/local/start.ts'];
+const START = ['--import', 'tsx', 'tools/local/start.ts'];
 
 /** The environment of a user's shell: none of the test run's DynamoDB or table settings. */
 const userEnv = (): NodeJS.ProcessEnv => {
@@ -117,7 +117,7 @@ describe('npm start', () => {
     expect(javaPids(dataDir)).toEqual([]);
   });
 
-  it('accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key', async () => {
+  it('accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key, not even from a query string', async () => {
     const dataDir = newDataDir();
     const key = 'psk_from-the-environment';
     const server = await startServer({ PETSTORE_DATA_DIR: dataDir, PETSTORE_API_KEY: key });
@@ -128,13 +128,18 @@ describe('npm start', () => {
       const refused = await fetch(`${server.baseUrl}/pets`, {
         headers: { Authorization: 'Bearer psk_wrong-key' },
       });
+      const keyInQuery = await fetch(`${server.baseUrl}/pets?api_key=${key}`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
       expect(ok.status).toBe(200);
       expect(refused.status).toBe(401);
+      expect(keyInQuery.status).toBe(400);
       await new Promise((resolve) => setTimeout(resolve, 200));
 
       const lines = server.output().split('\n');
-      expect(lines.some((line) => / GET \/v1\/pets\?limit=1 200 /.test(line))).toBe(true);
+      expect(lines.some((line) => / GET \/v1\/pets 200 /.test(line))).toBe(true);
       expect(lines.some((line) => / GET \/v1\/pets 401 /.test(line))).toBe(true);
+      expect(lines.some((line) => / GET \/v1\/pets 400 /.test(line))).toBe(true);
       // The key shows in the start-up banner, which is there to tell it; in no log line after it.
       const afterBanner = lines.slice(lines.findIndex((line) => line.startsWith('Stop with')) + 1);
       expect(afterBanner.join('\n')).not.toContain(key);
@@ -161,7 +166,7 @@ describe('npm start', () => {
   it('fails at once with what to install when Java is missing', () => {
     const result = spawnSync(
       process.execPath,
-      [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts'],
+      [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'tools/local/start.ts'],
       {
         cwd: PROJECT_ROOT,
         env: { ...userEnv(), PATH: '/nonexistent', PETSTORE_DATA_DIR: newDataDir(), PORT: '0' },

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { type LocalStack, startLocalStack } from '#infra/local/local-stack';
-import { readCommittedYaml } from '#infra/openapi/document-file';
-import { checkThroughPrism } from '#infra/openapi/prism-check';
+import { type LocalStack, startLocalStack } from '#tools/local/local-stack';
+import { readCommittedYaml } from '#tools/openapi/document-file';
+import { checkThroughPrism } from '#tools/openapi/prism-check';
 
 /**
  * A second, independent judge of the contract: Prism, as a validating proxy in front of the

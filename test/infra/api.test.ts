@@ -1,8 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
-import { allowedMethods, RESOURCE_PATHS, ROUTES, STAGE_NAME } from '#infra/routes';
 import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAME } from '#shared/http/paths';
+import { allowedMethods, RESOURCE_PATHS, OPERATIONS as ROUTES } from '#shared/operations/routes';
 import { synthStages } from '../support/pet-store-app';
 import { functionId, methodPath, referencedIds, resourcesOfType } from '../support/template-queries';
 

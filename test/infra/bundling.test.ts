@@ -13,7 +13,8 @@ import {
   toNodejsBundling,
 } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { ROUTES } from '#infra/routes';
+import { entryFile } from '#shared/operations/operation';
+import { OPERATIONS } from '#shared/operations/routes';
 
 const require = createRequire(import.meta.url);
 
@@ -83,7 +84,7 @@ describe('bundling options', () => {
     });
   });
 
-  it.each(ROUTES.map((route) => route.entry))(
+  it.each(OPERATIONS.map((operation) => entryFile(operation.operationId)))(
     'makes NodejsFunction run esbuild on %s with exactly the options the esbuild API gets',
     (entry) => {
       const fromCdk = nodejsFunctionEsbuildArgs(entry);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_RESPONSES } from '#infra/gateway-responses';
 import { STAGE_NAMES } from '#infra/stages';
 import { ERROR_STATUS } from '#shared/http/error-body';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
 import { synthStages } from '../support/pet-store-app';
 import { resourcesOfType } from '../support/template-queries';
 

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '#shared/auth/api-key';
-import { apiKeyRepository } from '#shared/composition/api-keys';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
-import { createTestTables } from '../support/tables';
+import { apiKeysOf, createTestTables } from '../support/tables';
 
 let keys: ApiKeyRepository;
 beforeAll(async () => {
-  keys = apiKeyRepository((await createTestTables('keys')).env);
+  keys = apiKeysOf(await createTestTables('keys'));
 });
 
 describe('DynamoDbApiKeyRepository', () => {

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type KeysIo, parseKeysArgs, repositoryFor, runKeys } from '#infra/keys';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { hashApiKey } from '#shared/auth/api-key';
 import { authorize } from '#shared/auth/authorize';
+import { type KeysIo, parseKeysArgs, repositoryFor, runKeys } from '#tools/keys/keys';
 import { createTestTables, type TestTables } from '../support/tables';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/GET/pets';
@@ -30,7 +30,7 @@ describe('keys command on DynamoDB Local', () => {
   let target: string[];
   beforeAll(async () => {
     tables = await createTestTables('keys');
-    target = ['--endpoint', tables.endpoint, '--table', tables.names.ApiKeys ?? ''];
+    target = ['--endpoint', tables.endpoint, '--table', tables.names.apiKeys];
   });
 
   it('prints a new key once and stores only its hash', async () => {
@@ -96,7 +96,7 @@ describe('keys command on DynamoDB Local', () => {
   it('runs as `npm run keys` does, from the command line', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', join(PROJECT_ROOT, 'infra/keys.ts'), 'create', 'from-cli', ...target],
+      ['--import', 'tsx', join(PROJECT_ROOT, 'tools/keys/keys.ts'), 'create', 'from-cli', ...target],
       { cwd: PROJECT_ROOT },
     );
 

@@ -40,7 +40,7 @@ const pet = (id: number, status: Pet['status'] = 'available'): Pet => ({
 describe('DynamoDbPetRepository', () => {
   it('stores a pet and reads it back', async () => {
     const { client } = countingClient(tables.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.Pets as string });
+    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
 
     await repository.create(pet(1_001));
 
@@ -50,7 +50,7 @@ describe('DynamoDbPetRepository', () => {
 
   it('refuses to overwrite an existing pet', async () => {
     const { client } = countingClient(tables.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.Pets as string });
+    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
     await repository.create(pet(2_001));
 
     await expect(repository.create({ ...pet(2_001), name: 'Impostor' })).rejects.toThrow();
@@ -60,7 +60,7 @@ describe('DynamoDbPetRepository', () => {
   it('reads at most `limit` items, filtered or not, whatever the size of the table', async () => {
     const own = await createTestTables('reads');
     const { client, reads } = countingClient(own.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.Pets as string });
+    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.pets });
     for (let id = 1; id <= 60; id += 1) await repository.create(pet(id, id % 2 === 0 ? 'sold' : 'pending'));
     reads.length = 0;
 
@@ -89,7 +89,7 @@ describe('DynamoDbIdSequence', () => {
     const { client } = countingClient(own.endpoint);
     const ids = new DynamoDbIdSequence({
       client,
-      countersTable: own.names.Counters as string,
+      countersTable: own.names.counters,
       sequence: PET_ID_SEQUENCE,
     });
 
@@ -100,7 +100,7 @@ describe('DynamoDbIdSequence', () => {
     const { client } = countingClient(tables.endpoint);
     const ids = new DynamoDbIdSequence({
       client,
-      countersTable: tables.names.Counters as string,
+      countersTable: tables.names.counters,
       sequence: 'concurrent',
     });
 
@@ -114,13 +114,13 @@ describe('DynamoDbIdSequence', () => {
     const raw = createLocalClient(tables.endpoint);
     await raw.send(
       new PutItemCommand({
-        TableName: tables.names.Counters as string,
+        TableName: tables.names.counters,
         Item: { name: { S: 'nearly-full' }, value: { N: String(MAX_ID - 1) } },
       }),
     );
     const ids = new DynamoDbIdSequence({
       client,
-      countersTable: tables.names.Counters as string,
+      countersTable: tables.names.counters,
       sequence: 'nearly-full',
     });
 
@@ -135,11 +135,11 @@ describe('DynamoDbIdSequence', () => {
     const { client } = countingClient(own.endpoint);
     const ids = new DynamoDbIdSequence({
       client,
-      countersTable: own.names.Counters as string,
+      countersTable: own.names.counters,
       sequence: PET_ID_SEQUENCE,
     });
     const service = new PetService({
-      pets: new DynamoDbPetRepository({ client, petsTable: own.names.Pets as string }),
+      pets: new DynamoDbPetRepository({ client, petsTable: own.names.pets }),
       ids,
     });
     await ids.next(); // handed out, then lost (a crash between the two writes)

@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { OPENAPI_YAML_PATH } from '#infra/openapi/document-file';
+import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
 import type { ObservedExchange } from './api-client';
 
 /**

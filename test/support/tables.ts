@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import {
-  ensureTables,
-  type TableNames,
-  tableEnvironment,
-  tableNamesFor,
-} from '#shared/adapters/dynamodb/create-tables';
+import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
+import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import type { FunctionConfig } from '#shared/config';
 
 export interface TestTables {
   readonly endpoint: string;
   readonly names: TableNames;
-  /** The environment the composition root reads: endpoint plus these tables. */
-  readonly env: Record<string, string>;
+  /** A function configuration for these tables: every table, this DynamoDB, silent logs, no metrics. */
+  readonly config: FunctionConfig;
 }
 
 /** Fresh tables on the run's DynamoDB Local, named uniquely so test files never see each other's data. */
@@ -25,5 +22,16 @@ export const createTestTables = async (label: string): Promise<TestTables> => {
   } finally {
     client.destroy();
   }
-  return { endpoint, names, env: { DYNAMODB_ENDPOINT: endpoint, ...tableEnvironment(names) } };
+  return {
+    endpoint,
+    names,
+    config: { tables: names, dynamoDb: { endpoint }, logLevel: 'SILENT', metrics: false },
+  };
 };
+
+/** The API keys of these tables, through the adapter the authorizer uses. */
+export const apiKeysOf = (tables: TestTables): DynamoDbApiKeyRepository =>
+  new DynamoDbApiKeyRepository({
+    client: createDocumentClient({ endpoint: tables.endpoint }),
+    apiKeysTable: tables.names.apiKeys,
+  });

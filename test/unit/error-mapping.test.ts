@@ -1,11 +1,12 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createPet } from '#functions/create-pet';
-import { getPet } from '#functions/get-pet';
-import { listPets } from '#functions/list-pets';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import { PetService } from '#shared/domain/pet-service';
+import { createPetHandler } from '#shared/handlers/create-pet';
+import { getPetHandler } from '#shared/handlers/get-pet';
+import { listPetsHandler } from '#shared/handlers/list-pets';
 import type { PetRepository } from '#shared/ports/pet-repository';
+import { silent } from '../support/observability';
 
 /**
  * What a real DynamoDB Local cannot do: throttle, time out, or fail in an unexpected way. The
@@ -51,7 +52,7 @@ describe('errors the store raises', () => {
       pets: failingWith(new StoreUnavailableError('DynamoDB Query failed: ThrottlingException')),
     });
 
-    const result = await listPets({ pets })(event(), context);
+    const result = await listPetsHandler({ pets, ...silent() })(event(), context);
 
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
@@ -67,7 +68,7 @@ describe('errors the store raises', () => {
     const secret = new Error('ValidationException: table arn:aws:dynamodb:eu-west-1:123:table/Pets-XYZ');
     const pets = new PetService({ pets: failingWith(secret) });
 
-    const result = await getPet({ pets })(
+    const result = await getPetHandler({ pets, ...silent() })(
       event({ pathParameters: { petId: '1' }, resource: '/pets/{petId}' }),
       context,
     );
@@ -86,7 +87,10 @@ describe('errors the store raises', () => {
   it('keeps the deprecation headers on errors of the deprecated operation', async () => {
     const pets = new PetService({ pets: failingWith(new Error('boom')) });
 
-    const result = await getPet({ pets })(event({ pathParameters: { petId: '1' } }), context);
+    const result = await getPetHandler({ pets, ...silent() })(
+      event({ pathParameters: { petId: '1' } }),
+      context,
+    );
 
     expect(result.headers).toMatchObject({ Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' });
   });
@@ -98,7 +102,10 @@ describe('errors the store raises', () => {
     };
     const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 600 } as Context;
 
-    const result = await listPets({ pets: new PetService({ pets: slow }) })(event(), nearlyOutOfTime);
+    const result = await listPetsHandler({ pets: new PetService({ pets: slow }), ...silent() })(
+      event(),
+      nearlyOutOfTime,
+    );
 
     expect(result.statusCode).toBe(503);
     expect(bodyOf(result)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
@@ -117,7 +124,7 @@ describe('a create that cannot get an id', () => {
       },
     });
 
-    const result = await createPet({ pets })(
+    const result = await createPetHandler({ pets, ...silent() })(
       event({
         httpMethod: 'POST',
         headers: { 'Content-Type': 'application/json' },

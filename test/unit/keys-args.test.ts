@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeysArgs, UsageError } from '#infra/keys';
+import { parseKeysArgs, UsageError } from '#tools/keys/keys';
 
 const TABLE = 'PetStore-staging-TablesApiKeys330F873D-1A2B3C4D5E6F';
 

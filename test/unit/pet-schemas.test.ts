@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_ID, NewPet, PET_STATUSES } from '#shared/domain/pet';
-import { getPetRequest, listPetsRequest } from '#shared/http/request-schemas';
+import { requestSchema } from '#shared/http/middleware/validate-request';
+import { getPet } from '#shared/operations/get-pet';
+import { listPets } from '#shared/operations/list-pets';
+
+const listPetsRequest = requestSchema(listPets.request);
+const getPetRequest = requestSchema(getPet.request);
 
 describe('NewPet', () => {
   it('accepts every well-formed pet', () => {
