@@ -20,7 +20,12 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '#infra/stages';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
-import { GATEWAY_RESPONSES, type GatewayError, methodNotAllowed } from '#shared/http/gateway-responses';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayError,
+  gatewayHeaders,
+  methodNotAllowed,
+} from '#shared/http/gateway-responses';
 import { STAGE_NAME } from '#shared/http/paths';
 import { authorizerFunction } from '#shared/operations/authorizer';
 import {
@@ -49,6 +54,9 @@ export const errorTemplate = (error: GatewayError): string =>
 
 /** Header name as a method response parameter. */
 const header = (name: string): string => `method.response.header.${name}`;
+
+/** A static header value as API Gateway writes one: in single quotes. */
+const quoted = (value: string): string => `'${value}'`;
 
 /**
  * Content types whose body the 405 mock accepts (it reads none of it). A request with another one
@@ -172,17 +180,24 @@ export class PetStoreApi extends Construct {
             {
               statusCode,
               responseTemplates: { 'application/json': errorTemplate(error) },
-              responseParameters: {
-                [header('Allow')]: `'${error.allow}'`,
-                [header('Content-Type')]: "'application/json'",
-              },
+              responseParameters: Object.fromEntries(
+                Object.entries({ ...gatewayHeaders(error.code), Allow: error.allow }).map(([name, value]) => [
+                  header(name),
+                  quoted(value),
+                ]),
+              ),
             },
           ],
         }),
         {
           ...authorized,
           methodResponses: [
-            { statusCode, responseParameters: { [header('Allow')]: true, [header('Content-Type')]: true } },
+            {
+              statusCode,
+              responseParameters: Object.fromEntries(
+                [...Object.keys(gatewayHeaders(error.code)), 'Allow'].map((name) => [header(name), true]),
+              ),
+            },
           ],
         },
       );
@@ -192,7 +207,9 @@ export class PetStoreApi extends Construct {
       this.api.addGatewayResponse(type, {
         type: ResponseType.of(type),
         statusCode: String(ERROR_STATUS[error.code]),
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        responseHeaders: Object.fromEntries(
+          Object.entries(gatewayHeaders(error.code)).map(([name, value]) => [name, quoted(value)]),
+        ),
         templates: { 'application/json': errorTemplate(error) },
       });
     }

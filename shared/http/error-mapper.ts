@@ -1,17 +1,11 @@
 import { PetNotFoundError, StoreUnavailableError } from '#shared/domain/errors';
 import { HttpError } from '#shared/http/http-error';
 
-/** Seconds a client should wait before retrying after a 503. */
-export const RETRY_AFTER_SECONDS = 1;
-
 /** The package a middy error names in its `cause`: how middy marks the errors it throws. */
 const packageOf = (error: Error): unknown => (error.cause as { package?: unknown } | undefined)?.package;
 
 const unavailable = (cause: unknown): HttpError =>
-  new HttpError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', {
-    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-    cause,
-  });
+  new HttpError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { cause });
 
 /** A body that is not JSON: what any failure of the JSON parser becomes. */
 export const invalidJson = (cause?: unknown): HttpError =>

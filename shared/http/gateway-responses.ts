@@ -1,4 +1,6 @@
 import type { ErrorCode } from '#shared/http/error-body';
+import { RESPONSE_HEADERS } from '#shared/http/responses';
+import { retryHeaders } from '#shared/http/retry';
 
 /**
  * What API Gateway answers by itself, before or instead of a function, mapped to the Error object.
@@ -62,4 +64,13 @@ export const methodNotAllowed = (allow: readonly string[]): GatewayError & { all
   code: 'METHOD_NOT_ALLOWED',
   message: `Method not allowed; this resource accepts ${allow.join(', ')}`,
   allow: allow.join(', '),
+});
+
+/**
+ * The headers of an answer API Gateway gives itself, as the stack's gateway responses and the
+ * local gateway send them: those every response carries, and `Retry-After` on a 429 or 503.
+ */
+export const gatewayHeaders = (code: ErrorCode): Readonly<Record<string, string>> => ({
+  ...RESPONSE_HEADERS,
+  ...retryHeaders(code),
 });

@@ -112,6 +112,8 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
       expect(response?.ResponseParameters).toEqual({
         'method.response.header.Allow': `'${allow}'`,
         'method.response.header.Content-Type': "'application/json'",
+        'method.response.header.X-Content-Type-Options': "'nosniff'",
+        'method.response.header.Cache-Control': "'no-store'",
       });
       expect(JSON.parse(response?.ResponseTemplates['application/json'] ?? '')).toEqual({
         code: 'METHOD_NOT_ALLOWED',
@@ -125,6 +127,8 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
           ResponseParameters: {
             'method.response.header.Allow': true,
             'method.response.header.Content-Type': true,
+            'method.response.header.X-Content-Type-Options': true,
+            'method.response.header.Cache-Control': true,
           },
         },
       ]);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { errorBody } from '#shared/http/error-body';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
 import { BASE_PATH } from '#shared/http/paths';
+import { RESPONSE_HEADERS } from '#shared/http/responses';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
 import { lambdaContext } from '#tools/lambda/context';
@@ -50,7 +51,9 @@ const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 /** The answer to malformed HTTP framing: a 400 with the Error object, and the server goes on. */
 const MALFORMED_REQUEST = (() => {
   const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request'));
-  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const headers = { ...RESPONSE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 400 Bad Request\r\n${lines.join('')}\r\n${body}`;
 })();
 
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
@@ -65,7 +68,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const url = new URL(request.url ?? '/', 'http://localhost');
     const file = method === 'GET' ? staticFile(staticRoutes, url.pathname) : undefined;
     if (file) {
-      response.writeHead(200, { 'Content-Type': file.contentType }).end(file.body);
+      response.writeHead(200, { ...RESPONSE_HEADERS, 'Content-Type': file.contentType }).end(file.body);
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
+import { gatewayHeaders } from '#shared/http/gateway-responses';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
@@ -46,7 +47,7 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
 export const sendRefusal = (response: ServerResponse, refusal: GatewayRefusal, requestId: string): number => {
   const status = ERROR_STATUS[refusal.code];
   response.writeHead(status, {
-    'Content-Type': 'application/json',
+    ...gatewayHeaders(refusal.code),
     'x-amzn-RequestId': requestId,
     ...refusal.headers,
   });

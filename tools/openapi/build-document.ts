@@ -12,13 +12,14 @@ import { stackName } from '#infra/stage-names';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { ERROR_STATUS, ErrorBody, errorBody } from '#shared/http/error-body';
-import { invalidJson, RETRY_AFTER_SECONDS } from '#shared/http/error-mapper';
+import { invalidJson } from '#shared/http/error-mapper';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { checkBody } from '#shared/http/middleware/json-body';
 import { parseRequest, requestSchema } from '#shared/http/middleware/validate-request';
 import { isIntegerParam } from '#shared/http/params';
 import { BASE_PATH } from '#shared/http/paths';
+import { RETRY_AFTER_SECONDS } from '#shared/http/retry';
 import type { Operation } from '#shared/operations/operation';
 import { allowedMethods, OPERATIONS } from '#shared/operations/routes';
 import {
@@ -95,7 +96,9 @@ const sharedResponses = {
       lead: 'Answered by API Gateway, before the key is checked, for any path under `/v1` that the API does not have.',
     },
   ),
-  TooManyRequests: errorResponse([{ summary: 'Throttled', value: gatewayExample('THROTTLED') }]),
+  TooManyRequests: errorResponse([{ summary: 'Throttled', value: gatewayExample('THROTTLED') }], {
+    headers: { 'Retry-After': ref('headers', 'Retry-After') },
+  }),
   InternalError: errorResponse([
     { summary: 'An unexpected failure', value: errorExample(new Error('an unexpected failure')) },
   ]),
@@ -339,8 +342,8 @@ export const buildDocument = (): OpenApiDocument => {
             : {}),
           'Retry-After': {
             description:
-              "Seconds to wait before retrying. Sent when the function itself reports the outage; API Gateway's own 503s may lack it.",
-            required: false,
+              'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers.',
+            required: true,
             schema: { type: 'integer', minimum: 0 },
             example: RETRY_AFTER_SECONDS,
           },

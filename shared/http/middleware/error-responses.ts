@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
 import { jsonResponse, type ResponseHeaders } from '#shared/http/responses';
+import { retryHeaders } from '#shared/http/retry';
 import type { Observability } from '#shared/observability/observability';
 
 export interface ErrorResponsesOptions extends Observability {
@@ -12,8 +13,8 @@ export interface ErrorResponsesOptions extends Observability {
 
 /**
  * Turns any error into the Error object `{ code, message, status }` (toHttpError decides which).
- * A 5xx is logged with its cause; the client sees only the generic message. Every error is
- * counted by code.
+ * A 5xx is logged with its cause; the client sees only the generic message. A 429 or 503 says
+ * when to retry. Every error is counted by code.
  */
 export const errorResponses = ({
   headers = {},
@@ -33,6 +34,6 @@ export const errorResponses = ({
       ...(error.details ? { details: [...error.details] } : {}),
       ...(requestId ? { requestId } : {}),
     });
-    request.response = jsonResponse(error.status, body, headers, error.headers);
+    request.response = jsonResponse(error.status, body, headers, retryHeaders(error.code), error.headers);
   },
 });
