@@ -1,0 +1,101 @@
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DATA_ACCESS, type TableAccess } from '#shared/adapters/dynamodb/access';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import { createTestTables, type TestTables } from '../support/tables';
+
+/**
+ * The accesses each adapter method declares (shared/adapters/dynamodb/access.ts) are what the
+ * stack grants. Here each method runs against DynamoDB Local with a client that records every
+ * command it really sends, and the two must match: a call the declaration lacks would be denied
+ * in AWS, a declared action no call makes would be a grant too wide.
+ */
+
+type Call = `${string} on ${string}`;
+
+const recordingClient = (tables: TestTables) => {
+  const calls = new Set<Call>();
+  const keyOf = new Map(Object.entries(tables.names).map(([key, name]) => [name, key as TableKey]));
+  const base = createLocalClient(tables.endpoint);
+  base.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { TableName?: string; IndexName?: string };
+      const action = `dynamodb:${(context.commandName ?? '').replace(/Command$/, '')}`;
+      const table = keyOf.get(input.TableName ?? '') ?? `unknown table ${input.TableName}`;
+      calls.add(`${action} on ${table}${input.IndexName ? `/index/${input.IndexName}` : ''}`);
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordCalls' },
+  );
+  return { client: DynamoDBDocumentClient.from(base), calls };
+};
+
+const declared = (accesses: readonly TableAccess[]): Set<Call> =>
+  new Set(
+    accesses.flatMap((access) =>
+      access.actions.map(
+        (action): Call => `${action} on ${access.table}${access.index ? `/index/${access.index}` : ''}`,
+      ),
+    ),
+  );
+
+let tables: TestTables;
+beforeAll(async () => {
+  tables = await createTestTables('access');
+});
+
+describe('the DynamoDB calls of each adapter method', () => {
+  it('are exactly the declared ones for pets.get: GetItem on the pets table', async () => {
+    const { client, calls } = recordingClient(tables);
+    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+
+    await pets.get(1);
+
+    expect(calls).toEqual(declared(DATA_ACCESS.pets.get));
+  });
+
+  it('are exactly the declared ones for pets.list, filtered and unfiltered', async () => {
+    const { client, calls } = recordingClient(tables);
+    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+
+    await pets.list({ limit: 5 });
+    await pets.list({ limit: 5, status: 'sold' });
+
+    expect(calls).toEqual(declared(DATA_ACCESS.pets.list));
+  });
+
+  it('are exactly the declared ones for pets.create: PutItem on the pets table', async () => {
+    const { client, calls } = recordingClient(tables);
+    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+
+    await pets.create({ id: 7, name: 'Rex', categoryId: 1, status: 'available' });
+
+    expect(calls).toEqual(declared(DATA_ACCESS.pets.create));
+  });
+
+  it('are exactly the declared ones for ids.next: UpdateItem on the counters table', async () => {
+    const { client, calls } = recordingClient(tables);
+    const ids = new DynamoDbIdSequence({
+      client,
+      countersTable: tables.names.counters,
+      sequence: PET_ID_SEQUENCE,
+    });
+
+    await ids.next();
+
+    expect(calls).toEqual(declared(DATA_ACCESS.ids.next));
+  });
+
+  it('are exactly the declared ones for apiKeys.findByHash: GetItem on the API keys table', async () => {
+    const { client, calls } = recordingClient(tables);
+    const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.names.apiKeys });
+
+    await keys.findByHash('0'.repeat(64));
+
+    expect(calls).toEqual(declared(DATA_ACCESS.apiKeys.findByHash));
+  });
+});
