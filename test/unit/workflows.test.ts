@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateWorkflow } from '@action-validator/core';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { PROJECT_ROOT } from '#infra/project-root';
+
+/**
+ * The GitHub Actions workflows users copy: each checked against GitHub's workflow schema by
+ * action-validator, and held to what docs/deploy.md says the pipeline does.
+ */
+
+const WORKFLOWS = join(PROJECT_ROOT, '.github/workflows');
+const read = (name: string) => readFileSync(join(WORKFLOWS, name), 'utf8');
+
+type Step = { uses?: string; run?: string; with?: Record<string, string> };
+type Job = {
+  needs?: string | string[];
+  environment?: { name: string };
+  permissions?: Record<string, string>;
+  steps: Step[];
+};
+const jobsOf = (name: string) => (parse(read(name)) as { jobs: Record<string, Job> }).jobs;
+
+describe('the workflows', () => {
+  it.each(readdirSync(WORKFLOWS))('%s is a valid GitHub Actions workflow', (name) => {
+    expect(validateWorkflow(read(name)).errors).toEqual([]);
+  });
+
+  it('are checked for real: a misspelt key is an error', () => {
+    const broken = 'on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    stepz: []\n';
+
+    expect(validateWorkflow(broken).errors).not.toEqual([]);
+  });
+});
+
+describe('CI', () => {
+  it('runs the project CI entry point, .ci/run, on every push to main and every pull request', () => {
+    const workflow = parse(read('ci.yml')) as { on: Record<string, unknown> };
+
+    expect(Object.keys(workflow.on).sort()).toEqual(['pull_request', 'push']);
+    expect(jobsOf('ci.yml').test?.steps.some((step) => step.run === 'bash .ci/run')).toBe(true);
+  });
+});
+
+describe('deploy', () => {
+  const jobs = jobsOf('deploy.yml');
+
+  it('deploys staging, then production only after staging, in the protected production environment', () => {
+    expect(jobs.staging?.environment?.name).toBe('staging');
+    expect(jobs.production?.needs).toBe('staging');
+    expect(jobs.production?.environment?.name).toBe('production');
+  });
+
+  it.each(['staging', 'production'])('deploys %s with an OIDC role, never with stored AWS keys', (stage) => {
+    const job = jobs[stage] as Job;
+    const credentials = job.steps.find((step) =>
+      step.uses?.startsWith('aws-actions/configure-aws-credentials'),
+    );
+
+    expect(job.permissions?.['id-token']).toBe('write');
+    expect(Object.keys(credentials?.with ?? {}).sort()).toEqual(['aws-region', 'role-to-assume']);
+    expect(read('deploy.yml')).not.toMatch(/aws-access-key-id|aws-secret-access-key/);
+  });
+
+  it.each([
+    ['staging', 'PetStore-staging'],
+    ['production', 'PetStore-production'],
+  ])('deploys the %s stack with cdk, then runs the smoke suite against it', (stage, stack) => {
+    const runs = (jobs[stage] as Job).steps.map((step) => step.run ?? '');
+    const deploy = runs.findIndex((run) => run.includes(`npx cdk deploy ${stack} `));
+    const smoke = runs.findIndex((run) => run.startsWith('npm run smoke'));
+
+    expect(deploy).toBeGreaterThanOrEqual(0);
+    expect(smoke).toBeGreaterThan(deploy);
+  });
+});
