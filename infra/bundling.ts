@@ -8,7 +8,7 @@ import type { BuildOptions } from 'esbuild';
  */
 
 /** Node.js version of the Lambda runtime; the bundle targets exactly it. */
-export const NODE_TARGET = 'node22';
+export const NODE_TARGET = 'node24';
 
 /**
  * An ESM bundle has no `require`, yet CommonJS dependencies bundled into it (parts of the AWS SDK)

@@ -56,7 +56,7 @@ export interface ApiFunctionProps {
 }
 
 /**
- * A Lambda function with the house defaults: Node 22 on arm64, an ESM bundle built by the local
+ * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
  * esbuild with the options of `infra/bundling.ts`, source maps, X-Ray tracing, and a log group of
  * its own with the stage's retention. Its role can write to that log group and nothing else until
  * a table grants it more.
@@ -85,7 +85,7 @@ export class ApiFunction extends Construct {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       description: props.description,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
       timeout: props.timeout ?? HANDLER_TIMEOUT,
@@ -108,12 +108,6 @@ export class ApiFunction extends Construct {
       reason:
         'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support ' +
         'resource-level permissions, so CDK grants them on "*" (the only wildcard in this role).',
-    });
-    Validations.of(this.function).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'Node.js 22 on purpose: the code, its tests and the esbuild target are all Node 22 ' +
-        '(target node22 in infra/bundling.ts); a runtime upgrade moves the three together.',
     });
   }
 }

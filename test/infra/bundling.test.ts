@@ -31,7 +31,7 @@ const nodejsFunctionEsbuildArgs = (entry: string): string[] => {
     entry: join(PROJECT_ROOT, entry),
     projectRoot: PROJECT_ROOT,
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-    runtime: Runtime.NODEJS_22_X,
+    runtime: Runtime.NODEJS_24_X,
     architecture: Architecture.ARM_64,
   });
   return bundling.buildEsbuildArgs(new Stack(), '/in', '/out', posix.join);
@@ -51,14 +51,14 @@ const cliArgs = (options: BuildOptions, outfile: string): string[] =>
   });
 
 describe('bundling options', () => {
-  it('builds ESM for Node 22 with the createRequire banner, minified, with source maps and the AWS SDK inside', () => {
+  it('builds ESM for Node 24 with the createRequire banner, minified, with source maps and the AWS SDK inside', () => {
     expect(esbuildOptions('functions/get-pet.ts', 'dist/get-pet.mjs')).toMatchObject({
       entryPoints: ['functions/get-pet.ts'],
       outfile: 'dist/get-pet.mjs',
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node22',
+      target: 'node24',
       mainFields: ['module', 'main'],
       banner: {
         js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",

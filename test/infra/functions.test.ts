@@ -40,10 +40,10 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     template.resourceCountIs('AWS::Lambda::Function', OPERATION_FUNCTIONS.length + 1);
   });
 
-  it('runs every function on Node.js 22, arm64, with active X-Ray tracing and source maps', () => {
+  it('runs every function on Node.js 24, arm64, with active X-Ray tracing and source maps', () => {
     for (const [, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
