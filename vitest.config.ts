@@ -1,4 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
+import { findChromium, HOW_TO_INSTALL } from './test/support/browser';
 
 const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
 
@@ -6,6 +7,26 @@ const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
 // tests know. Set before the global setups create their first client, in this process and, through
 // the environment, in every process the tests start.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+/**
+ * The browser tests need a real Chromium. In CI they always run (a missing browser fails them);
+ * elsewhere without one they are left out, and the run says so.
+ */
+const browserTests = (): TestProjectConfiguration[] => {
+  const project: TestProjectConfiguration = {
+    extends: true,
+    test: {
+      name: 'browser',
+      include: ['test/browser/**/*.test.ts'],
+      globalSetup: dynamoDbSetup,
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+  if (process.env.CI === 'true' || findChromium()) return [project];
+  console.warn(`\nThe browser tests did not run: no Chromium found; ${HOW_TO_INSTALL}.\n`);
+  return [];
+};
 
 export default defineConfig({
   test: {
@@ -39,6 +60,7 @@ export default defineConfig({
         // One CDK app build per worker, shared by the template test files (see test/support/pet-store-app.ts).
         test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000, isolate: false },
       },
+      ...browserTests(),
     ],
   },
 });

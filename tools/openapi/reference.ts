@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '#infra/project-root';
+import type { StaticRoutes } from '#tools/local/static-files';
 import { buildDocument } from '#tools/openapi/build-document';
 import { toJson, toYaml } from '#tools/openapi/document-file';
 
@@ -16,6 +17,16 @@ import { toJson, toYaml } from '#tools/openapi/document-file';
 
 const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 const TITLE = 'Pet Store API reference';
+
+/**
+ * The one thing the inlined Redoc page still loads from Redocly's CDN: the logo beside "API docs
+ * by" in the sidebar. Replaced by the same attribution as an inline SVG, so the page makes no
+ * request anywhere but to the server that serves it.
+ */
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini-full.svg';
+const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#0044D4">Redoc</text></svg>',
+)}`;
 
 /**
  * Renders an OpenAPI file to a self-contained HTML page at `output`. The page routes in the
@@ -43,12 +54,8 @@ export const renderReference = async (
     // From the root, so the CLI reads the project's redocly.yaml (which turns its telemetry off).
     { cwd: PROJECT_ROOT, env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
   );
+  await writeFile(output, (await readFile(output, 'utf8')).replaceAll(REDOC_CDN_LOGO, INLINE_LOGO));
 };
-
-export interface StaticFile {
-  readonly contentType: string;
-  readonly body: string;
-}
 
 const fallbackPage = (reason: string) => `<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>${TITLE}</title>
@@ -61,7 +68,7 @@ The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openap
  * start, so they describe the service that is running even before `npm run openapi`. Never
  * fails: when the page cannot be rendered, `/docs` says so and links to the document.
  */
-export const referenceRoutes = async (): Promise<Record<string, StaticFile>> => {
+export const referenceRoutes = async (): Promise<StaticRoutes> => {
   const document = await buildDocument();
   const yaml = toYaml(document);
   const directory = await mkdtemp(join(tmpdir(), 'petstore-reference-'));
