@@ -50,7 +50,6 @@ export default defineConfig({
           name: 'http',
           include: ['test/http/**/*.test.ts'],
           globalSetup: dynamoDbSetup,
-          setupFiles: ['test/support/conformance-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

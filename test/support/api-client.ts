@@ -1,7 +1,7 @@
 /**
- * The HTTP tests' client for the local server. Every response passes through the registered
- * observers (for example the OpenAPI conformance check), so each test that makes a request also
- * checks the response against the contract without saying so.
+ * The HTTP tests' client. Built with `ApiClient.checkedAgainst(contract, …)`, it holds every
+ * response to the OpenAPI document as it arrives (a response that breaks it fails the request,
+ * and so the test); a plain `new ApiClient(…)` checks nothing.
  */
 
 export interface ObservedExchange {
@@ -15,13 +15,13 @@ export interface ObservedExchange {
   readonly json: unknown;
 }
 
-type Observer = (exchange: ObservedExchange) => void;
-const observers: Observer[] = [];
+/** What the client runs on every response, e.g. a contract check that throws. */
+export type ResponseCheck = (exchange: ObservedExchange) => void;
 
-/** Registers a check run on every response of every ApiClient. */
-export const observeResponses = (observer: Observer): void => {
-  observers.push(observer);
-};
+/** The contract a checked client holds responses to. */
+export interface ResponseContract {
+  assertConforms(exchange: ObservedExchange): void;
+}
 
 export interface ApiRequest {
   readonly method?: string;
@@ -36,7 +36,13 @@ export class ApiClient {
   constructor(
     readonly baseUrl: string,
     private readonly apiKey: string,
+    private readonly check: ResponseCheck = () => undefined,
   ) {}
+
+  /** A client whose every response must conform to `contract` (docs/openapi.yaml). */
+  static checkedAgainst(contract: ResponseContract, baseUrl: string, apiKey: string): ApiClient {
+    return new ApiClient(baseUrl, apiKey, (exchange) => contract.assertConforms(exchange));
+  }
 
   async request(path: string, request: ApiRequest = {}): Promise<ObservedExchange> {
     const headers: Record<string, string> = {
@@ -70,7 +76,7 @@ export class ApiClient {
       text,
       json,
     };
-    for (const observe of observers) observe(exchange);
+    this.check(exchange);
     return exchange;
   }
 
