@@ -19,11 +19,13 @@ type Call = `${string} on ${string}`;
 
 const recordingClient = (tables: TestTables) => {
   const calls = new Set<Call>();
+  const inputs: Record<string, unknown>[] = [];
   const keyOf = new Map(Object.entries(tables.names).map(([key, name]) => [name, key as TableKey]));
   const base = createLocalClient(tables.endpoint);
   base.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { TableName?: string; IndexName?: string };
+      inputs.push({ ...input });
       const action = `dynamodb:${(context.commandName ?? '').replace(/Command$/, '')}`;
       const table = keyOf.get(input.TableName ?? '') ?? `unknown table ${input.TableName}`;
       calls.add(`${action} on ${table}${input.IndexName ? `/index/${input.IndexName}` : ''}`);
@@ -31,7 +33,7 @@ const recordingClient = (tables: TestTables) => {
     },
     { step: 'initialize', name: 'recordCalls' },
   );
-  return { client: DynamoDBDocumentClient.from(base), calls };
+  return { client: DynamoDBDocumentClient.from(base), calls, inputs };
 };
 
 const declared = (accesses: readonly TableAccess[]): Set<Call> =>
@@ -56,6 +58,15 @@ describe('the DynamoDB calls of each adapter method', () => {
     await pets.get(1);
 
     expect(calls).toEqual(declared(DATA_ACCESS.pets.get));
+  });
+
+  it('read a pet strongly consistently, so a pet just created can be read back at once', async () => {
+    const { client, inputs } = recordingClient(tables);
+    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+
+    await pets.get(1);
+
+    expect(inputs).toEqual([expect.objectContaining({ ConsistentRead: true })]);
   });
 
   it('are exactly the declared ones for pets.list, filtered and unfiltered', async () => {

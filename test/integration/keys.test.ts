@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -40,10 +41,11 @@ describe('keys command on DynamoDB Local', () => {
     expect(created.out).toHaveLength(1);
     const [key = ''] = created.out;
     expect(key).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
-    const stored = await created.apiKeys.findByHash(hashApiKey(key));
+    const sha256 = createHash('sha256').update(key).digest('hex');
+    const stored = await created.apiKeys.findByHash(sha256);
     expect(stored).toEqual({
-      keyHash: hashApiKey(key),
-      keyId: `key-${hashApiKey(key).slice(0, 12)}`,
+      keyHash: sha256,
+      keyId: `key-${sha256.slice(0, 12)}`,
       name: 'ci-bot',
       createdAt: '2025-01-02T03:04:05.000Z',
     });

@@ -98,4 +98,11 @@ describe('authorize', () => {
     expect(looked).toEqual([hashApiKey(key)]);
     expect(looked[0]).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('hashes a key to the hex SHA-256 of its UTF-8 bytes (a known-answer vector)', () => {
+    // printf 'psk_known-answer' | sha256sum
+    expect(hashApiKey('psk_known-answer')).toBe(
+      'd270b99271d11f2e446882ec8f2ee8a6571880a66e7f7ff1086cde3e88c2bb97',
+    );
+  });
 });

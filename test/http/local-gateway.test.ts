@@ -1,0 +1,96 @@
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '#shared/domain/errors';
+import { authorizerHandler } from '#shared/handlers/authorizer';
+import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
+import { createLogger } from '#shared/observability/logger';
+import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+
+/**
+ * The local gateway's own answers, in the situations the real functions never produce: an
+ * authorizer that denies or fails, a function that throws or answers nonsense. The functions here
+ * are stand-ins on purpose; what is under test is the gateway, which must answer as API Gateway
+ * does, with the Error object.
+ */
+
+const policy = (effect: 'Allow' | 'Deny', resource: string): APIGatewayAuthorizerResult => ({
+  principalId: 'key-test',
+  policyDocument: {
+    Version: '2012-10-17',
+    Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resource }],
+  },
+});
+
+const ok: ProxyHandler = async () => ({ statusCode: 200, body: '[]' });
+const handlers = (handler: ProxyHandler = ok) => ({ listPets: handler, createPet: handler, getPet: handler });
+
+let gateway: LocalGateway | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  gateway = undefined;
+});
+
+const serve = async (authorizer: TokenAuthorizerHandler, handler?: ProxyHandler) => {
+  gateway = await startLocalGateway({ port: 0, handlers: handlers(handler), authorizer });
+  return fetch(`${gateway.baseUrl}/pets`, { headers: { Authorization: 'Bearer psk_any' } });
+};
+
+const expectGatewayError = async (response: Response, status: number, code: string) => {
+  expect(response.status).toBe(status);
+  expect(await response.json()).toMatchObject({ code, status });
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+};
+
+describe('the local gateway', () => {
+  it('answers 401 UNAUTHORIZED when the authorizer returns a Deny', async () => {
+    const response = await serve(async () => policy('Deny', 'arn:aws:execute-api:*'));
+
+    await expectGatewayError(response, 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 401 UNAUTHORIZED when the Allow does not cover the route called', async () => {
+    const response = await serve(async () =>
+      policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/GET/other'),
+    );
+
+    await expectGatewayError(response, 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the key store fails inside the authorizer', async () => {
+    const failingKeys = {
+      findByHash: async () =>
+        Promise.reject(new StoreUnavailableError('DynamoDB GetItem failed: TimeoutError')),
+    } as unknown as ApiKeyRepository;
+
+    const response = await serve(
+      authorizerHandler({ apiKeys: failingKeys, logger: createLogger({ logLevel: 'SILENT' }) }),
+    );
+
+    await expectGatewayError(response, 503, 'SERVICE_UNAVAILABLE');
+    expect(response.headers.get('retry-after')).toBe('1');
+  });
+
+  it('answers 500 INTERNAL_ERROR, without details, when the function throws', async () => {
+    const response = await serve(
+      async () => policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/*/*'),
+      async () => {
+        throw new Error('secret internals');
+      },
+    );
+
+    await expectGatewayError(response, 500, 'INTERNAL_ERROR');
+    expect(response.headers.get('retry-after')).toBeNull();
+  });
+
+  it('answers 500 INTERNAL_ERROR when the function returns something that is not a proxy result', async () => {
+    const response = await serve(
+      async () => policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/*/*'),
+      (async () => ({ body: 'no status' })) as unknown as ProxyHandler,
+    );
+
+    await expectGatewayError(response, 500, 'INTERNAL_ERROR');
+  });
+});

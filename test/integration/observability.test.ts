@@ -1,0 +1,136 @@
+import type { Context } from 'aws-lambda';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import { writablePetService } from '#shared/composition/pets';
+import { PetService } from '#shared/domain/pet-service';
+import { createPetHandler } from '#shared/handlers/create-pet';
+import { getPetHandler } from '#shared/handlers/get-pet';
+import { createLogger } from '#shared/observability/logger';
+import { createMetrics } from '#shared/observability/metrics';
+import type { PetRepository } from '#shared/ports/pet-repository';
+import { proxyEvent } from '#tools/lambda/events';
+import { createTestTables, type TestTables } from '../support/tables';
+
+/**
+ * What the functions tell CloudWatch: EMF metric lines and structured logs on stdout, as
+ * Powertools writes them in Lambda. Captured here from the real Powertools, not silenced.
+ */
+
+type Json = Record<string, unknown> & {
+  _aws?: { CloudWatchMetrics: { Namespace: string; Metrics: { Name: string }[] }[] };
+};
+
+/** What the process writes to stdout and stderr (Powertools writes errors to stderr). */
+let written: string[];
+const captureStdout = () => {
+  written = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+  }
+};
+afterEach(() => vi.restoreAllMocks());
+
+const lines = (): Json[] =>
+  written
+    .join('')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Json);
+const metricLines = (name: string) =>
+  lines().filter((line) => line._aws?.CloudWatchMetrics[0]?.Metrics.some((metric) => metric.Name === name));
+
+const context = {
+  functionName: 'createPet',
+  awsRequestId: 'req-1',
+  getRemainingTimeInMillis: () => 10_000,
+} as unknown as Context;
+
+let tables: TestTables;
+beforeAll(async () => {
+  tables = await createTestTables('observability');
+});
+
+describe('EMF metrics', () => {
+  it('counts a created pet in namespace PetStore, tagged with the service and the stage', async () => {
+    const handler = createPetHandler({
+      pets: writablePetService(tables.config, createDocumentClient(tables.config.dynamoDb)),
+      logger: createLogger({ logLevel: 'SILENT' }),
+      metrics: createMetrics({ stage: 'production' }),
+    });
+    captureStdout();
+
+    const result = await handler(
+      proxyEvent({
+        method: 'POST',
+        path: '/pets',
+        resource: '/pets',
+        headers: [['Content-Type', 'application/json']],
+        body: '{"name":"Rex","categoryId":1}',
+        requestId: 'req-1',
+      }),
+      context,
+    );
+
+    expect(result.statusCode).toBe(201);
+    const [created] = metricLines('PetsCreated');
+    expect(created).toMatchObject({ PetsCreated: 1, service: 'pet-store', stage: 'production' });
+    expect(created?._aws?.CloudWatchMetrics[0]?.Namespace).toBe('PetStore');
+  });
+
+  it('counts every error by its code, at once', async () => {
+    const handler = getPetHandler({
+      pets: new PetService({ pets: { get: async () => undefined } as unknown as PetRepository }),
+      logger: createLogger({ logLevel: 'SILENT' }),
+      metrics: createMetrics({ stage: 'staging' }),
+    });
+    captureStdout();
+
+    const result = await handler(
+      proxyEvent({
+        method: 'GET',
+        path: '/pets/9',
+        resource: '/pets/{petId}',
+        pathParameters: { petId: '9' },
+        requestId: 'req-2',
+      }),
+      context,
+    );
+
+    expect(result.statusCode).toBe(404);
+    expect(metricLines('Errors')).toEqual([
+      expect.objectContaining({ Errors: 1, code: 'NOT_FOUND', service: 'pet-store', stage: 'staging' }),
+    ]);
+  });
+});
+
+describe('logs', () => {
+  it('log the cause of a 500 at ERROR, and only its generic message reaches the client', async () => {
+    const failing = { get: async () => Promise.reject(new Error('disk on fire at shard 7')) };
+    const handler = getPetHandler({
+      pets: new PetService({ pets: failing as unknown as PetRepository }),
+      logger: createLogger({ logLevel: 'INFO' }),
+      metrics: createMetrics(),
+    });
+    captureStdout();
+
+    const result = await handler(
+      proxyEvent({
+        method: 'GET',
+        path: '/pets/9',
+        resource: '/pets/{petId}',
+        pathParameters: { petId: '9' },
+        requestId: 'req-3',
+      }),
+      context,
+    );
+
+    expect(result.statusCode).toBe(500);
+    expect(result.body).not.toContain('disk on fire');
+    const logged = lines().find((line) => line.message === 'Request failed');
+    expect(logged).toMatchObject({ level: 'ERROR', code: 'INTERNAL_ERROR', service: 'pet-store' });
+    expect(JSON.stringify(logged)).toContain('disk on fire at shard 7');
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createPetRoot } from '#shared/composition/create-pet';
+import { listPetsRoot } from '#shared/composition/list-pets';
+import { ConfigError, readFunctionConfig } from '#shared/config';
+
+/** What a function's cold start does with the environment Lambda gives it. */
+
+describe('readFunctionConfig', () => {
+  it('fails at cold start with a ConfigError naming the missing table variable', () => {
+    expect(() => readFunctionConfig(['pets', 'counters'], { PETS_TABLE_NAME: 'pets' })).toThrow(
+      new ConfigError('Environment variable COUNTERS_TABLE_NAME must be set'),
+    );
+  });
+
+  it('treats a blank variable as a missing one', () => {
+    expect(() => readFunctionConfig(['pets'], { PETS_TABLE_NAME: '  ' })).toThrow(ConfigError);
+  });
+
+  it('reads exactly the tables the function uses, the endpoint and the stage', () => {
+    const env = {
+      PETS_TABLE_NAME: 'PetStore-production-Pets',
+      COUNTERS_TABLE_NAME: 'unused',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+      PETSTORE_STAGE: 'production',
+    };
+
+    expect(readFunctionConfig(['pets'], env)).toEqual({
+      tables: { pets: 'PetStore-production-Pets' },
+      dynamoDb: { endpoint: 'http://127.0.0.1:8000' },
+      stage: 'production',
+      metrics: true,
+    });
+  });
+
+  it('leaves the endpoint to the SDK in AWS, where none is set', () => {
+    expect(readFunctionConfig(['pets'], { PETS_TABLE_NAME: 'p' }).dynamoDb).toEqual({});
+  });
+});
+
+describe('the composition roots', () => {
+  it('declare the tables their function needs, so a missing one fails the cold start', () => {
+    expect(listPetsRoot.tables).toEqual(['pets']);
+    expect(createPetRoot.tables).toEqual(['counters', 'pets']);
+    expect(() =>
+      createPetRoot.build(readFunctionConfig(createPetRoot.tables, { PETS_TABLE_NAME: 'p' })),
+    ).toThrow('Environment variable COUNTERS_TABLE_NAME must be set');
+  });
+});
