@@ -95,19 +95,25 @@ describe('errors the store raises', () => {
     expect(result.headers).toMatchObject({ Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' });
   });
 
-  it('answers 503 when the function is about to time out, before Lambda kills it', async () => {
+  it('answers 503 with Retry-After 500 ms before the Lambda timeout, not when Lambda kills it', async () => {
     const slow: PetRepository = {
       ...failingWith(new Error('unused')),
       list: () => new Promise(() => undefined),
     };
-    const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 600 } as Context;
+    const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 800 } as Context;
+    const started = performance.now();
 
     const result = await listPetsHandler({ pets: new PetService({ pets: slow }), ...silent() })(
       event(),
       nearlyOutOfTime,
     );
 
+    // 800 ms left, a 500 ms margin: the answer comes after about 300 ms, well before 800.
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(700);
     expect(result.statusCode).toBe(503);
+    expect(result.headers?.['Retry-After']).toBe('1');
     expect(bodyOf(result)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });
