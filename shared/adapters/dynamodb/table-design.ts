@@ -62,10 +62,3 @@ export const API_KEYS_TABLE = {
 } as const satisfies TableDesign;
 
 export const ALL_TABLES: readonly TableDesign[] = [PETS_TABLE, COUNTERS_TABLE, API_KEYS_TABLE];
-
-/** The design of a table by its key. */
-export const tableDesign = (key: TableKey): TableDesign => {
-  const design = ALL_TABLES.find((table) => table.key === key);
-  if (!design) throw new Error(`No table design for "${key}"`);
-  return design;
-};

@@ -79,9 +79,6 @@ export const parseRequest = <S extends z.ZodMiniType>(schema: S, raw: RawRequest
   return result.data;
 };
 
-/** The event after validation: `input` holds the parsed, typed request parts. */
-export type ValidatedEvent<I> = APIGatewayProxyEvent & { readonly input: I };
-
 /** Validates the parts of the request that `parts` names and puts the result on `event.input`. */
 export const validateRequest = (parts: RequestParts): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const schema = requestSchema(parts);
