@@ -6,6 +6,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { nodejsBundling } from '#infra/bundling';
+import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { LogLevel, StageName } from '#infra/stages';
 import { ENV } from '#shared/config';
@@ -108,6 +109,14 @@ export class ApiFunction extends Construct {
       reason:
         'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support ' +
         'resource-level permissions, so CDK grants them on "*" (the only wildcard in this role).',
+    });
+    acknowledgeLogGroupRules(this.logGroup);
+    Validations.of(this.function).acknowledge({
+      id: controlTowerRule('lambda_inside_vpc_check'),
+      reason:
+        'The functions reach nothing private: only DynamoDB and CloudWatch, over TLS to AWS ' +
+        'endpoints with IAM authentication. A VPC would need NAT or VPC endpoints (a cost per ' +
+        'hour and AZ) and slow cold starts, to protect no resource that lives in it.',
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
