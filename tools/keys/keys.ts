@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
-import { createDocumentClient, timeBudget } from '#shared/adapters/dynamodb/client';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
 import { type ApiKeyRecord, generateApiKey } from '#shared/auth/api-key';
@@ -196,6 +196,15 @@ export const runKeys = async (
   }
 };
 
+/**
+ * An operator's laptop may be far from the region (TLS set-up alone can take a second), so the
+ * command allows more than the functions' 1 s per attempt; but a stalled network still ends it.
+ */
+const OPERATOR_TIME_BUDGET = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
+} as const;
+
 /** What the command needs from this machine's AWS setup and does not find there. */
 export class SetupError extends Error {
   override readonly name = 'SetupError';
@@ -239,7 +248,10 @@ export const repositoryFor = (target: KeysTarget): KeysRepository => {
       close: () => client.destroy(),
     };
   }
-  const base = new DynamoDBClient({ ...timeBudget(), ...(target.region ? { region: target.region } : {}) });
+  const base = new DynamoDBClient({
+    ...OPERATOR_TIME_BUDGET,
+    ...(target.region ? { region: target.region } : {}),
+  });
   const client = DynamoDBDocumentClient.from(base);
   return {
     apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable: target.table }),
