@@ -59,11 +59,15 @@ export interface StageConfig {
   readonly alarms: AlarmThresholds;
   /**
    * How long API Gateway reuses an authorizer decision for the same token. It is also how long a
-   * revoked key keeps working, so it is kept short.
+   * revoked key keeps working: at most REVOCATION_WINDOW_SECONDS in every stage (docs/deploy.md,
+   * API keys). The authorizer reads keys strongly consistently, so the TTL is the whole delay.
    */
   readonly authorizerCacheTtlSeconds: number;
   readonly dataProtection: DataProtection;
 }
+
+/** The longest a revoked key may keep working, in any stage: the authorizer cache TTL's ceiling. */
+export const REVOCATION_WINDOW_SECONDS = 60;
 
 const STAGING: Omit<StageConfig, 'env'> = {
   name: 'staging',
@@ -81,7 +85,8 @@ const STAGING: Omit<StageConfig, 'env'> = {
     evaluationPeriods: 3,
     datapointsToAlarm: 2,
   },
-  authorizerCacheTtlSeconds: 60,
+  // Shorter than production: keys created or revoked while testing take effect sooner.
+  authorizerCacheTtlSeconds: 30,
   // Disposable: a staging stack can be deleted and rebuilt with its data.
   dataProtection: {
     deletionProtection: false,
@@ -107,7 +112,8 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
     evaluationPeriods: 3,
     datapointsToAlarm: 2,
   },
-  authorizerCacheTtlSeconds: 300,
+  // A revoked key stops working within a minute; caching longer would save little.
+  authorizerCacheTtlSeconds: 60,
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
   dataProtection: {
     deletionProtection: true,

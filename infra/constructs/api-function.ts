@@ -6,6 +6,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { nodejsBundling } from '#infra/bundling';
+import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { LogLevel, StageName } from '#infra/stages';
 import { ENV } from '#shared/config';
@@ -16,13 +17,13 @@ import { METRICS_NAMESPACE } from '#shared/observability/metrics';
  * The timeout ladder, from the inside out; every rung gives up before the one around it, so a
  * slow dependency ends as a clean error response and never as a gateway timeout:
  *
- * 1. one DynamoDB call: 3 attempts × 1.5 s request timeout + back-off ≈ 5 s
- *    (`shared/adapters/dynamodb/client.ts`);
- * 2. a handler: 10 s. createPet makes two calls in a row (counter, then pet), and middy answers
- *    503 500 ms before the Lambda timeout (`shared/http/endpoint.ts`), so even two slow calls end
- *    as a 503 with the Error body, not as a killed invocation;
- * 3. the authorizer: 6 s, one call (≈ 5 s worst case) plus the hash; when it gives up, API
- *    Gateway answers AUTHORIZER_FAILURE (503 with the Error body);
+ * 1. one DynamoDB call: 3 attempts, each abandoned after 1 s, + at most 150 ms of back-off:
+ *    3.15 s (`shared/adapters/dynamodb/client.ts`, DYNAMODB_CALL_BUDGET_MS);
+ * 2. a handler: 10 s. createPet makes two calls in a row (counter, then pet: 6.3 s at worst), and
+ *    middy answers 503 500 ms before the Lambda timeout (`shared/http/endpoint.ts`), so even two
+ *    stalled calls end as a 503 with the Error body, not as a killed invocation;
+ * 3. the authorizer: 6 s, one call (3.15 s at worst) plus the hash; when it fails, API Gateway
+ *    answers AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
  * 4. API Gateway's integration timeout: 29 s, never reached.
  */
 export const HANDLER_TIMEOUT = Duration.seconds(10);
@@ -108,6 +109,14 @@ export class ApiFunction extends Construct {
       reason:
         'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support ' +
         'resource-level permissions, so CDK grants them on "*" (the only wildcard in this role).',
+    });
+    acknowledgeLogGroupRules(this.logGroup);
+    Validations.of(this.function).acknowledge({
+      id: controlTowerRule('lambda_inside_vpc_check'),
+      reason:
+        'The functions reach nothing private: only DynamoDB and CloudWatch, over TLS to AWS ' +
+        'endpoints with IAM authentication. A VPC would need NAT or VPC endpoints (a cost per ' +
+        'hour and AZ) and slow cold starts, to protect no resource that lives in it.',
     });
   }
 }

@@ -18,6 +18,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
 import {
@@ -150,6 +151,7 @@ export class PetStoreApi extends Construct {
       removalPolicy: stage.dataProtection.removalPolicy,
     });
     this.api.deploymentStage.node.addDependency(executionLogs);
+    for (const logGroup of [this.accessLogs, executionLogs]) acknowledgeLogGroupRules(logGroup);
 
     this.authorizer = new TokenAuthorizer(this, 'Authorizer', {
       handler: props.authorizer,
@@ -215,6 +217,9 @@ export class PetStoreApi extends Construct {
     }
 
     this.acknowledgeNagFindings();
+    // The methods' permissions to invoke the functions, and the authorizer's.
+    acknowledgeApiGatewayInvoke(this.api);
+    acknowledgeApiGatewayInvoke(props.authorizer);
   }
 
   /** The resource for a path of an operation, created on first use. */

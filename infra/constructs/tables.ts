@@ -1,6 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { controlTowerRule } from '#infra/control-tower';
 import type { DataProtection } from '#infra/stages';
 import {
   ALL_TABLES,
@@ -35,6 +36,12 @@ export class Tables extends Construct {
         reason:
           'A disposable stage (staging): its data can be recreated, so it goes without ' +
           'point-in-time recovery, by stage configuration. Production has it.',
+      });
+      Validations.of(this).acknowledge({
+        id: controlTowerRule('dynamodb_table_pitr_enabled_check'),
+        reason:
+          'Control Tower CT.DYNAMODB.PR.1, the same finding as AwsSolutions-DDB3: staging is ' +
+          'disposable by stage configuration; production tables have point-in-time recovery.',
       });
     }
   }

@@ -54,15 +54,36 @@ export type PetId = z.infer<typeof PetId>;
 
 export const NAME_MAX_LENGTH = 200;
 
+/**
+ * No control character anywhere (U+0000..U+001F, U+007F..U+009F: NUL, BEL, a line break …).
+ * Written for the `u` flag, as JSON Schema validators read a `pattern`.
+ */
+const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
+
+/**
+ * At least one character that shows: not white space (U+00A0 included), not a control or format
+ * character (U+200B, U+200D, U+2060 …), not default-ignorable (U+3164 HANGUL FILLER, U+115F …),
+ * not a combining mark on nothing, not a lone surrogate, not the blank Braille pattern U+2800.
+ */
+const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
 const name = describe(
-  z
-    .string({ error: 'must be a string' })
-    .check(
-      z.minLength(1, { error: 'must not be empty' }),
-      z.maxLength(NAME_MAX_LENGTH, { error: `must be at most ${NAME_MAX_LENGTH} characters` }),
-      z.regex(/\S/, { error: 'must not be blank' }),
-    ),
-  { description: "The animal's name.", example: 'Rex' },
+  z.string({ error: 'must be a string' }).check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(NAME_MAX_LENGTH, { error: `must be at most ${NAME_MAX_LENGTH} characters` }),
+    z.regex(NO_CONTROL_CHARACTERS, {
+      error: 'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+    }),
+    z.regex(VISIBLE_CHARACTER, {
+      error:
+        'must not be blank: it needs a visible character (not a space, control, format or invisible one)',
+    }),
+  ),
+  {
+    description:
+      "The animal's name: 1 to 200 characters, at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
+    example: 'Rex',
+  },
 );
 
 const categoryId = identifier('Identifier of the category the animal belongs to.');

@@ -21,9 +21,25 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
+/**
+ * How much of a request an Error echoes, so that no request, however hostile, gets a large
+ * answer: at most 10 details (the first ones), field names cut to 64 characters, and never more
+ * than 4 KiB of JSON.
+ */
+export const ERROR_LIMITS = {
+  details: 10,
+  fieldLength: 64,
+  detailMessageLength: 200,
+  messageLength: 1_000,
+  bytes: 4 * 1024,
+} as const;
+
 export const ErrorDetail = describe(
   z.object({
-    field: describe(z.string(), { description: 'Where the problem is, e.g. `body.name` or `query.limit`.' }),
+    field: describe(z.string().check(z.maxLength(ERROR_LIMITS.fieldLength)), {
+      description:
+        'Where the problem is, e.g. `body.name` or `query.limit`; a name longer than 64 characters is cut, ending in `…`.',
+    }),
     message: z.string(),
   }),
   { id: 'ErrorDetail' },
@@ -37,16 +53,51 @@ export const ErrorBody = describe(
     status: describe(z.int().check(z.minimum(400), z.maximum(599)), {
       description: 'The HTTP status code of the response.',
     }),
-    details: describe(z.optional(z.array(ErrorDetail)), { description: 'Per-field problems of a 400.' }),
+    details: describe(z.optional(z.array(ErrorDetail).check(z.maxLength(ERROR_LIMITS.details))), {
+      description: 'Per-field problems of a 400: the first 10; the message says how many more there are.',
+    }),
     requestId: describe(z.optional(z.string()), { description: 'Identifier of the request, for support.' }),
   }),
   { id: 'Error', description: 'Returned with every failure, as `application/json`.' },
 );
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Builds the Error object for a code; `status` always comes from the table above. */
+/** `text` cut to `length` characters (code points, so no surrogate pair is split), ending in `…`. */
+export const truncate = (text: string, length: number): string => {
+  const characters = Array.from(text);
+  return characters.length <= length ? text : `${characters.slice(0, length - 1).join('')}…`;
+};
+
+/** The details an Error shows: the first 10, each field name cut to 64 characters. */
+export const shownDetails = (details: readonly ErrorDetail[]): ErrorDetail[] =>
+  details.slice(0, ERROR_LIMITS.details).map((detail) => ({
+    field: truncate(detail.field, ERROR_LIMITS.fieldLength),
+    message: truncate(detail.message, ERROR_LIMITS.detailMessageLength),
+  }));
+
+const byteLength = (body: ErrorBody): number => Buffer.byteLength(JSON.stringify(body));
+
+/**
+ * Builds the Error object for a code; `status` always comes from the table above. Whatever it is
+ * given, it holds to ERROR_LIMITS: details and field names are cut, and should the JSON still
+ * pass 4 KiB (names of characters JSON escapes six bytes each), details go, last first, then
+ * half of the message at a time.
+ */
 export const errorBody = (
   code: ErrorCode,
   message: string,
   extra: Pick<ErrorBody, 'details' | 'requestId'> = {},
-): ErrorBody => ({ code, message, status: ERROR_STATUS[code], ...extra });
+): ErrorBody => {
+  const body: ErrorBody = {
+    code,
+    message: truncate(message, ERROR_LIMITS.messageLength),
+    status: ERROR_STATUS[code],
+    ...(extra.details ? { details: shownDetails(extra.details) } : {}),
+    ...(extra.requestId === undefined ? {} : { requestId: truncate(extra.requestId, 128) }),
+  };
+  while (byteLength(body) > ERROR_LIMITS.bytes) {
+    if (body.details && body.details.length > 1) body.details.pop();
+    else body.message = truncate(body.message, Math.ceil(Array.from(body.message).length / 2));
+  }
+  return body;
+};

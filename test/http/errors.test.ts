@@ -1,8 +1,11 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ApiClient, ObservedExchange } from '../support/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { responseHeaderProblems } from '../support/response-headers';
 import { apiKeysOf } from '../support/tables';
 
 let api: LocalApi;
@@ -263,6 +266,8 @@ describe('resilience', () => {
 
     expect(raw).toMatch(/^HTTP\/1\.1 400/);
     expect(raw).toContain('"code":"VALIDATION_FAILED"');
+    expect(raw).toContain('X-Content-Type-Options: nosniff\r\n');
+    expect(raw).toContain('Cache-Control: no-store\r\n');
     expect((await client.get('/pets?limit=1')).status).toBe(200);
   });
 
@@ -280,5 +285,251 @@ describe('resilience', () => {
     expect(created.status).toBe(201);
     const id = (created.json as { id: number }).id;
     expect((await client.get(`/pets/${id}`)).json).toMatchObject({ name: 'Survivor' });
+  });
+});
+
+/**
+ * A request with header lines exactly as given (fetch would fold a repeated header into one), and
+ * its answer. Not an ApiClient exchange: the contract has nothing to say about such requests.
+ */
+const rawRequest = (
+  method: string,
+  path: string,
+  headers: readonly [string, string][],
+  body?: string,
+): Promise<{ status: number; headers: Headers; text: string }> =>
+  new Promise((resolve, reject) => {
+    const url = new URL(`${api.gateway.baseUrl}${path}`);
+    // A header given several values is sent as that many lines.
+    const byName: Record<string, string[]> = {};
+    for (const [name, value] of headers) byName[name] = [...(byName[name] ?? []), value];
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers: byName,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => {
+          const received = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) received.set(name, String(value));
+          }
+          resolve({ status: response.statusCode ?? 0, headers: received, text });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+
+const bytesOf = (response: { text: string }) => Buffer.byteLength(response.text);
+
+describe('hostile input', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'answers ?%s=1 with 400 naming the parameter, never a 500',
+    async (name) => {
+      const response = await client.get(`/pets?${name}=1`);
+
+      expectError(response, 400, 'VALIDATION_FAILED');
+      expect(detailsOf(response)).toEqual([{ field: `query.${name}`, message: expect.any(String) }]);
+    },
+  );
+
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])(
+    'serves a request carrying a header named %s like any other',
+    async (name) => {
+      const response = await client.get('/pets?limit=1', { headers: { [name]: '1' } });
+
+      expect(response.status).toBe(200);
+    },
+  );
+
+  it.each([
+    ['Application/JSON', 201],
+    ['application/json ; charset=UTF-8', 201],
+    ['APPLICATION/JSON;CHARSET="utf-8"', 201],
+    ['application/json; charset=latin1', 415],
+    ['application/jsonx', 415],
+  ])('reads Content-Type %s as RFC 9110 does: %i', async (contentType, status) => {
+    const response = await client.post('/pets', '{"name":"Typed","categoryId":1}', {
+      headers: { 'Content-Type': contentType },
+    });
+
+    expect(response.status).toBe(status);
+  });
+
+  it('refuses two Content-Type headers with 400 rather than picking one', async () => {
+    const response = await rawRequest(
+      'POST',
+      '/pets',
+      [
+        ['Authorization', `Bearer ${api.apiKey}`],
+        ['Content-Type', 'text/plain'],
+        ['Content-Type', 'application/json'],
+      ],
+      '{"name":"Twice","categoryId":1}',
+    );
+
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text)).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'headers.content-type', message: 'must be given once' }],
+    });
+    expect(responseHeaderProblems(response)).toEqual([]);
+  });
+
+  it.each([
+    ['a valid key, then an invalid one', ['VALID', 'Bearer psk_not-a-key']],
+    ['an invalid key, then a valid one', ['Bearer psk_not-a-key', 'VALID']],
+    ['the valid key twice', ['VALID', 'VALID']],
+  ])('refuses two Authorization headers (%s) with 401', async (_case, values) => {
+    const authorization = values.map((value): [string, string] => [
+      'Authorization',
+      value === 'VALID' ? `Bearer ${api.apiKey}` : value,
+    ]);
+
+    const response = await rawRequest('GET', '/pets', authorization);
+
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.text)).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    expect(responseHeaderProblems(response)).toEqual([]);
+  });
+
+  it.each([
+    ['only U+200B', '\u200b'],
+    ['U+200D U+200C', '\u200d\u200c'],
+    ['U+2060 U+00A0', '\u2060\u00a0'],
+    ['only U+3164', '\u3164'],
+  ])('refuses a name of %s: nothing in it shows', async (_case, name) => {
+    const response = await client.post('/pets', { name, categoryId: 1 });
+
+    expectError(response, 400, 'VALIDATION_FAILED');
+    expect(detailsOf(response)).toEqual([
+      {
+        field: 'body.name',
+        message:
+          'must not be blank: it needs a visible character (not a space, control, format or invisible one)',
+      },
+    ]);
+  });
+
+  it.each([
+    ['NUL', 'Rex\u0000'],
+    ['BEL', 'Re\u0007x'],
+    ['a line break', 'Rex\nSmith'],
+  ])('refuses a name with %s in it', async (_case, name) => {
+    const response = await client.post('/pets', { name, categoryId: 1 });
+
+    expectError(response, 400, 'VALIDATION_FAILED');
+    expect(detailsOf(response)).toEqual([
+      {
+        field: 'body.name',
+        message: 'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+      },
+    ]);
+  });
+
+  it('answers 1,500 unknown fields with a 400 of 10 details, under 4 KiB', async () => {
+    const body: Record<string, unknown> = { name: 'Rex', categoryId: 1 };
+    for (let index = 0; index < 1_500; index += 1) body[`f${index}`] = 0;
+
+    const response = await client.post('/pets', body);
+
+    expectError(response, 400, 'VALIDATION_FAILED');
+    expect(detailsOf(response)).toHaveLength(10);
+    expect((response.json as { message: string }).message).toMatch(/; and 1490 more problems$/);
+    expect(bytesOf(response)).toBeLessThanOrEqual(4_096);
+  });
+
+  it('answers a 10 kB unknown query name with a 400 that echoes 64 characters of it', async () => {
+    const name = 'q'.repeat(10_000);
+
+    const response = await client.get(`/pets?${name}=1`);
+
+    expectError(response, 400, 'VALIDATION_FAILED');
+    expect(detailsOf(response).map((detail) => detail.field)).toEqual([`query.${'q'.repeat(57)}…`]);
+    expect(bytesOf(response)).toBeLessThanOrEqual(4_096);
+  });
+});
+
+describe('any request', () => {
+  /** Header names fetch lets a caller set, in any case; values of printable ASCII. */
+  const headerName = fc
+    .stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,24}$/)
+    .filter(
+      (name) =>
+        ![
+          'host',
+          'content-length',
+          'connection',
+          'transfer-encoding',
+          'expect',
+          'upgrade',
+          'keep-alive',
+          'te',
+          'trailer',
+        ].includes(name.toLowerCase()),
+    );
+  const headerValue = fc.string({ maxLength: 40 }).map((value) => value.trim());
+  const query = fc.array(fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })), {
+    maxLength: 4,
+  });
+  const path = fc.oneof(
+    fc.constant('/pets'),
+    fc.constant('/pets/1'),
+    fc.string({ maxLength: 12 }).map((segment) => `/pets/${encodeURIComponent(segment)}`),
+  );
+  const body = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+    fc
+      .record({ name: fc.string({ maxLength: 30 }), categoryId: fc.integer() }, { requiredKeys: [] })
+      .map((pet) => JSON.stringify(pet)),
+    fc.string({ maxLength: 60 }),
+  );
+  const contentType = fc.constantFrom(
+    'application/json',
+    'Application/JSON; charset=utf-8',
+    'text/plain',
+    'application/json; charset=latin1',
+    undefined,
+  );
+
+  it('gets a success, or the Error object with its status (never a 500), under 4 KiB, with nosniff and no-store', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'DELETE'),
+        path,
+        query,
+        fc.dictionary(headerName, headerValue, { maxKeys: 4 }),
+        body,
+        contentType,
+        fc.boolean(),
+        async (method, target, parameters, headers, text, type, withKey) => {
+          const search = new URLSearchParams(parameters).toString();
+          const response = await client.request(`${target}${search ? `?${search}` : ''}`, {
+            method,
+            anonymous: !withKey,
+            headers: { ...headers, ...(type ? { 'Content-Type': type } : {}) },
+            ...(method === 'POST' ? { body: text } : {}),
+          });
+
+          expect(response.status).not.toBe(500);
+          if (response.status >= 400) {
+            expect(response.json).toMatchObject({ code: expect.any(String), status: response.status });
+          }
+          expect(bytesOf(response)).toBeLessThanOrEqual(4_096);
+          // nosniff, no-store and the contract are checked on every response by the setup file.
+        },
+      ),
+      { numRuns: 120 },
+    );
   });
 });

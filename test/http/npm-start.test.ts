@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { freePort } from '#tools/local/dynamodb-local';
+import { responseHeaderProblems } from '../support/response-headers';
 
 /**
  * `npm start` as a user runs it: a separate process with its own embedded DynamoDB Local.
@@ -61,6 +64,23 @@ const startServer = async (env: Record<string, string>, viaNpm = false): Promise
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}/v1` };
 };
 
+/** Resolves once the server has printed `text` (it prints as things happen: no fixed wait). */
+const printed = (server: Server, text: string, timeoutMs = 30_000): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const check = () => {
+      if (!server.output().includes(text)) return false;
+      server.child.stdout?.off('data', check);
+      clearTimeout(timer);
+      resolve();
+      return true;
+    };
+    const timer = setTimeout(() => {
+      server.child.stdout?.off('data', check);
+      reject(new Error(`npm start never printed "${text}":\n${server.output()}`));
+    }, timeoutMs);
+    if (!check()) server.child.stdout?.on('data', check);
+  });
+
 const stopServer = async (server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
   server.child.kill(signal);
@@ -105,6 +125,19 @@ describe('npm start', () => {
         categoryId: 4,
         status: 'available',
       });
+
+      // DynamoDB Local killed under the running server: started again, same data, and said so.
+      const [java = ''] = javaPids(dataDir);
+      process.kill(Number(java), 'SIGTERM');
+      await printed(second, 'DynamoDB Local is back');
+      expect(second.output()).toContain(
+        `DynamoDB Local exited with code 143; starting it again on port ${new URL(second.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? 'http://x:0').port} with the data in ${join(dataDir, 'dynamodb')}`,
+      );
+      expect(javaPids(dataDir)).toHaveLength(1);
+      expect(javaPids(dataDir)).not.toContain(java);
+      const again = await fetch(`${second.baseUrl}/pets/${pet.id}`, { headers });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toMatchObject({ id: pet.id, name: 'Persistent' });
       const next = await fetch(`${second.baseUrl}/pets`, {
         method: 'POST',
         headers,
@@ -134,6 +167,11 @@ describe('npm start', () => {
       expect(ok.status).toBe(200);
       expect(refused.status).toBe(401);
       expect(keyInQuery.status).toBe(400);
+      // The pages served beside the API carry the headers of every response too.
+      for (const page of ['/docs', '/openapi.json', '/openapi.yaml']) {
+        const response = await fetch(new URL(page, server.baseUrl));
+        expect([page, response.status, responseHeaderProblems(response)]).toEqual([page, 200, []]);
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
 
       const lines = server.output().split('\n');
@@ -178,5 +216,79 @@ describe('npm start', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Java 17');
     expect(result.stderr).toContain('DYNAMODB_ENDPOINT');
+  });
+});
+
+describe('npm start with a setting that cannot work', () => {
+  /** Runs `npm start`'s command line to its end: exit code, what it printed, how long it took. */
+  const attempt = async (env: Record<string, string>) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, START, {
+      cwd: PROJECT_ROOT,
+      env: { ...userEnv(), PETSTORE_DATA_DIR: newDataDir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, stdout, lines: stderr.trim().split('\n'), ms: performance.now() - started };
+  };
+
+  it('stops within 2 s with one line naming the setting to change, for each', async () => {
+    // A port something else listens on; a loopback server that accepts and never answers.
+    const busy = createServer(() => undefined).listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    const busyPort = (busy.address() as { port: number }).port;
+    const refusingPort = await freePort();
+    try {
+      // One after the other, as a person would meet them: each must end within 2 s on its own.
+      const results = [];
+      const settings: Record<string, string>[] = [
+        { PETSTORE_DATA_DIR: '/proc/petstore-data' },
+        { PORT: String(busyPort) },
+        { DYNAMODB_ENDPOINT: `http://127.0.0.1:${refusingPort}` },
+        { DYNAMODB_ENDPOINT: `http://127.0.0.1:${busyPort}`, PORT: '0' },
+      ];
+      for (const env of settings) results.push(await attempt(env));
+
+      expect(results.map(({ code, lines }) => ({ code, lines }))).toEqual([
+        {
+          code: 1,
+          lines: [
+            'Cannot start: PETSTORE_DATA_DIR=/proc/petstore-data cannot be used: cannot create /proc/petstore-data (ENOENT). Set PETSTORE_DATA_DIR to a directory you can write to.',
+          ],
+        },
+        {
+          code: 1,
+          lines: [
+            `Cannot start: Port ${busyPort} on 127.0.0.1 is in use: stop what holds it, or set PORT to a free port (e.g. PORT=${busyPort + 1}).`,
+          ],
+        },
+        {
+          code: 1,
+          lines: [
+            `Cannot start: No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:${refusingPort} (ECONNREFUSED): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.`,
+          ],
+        },
+        {
+          code: 1,
+          lines: [
+            `Cannot start: No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:${busyPort} (ETIMEDOUT): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.`,
+          ],
+        },
+      ]);
+      for (const { ms, stdout } of results) {
+        expect(ms).toBeLessThan(2_000);
+        expect(stdout).toBe('');
+      }
+    } finally {
+      busy.close();
+    }
   });
 });

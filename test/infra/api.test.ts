@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
-import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
+import { REVOCATION_WINDOW_SECONDS, STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
 import { STAGE_NAME } from '#shared/http/paths';
 import { allowedMethods, RESOURCE_PATHS, OPERATIONS as ROUTES } from '#shared/operations/routes';
 import { synthStages } from '../support/pet-store-app';
@@ -167,6 +167,22 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
       SourceArn: Match.anyValue(),
     });
   });
+});
+
+describe('key revocation', () => {
+  it.each([
+    ['production', 60],
+    ['staging', 30],
+  ] as const)(
+    'caches authorizer decisions in %s for %i s, so a revoked key stops working within 60 s',
+    (stageName, ttl) => {
+      const [, authorizer] = resourcesOfType(templates[stageName], 'AWS::ApiGateway::Authorizer')[0] ?? [];
+
+      expect(authorizer?.Properties.AuthorizerResultTtlInSeconds).toBe(ttl);
+      expect(ttl).toBeLessThanOrEqual(REVOCATION_WINDOW_SECONDS);
+      expect(REVOCATION_WINDOW_SECONDS).toBe(60);
+    },
+  );
 });
 
 describe('stage differences', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AUTHORIZER_TIMEOUT, DEFAULT_MEMORY_MB, HANDLER_TIMEOUT } from '#infra/constructs/api-function';
 import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
-import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_REQUEST_TIMEOUT_MS } from '#shared/adapters/dynamodb/client';
+import {
+  DYNAMODB_CALL_BUDGET_MS,
+  DYNAMODB_MAX_ATTEMPTS,
+  DYNAMODB_REQUEST_TIMEOUT_MS,
+  timeBudget,
+} from '#shared/adapters/dynamodb/client';
+import { TIMEOUT_MARGIN_MS } from '#shared/http/endpoint';
 import { synthStages } from '../support/pet-store-app';
 import {
   actionsOf,
@@ -155,6 +161,24 @@ describe('timeout ladder', () => {
 
   it('lets one DynamoDB call give up before the authorizer times out', () => {
     expect(sdkBudgetMs).toBeLessThan(AUTHORIZER_TIMEOUT.toMilliseconds());
+  });
+
+  it('ends a stalled DynamoDB call within 3.15 s: 3 attempts of 1 s that throw, and 150 ms of back-off at most', () => {
+    expect(timeBudget()).toEqual({
+      maxAttempts: 3,
+      requestHandler: expect.objectContaining({
+        requestTimeout: 1_000,
+        connectionTimeout: 1_000,
+        // Without it the SDK only logs a warning when the request timeout passes, and waits on.
+        throwOnRequestTimeout: true,
+      }),
+    });
+    expect(DYNAMODB_CALL_BUDGET_MS).toBe(3_150);
+  });
+
+  it('lets createPet’s two calls both run out and still answer 503 before its Lambda times out', () => {
+    expect(2 * DYNAMODB_CALL_BUDGET_MS).toBeLessThan(HANDLER_TIMEOUT.toMilliseconds() - TIMEOUT_MARGIN_MS);
+    expect(HANDLER_TIMEOUT.toMilliseconds() - TIMEOUT_MARGIN_MS).toBe(9_500);
   });
 
   it('lets a handler outlast one DynamoDB call and answer before API Gateway gives up at 29 s', () => {

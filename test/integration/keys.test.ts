@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { hashApiKey } from '#shared/auth/api-key';
 import { authorize } from '#shared/auth/authorize';
-import { type KeysIo, parseKeysArgs, repositoryFor, runKeys } from '#tools/keys/keys';
+import { type KeysIo, main, parseKeysArgs, repositoryFor, runKeys } from '#tools/keys/keys';
 import { createTestTables, type TestTables } from '../support/tables';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/GET/pets';
@@ -103,5 +103,60 @@ describe('keys command on DynamoDB Local', () => {
     );
 
     expect(stdout.trim()).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('keys command against AWS, on a machine without AWS set up', () => {
+  /** No region and no credentials anywhere the SDK looks (and no instance metadata to ask). */
+  const noAwsSetup = {
+    AWS_REGION: '',
+    AWS_DEFAULT_REGION: '',
+    AWS_PROFILE: '',
+    AWS_CONFIG_FILE: '/nonexistent/aws/config',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws/credentials',
+    AWS_ACCESS_KEY_ID: '',
+    AWS_SECRET_ACCESS_KEY: '',
+    AWS_SESSION_TOKEN: '',
+    AWS_WEB_IDENTITY_TOKEN_FILE: '',
+    AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '',
+    AWS_CONTAINER_CREDENTIALS_FULL_URI: '',
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  const run = async (argv: string[]) => {
+    for (const [name, value] of Object.entries(noAwsSetup)) vi.stubEnv(name, value);
+    const lines: string[] = [];
+    const started = performance.now();
+    const code = await main(argv, { out: (line) => lines.push(line), err: (line) => lines.push(line) });
+    return { code, lines, ms: performance.now() - started };
+  };
+
+  it('says to give --region or AWS_REGION when there is no region', async () => {
+    const result = await run(['list', '--table', 'PetStore-staging-TablesApiKeys1234']);
+
+    expect(result.code).toBe(2);
+    expect(result.lines).toEqual([
+      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
+    ]);
+    expect(result.ms).toBeLessThan(2_000);
+  });
+
+  it('says to set AWS_PROFILE or access keys when there are no credentials', async () => {
+    const result = await run([
+      'list',
+      '--table',
+      'PetStore-staging-TablesApiKeys1234',
+      '--region',
+      'eu-west-1',
+    ]);
+
+    expect(result.code).toBe(2);
+    expect(result.lines).toEqual([
+      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+    ]);
+    expect(result.ms).toBeLessThan(2_000);
   });
 });

@@ -1,7 +1,10 @@
+import { assertResponseHeaders } from './response-headers';
+
 /**
  * The HTTP tests' client. Built with `ApiClient.checkedAgainst(contract, …)`, it holds every
- * response to the OpenAPI document as it arrives (a response that breaks it fails the request,
- * and so the test); a plain `new ApiClient(…)` checks nothing.
+ * response, as it arrives, to the OpenAPI document and to the headers every response carries
+ * (nosniff, no-store, Retry-After on 429 and 503): a response that breaks either fails the
+ * request, and so the test. A plain `new ApiClient(…)` checks nothing.
  */
 
 export interface ObservedExchange {
@@ -39,9 +42,15 @@ export class ApiClient {
     private readonly check: ResponseCheck = () => undefined,
   ) {}
 
-  /** A client whose every response must conform to `contract` (docs/openapi.yaml). */
+  /**
+   * A client whose every response must conform to `contract` (docs/openapi.yaml) and carry the
+   * headers every response carries.
+   */
   static checkedAgainst(contract: ResponseContract, baseUrl: string, apiKey: string): ApiClient {
-    return new ApiClient(baseUrl, apiKey, (exchange) => contract.assertConforms(exchange));
+    return new ApiClient(baseUrl, apiKey, (exchange) => {
+      contract.assertConforms(exchange);
+      assertResponseHeaders(exchange);
+    });
   }
 
   async request(path: string, request: ApiRequest = {}): Promise<ObservedExchange> {

@@ -12,12 +12,14 @@ const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
 
 /**
  * The app as `cdk synth` builds it, minus the slow parts: no esbuild bundling (the functions get
- * placeholder code) and, unless asked for, no CloudFormation schema validation. No credentials,
- * no account: the stacks are environment-agnostic unless `env` says otherwise.
+ * placeholder code) and, unless asked for, no CloudFormation schema validation and no Control
+ * Tower rules (cdk-nag runs). No credentials, no account: the stacks are environment-agnostic
+ * unless `env` says otherwise.
  */
 export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
   createPetStoreApp({
     builtinCloudFormationValidation: false,
+    controlTowerChecks: false,
     ...options,
     env: options.env ?? {},
     context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...options.context },

@@ -45,8 +45,12 @@ const NAME = {
   type: 'string',
   minLength: 1,
   maxLength: 200,
-  pattern: '\\S',
-  description: "The animal's name.",
+  allOf: [
+    { pattern: '^\\P{Cc}*$' },
+    { pattern: '[^\\p{White_Space}\\p{Cc}\\p{Cf}\\p{Cs}\\p{M}\\p{Default_Ignorable_Code_Point}\\u2800]' },
+  ],
+  description:
+    "The animal's name: 1 to 200 characters, at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
   example: 'Rex',
 };
 const CATEGORY_ID = { ...ID, description: 'Identifier of the category the animal belongs to.' };
@@ -134,7 +138,8 @@ describe('the schemas', () => {
           description: 'The HTTP status code of the response.',
         },
         details: {
-          description: 'Per-field problems of a 400.',
+          description: 'Per-field problems of a 400: the first 10; the message says how many more there are.',
+          maxItems: 10,
           type: 'array',
           items: { $ref: '#/components/schemas/ErrorDetail' },
         },
@@ -147,7 +152,12 @@ describe('the schemas', () => {
     expect(document.components.schemas.ErrorDetail).toEqual({
       type: 'object',
       properties: {
-        field: { type: 'string', description: 'Where the problem is, e.g. `body.name` or `query.limit`.' },
+        field: {
+          type: 'string',
+          maxLength: 64,
+          description:
+            'Where the problem is, e.g. `body.name` or `query.limit`; a name longer than 64 characters is cut, ending in `…`.',
+        },
         message: { type: 'string' },
       },
       required: ['field', 'message'],

@@ -79,3 +79,61 @@ describe('getPet path', () => {
     );
   });
 });
+
+describe('a pet name', () => {
+  const nameProblem = (name: string) => {
+    const result = NewPet.safeParse({ name, categoryId: 1 });
+    return result.success ? undefined : result.error.issues[0]?.message;
+  };
+
+  it.each([
+    ['U+200B (zero width space)', '\u200b'],
+    ['U+200D U+200C (zero width joiner, non-joiner)', '\u200d\u200c'],
+    ['U+2060 U+00A0 (word joiner, no-break space)', '\u2060\u00a0'],
+    ['U+3164 (Hangul filler)', '\u3164'],
+    ['U+FEFF (byte order mark)', '\ufeff'],
+    ['U+2800 (blank Braille pattern)', '\u2800'],
+    ['a combining accent on nothing', '\u0301'],
+    ['spaces and tabs', ' \u3000 '],
+  ])('is refused when it is only %s: nothing would show', (_case, name) => {
+    expect(nameProblem(name)).toMatch(/^must not be blank: it needs a visible character/);
+  });
+
+  it.each([
+    ['NUL', 'Rex\u0000'],
+    ['BEL', 'Re\u0007x'],
+    ['a line break', 'Rex\nthe dog'],
+    ['DEL', 'Rex\u007f'],
+    ['U+0085 (next line)', 'Rex\u0085'],
+  ])('is refused when it holds %s anywhere', (_case, name) => {
+    expect(nameProblem(name)).toBe(
+      'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+    );
+  });
+
+  it.each([['Rex'], ['Zoë'], ['🐕'], ['👨‍👩‍👧 (joined by U+200D)'], ['Rex\u200b'], ['  Rex  '], ['ㅤRex']])(
+    'accepts %s: a visible character, no control character',
+    (name) => {
+      expect(nameProblem(name)).toBeUndefined();
+    },
+  );
+
+  it('refuses any name with a control character, wherever it is', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 90 }),
+        fc.constantFrom(
+          ...Array.from({ length: 32 }, (_, code) => code),
+          ...Array.from({ length: 33 }, (_, i) => 0x7f + i),
+        ),
+        fc.string({ maxLength: 90 }),
+        (before, code, after) => {
+          expect(
+            NewPet.safeParse({ name: `x${before}${String.fromCharCode(code)}${after}`, categoryId: 1 })
+              .success,
+          ).toBe(false);
+        },
+      ),
+    );
+  });
+});

@@ -196,19 +196,75 @@ export const runKeys = async (
   }
 };
 
+/**
+ * An operator's laptop may be far from the region (TLS set-up alone can take a second), so the
+ * command allows more than the functions' 1 s per attempt; but a stalled network still ends it.
+ */
+const OPERATOR_TIME_BUDGET = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
+} as const;
+
+/** What the command needs from this machine's AWS setup and does not find there. */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}
+
+/**
+ * Resolves the client's region, then its credentials, as its first call would, and says which
+ * setting is missing instead of the SDK's own error from deep inside that call.
+ */
+export const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
+  try {
+    await client.config.region();
+  } catch {
+    throw new SetupError(
+      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
+    );
+  }
+  try {
+    await client.config.credentials();
+  } catch {
+    throw new SetupError(
+      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+    );
+  }
+};
+
+export interface KeysRepository {
+  readonly apiKeys: ApiKeyRepository;
+  /** Fails with a SetupError naming the setting to give when AWS's region or credentials are missing. */
+  readonly ready: () => Promise<void>;
+  readonly close: () => void;
+}
+
 /** The repository of a target: AWS (default credentials) or another endpoint such as DynamoDB Local. */
-export const repositoryFor = (target: KeysTarget): { apiKeys: ApiKeyRepository; close: () => void } => {
-  const client = target.endpoint
-    ? createDocumentClient({ endpoint: target.endpoint })
-    : DynamoDBDocumentClient.from(new DynamoDBClient(target.region ? { region: target.region } : {}));
+export const repositoryFor = (target: KeysTarget): KeysRepository => {
+  if (target.endpoint) {
+    const client = createDocumentClient({ endpoint: target.endpoint });
+    return {
+      apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable: target.table }),
+      ready: async () => undefined,
+      close: () => client.destroy(),
+    };
+  }
+  const base = new DynamoDBClient({
+    ...OPERATOR_TIME_BUDGET,
+    ...(target.region ? { region: target.region } : {}),
+  });
+  const client = DynamoDBDocumentClient.from(base);
   return {
     apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable: target.table }),
+    ready: () => checkAwsSetup(base),
     close: () => client.destroy(),
   };
 };
 
-const main = async (argv: readonly string[]): Promise<number> => {
-  const io: KeysIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
+/** `npm run keys`: resolves to the exit code; every failure is one line on stderr, never a stack. */
+export const main = async (
+  argv: readonly string[],
+  io: KeysIo = { out: (line) => console.log(line), err: (line) => console.error(line) },
+): Promise<number> => {
   let command: KeysCommand;
   try {
     command = parseKeysArgs(argv);
@@ -221,10 +277,15 @@ const main = async (argv: readonly string[]): Promise<number> => {
     io.out(USAGE);
     return 0;
   }
-  const { apiKeys, close } = repositoryFor(command.target);
+  const { apiKeys, ready, close } = repositoryFor(command.target);
   try {
+    await ready();
     return await runKeys(command, apiKeys, io);
   } catch (error) {
+    if (error instanceof SetupError) {
+      io.err(error.message);
+      return 2;
+    }
     io.err(`Failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
     return 1;
   } finally {

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { ENV } from '#shared/config';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import { ensureDataDir } from '#tools/local/preflight';
+import { readLocalSettings } from '#tools/local/settings';
 
 /**
  * `npm run dev`: `npm start` with the handlers reloaded on every change. DynamoDB Local is started
@@ -13,8 +15,8 @@ import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const main = async () => {
-  const dataDir = resolve(process.env[ENV.local.dataDir]?.trim() || '.data');
-  const endpoint = process.env[ENV.dynamoDbEndpoint]?.trim() || undefined;
+  const { dataDir, dynamoDbEndpoint: endpoint } = readLocalSettings(process.env);
+  ensureDataDir(dataDir);
   const database = endpoint ? undefined : await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
 
   const server = spawn(

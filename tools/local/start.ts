@@ -1,53 +1,66 @@
 import { resolve } from 'node:path';
-import { ENV, isLogLevel, LOG_LEVELS, type LogLevel } from '#shared/config';
-import { JavaMissingError } from '#tools/local/dynamodb-local';
-import { LocalConfigError, type LocalStack, startLocalStack } from '#tools/local/local-stack';
-import { referenceRoutes } from '#tools/openapi/reference';
+import { ENV } from '#shared/config';
+import type { LocalStack } from '#tools/local/local-stack';
+import { assertDynamoDbReachable, assertPortFree, ensureDataDir } from '#tools/local/preflight';
+import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
 
 /**
  * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of an embedded DynamoDB Local.
- *
- *   PORT                 port of the API (default 3000)
- *   PETSTORE_DATA_DIR    database and generated key (default ./.data)
- *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
- *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
- *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
+ * Settings: tools/local/settings.ts. A setting that cannot work ends it at once, with one line
+ * naming the variable to change; so does losing DynamoDB Local for good.
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const env = (name: string): string | undefined => process.env[name]?.trim() || undefined;
+const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 
-const port = (): number => {
-  const value = env(ENV.local.port) ?? '3000';
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed > 65_535)
-    throw new LocalConfigError(`${ENV.local.port} must be a port number, not "${value}"`);
-  return parsed;
-};
-
-const logLevel = (): LogLevel | undefined => {
-  const value = env(ENV.logLevel)?.toUpperCase();
-  if (value !== undefined && !isLogLevel(value))
-    throw new LocalConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, not "${value}"`);
-  return value;
+/** One line, never a stack trace: what went wrong, and for a setting, which one to change. */
+const fail = (error: unknown): never => {
+  const known = error instanceof LocalConfigError;
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`Cannot start: ${known ? message : message.split('\n')[0]}`);
+  if (!known && process.env[ENV.logLevel]?.toUpperCase() === 'DEBUG') console.error(error);
+  process.exit(1);
 };
 
 const main = async (): Promise<void> => {
-  const dataDir = resolve(env(ENV.local.dataDir) ?? '.data');
-  const apiKey = env(ENV.local.apiKey);
-  const dynamoDbEndpoint = env(ENV.dynamoDbEndpoint);
-  const functionsLogLevel = logLevel();
-  const stack: LocalStack = await startLocalStack({
-    dataDir,
-    port: port(),
-    ...(apiKey ? { apiKey } : {}),
-    ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
-    ...(functionsLogLevel ? { logLevel: functionsLogLevel } : {}),
+  // Settings first, before the service's modules load: a bad one is reported in well under a second.
+  const settings = readLocalSettings(process.env);
+  ensureDataDir(settings.dataDir);
+  await assertPortFree(settings.port, LOCAL_HOST);
+  if (settings.dynamoDbEndpoint) await assertDynamoDbReachable(settings.dynamoDbEndpoint);
+  const [{ startLocalStack }, { referenceRoutes }] = await Promise.all([
+    import('#tools/local/local-stack'),
+    import('#tools/openapi/reference'),
+  ]);
+
+  let stopping = false;
+  let stack: LocalStack | undefined;
+  const shutdown = (reason: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    (code === 0 ? console.log : console.error)(`${reason}: stopping`);
+    (stack?.stop() ?? Promise.resolve()).then(
+      () => process.exit(code),
+      (error: unknown) => {
+        console.error(`Stopped with an error: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+
+  // Before anything starts: a signal during start-up still stops DynamoDB Local (the exit hook).
+  process.on('SIGINT', (signal) => shutdown(signal));
+  process.on('SIGTERM', (signal) => shutdown(signal));
+
+  stack = await startLocalStack({
+    ...settings,
     staticRoutes: referenceRoutes(),
-    log: (line) => console.log(`${new Date().toISOString()} ${line}`),
+    log,
+    onFatal: (message) => shutdown(message, 1),
   });
 
+  const { dataDir } = settings;
   const database = stack.dynamoDbLocal
     ? `DynamoDB Local at ${stack.dynamoDbEndpoint}, data in ${resolve(dataDir, 'dynamodb')}`
     : `DynamoDB at ${stack.dynamoDbEndpoint} (DYNAMODB_ENDPOINT)`;
@@ -67,21 +80,6 @@ const main = async (): Promise<void> => {
     ].join('\n'),
   );
 
-  let stopping = false;
-  const shutdown = (reason: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${reason}: stopping`);
-    stack.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Stopped with an error:', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
   // npm does not pass a SIGTERM sent to it on to this process: when the process that started us
   // is gone, stop too, rather than leave this server and its Java process running as orphans.
   const parent = process.ppid;
@@ -90,8 +88,4 @@ const main = async (): Promise<void> => {
   }, 1_000).unref();
 };
 
-main().catch((error: unknown) => {
-  const known = error instanceof JavaMissingError || error instanceof LocalConfigError;
-  console.error(known ? `Cannot start: ${(error as Error).message}` : error);
-  process.exit(1);
-});
+main().catch(fail);

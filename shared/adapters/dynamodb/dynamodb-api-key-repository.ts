@@ -33,7 +33,10 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     try {
-      const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { keyHash } }));
+      // Strongly consistent: a key revoked a moment ago must not be read, and cached, as valid.
+      const { Item } = await this.client.send(
+        new GetCommand({ TableName: this.table, Key: { keyHash }, ConsistentRead: true }),
+      );
       return Item ? toRecord(Item) : undefined;
     } catch (error) {
       throw translateSdkError(error, 'GetItem');

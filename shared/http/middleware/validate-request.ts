@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
-import type { ErrorDetail } from '#shared/http/error-body';
+import { type ErrorDetail, shownDetails } from '#shared/http/error-body';
 import { HttpError } from '#shared/http/http-error';
 import type { RequestParts } from '#shared/operations/operation';
 
@@ -31,17 +31,24 @@ export const toDetails = (error: z.core.$ZodError, raw: RawRequest): ErrorDetail
     }
     return [{ field, message: issue.message }];
   });
-  return details.filter(
-    (detail, index) => details.findIndex((other) => other.field === detail.field) === index,
-  );
+  const seen = new Set<string>();
+  return details.filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
 };
 
-export const validationFailed = (details: ErrorDetail[]): HttpError =>
-  new HttpError(
+/**
+ * A 400 listing the problems: the first 10 in `details` and in the message, which says how many
+ * more there are (a body of 1,500 unknown fields gets a small answer, not 130 kB).
+ */
+export const validationFailed = (details: readonly ErrorDetail[]): HttpError => {
+  const shown = shownDetails(details);
+  const more = details.length - shown.length;
+  const listed = shown.map((detail) => `${detail.field} ${detail.message}`).join('; ');
+  return new HttpError(
     'VALIDATION_FAILED',
-    `Invalid request: ${details.map((detail) => `${detail.field} ${detail.message}`).join('; ')}`,
-    { details },
+    `Invalid request: ${listed}${more > 0 ? `; and ${more} more problem${more === 1 ? '' : 's'}` : ''}`,
+    { details: shown },
   );
+};
 
 /** Query parameters, each required to appear at most once (`?limit=1&limit=2` is an error). */
 const singleValuedQuery = (event: APIGatewayProxyEvent): Record<string, string | undefined> => {

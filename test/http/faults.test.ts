@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '#shared/auth/api-key';
+import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { localFunctions } from '#tools/local/local-stack';
+import { ApiClient, type ObservedExchange } from '../support/api-client';
+import { FaultProxy } from '../support/fault-proxy';
+import { apiKeysOf, createTestTables } from '../support/tables';
+
+/**
+ * DynamoDB failing under the running service: a proxy between the functions and DynamoDB Local
+ * stalls or drops their connections. Two gateways share the tables: on `functions`, only the
+ * operations' functions go through the proxy (the authorizer lets requests in, so each
+ * operation's own answer shows); on `authorizer`, only the authorizer does.
+ */
+
+/** What the service promises locally: an answer within 5 s however DynamoDB stalls (docs/deploy.md). */
+const BUDGET_MS = 5_000;
+
+let proxy: FaultProxy;
+let gateways: LocalGateway[];
+let functions: ApiClient;
+let authorizer: ApiClient;
+let petId: number;
+
+beforeAll(async () => {
+  const tables = await createTestTables('faults');
+  const { key, record } = generateApiKey('faults tests');
+  await apiKeysOf(tables).put(record);
+  proxy = await FaultProxy.start(tables.endpoint);
+  const direct = localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' });
+  const proxied = localFunctions({ endpoint: proxy.endpoint, tables: tables.names, logLevel: 'SILENT' });
+  gateways = await Promise.all([
+    startLocalGateway({ port: 0, handlers: proxied.handlers, authorizer: direct.authorizer }),
+    startLocalGateway({ port: 0, handlers: direct.handlers, authorizer: proxied.authorizer }),
+  ]);
+  [functions, authorizer] = gateways.map((gateway) => new ApiClient(gateway.baseUrl, key)) as [
+    ApiClient,
+    ApiClient,
+  ];
+  petId = ((await functions.post('/pets', { name: 'Before', categoryId: 1 })).json as { id: number }).id;
+});
+
+afterAll(async () => {
+  await Promise.all(gateways.map((gateway) => gateway.close()));
+  await proxy.close();
+});
+
+/** A request's answer and how long it took. */
+const timed = async (request: Promise<ObservedExchange>) => {
+  const started = performance.now();
+  const response = await request;
+  return { response, ms: performance.now() - started };
+};
+
+/** Every operation through the proxied functions, and one request through the proxied authorizer. */
+const everyPath = () => [
+  timed(functions.get('/pets')),
+  timed(functions.post('/pets', { name: 'During', categoryId: 1 })),
+  timed(functions.get(`/pets/${petId}`)),
+  timed(authorizer.get('/pets')),
+];
+
+const expectUnavailable = ({ response, ms }: { response: ObservedExchange; ms: number }) => {
+  expect(response.status).toBe(503);
+  expect(response.json).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+  expect(response.headers.get('retry-after')).toBe('1');
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(ms).toBeLessThan(BUDGET_MS);
+};
+
+const expectServed = (statuses: number[]) => expect(statuses).toEqual([200, 201, 200, 200]);
+
+describe('with DynamoDB stalled', () => {
+  it('answers 503 with Retry-After within 5 s on every operation and through the authorizer, then serves again once it resumes', async () => {
+    // Warm: the clients hold open connections through the proxy, which the stall then freezes.
+    expectServed((await Promise.all(everyPath())).map(({ response }) => response.status));
+
+    proxy.stall();
+    const stalled = await Promise.all(everyPath());
+    proxy.resume();
+    const after = await Promise.all(everyPath());
+
+    for (const answer of stalled) expectUnavailable(answer);
+    expectServed(after.map(({ response }) => response.status));
+    for (const { ms } of after) expect(ms).toBeLessThan(1_000);
+  });
+});
+
+describe('with DynamoDB dropping connections', () => {
+  it('answers 503 with Retry-After at once, then serves again once it accepts them', async () => {
+    proxy.drop();
+    const dropped = await Promise.all(everyPath());
+    proxy.resume();
+    const after = await Promise.all(everyPath());
+
+    for (const answer of dropped) {
+      expectUnavailable(answer);
+      expect(answer.ms).toBeLessThan(1_000);
+    }
+    expectServed(after.map(({ response }) => response.status));
+  });
+});

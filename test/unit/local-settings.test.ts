@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureDataDir } from '#tools/local/preflight';
+import { readLocalSettings } from '#tools/local/settings';
+
+describe('npm start settings', () => {
+  it('defaults to port 3000 and ./.data, and takes the rest as given', () => {
+    expect(readLocalSettings({}, '/work')).toEqual({ dataDir: '/work/.data', port: 3000 });
+    expect(
+      readLocalSettings(
+        {
+          PORT: ' 8080 ',
+          PETSTORE_DATA_DIR: 'var',
+          PETSTORE_API_KEY: 'psk_x',
+          DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+          POWERTOOLS_LOG_LEVEL: 'debug',
+        },
+        '/work',
+      ),
+    ).toEqual({
+      dataDir: '/work/var',
+      port: 8080,
+      apiKey: 'psk_x',
+      dynamoDbEndpoint: 'http://127.0.0.1:8000',
+      logLevel: 'DEBUG',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a port number (0 to 65535), not "abc"'],
+    [{ PORT: '70000' }, 'PORT must be a port number (0 to 65535), not "70000"'],
+    [{ PORT: '-1' }, 'PORT must be a port number (0 to 65535), not "-1"'],
+    [
+      { POWERTOOLS_LOG_LEVEL: 'LOUD' },
+      'POWERTOOLS_LOG_LEVEL must be one of DEBUG, INFO, WARN, ERROR, SILENT, not "LOUD"',
+    ],
+    [
+      { DYNAMODB_ENDPOINT: 'localhost:8000' },
+      'DYNAMODB_ENDPOINT must be an http(s) URL such as http://127.0.0.1:8000, not "localhost:8000"',
+    ],
+  ])('refuses %o, naming the variable: %s', (env, message) => {
+    expect(() => readLocalSettings(env)).toThrow(message);
+  });
+
+  it('refuses a data directory below a file, naming PETSTORE_DATA_DIR', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-settings-'));
+    try {
+      writeFileSync(join(dir, 'file'), '');
+      const wanted = join(dir, 'file', 'data');
+
+      expect(() => ensureDataDir(wanted)).toThrow(
+        `PETSTORE_DATA_DIR=${wanted} cannot be used: ${join(dir, 'file')} is a file, not a directory. Set PETSTORE_DATA_DIR to a directory you can write to.`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('creates a missing data directory, level by level', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-settings-'));
+    try {
+      ensureDataDir(join(dir, 'a', 'b', 'c'));
+
+      expect(() => ensureDataDir(join(dir, 'a', 'b', 'c'))).not.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { ENV } from '#shared/config';
+import { LocalConfigError } from '#tools/local/settings';
+
+/**
+ * What the local server checks before it starts anything (and so before DynamoDB Local's Java
+ * process): that it can write its data directory, listen on its port and reach a DynamoDB it is
+ * pointed at. Each failure is one LocalConfigError naming the setting to change, within a second.
+ */
+
+const codeOf = (error: unknown): string =>
+  String((error as { code?: unknown }).code ?? (error as Error).name ?? 'unknown error');
+
+/**
+ * Creates `dir` if need be, one level at a time, and checks a file can be written in it.
+ * (`mkdirSync(dir, { recursive: true })` spins forever on some paths Node cannot create, such as
+ * `/proc/foo`, instead of failing.)
+ */
+export const ensureDataDir = (dir: string, setting: string = ENV.local.dataDir): void => {
+  const cannot = (what: string, error: unknown) =>
+    new LocalConfigError(
+      `${setting}=${dir} cannot be used: ${what} (${codeOf(error)}). Set ${setting} to a directory you can write to.`,
+    );
+  const missing: string[] = [];
+  let existing = dir;
+  while (!existsSync(existing)) {
+    missing.unshift(existing);
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  if (!statSync(existing).isDirectory()) {
+    throw new LocalConfigError(
+      `${setting}=${dir} cannot be used: ${existing} is a file, not a directory. Set ${setting} to a directory you can write to.`,
+    );
+  }
+  for (const path of missing) {
+    try {
+      mkdirSync(path);
+    } catch (error) {
+      if (codeOf(error) !== 'EEXIST') throw cannot(`cannot create ${path}`, error);
+    }
+  }
+  const probe = join(dir, `.write-check-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    throw cannot('cannot write a file in it', error);
+  }
+};
+
+/** What a failure to listen on `host:port` means to the person who set the port. */
+export const listenError = (error: unknown, port: number, host: string, setting: string = ENV.local.port) => {
+  const code = codeOf(error);
+  return new LocalConfigError(
+    code === 'EADDRINUSE'
+      ? `Port ${port} on ${host} is in use: stop what holds it, or set ${setting} to a free port (e.g. ${setting}=${port + 1}).`
+      : `Cannot listen on ${host}:${port} (${code}): set ${setting} to another port.`,
+  );
+};
+
+/** Fails when nothing can listen on `host:port`, e.g. another server holds it. */
+export const assertPortFree = (port: number, host: string, setting: string = ENV.local.port): Promise<void> =>
+  new Promise((resolvePort, reject) => {
+    if (port === 0) {
+      resolvePort();
+      return;
+    }
+    const server = createServer();
+    server.once('error', (error) => reject(listenError(error, port, host, setting)));
+    server.listen(port, host, () => server.close(() => resolvePort()));
+  });
+
+/** How long the local server waits for a DynamoDB it is pointed at before it gives up. */
+export const REACHABLE_TIMEOUT_MS = 1_000;
+
+/** Fails when the DynamoDB at `endpoint` does not answer a ListTables within a second. */
+export const assertDynamoDbReachable = async (
+  endpoint: string,
+  setting: string = ENV.dynamoDbEndpoint,
+): Promise<void> => {
+  // Loaded here, not at the top: a bad setting is reported before the SDK has even loaded.
+  const [{ ListTablesCommand }, { createLocalClient }] = await Promise.all([
+    import('@aws-sdk/client-dynamodb'),
+    import('#shared/adapters/dynamodb/client'),
+  ]);
+  const client = createLocalClient(endpoint, {
+    maxAttempts: 1,
+    requestHandler: {
+      connectionTimeout: REACHABLE_TIMEOUT_MS,
+      requestTimeout: REACHABLE_TIMEOUT_MS,
+      throwOnRequestTimeout: true,
+    },
+  });
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+  } catch (error) {
+    throw new LocalConfigError(
+      `No DynamoDB answers at ${setting}=${endpoint} (${codeOf(error)}): start it, fix ${setting}, or unset it to use the embedded DynamoDB Local.`,
+    );
+  } finally {
+    client.destroy();
+  }
+};

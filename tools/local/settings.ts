@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { ENV, isLogLevel, LOG_LEVELS, type LogLevel } from '#shared/config';
+
+/**
+ * The settings of `npm start` and `npm run dev`, read from their environment and checked at
+ * once: a bad value is a LocalConfigError naming the variable to change, never a failure later.
+ *
+ *   PORT                 port of the API (default 3000)
+ *   PETSTORE_DATA_DIR    database and generated key (default ./.data)
+ *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
+ *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
+ *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
+ */
+
+/** Where the local server listens: loopback only. */
+export const LOCAL_HOST = '127.0.0.1';
+
+/** A setting of the local server that cannot work: its message names the variable to change. */
+export class LocalConfigError extends Error {
+  override readonly name: string = 'LocalConfigError';
+}
+
+export interface LocalSettings {
+  readonly dataDir: string;
+  readonly port: number;
+  readonly apiKey?: string;
+  readonly dynamoDbEndpoint?: string;
+  readonly logLevel?: LogLevel;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const value = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
+
+const port = (env: Env): number => {
+  const text = value(env, ENV.local.port) ?? '3000';
+  const parsed = Number(text);
+  if (!/^\d+$/.test(text) || parsed > 65_535)
+    throw new LocalConfigError(`${ENV.local.port} must be a port number (0 to 65535), not "${text}"`);
+  return parsed;
+};
+
+const logLevel = (env: Env): LogLevel | undefined => {
+  const text = value(env, ENV.logLevel)?.toUpperCase();
+  if (text !== undefined && !isLogLevel(text))
+    throw new LocalConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, not "${text}"`);
+  return text;
+};
+
+const endpoint = (env: Env): string | undefined => {
+  const text = value(env, ENV.dynamoDbEndpoint);
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new LocalConfigError(
+      `${ENV.dynamoDbEndpoint} must be an http(s) URL such as http://127.0.0.1:8000, not "${text}"`,
+    );
+  return text;
+};
+
+/** Every setting, checked; relative paths resolved against `cwd`. */
+export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
+  const apiKey = value(env, ENV.local.apiKey);
+  const dynamoDbEndpoint = endpoint(env);
+  const level = logLevel(env);
+  return {
+    dataDir: resolve(cwd, value(env, ENV.local.dataDir) ?? '.data'),
+    port: port(env),
+    ...(apiKey ? { apiKey } : {}),
+    ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
+    ...(level ? { logLevel: level } : {}),
+  };
+};
