@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { freePort } from '#tools/local/dynamodb-local';
 import { responseHeaderProblems } from '../support/response-headers';
@@ -95,7 +95,8 @@ const javaPids = (dataDir: string): string[] => {
 const keyIn = (dataDir: string) => readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
 
 describe('npm start', () => {
-  it('serves the API, keeps data across a restart and leaves no Java process behind', async () => {
+  // Each case runs its own npm start: they run side by side, as separate users' servers would.
+  it.concurrent('serves the API, keeps data across a restart and leaves no Java process behind', async () => {
     const dataDir = newDataDir();
     const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
     const key = keyIn(dataDir);
@@ -150,10 +151,15 @@ describe('npm start', () => {
     expect(javaPids(dataDir)).toEqual([]);
   });
 
-  it('accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key, not even from a query string', async () => {
+  it.concurrent('accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key, not even from a query string', async () => {
     const dataDir = newDataDir();
     const key = 'psk_from-the-environment';
-    const server = await startServer({ PETSTORE_DATA_DIR: dataDir, PETSTORE_API_KEY: key });
+    // On a DynamoDB already running (DYNAMODB_ENDPOINT), as a user with one of their own would.
+    const server = await startServer({
+      PETSTORE_DATA_DIR: dataDir,
+      PETSTORE_API_KEY: key,
+      DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+    });
     try {
       const ok = await fetch(`${server.baseUrl}/pets?limit=1`, {
         headers: { Authorization: `Bearer ${key}` },
@@ -187,7 +193,7 @@ describe('npm start', () => {
     }
   });
 
-  it('stops with npm when npm itself is sent SIGTERM', async () => {
+  it.concurrent('stops with npm when npm itself is sent SIGTERM', async () => {
     const dataDir = newDataDir();
     const server = await startServer({ PETSTORE_DATA_DIR: dataDir }, true);
     expect(javaPids(dataDir)).toHaveLength(1);

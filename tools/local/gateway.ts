@@ -35,8 +35,11 @@ export interface LocalGatewayOptions {
   readonly maxPayloadBytes?: number;
   /** The Lambda timeout the handlers see in `getRemainingTimeInMillis`. @default 10_000 */
   readonly functionTimeoutMs?: number;
-  /** Files served outside the stage, to GET without a key. @default {} */
-  readonly staticRoutes?: StaticRoutes;
+  /**
+   * Files served outside the stage, to GET without a key. A promise is fine: the API serves at
+   * once, and a page is answered once its files are ready. @default {}
+   */
+  readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   /** Requests served at once; the rest wait their turn. @default LOCAL_CONCURRENCY */
   readonly concurrency?: number;
 }
@@ -73,14 +76,15 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   const host = options.host ?? '127.0.0.1';
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
-  const staticRoutes = options.staticRoutes ?? {};
+  const staticRoutes = Promise.resolve(options.staticRoutes ?? {});
   const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
 
   /** One request, in API Gateway's order: body size, route, authorizer, 405, function. */
   const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const file = method === 'GET' ? staticFile(staticRoutes, url.pathname) : undefined;
+    const inStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
+    const file = method === 'GET' && !inStage ? staticFile(await staticRoutes, url.pathname) : undefined;
     if (file) {
       response.writeHead(200, { ...RESPONSE_HEADERS, 'Content-Type': file.contentType }).end(file.body);
       return 200;

@@ -62,7 +62,7 @@ export interface LocalStackOptions {
   readonly dynamoDbEndpoint?: string;
   /** The functions' log level. @default 'WARN' */
   readonly logLevel?: LogLevel;
-  /** Pages served beside the API (the reference). @default {} */
+  /** Pages served beside the API (the reference); the API does not wait for them. @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   readonly log?: (line: string) => void;
   /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
@@ -143,7 +143,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       port,
       host: HOST,
       ...(options.log ? { log: options.log } : {}),
-      staticRoutes: await options.staticRoutes,
+      ...(options.staticRoutes ? { staticRoutes: options.staticRoutes } : {}),
     }).catch((error: unknown) => {
       // Taken since the check above.
       throw listenError(error, port, HOST);
