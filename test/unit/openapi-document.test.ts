@@ -52,6 +52,9 @@ const NAME = {
 const CATEGORY_ID = { ...ID, description: 'Identifier of the category the animal belongs to.' };
 const STATUS_REF = { $ref: '#/components/schemas/PetStatus' };
 
+const CURSOR_DESCRIPTION =
+  'Where the page starts: copied unchanged from the `Link` header of the previous page, never built by hand. Good only with the `status` of the page it came from (`limit` may change). At most 128 characters.';
+
 const ERROR_CODE_STATUS = {
   VALIDATION_FAILED: 400,
   INVALID_JSON: 400,
@@ -180,7 +183,7 @@ describe('the schemas', () => {
 });
 
 describe('the parameters', () => {
-  it('document limit as an optional integer 1..100 defaulting to 20, and status as a PetStatus', () => {
+  it('document limit as an optional integer 1..100 defaulting to 20, status as a PetStatus, and cursor as an opaque string', () => {
     expect(operation('listPets').parameters).toEqual([
       {
         in: 'query',
@@ -199,6 +202,18 @@ describe('the parameters', () => {
         name: 'status',
         description: 'Only animals with this availability.',
         schema: { description: 'Only animals with this availability.', ...STATUS_REF },
+      },
+      {
+        in: 'query',
+        name: 'cursor',
+        description: CURSOR_DESCRIPTION,
+        schema: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 128,
+          pattern: '^[A-Za-z0-9_-]+$',
+          description: CURSOR_DESCRIPTION,
+        },
       },
     ]);
   });
