@@ -1,8 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { PetService } from '#shared/domain/pet-service';
 import { authorizerHandler } from '#shared/handlers/authorizer';
@@ -51,14 +52,14 @@ interface MeteredCall {
 const READS = /^(GetItem|Query|Scan|BatchGetItem)/;
 
 /**
- * A document client with the functions' own configuration (createDocumentClient) plus one
- * middleware: it asks every call for `ReturnConsumedCapacity: 'TOTAL'` and records what DynamoDB
+ * A client with the functions' own configuration (createDynamoDbClient) plus one middleware, on
+ * the stack the document client over it shares: it asks every call for `ReturnConsumedCapacity: 'TOTAL'` and records what DynamoDB
  * answers. DynamoDB Local 3.3 reports consumed capacity with DynamoDB's rules (checked when this
  * benchmark was written: 1 RCU for a consistent GetItem, 0.5 eventually consistent, Scan/Query by
  * the 4 KB of items read); a call without it fails the run rather than count as free.
  */
 const meteredClient = (endpoint: string) => {
-  const client = createDocumentClient({ endpoint });
+  const client = createDynamoDbClient({ endpoint });
   const calls: MeteredCall[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -97,8 +98,9 @@ type Handler = (event: never, context: never) => Promise<unknown>;
  * every adapter on the metered client, and silent: a SILENT logger and no metrics, so that the
  * bench's own output stays free of function logs. Reporting costs no DynamoDB capacity.
  */
-const handlersFor = (client: DynamoDBDocumentClient, names: TableNames) => {
+const handlersFor = (plain: DynamoDBClient, names: TableNames) => {
   const observability = { logger: createLogger({ logLevel: 'SILENT' }), metrics: NO_METRICS };
+  const client = documentClientOf(plain);
   const petsTable = names.pets;
   const countersTable = names.counters;
   const apiKeysTable = names.apiKeys;
@@ -110,7 +112,11 @@ const handlersFor = (client: DynamoDBDocumentClient, names: TableNames) => {
   return {
     service: {
       'list-pets': listPetsHandler({ pets: readOnly, ...observability }),
-      'create-pet': createPetHandler({ pets: writable, ...observability }),
+      'create-pet': createPetHandler({
+        pets: writable,
+        idempotencyStore: createIdempotencyStore({ client: plain, idempotencyTable: names.idempotency }),
+        ...observability,
+      }),
       'get-pet': getPetHandler({ pets: readOnly, ...observability }),
       authorizer: authorizerHandler({
         apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable }),

@@ -19,6 +19,7 @@ export const ENV = {
     pets: 'PETS_TABLE_NAME',
     counters: 'COUNTERS_TABLE_NAME',
     apiKeys: 'API_KEYS_TABLE_NAME',
+    idempotency: 'IDEMPOTENCY_TABLE_NAME',
   } satisfies Record<TableKey, string>,
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',

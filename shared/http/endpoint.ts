@@ -18,6 +18,15 @@ export type EndpointHandler<O extends Operation> = (
   event: APIGatewayProxyEvent,
 ) => Promise<ResultOf<O>>;
 
+/** What every operation's function needs, and what some need on top (by their descriptor). */
+export interface EndpointDependencies extends Observability {
+  /**
+   * The middleware of an operation whose descriptor has `idempotency` (required then): built by
+   * that operation's handler, so that no other function's bundle carries it.
+   */
+  readonly idempotency?: middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+}
+
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
 export const TIMEOUT_MARGIN_MS = 500;
 
@@ -25,17 +34,27 @@ export const TIMEOUT_MARGIN_MS = 500;
 const inputOf = <O extends Operation>(event: APIGatewayProxyEvent): RequestInput<O> =>
   (event as APIGatewayProxyEvent & { input: RequestInput<O> }).input;
 
+/** The idempotency middleware an operation's descriptor calls for, if any; fails fast without it. */
+const idempotencyOf = (operation: Operation, { idempotency }: EndpointDependencies) => {
+  if (!operation.idempotency) return [];
+  if (!idempotency)
+    throw new Error(`${operation.operationId} is idempotent: it needs its idempotency middleware`);
+  return idempotency;
+};
+
 /**
  * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
  * that only speaks the domain. Order: logging context and metrics → error responses → repeated
  * headers refused → header normalisation → body checks and parsing (when the operation reads a body) → validation →
- * handler, whose result is sent as JSON with the operation's fixed headers.
+ * idempotency (when the operation has it: only valid requests are recorded, and the handler's
+ * answer is what is kept) → handler, whose result is sent as JSON with the operation's fixed headers.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,
-  { logger, metrics }: Observability,
+  dependencies: EndpointDependencies,
   handle: EndpointHandler<NoInfer<O>>,
 ): ProxyHandler => {
+  const { logger, metrics } = dependencies;
   const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -45,6 +64,7 @@ export const httpEndpoint = <O extends Operation>(
     .use(httpHeaderNormalizer())
     .use(operation.request.body ? jsonBody() : [])
     .use(validateRequest(operation.request))
+    .use(idempotencyOf(operation, dependencies))
     .handler(async (event) => {
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);

@@ -1,4 +1,6 @@
 import { generateApiKey } from '#shared/auth/api-key';
+import type { ProxyHandler } from '#shared/lambda';
+import type { OperationId } from '#shared/operations/routes';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
 import { ApiClient } from './api-client';
@@ -12,18 +14,28 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
+export interface LocalApiOptions {
+  /**
+   * Functions built differently for a test, on this API's tables: only for what the real parts
+   * cannot reproduce on demand (a request held in flight, say).
+   */
+  readonly handlers?: (tables: TestTables) => Partial<Record<OperationId, ProxyHandler>>;
+}
+
 /**
  * The local server in front of the real handlers and the real authorizer (each built by its
  * composition root, as `npm start` builds them), on tables of its own in the run's DynamoDB
  * Local, with one valid key.
  */
-export const startLocalApi = async (label: string): Promise<LocalApi> => {
+export const startLocalApi = async (label: string, options: LocalApiOptions = {}): Promise<LocalApi> => {
   const tables = await createTestTables(label);
   const { key, record } = generateApiKey(`${label} tests`);
   await apiKeysOf(tables).put(record);
+  const functions = localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' });
   const gateway = await startLocalGateway({
     port: 0,
-    ...localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
+    ...functions,
+    handlers: { ...functions.handlers, ...options.handlers?.(tables) },
   });
   return {
     client: new ApiClient(gateway.baseUrl, key),

@@ -16,19 +16,28 @@ const LOCAL_CLIENT = {
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 } as const;
 
+/**
+ * The functions' DynamoDB client: the time budget above, and DynamoDB Local when an endpoint is
+ * configured. For code that needs the plain client (Powertools' idempotency persistence) as well
+ * as for the document client below, so every call of a function keeps the same budget.
+ */
+export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient =>
+  new DynamoDBClient({
+    maxAttempts: DYNAMODB_MAX_ATTEMPTS,
+    requestHandler: {
+      requestTimeout: DYNAMODB_REQUEST_TIMEOUT_MS,
+      connectionTimeout: DYNAMODB_CONNECTION_TIMEOUT_MS,
+    },
+    ...(config.endpoint ? { endpoint: config.endpoint, ...LOCAL_CLIENT } : {}),
+  });
+
+/** A document client over a plain client (one per process, created at cold start). */
+export const documentClientOf = (client: DynamoDBClient): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
 /** One document client per process, created at cold start and reused by every invocation. */
 export const createDocumentClient = (config: DynamoDbConfig): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      maxAttempts: DYNAMODB_MAX_ATTEMPTS,
-      requestHandler: {
-        requestTimeout: DYNAMODB_REQUEST_TIMEOUT_MS,
-        connectionTimeout: DYNAMODB_CONNECTION_TIMEOUT_MS,
-      },
-      ...(config.endpoint ? { endpoint: config.endpoint, ...LOCAL_CLIENT } : {}),
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  documentClientOf(createDynamoDbClient(config));
 
 /**
  * A plain client for DynamoDB Local (table creation, readiness checks, tests, the benchmark):
