@@ -63,6 +63,13 @@ export interface StageConfig {
    */
   readonly authorizerCacheTtlSeconds: number;
   readonly dataProtection: DataProtection;
+  /**
+   * Web origins whose pages may call the API from a browser (CORS): exact origins such as
+   * `https://app.example.com`; none for an API only servers call. With one origin, API Gateway's
+   * own errors (401, 429…) are readable by that page too; with several, only the functions'
+   * answers are (docs/deploy.md, "CORS").
+   */
+  readonly allowedOrigins: readonly string[];
 }
 
 const STAGING: Omit<StageConfig, 'env'> = {
@@ -82,6 +89,8 @@ const STAGING: Omit<StageConfig, 'env'> = {
     datapointsToAlarm: 2,
   },
   authorizerCacheTtlSeconds: 60,
+  // A web client's development server (Vite's default port) may call staging.
+  allowedOrigins: ['http://localhost:5173'],
   // Disposable: a staging stack can be deleted and rebuilt with its data.
   dataProtection: {
     deletionProtection: false,
@@ -108,6 +117,8 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
     datapointsToAlarm: 2,
   },
   authorizerCacheTtlSeconds: 300,
+  // Servers only until a web client ships; its origin goes here then.
+  allowedOrigins: [],
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
   dataProtection: {
     deletionProtection: true,

@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { type AllowedOrigins, withCors } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { jsonBody } from '#shared/http/middleware/json-body';
@@ -18,8 +19,14 @@ export type EndpointHandler<O extends Operation> = (
   event: APIGatewayProxyEvent,
 ) => Promise<ResultOf<O>>;
 
+/** What every operation's function needs. */
+export interface FunctionDependencies extends Observability {
+  /** The web origins whose pages may read its answers (CORS). @default none */
+  readonly corsOrigins?: AllowedOrigins;
+}
+
 /** What every operation's function needs, and what some need on top (by their descriptor). */
-export interface EndpointDependencies extends Observability {
+export interface EndpointDependencies extends FunctionDependencies {
   /**
    * The middleware of an operation whose descriptor has `idempotency` (required then): built by
    * that operation's handler, so that no other function's bundle carries it.
@@ -48,6 +55,8 @@ const idempotencyOf = (operation: Operation, { idempotency }: EndpointDependenci
  * headers refused → header normalisation → body checks and parsing (when the operation reads a body) → validation →
  * idempotency (when the operation has it: only valid requests are recorded, and the handler's
  * answer is what is kept) → handler, whose result is sent as JSON with the operation's fixed headers.
+ * Around all of it, the CORS headers, on every answer (see cors.ts): a replayed answer leaves
+ * middy early and skips its `after` steps, so they cannot be one of them.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,
@@ -56,7 +65,9 @@ export const httpEndpoint = <O extends Operation>(
 ): ProxyHandler => {
   const { logger, metrics } = dependencies;
   const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
+    timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(metrics.middleware())
     .use(errorResponses({ headers, logger, metrics }))
@@ -69,4 +80,5 @@ export const httpEndpoint = <O extends Operation>(
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
+  return withCors(dependencies.corsOrigins ?? [], handler);
 };

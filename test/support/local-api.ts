@@ -1,4 +1,5 @@
 import { generateApiKey } from '#shared/auth/api-key';
+import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
@@ -20,6 +21,8 @@ export interface LocalApiOptions {
    * cannot reproduce on demand (a request held in flight, say).
    */
   readonly handlers?: (tables: TestTables) => Partial<Record<OperationId, ProxyHandler>>;
+  /** Web origins allowed to read answers, for the gateway and the functions. @default none */
+  readonly corsOrigins?: AllowedOrigins;
 }
 
 /**
@@ -31,9 +34,16 @@ export const startLocalApi = async (label: string, options: LocalApiOptions = {}
   const tables = await createTestTables(label);
   const { key, record } = generateApiKey(`${label} tests`);
   await apiKeysOf(tables).put(record);
-  const functions = localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' });
+  const corsOrigins = options.corsOrigins ?? [];
+  const functions = localFunctions({
+    endpoint: tables.endpoint,
+    tables: tables.names,
+    logLevel: 'SILENT',
+    corsOrigins,
+  });
   const gateway = await startLocalGateway({
     port: 0,
+    corsOrigins,
     ...functions,
     handlers: { ...functions.handlers, ...options.handlers?.(tables) },
   });

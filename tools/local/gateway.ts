@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AllowedOrigins, corsHeaders, preflightHeaders } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
 import { BASE_PATH } from '#shared/http/paths';
@@ -11,7 +12,14 @@ import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import { headerPairs, readBody, sendRefusal, sendResult, valuesOf } from '#tools/local/http-io';
+import {
+  gatewayResponseCors,
+  headerPairs,
+  readBody,
+  sendRefusal,
+  sendResult,
+  valuesOf,
+} from '#tools/local/http-io';
 import { route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
 
@@ -36,6 +44,12 @@ export interface LocalGatewayOptions {
   readonly functionTimeoutMs?: number;
   /** Files served outside the stage, to GET without a key. @default {} */
   readonly staticRoutes?: StaticRoutes;
+  /**
+   * Web origins allowed to read answers (CORS), as the stage's `allowedOrigins`: the preflight,
+   * the 405 and the gateway's own refusals follow them here; the functions get their own copy.
+   * @default none
+   */
+  readonly corsOrigins?: AllowedOrigins;
 }
 
 export interface LocalGateway {
@@ -61,6 +75,12 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
   const staticRoutes = options.staticRoutes ?? {};
+  const corsOrigins = options.corsOrigins ?? [];
+  /** The request's one `Origin`, as the functions read it (none when repeated). */
+  const originOf = (request: IncomingMessage): string | undefined => {
+    const [origin, ...more] = valuesOf(headerPairs(request), 'origin');
+    return more.length === 0 ? origin : undefined;
+  };
 
   /** One request, in API Gateway's order: body size, route, authorizer, 405, function. */
   const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
@@ -74,6 +94,17 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const body = await readBody(request, maxPayloadBytes);
     const match = route(method, url.pathname);
     if (match.kind === 'no-resource') throw GatewayRefusal.of('MISSING_AUTHENTICATION_TOKEN');
+    if (match.kind === 'preflight') {
+      // The OPTIONS mock: no key, no function, no body.
+      const { 'Content-Type': _none, ...noBody } = RESPONSE_HEADERS;
+      response.writeHead(204, {
+        ...noBody,
+        ...preflightHeaders(corsOrigins, originOf(request), match.allow),
+        'x-amzn-RequestId': requestId,
+      });
+      response.end();
+      return 204;
+    }
     const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
     const authorization = await authorizeRequest({
@@ -84,7 +115,12 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     });
     if (match.kind === 'method-not-allowed') {
       const { code, message, allow } = methodNotAllowed(match.allow);
-      throw new GatewayRefusal(code, message, { Allow: allow });
+      throw new GatewayRefusal(
+        code,
+        message,
+        { Allow: allow, ...corsHeaders(corsOrigins, originOf(request)) },
+        'mock',
+      );
     }
     const { operationId } = match.operation;
     const event = proxyEvent({
@@ -115,9 +151,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const requestId = randomUUID();
     serve(request, response, requestId)
       .catch((error: unknown) => {
-        if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId);
+        const cors = gatewayResponseCors(corsOrigins, originOf(request));
+        if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId, cors);
         options.log?.(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
-        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId);
+        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId, cors);
       })
       .then((status) => {
         // The path only: a query string may carry anything, a key sent by mistake included.

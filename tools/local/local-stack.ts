@@ -9,6 +9,7 @@ import { createPetRoot } from '#shared/composition/create-pet';
 import { getPetRoot } from '#shared/composition/get-pet';
 import { listPetsRoot } from '#shared/composition/list-pets';
 import type { FunctionConfig, LogLevel } from '#shared/config';
+import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
 import { type DynamoDbLocal, startDynamoDbLocal } from '#tools/local/dynamodb-local';
@@ -32,12 +33,15 @@ export const localFunctions = (options: {
   readonly endpoint: string;
   readonly tables: TableNames;
   readonly logLevel?: LogLevel;
+  /** What the stack would set from the stage's `allowedOrigins`. @default none */
+  readonly corsOrigins?: AllowedOrigins;
 }): LocalFunctions => {
   const config: FunctionConfig = {
     tables: options.tables,
     dynamoDb: { endpoint: options.endpoint },
     metrics: false,
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
   return {
     handlers: {
@@ -62,6 +66,8 @@ export interface LocalStackOptions {
   readonly logLevel?: LogLevel;
   /** Pages served beside the API (the reference). @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
+  /** Web origins whose pages may call the API (CORS), for the gateway and the functions alike. @default none */
+  readonly corsOrigins?: AllowedOrigins;
   readonly log?: (line: string) => void;
 }
 
@@ -119,8 +125,10 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     });
     await keys.put(recordFor(key.apiKey, 'local'));
 
+    const corsOrigins = options.corsOrigins ?? [];
     const gateway = await startLocalGateway({
-      ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN' }),
+      ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
+      corsOrigins,
       port: options.port ?? 3000,
       ...(options.log ? { log: options.log } : {}),
       staticRoutes: await options.staticRoutes,

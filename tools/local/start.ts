@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { ENV, isLogLevel, LOG_LEVELS, type LogLevel } from '#shared/config';
+import { ConfigError, ENV, isLogLevel, LOG_LEVELS, type LogLevel, readAllowedOrigins } from '#shared/config';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 import { JavaMissingError } from '#tools/local/dynamodb-local';
 import { LocalConfigError, type LocalStack, startLocalStack } from '#tools/local/local-stack';
 import { referenceRoutes } from '#tools/openapi/reference';
@@ -12,6 +13,8 @@ import { referenceRoutes } from '#tools/openapi/reference';
  *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
  *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
  *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
+ *   PETSTORE_CORS_ORIGINS web origins allowed to call it from a browser, comma-separated
+ *                        (default: any origin, so a web client's dev server just works)
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -33,17 +36,31 @@ const logLevel = (): LogLevel | undefined => {
   return value;
 };
 
+/** Any origin unless PETSTORE_CORS_ORIGINS lists some (a development server is open by default). */
+const corsOrigins = (): AllowedOrigins => {
+  const value = env(ENV.corsOrigins);
+  if (value === undefined) return [ANY_ORIGIN];
+  try {
+    return readAllowedOrigins(ENV.corsOrigins, value);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new LocalConfigError(error.message);
+    throw error;
+  }
+};
+
 const main = async (): Promise<void> => {
   const dataDir = resolve(env(ENV.local.dataDir) ?? '.data');
   const apiKey = env(ENV.local.apiKey);
   const dynamoDbEndpoint = env(ENV.dynamoDbEndpoint);
   const functionsLogLevel = logLevel();
+  const origins = corsOrigins();
   const stack: LocalStack = await startLocalStack({
     dataDir,
     port: port(),
     ...(apiKey ? { apiKey } : {}),
     ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
     ...(functionsLogLevel ? { logLevel: functionsLogLevel } : {}),
+    corsOrigins: origins,
     staticRoutes: referenceRoutes(),
     log: (line) => console.log(`${new Date().toISOString()} ${line}`),
   });
@@ -61,6 +78,7 @@ const main = async (): Promise<void> => {
       `Pet store API listening on ${stack.gateway.baseUrl}`,
       `API key (${keySource}): ${stack.apiKey}`,
       `Database: ${database}`,
+      `Browsers: ${origins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${origins.join(', ')} may call it`}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
       `API reference: ${new URL('/docs', stack.gateway.baseUrl).href} (document: /openapi.yaml, /openapi.json)`,
       'Stop with Ctrl+C.',
