@@ -155,8 +155,9 @@ export const originOf = (event: Pick<APIGatewayProxyEvent, 'headers' | 'multiVal
 export const withCors =
   (allowed: AllowedOrigins, handler: ProxyHandler): ProxyHandler =>
   async (event, context) => {
-    const result = await handler(event, context);
+    // Read before the middleware stack, which rewrites the event's headers.
     const headers = corsHeaders(allowed, originOf(event));
+    const result = await handler(event, context);
     return Object.keys(headers).length === 0
       ? result
       : { ...result, headers: { ...result.headers, ...headers } };
