@@ -29,7 +29,7 @@ export interface WarmOptions extends HarnessOptions {
  */
 export const measureWarm = async (options: WarmOptions): Promise<WarmRow[]> => {
   const rows: WarmRow[] = [];
-  for (const pair of options.pairs.filter((candidate) => targetOf(candidate.name).warm)) {
+  for (const pair of options.pairs.filter((candidate) => !targetOf(candidate.name).variantOf)) {
     const result = await runChild<WarmResult>(
       options.harness,
       [

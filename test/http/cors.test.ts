@@ -43,7 +43,7 @@ const preflight = (api: LocalApi, path: string, origin: string) =>
 const corsOf = (response: ObservedExchange) =>
   Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-')));
 
-describe('a preflight (OPTIONS)', () => {
+describe.concurrent('a preflight (OPTIONS)', () => {
   it('is answered without a key for an allowed origin: 204 with the methods, headers and max age', async () => {
     const response = await preflight(oneOrigin, '/pets', APP);
 
@@ -78,7 +78,7 @@ describe('a preflight (OPTIONS)', () => {
   });
 });
 
-describe('answers to an allowed origin', () => {
+describe.concurrent('answers to an allowed origin', () => {
   it('carry its origin, Vary: Origin and the headers a script may read', async () => {
     const response = await oneOrigin.client.get('/pets?limit=1', { headers: from(APP) });
 
@@ -126,7 +126,7 @@ describe('answers to an allowed origin', () => {
   });
 });
 
-describe('answers to another origin, or to no origin', () => {
+describe.concurrent('answers to another origin, or to no origin', () => {
   it('carry no CORS header from a function, only Vary: Origin', async () => {
     const foreign = await oneOrigin.client.get('/pets', { headers: from(OTHER) });
     const none = await oneOrigin.client.get('/pets');

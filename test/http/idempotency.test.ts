@@ -32,7 +32,8 @@ const expectError = (response: ObservedExchange, status: number, code: string) =
   expect(response.json).toMatchObject({ code, status, message: expect.any(String) });
 };
 
-describe('POST /v1/pets with an Idempotency-Key', () => {
+// Each case has keys and pet names of its own: run side by side.
+describe.concurrent('POST /v1/pets with an Idempotency-Key', () => {
   it('answers a repeat with the first 201, its body and Location, plus Idempotent-Replayed, and adds no pet', async () => {
     const key = randomUUID();
     const body = { name: 'Replay', categoryId: 4, status: 'pending' };
