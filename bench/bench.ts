@@ -84,6 +84,7 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       smallTable: settings.smallTable,
       largeTable: settings.largeTable,
       requests: settings.capacityRequests,
+      walkPage: settings.walkPage,
       progress,
     });
 

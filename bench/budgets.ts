@@ -3,20 +3,27 @@ import type { CapacityRow } from './capacity';
 import type { ColdStartRow } from './cold-start';
 import type { WarmRow } from './warm';
 
-/** The budgets: each a ratio to a baseline measured in the same run. */
+/** The budgets: each a ratio to a reference measured in the same run, but one difference. */
 export const LIMITS = {
   coldStart: 1.3,
   bundle: 1.5,
   warmP50: 1.1,
   listCapacityGrowth: 1.05,
+  /** A page deep into a walk against the walk's first page. */
+  laterPageCapacity: 1.05,
+  /** Write units an Idempotency-Key adds to a create (its record: put, then completed). */
+  idempotencyExtraWriteUnits: 2,
 } as const;
 
 export interface BudgetResult {
   readonly budget: string;
   readonly subject: string;
-  /** What is divided by what, in words, with the two numbers. */
+  /** What is compared with what, in words, with the two numbers. */
   readonly measured: string;
-  readonly ratio: number;
+  /** `ratio`: measured ÷ reference; `extra`: measured − reference, in capacity units. */
+  readonly kind: 'ratio' | 'extra';
+  /** The ratio or the difference, held to `limit`. */
+  readonly value: number;
   readonly limit: number;
   readonly pass: boolean;
 }
@@ -34,15 +41,34 @@ const check = (
     budget,
     subject,
     measured: `${format(value)} / ${format(reference)}`,
-    ratio,
+    kind: 'ratio',
+    value: ratio,
     limit,
     pass: ratio <= limit,
   };
 };
 
+const extra = (
+  budget: string,
+  subject: string,
+  value: number,
+  reference: number,
+  limit: number,
+): BudgetResult => ({
+  budget,
+  subject,
+  measured: `${units(value)} − ${units(reference)}`,
+  kind: 'extra',
+  value: value - reference,
+  limit,
+  pass: value - reference <= limit,
+});
+
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (value: number) => `${(value / 1024).toFixed(0)} KiB`;
-const units = (value: number) => `${value} CU`;
+function units(value: number): string {
+  return `${Number(value.toFixed(2))} CU`;
+}
 
 export const evaluateBudgets = ({
   bundles,
@@ -102,5 +128,40 @@ export const evaluateBudgets = ({
       ),
     );
   }
+  const total = (cost: { readUnits: number; writeUnits: number }) => cost.readUnits + cost.writeUnits;
+  const row = (operation: string, count?: number) => {
+    const found = capacity.find(
+      (candidate) => candidate.operation === operation && (count === undefined || candidate.pets === count),
+    );
+    if (!found)
+      throw new Error(`No capacity row for ${operation}${count === undefined ? '' : ` at ${count} pets`}`);
+    return found;
+  };
+  for (const walk of ['list', 'list ?status=available'] as const) {
+    const later = capacity.find(
+      (candidate) =>
+        candidate.operation.startsWith(`${walk}, page `) && candidate.operation !== `${walk}, page 1`,
+    );
+    if (!later) throw new Error(`No later page of the ${walk} walk`);
+    results.push(
+      check(
+        `later page capacity, ${later.operation.slice(walk.length + 2)} vs page 1 (${later.pets} pets)`,
+        walk === 'list' ? 'list-pets' : 'list-pets ?status=',
+        total(later.service),
+        total(row(`${walk}, page 1`).service),
+        LIMITS.laterPageCapacity,
+        units,
+      ),
+    );
+  }
+  results.push(
+    extra(
+      `extra write units of an Idempotency-Key (${large} pets)`,
+      'create-pet',
+      row('create (Idempotency-Key)', large).service.writeUnits,
+      row('create', large).service.writeUnits,
+      LIMITS.idempotencyExtraWriteUnits,
+    ),
+  );
   return results;
 };

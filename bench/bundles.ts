@@ -98,13 +98,19 @@ const buildHarness = async (entry: string, outfile: string): Promise<string> => 
   return outfile;
 };
 
-/** Builds every function, every baseline and the harnesses into `dir`. */
+/** Builds every function, every baseline and the harnesses into `dir`; each entry once. */
 export const buildBundles = async (dir: string): Promise<BuiltBundles> => {
+  const built = new Map<string, Promise<BuiltBundle>>();
+  const once = (entry: string, outfile: string) => {
+    const bundle = built.get(entry) ?? buildLambda(entry, outfile);
+    built.set(entry, bundle);
+    return bundle;
+  };
   const pairs = await Promise.all(
     TARGETS.map(async (target) => ({
       name: target.name,
-      service: await buildLambda(target.entry, join(dir, 'service', target.name, 'index.mjs')),
-      baseline: await buildLambda(target.baseline, join(dir, 'baseline', target.name, 'index.mjs')),
+      service: await once(target.entry, join(dir, 'service', target.name, 'index.mjs')),
+      baseline: await once(target.baseline, join(dir, 'baseline', target.name, 'index.mjs')),
     })),
   );
   return {

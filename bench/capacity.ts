@@ -1,8 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { PetService } from '#shared/domain/pet-service';
 import { authorizerHandler } from '#shared/handlers/authorizer';
@@ -14,10 +15,11 @@ import { NO_METRICS } from '#shared/observability/metrics';
 import { lambdaContext } from '#tools/lambda/context';
 import { baselineAuthorizer } from './baselines/authorizer';
 import { baselineCreatePet } from './baselines/create-pet';
+import { baselineCreatePetIdempotent } from './baselines/create-pet-idempotent';
 import { baselineGetPet } from './baselines/get-pet';
 import { baselineListPets } from './baselines/list-pets';
-import { BENCH_CONTEXT, outcomeOf } from './lambda-context';
-import { type BenchEvent, type BenchFunction, EXPECTED_STATUS, filteredListEvent } from './lambda-events';
+import { BENCH_CONTEXT, freshIdempotencyKey, outcomeOf } from './lambda-context';
+import { type BenchEvent, type BenchFunction, EXPECTED_STATUS, listEvent } from './lambda-events';
 import { type Admin, seedPets } from './tables';
 
 /** What one request costs in DynamoDB, as DynamoDB reports it. */
@@ -32,7 +34,15 @@ export interface RequestCost {
   readonly itemsScanned: number;
 }
 
-export type CapacityOperation = 'list' | 'list ?status=available' | 'create' | 'get' | 'authorize';
+export type CapacityOperation =
+  | 'list'
+  | 'list ?status=available'
+  | 'create'
+  | 'create (Idempotency-Key)'
+  | 'get'
+  | 'authorize'
+  /** A page deep into a walk that follows Link from the first page, 20 pets a page. */
+  | `${'list' | 'list ?status=available'}, page ${number}`;
 
 export interface CapacityRow {
   readonly operation: CapacityOperation;
@@ -51,14 +61,14 @@ interface MeteredCall {
 const READS = /^(GetItem|Query|Scan|BatchGetItem)/;
 
 /**
- * A document client with the functions' own configuration (createDocumentClient) plus one
- * middleware: it asks every call for `ReturnConsumedCapacity: 'TOTAL'` and records what DynamoDB
+ * A client with the functions' own configuration (createDynamoDbClient) plus one middleware, on
+ * the stack the document client over it shares: it asks every call for `ReturnConsumedCapacity: 'TOTAL'` and records what DynamoDB
  * answers. DynamoDB Local 3.3 reports consumed capacity with DynamoDB's rules (checked when this
  * benchmark was written: 1 RCU for a consistent GetItem, 0.5 eventually consistent, Scan/Query by
  * the 4 KB of items read); a call without it fails the run rather than count as free.
  */
 const meteredClient = (endpoint: string) => {
-  const client = createDocumentClient({ endpoint });
+  const client = createDynamoDbClient({ endpoint });
   const calls: MeteredCall[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -97,20 +107,28 @@ type Handler = (event: never, context: never) => Promise<unknown>;
  * every adapter on the metered client, and silent: a SILENT logger and no metrics, so that the
  * bench's own output stays free of function logs. Reporting costs no DynamoDB capacity.
  */
-const handlersFor = (client: DynamoDBDocumentClient, names: TableNames) => {
+const handlersFor = (plain: DynamoDBClient, names: TableNames) => {
   const observability = { logger: createLogger({ logLevel: 'SILENT' }), metrics: NO_METRICS };
+  const client = documentClientOf(plain);
   const petsTable = names.pets;
   const countersTable = names.counters;
   const apiKeysTable = names.apiKeys;
+  const idempotencyTable = names.idempotency;
   const readOnly = new PetService({ pets: new DynamoDbPetRepository({ client, petsTable }) });
   const writable = new PetService({
     pets: new DynamoDbPetRepository({ client, petsTable }),
     ids: new DynamoDbIdSequence({ client, countersTable, sequence: PET_ID_SEQUENCE }),
   });
+  const createPet = createPetHandler({
+    pets: writable,
+    idempotencyStore: createIdempotencyStore({ client: plain, idempotencyTable }),
+    ...observability,
+  });
   return {
     service: {
       'list-pets': listPetsHandler({ pets: readOnly, ...observability }),
-      'create-pet': createPetHandler({ pets: writable, ...observability }),
+      'create-pet': createPet,
+      'create-pet-idempotent': createPet,
       'get-pet': getPetHandler({ pets: readOnly, ...observability }),
       authorizer: authorizerHandler({
         apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable }),
@@ -120,6 +138,12 @@ const handlersFor = (client: DynamoDBDocumentClient, names: TableNames) => {
     baseline: {
       'list-pets': baselineListPets({ client, petsTable }),
       'create-pet': baselineCreatePet({ client, petsTable, countersTable }),
+      'create-pet-idempotent': baselineCreatePetIdempotent({
+        client,
+        petsTable,
+        countersTable,
+        idempotencyTable,
+      }),
       'get-pet': baselineGetPet({ client, petsTable }),
       authorizer: baselineAuthorizer({ client, apiKeysTable }),
     } as Record<BenchFunction, Handler>,
@@ -135,8 +159,18 @@ export interface CapacityOptions {
   readonly smallTable: number;
   readonly largeTable: number;
   readonly requests: number;
+  /** The page of a walk measured against its first page, with `largeTable` pets. */
+  readonly walkPage: number;
   readonly progress?: (line: string) => void;
 }
+
+/** The `cursor` of a listing's Link to its next page. */
+const nextCursor = (result: unknown): string => {
+  const link = (result as { headers?: Record<string, string> }).headers?.Link ?? '';
+  const cursor = new URLSearchParams(/^<[^?]*\?([^>]*)>/.exec(link)?.[1] ?? '').get('cursor');
+  if (!cursor) throw new Error(`No next page: Link ${JSON.stringify(link)}`);
+  return cursor;
+};
 
 /**
  * DynamoDB cost per request of each operation, for the service and its baseline, with
@@ -156,7 +190,10 @@ export const measureCapacity = async (options: CapacityOptions): Promise<Capacit
     metered.calls.length = 0;
     for (let index = 0; index < options.requests; index++) {
       const status = outcomeOf(
-        await handler(structuredClone(event) as never, lambdaContext(label, BENCH_CONTEXT) as never),
+        await handler(
+          freshIdempotencyKey(structuredClone(event)) as never,
+          lambdaContext(label, BENCH_CONTEXT) as never,
+        ),
       );
       if (status !== expected) throw new Error(`${label} answered ${status}, not ${expected}`);
     }
@@ -178,15 +215,47 @@ export const measureCapacity = async (options: CapacityOptions): Promise<Capacit
       {
         operation: 'list ?status=available',
         pets,
-        service: await cost(service['list-pets'], filteredListEvent(), 200, 'service list-pets filtered'),
+        service: await cost(
+          service['list-pets'],
+          listEvent({ status: 'available' }),
+          200,
+          'service list-pets filtered',
+        ),
       } satisfies CapacityRow,
       await pair('get', 'get-pet'),
       await pair('authorize', 'authorizer'),
       // Last: every create adds a pet, so the listings above saw exactly `pets` pets.
       await pair('create', 'create-pet'),
+      await pair('create (Idempotency-Key)', 'create-pet-idempotent'),
     ];
-    petsInTable += 2 * options.requests;
+    petsInTable += 4 * options.requests;
     return rows;
+  };
+
+  /**
+   * A walk following Link from the first page: the cost of its first page and of page `walkPage`,
+   * reached the way a client reaches it (each page's cursor from the page before).
+   */
+  const walk = async (status?: 'available'): Promise<CapacityRow[]> => {
+    const listPets = handlers.service['list-pets'];
+    const filter: Record<string, string> = status ? { status } : {};
+    const label = status ? 'list ?status=available' : 'list';
+    const first = await cost(listPets, listEvent(filter), 200, `${label} page 1`);
+    let cursor: string | undefined;
+    for (let page = 1; page < options.walkPage; page++) {
+      const event = listEvent({ ...filter, ...(cursor ? { cursor } : {}) });
+      cursor = nextCursor(await listPets(event as never, lambdaContext('walk', BENCH_CONTEXT) as never));
+    }
+    const later = await cost(
+      listPets,
+      listEvent({ ...filter, ...(cursor ? { cursor } : {}) }),
+      200,
+      `${label} page ${options.walkPage}`,
+    );
+    return [
+      { operation: `${label}, page 1`, pets: petsInTable, service: first },
+      { operation: `${label}, page ${options.walkPage}`, pets: petsInTable, service: later },
+    ];
   };
 
   await seedPets(options.admin, options.names, 1, options.smallTable);
@@ -197,7 +266,9 @@ export const measureCapacity = async (options: CapacityOptions): Promise<Capacit
   // Creates took ids up to `petsInTable` (the sequence started at `smallTable`); fill up after them.
   await seedPets(options.admin, options.names, petsInTable + 1, options.largeTable - petsInTable);
   petsInTable = options.largeTable;
+  // The walks read only: before the creates of the large table's rows, at exactly `largeTable` pets.
+  const walks = [...(await walk()), ...(await walk('available'))];
   const large = await measureAt(options.largeTable);
   options.progress?.(`capacity: ${options.largeTable} pets done`);
-  return [...small, ...large];
+  return [...small, ...large, ...walks];
 };

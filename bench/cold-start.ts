@@ -1,6 +1,7 @@
 import type { BundlePair, HarnessOptions } from './bundles';
 import { runChild } from './child-process';
 import { functionEnvironment } from './function-env';
+import { targetOf } from './functions';
 import { type BenchFunction, EXPECTED_STATUS } from './lambda-events';
 import { type Summary, summarise } from './stats';
 
@@ -59,9 +60,12 @@ export interface ColdStartOptions extends HarnessOptions {
  * round warms the file cache and DynamoDB Local and is discarded.
  */
 export const measureColdStarts = async (options: ColdStartOptions): Promise<ColdStartRow[]> => {
-  const variants: Variant[] = options.withoutSourceMaps
-    ? ['service', 'baseline', 'serviceWithoutSourceMaps', 'baselineWithoutSourceMaps']
-    : ['service', 'baseline'];
+  /** Without source maps too, except for a variant: its bundle's price is its function's. */
+  const withoutSourceMaps = (pair: BundlePair) => options.withoutSourceMaps && !targetOf(pair.name).variantOf;
+  const variantsOf = (pair: BundlePair): Variant[] =>
+    withoutSourceMaps(pair)
+      ? ['service', 'baseline', 'serviceWithoutSourceMaps', 'baselineWithoutSourceMaps']
+      : ['service', 'baseline'];
   const results = new Map<string, ColdStartResult[]>();
   const once = async (pair: BundlePair, variant: Variant): Promise<ColdStartResult> => {
     const bundle = variant.startsWith('baseline') ? pair.baseline.file : pair.service.file;
@@ -85,6 +89,7 @@ export const measureColdStarts = async (options: ColdStartOptions): Promise<Cold
 
   for (let round = 0; round <= options.runs; round++) {
     for (const pair of options.pairs) {
+      const variants = variantsOf(pair);
       const order = round % 2 === 0 ? variants : [...variants].reverse();
       for (const variant of order) {
         const result = await once(pair, variant);
@@ -107,7 +112,7 @@ export const measureColdStarts = async (options: ColdStartOptions): Promise<Cold
       ratioPerRound: summarise(
         service.totalMs.map((value, round) => value / (baseline.totalMs[round] ?? Number.NaN)),
       ),
-      ...(options.withoutSourceMaps
+      ...(withoutSourceMaps(pair)
         ? {
             withoutSourceMaps: {
               service: of('serviceWithoutSourceMaps'),

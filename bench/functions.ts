@@ -14,6 +14,11 @@ export interface BenchTarget {
   readonly tables: readonly TableKey[];
   /** Entry file of its baseline (bench/baselines): the same DynamoDB calls, same client, nothing else. */
   readonly baseline: string;
+  /**
+   * The function this target sends another event (its own bundle, another baseline): measured
+   * cold and for capacity only. Warm, and without source maps, it would repeat that function's rows.
+   */
+  readonly variantOf?: BenchFunction;
 }
 
 const target = (
@@ -26,16 +31,25 @@ const target = (
   baseline: `bench/baselines/entries/${name}.ts`,
 });
 
-const operation = (name: BenchFunction, operationId: OperationId): BenchTarget => {
+const operation = (
+  name: BenchFunction,
+  operationId: OperationId,
+  variant?: { readonly of: BenchFunction; readonly baseline: BenchFunction },
+): BenchTarget => {
   const described = OPERATIONS.find((candidate) => candidate.operationId === operationId);
   if (!described) throw new Error(`No operation ${operationId}`);
-  return target(name, { entry: entryFile(described.operationId), data: described.data });
+  const built = target(name, { entry: entryFile(described.operationId), data: described.data });
+  return variant
+    ? { ...built, baseline: `bench/baselines/entries/${variant.baseline}.ts`, variantOf: variant.of }
+    : built;
 };
 
 /** Every Lambda function of the stack, in report order. */
 export const TARGETS: readonly BenchTarget[] = [
   operation('list-pets', 'listPets'),
   operation('create-pet', 'createPet'),
+  // The same function and bundle, sent an Idempotency-Key: its baseline makes the record's writes too.
+  operation('create-pet-idempotent', 'createPet', { of: 'create-pet', baseline: 'create-pet-idempotent' }),
   operation('get-pet', 'getPet'),
   target('authorizer', { entry: entryFile(authorizerFunction.name), data: authorizerFunction.data }),
 ];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LambdaContextOptions } from '#tools/lambda/context';
 
 /**
@@ -19,4 +20,22 @@ export const outcomeOf = (result: unknown): number => {
     if ('policyDocument' in result) return 200;
   }
   return 0;
+};
+
+/**
+ * The event with a new Idempotency-Key, when it carries one: every measured create with the
+ * header is a first request (a replay would cost and take something else), in every process.
+ */
+export const freshIdempotencyKey = <E>(event: E): E => {
+  const { headers, multiValueHeaders } = event as {
+    headers?: Record<string, string>;
+    multiValueHeaders?: Record<string, string[]>;
+  };
+  for (const name of Object.keys(headers ?? {})) {
+    if (name.toLowerCase() !== 'idempotency-key') continue;
+    const key = randomUUID();
+    if (headers) headers[name] = key;
+    if (multiValueHeaders?.[name]) multiValueHeaders[name] = [key];
+  }
+  return event;
 };

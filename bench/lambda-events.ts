@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
 import { type ApiIdentity, methodArn, proxyEvent, tokenAuthorizerEvent } from '#tools/lambda/events';
 
 /**
@@ -7,7 +8,7 @@ import { type ApiIdentity, methodArn, proxyEvent, tokenAuthorizerEvent } from '#
  * data, so that they can be handed to a child process as JSON.
  */
 
-export type BenchFunction = 'list-pets' | 'create-pet' | 'get-pet' | 'authorizer';
+export type BenchFunction = 'list-pets' | 'create-pet' | 'create-pet-idempotent' | 'get-pet' | 'authorizer';
 
 export type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
 
@@ -21,6 +22,7 @@ interface BenchRequest {
   readonly query?: Readonly<Record<string, string>>;
   readonly pathParameters?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  readonly headers?: readonly (readonly [string, string])[];
 }
 
 /** A request as a client sends it, after the authorizer accepted the bench's key. */
@@ -36,6 +38,7 @@ const benchProxyEvent = (request: BenchRequest): APIGatewayProxyEvent =>
       ['User-Agent', 'bench'],
       ['Accept', 'application/json'],
       ...(request.body === undefined ? [] : [['Content-Type', 'application/json'] as const]),
+      ...(request.headers ?? []),
     ],
     query: Object.entries(request.query ?? {}),
     body: request.body === undefined ? null : JSON.stringify(request.body),
@@ -43,7 +46,11 @@ const benchProxyEvent = (request: BenchRequest): APIGatewayProxyEvent =>
     authorizer: { principalId: 'key-bench', keyId: 'key-bench', keyName: 'bench' },
   });
 
-/** One event per function: a first page of 20, a new pet, an existing pet, a valid key. */
+/**
+ * One event per function: a first page of 20, a new pet (without and with an Idempotency-Key,
+ * which the harnesses make new for every invocation: `freshIdempotencyKey`), an existing pet, a
+ * valid key.
+ */
 export const benchEvents = ({
   apiKey,
   existingPetId,
@@ -58,6 +65,13 @@ export const benchEvents = ({
     resource: '/pets',
     body: { name: 'Bench', categoryId: 7, status: 'pending' },
   }),
+  'create-pet-idempotent': benchProxyEvent({
+    method: 'POST',
+    path: '/pets',
+    resource: '/pets',
+    body: { name: 'Bench', categoryId: 7, status: 'pending' },
+    headers: [[IDEMPOTENCY_KEY_HEADER, 'replaced-before-each-invocation']],
+  }),
   'get-pet': benchProxyEvent({
     method: 'GET',
     path: `/pets/${existingPetId}`,
@@ -67,14 +81,15 @@ export const benchEvents = ({
   authorizer: tokenAuthorizerEvent(`Bearer ${apiKey}`, methodArn(BENCH_API, 'GET', '/pets')),
 });
 
-/** The listing filtered by status: measured for its DynamoDB cost (a Query on the index). */
-export const filteredListEvent = (): APIGatewayProxyEvent =>
-  benchProxyEvent({ method: 'GET', path: '/pets', resource: '/pets', query: { status: 'available' } });
+/** A listing, optionally by status and from a cursor: measured for its DynamoDB cost. */
+export const listEvent = (query: Readonly<Record<string, string>> = {}): APIGatewayProxyEvent =>
+  benchProxyEvent({ method: 'GET', path: '/pets', resource: '/pets', query });
 
 /** The status each function must answer with its bench event. */
 export const EXPECTED_STATUS: Readonly<Record<BenchFunction, number>> = {
   'list-pets': 200,
   'create-pet': 201,
+  'create-pet-idempotent': 201,
   'get-pet': 200,
   authorizer: 200,
 };

@@ -54,14 +54,14 @@ const costCells = (cost: RequestCost | undefined): Cell[] =>
 
 export const budgetTable = (report: BenchReport): string =>
   table(
-    ['Budget', 'Function', 'Service / baseline', 'Ratio', 'Limit', 'Result'],
+    ['Budget', 'Function', 'Measured', 'Ratio or extra', 'Limit', 'Result'],
     report.budgets.map((budget) => [
       budget.budget,
       budget.subject,
       budget.measured,
       // Three digits: a ratio printed as 1.30× must not read as a MISS of a 1.3× limit.
-      times(budget.ratio, 3),
-      `≤ ${budget.limit}×`,
+      budget.kind === 'ratio' ? times(budget.value, 3) : `+${cu(budget.value)} CU`,
+      budget.kind === 'ratio' ? `≤ ${budget.limit}×` : `≤ +${budget.limit} CU`,
       budget.pass ? 'PASS' : 'MISS',
     ]),
   );

@@ -16,6 +16,8 @@ export interface BenchSettings {
   readonly largeTable: number;
   /** Requests per capacity row; the cost per request is their mean. */
   readonly capacityRequests: number;
+  /** The page of a 20-a-page walk over the large table whose cost is compared with the first's. */
+  readonly walkPage: number;
   /** autocannon per operation: connections, and either a duration or a number of requests. */
   readonly e2e: { readonly connections: number; readonly warmupRequests: number } & (
     | { readonly durationSeconds: number }
@@ -33,6 +35,7 @@ export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
     smallTable: 100,
     largeTable: 10_000,
     capacityRequests: 5,
+    walkPage: 50,
     e2e: { connections: 8, warmupRequests: 200, durationSeconds: 8 },
   },
   // Enough to run every code path once or twice: keeps the harness from rotting, measures nothing.
@@ -45,6 +48,7 @@ export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
     smallTable: 30,
     largeTable: 300,
     capacityRequests: 2,
+    walkPage: 5,
     e2e: { connections: 2, warmupRequests: 5, amount: 30 },
   },
 };

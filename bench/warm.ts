@@ -1,6 +1,7 @@
 import type { HarnessOptions } from './bundles';
 import { runChild } from './child-process';
 import { functionEnvironment } from './function-env';
+import { targetOf } from './functions';
 import { type BenchFunction, EXPECTED_STATUS } from './lambda-events';
 import { type Summary, summarise } from './stats';
 
@@ -28,7 +29,7 @@ export interface WarmOptions extends HarnessOptions {
  */
 export const measureWarm = async (options: WarmOptions): Promise<WarmRow[]> => {
   const rows: WarmRow[] = [];
-  for (const pair of options.pairs) {
+  for (const pair of options.pairs.filter((candidate) => !targetOf(candidate.name).variantOf)) {
     const result = await runChild<WarmResult>(
       options.harness,
       [

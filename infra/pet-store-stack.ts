@@ -54,6 +54,10 @@ export class PetStoreStack extends Stack {
           description: `${operation.method} ${operation.path} (${operation.operationId})`,
         });
         this.grantData(fn, operation.data);
+        // The functions answer with the CORS headers of the stage's origins (none: no variable).
+        if (stage.allowedOrigins.length > 0) {
+          fn.function.addEnvironment(ENV.corsOrigins, stage.allowedOrigins.join(','));
+        }
         return [operation.operationId, fn];
       }),
     ) as Record<OperationId, ApiFunction>;

@@ -64,6 +64,13 @@ export interface StageConfig {
    */
   readonly authorizerCacheTtlSeconds: number;
   readonly dataProtection: DataProtection;
+  /**
+   * Web origins whose pages may call the API from a browser (CORS): exact origins such as
+   * `https://app.example.com`; none for an API only servers call. With one origin, API Gateway's
+   * own errors (401, 429…) are readable by that page too; with several, only the functions'
+   * answers are (docs/deploy.md, "CORS").
+   */
+  readonly allowedOrigins: readonly string[];
 }
 
 /** The longest a revoked key may keep working, in any stage: the authorizer cache TTL's ceiling. */
@@ -87,6 +94,8 @@ const STAGING: Omit<StageConfig, 'env'> = {
   },
   // Shorter than production: keys created or revoked while testing take effect sooner.
   authorizerCacheTtlSeconds: 30,
+  // A web client's development server (Vite's default port) may call staging.
+  allowedOrigins: ['http://localhost:5173'],
   // Disposable: a staging stack can be deleted and rebuilt with its data.
   dataProtection: {
     deletionProtection: false,
@@ -114,6 +123,8 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
   },
   // A revoked key stops working within a minute; caching longer would save little.
   authorizerCacheTtlSeconds: 60,
+  // Servers only until a web client ships; its origin goes here then.
+  allowedOrigins: [],
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
   dataProtection: {
     deletionProtection: true,

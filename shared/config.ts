@@ -1,4 +1,5 @@
 import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/http/cors';
 
 /**
  * Configuration from the environment: the one module that names environment variables and reads
@@ -19,11 +20,18 @@ export const ENV = {
     pets: 'PETS_TABLE_NAME',
     counters: 'COUNTERS_TABLE_NAME',
     apiKeys: 'API_KEYS_TABLE_NAME',
+    idempotency: 'IDEMPOTENCY_TABLE_NAME',
   } satisfies Record<TableKey, string>,
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
   /** `staging` or `production`, set by the stack; unset locally. */
   stage: 'PETSTORE_STAGE',
+  /**
+   * Web origins allowed to read the API's answers (CORS), comma-separated, or `*` for any. The
+   * stack sets it for the operations' functions from the stage (unset: no origin). `npm start`
+   * reads it too, and allows any origin when it is unset.
+   */
+  corsOrigins: 'PETSTORE_CORS_ORIGINS',
   /** Powertools' own variables, set by the stack. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
@@ -66,7 +74,19 @@ export interface FunctionConfig {
   readonly logLevel?: LogLevel;
   /** Publish EMF metrics to stdout (CloudWatch reads them in Lambda). */
   readonly metrics: boolean;
+  /** Web origins whose pages may read the answers (CORS). @default none */
+  readonly corsOrigins?: AllowedOrigins;
 }
+
+/** The allowed origins in a variable, or a ConfigError naming it. */
+export const readAllowedOrigins = (name: string, value: string): AllowedOrigins => {
+  try {
+    return parseAllowedOrigins(value);
+  } catch (error) {
+    if (error instanceof CorsConfigError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+};
 
 /**
  * A function's configuration from the environment Lambda gives it: the variables of `tables`
@@ -75,11 +95,13 @@ export interface FunctionConfig {
 export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
   const endpoint = optional(ENV.dynamoDbEndpoint, env);
   const stage = optional(ENV.stage, env);
+  const origins = optional(ENV.corsOrigins, env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
     dynamoDb: endpoint ? { endpoint } : {},
     ...(stage ? { stage } : {}),
     metrics: true,
+    ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
   };
 };
 

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -18,8 +18,16 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
 import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  gatewayResponseCorsHeaders,
+  parseAllowedOrigins,
+} from '#shared/http/cors';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
 import {
   GATEWAY_RESPONSES,
@@ -28,6 +36,7 @@ import {
   methodNotAllowed,
 } from '#shared/http/gateway-responses';
 import { STAGE_NAME } from '#shared/http/paths';
+import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { authorizerFunction } from '#shared/operations/authorizer';
 import {
   allowedMethods,
@@ -59,6 +68,20 @@ const header = (name: string): string => `method.response.header.${name}`;
 /** A static header value as API Gateway writes one: in single quotes. */
 const quoted = (value: string): string => `'${value}'`;
 
+/** What a preflight answers with: No Content. */
+const PREFLIGHT_STATUS = 204;
+
+/** The CORS headers a mock's template may set, declared (not required) on its method response. */
+const corsMethodResponse = (
+  origins: readonly string[],
+  headers: Readonly<Record<string, string>>,
+): Record<string, boolean> =>
+  origins.length === 0
+    ? {}
+    : Object.fromEntries(
+        ['Access-Control-Allow-Origin', ...Object.keys(headers)].map((name) => [header(name), false]),
+      );
+
 /**
  * Content types whose body the 405 mock accepts (it reads none of it). A request with another one
  * gets API Gateway's own UNSUPPORTED_MEDIA_TYPE answer, which is the Error object too: a mock
@@ -73,6 +96,20 @@ export const MOCK_CONTENT_TYPES = [
   'text/xml',
   'application/octet-stream',
 ] as const;
+
+/** Headers a mock sets only for an allowed origin (through its template), besides the origin. */
+const CORS_ON_ERRORS = { 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(', ') } as const;
+
+/** The preflight's answer for an allowed origin, besides the origin itself. */
+const preflightCors = (methods: readonly string[]) =>
+  ({
+    'Access-Control-Allow-Methods': methods.join(', '),
+    'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+  }) as const;
+
+/** A preflight has no body: the headers every answer carries, but `Content-Type`. */
+const { 'Content-Type': _noBody, ...PREFLIGHT_HEADERS } = RESPONSE_HEADERS;
 
 /** One JSON line per request; names the key (its id, never the key) and where time went. */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
@@ -113,6 +150,9 @@ export class PetStoreApi extends Construct {
   constructor(scope: Construct, id: string, props: PetStoreApiProps) {
     super(scope, id);
     const { stage } = props;
+    // Fails the synth on an origin no browser could send (a path, upper case, a typo).
+    const origins = parseAllowedOrigins(stage.allowedOrigins.join(','));
+    const vary = origins.length > 0 ? { Vary: 'Origin' } : {};
 
     this.accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: stage.logRetention,
@@ -173,6 +213,7 @@ export class PetStoreApi extends Construct {
       const error = methodNotAllowed(allowedMethods(path));
       const requestTemplate = JSON.stringify({ statusCode: ERROR_STATUS[error.code] });
       const statusCode = String(ERROR_STATUS[error.code]);
+      const fixed = { ...gatewayHeaders(error.code), Allow: error.allow, ...vary };
       this.resource(path).addMethod(
         'ANY',
         new MockIntegration({
@@ -181,12 +222,11 @@ export class PetStoreApi extends Construct {
           integrationResponses: [
             {
               statusCode,
-              responseTemplates: { 'application/json': errorTemplate(error) },
+              responseTemplates: {
+                'application/json': `${corsOverrideTemplate(origins, CORS_ON_ERRORS)}${errorTemplate(error)}`,
+              },
               responseParameters: Object.fromEntries(
-                Object.entries({ ...gatewayHeaders(error.code), Allow: error.allow }).map(([name, value]) => [
-                  header(name),
-                  quoted(value),
-                ]),
+                Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
               ),
             },
           ],
@@ -196,24 +236,81 @@ export class PetStoreApi extends Construct {
           methodResponses: [
             {
               statusCode,
-              responseParameters: Object.fromEntries(
-                [...Object.keys(gatewayHeaders(error.code)), 'Allow'].map((name) => [header(name), true]),
-              ),
+              responseParameters: {
+                ...Object.fromEntries(Object.keys(fixed).map((name) => [header(name), true])),
+                ...corsMethodResponse(origins, CORS_ON_ERRORS),
+              },
             },
           ],
         },
       );
     }
 
+    // CORS preflights, answered by API Gateway without a key (browsers never send one with a
+    // preflight): CORS headers for an allowed origin, none for any other.
+    for (const path of RESOURCE_PATHS) {
+      const cors = preflightCors(allowedMethods(path));
+      const fixed = { ...PREFLIGHT_HEADERS, ...vary };
+      const requestTemplate = JSON.stringify({ statusCode: PREFLIGHT_STATUS });
+      const preflight = this.resource(path).addMethod(
+        'OPTIONS',
+        new MockIntegration({
+          passthroughBehavior: PassthroughBehavior.NEVER,
+          requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
+          integrationResponses: [
+            {
+              statusCode: String(PREFLIGHT_STATUS),
+              responseTemplates: { 'application/json': corsOverrideTemplate(origins, cors) },
+              responseParameters: Object.fromEntries(
+                Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
+              ),
+            },
+          ],
+        }),
+        {
+          authorizationType: AuthorizationType.NONE,
+          methodResponses: [
+            {
+              statusCode: String(PREFLIGHT_STATUS),
+              responseParameters: {
+                ...Object.fromEntries(Object.keys(fixed).map((name) => [header(name), true])),
+                ...corsMethodResponse(origins, cors),
+              },
+            },
+          ],
+        },
+      );
+      Validations.of(preflight).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'A CORS preflight: browsers send it without credentials, so it cannot require a key. It is ' +
+          'a mock integration that returns headers only, calls no function and reads no data.',
+      });
+    }
+
     for (const [type, error] of Object.entries(GATEWAY_RESPONSES)) {
       this.api.addGatewayResponse(type, {
         type: ResponseType.of(type),
         statusCode: String(ERROR_STATUS[error.code]),
-        responseHeaders: Object.fromEntries(
-          Object.entries(gatewayHeaders(error.code)).map(([name, value]) => [name, quoted(value)]),
-        ),
+        responseHeaders: {
+          ...Object.fromEntries(
+            Object.entries(gatewayHeaders(error.code)).map(([name, value]) => [name, quoted(value)]),
+          ),
+          ...Object.fromEntries(
+            Object.entries(gatewayResponseCorsHeaders(origins)).map(([name, value]) => [
+              name,
+              gatewayResponseValue(value),
+            ]),
+          ),
+        },
         templates: { 'application/json': errorTemplate(error) },
       });
+    }
+    if (origins.length > 1) {
+      Annotations.of(this).addWarningV2(
+        'petstore:corsGatewayResponses',
+        `${origins.length} CORS origins: API Gateway's own errors (401, 429, 5xx…) carry no CORS header, so browsers cannot read them; docs/deploy.md, "CORS".`,
+      );
     }
 
     this.acknowledgeNagFindings();

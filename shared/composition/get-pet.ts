@@ -5,5 +5,9 @@ import { createObservability } from '#shared/observability/observability';
 import { getPet } from '#shared/operations/get-pet';
 
 export const getPetRoot = defineRoot(getPet.data, (config) =>
-  getPetHandler({ pets: readOnlyPetService(config), ...createObservability(config) }),
+  getPetHandler({
+    pets: readOnlyPetService(config),
+    ...createObservability(config),
+    corsOrigins: config.corsOrigins ?? [],
+  }),
 );

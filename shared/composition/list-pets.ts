@@ -5,5 +5,9 @@ import { createObservability } from '#shared/observability/observability';
 import { listPets } from '#shared/operations/list-pets';
 
 export const listPetsRoot = defineRoot(listPets.data, (config) =>
-  listPetsHandler({ pets: readOnlyPetService(config), ...createObservability(config) }),
+  listPetsHandler({
+    pets: readOnlyPetService(config),
+    ...createObservability(config),
+    corsOrigins: config.corsOrigins ?? [],
+  }),
 );

@@ -25,3 +25,22 @@ export class IdSpaceExhaustedError extends Error {
     super('No pet ids are left');
   }
 }
+
+/**
+ * A request carrying an idempotency key is still being processed by an earlier request with the
+ * same key: the caller should retry shortly and will then get that request's answer.
+ */
+export class IdempotencyKeyInUseError extends Error {
+  override readonly name = 'IdempotencyKeyInUseError';
+  constructor(options?: { cause?: unknown }) {
+    super('An earlier request with this idempotency key is still in progress', options);
+  }
+}
+
+/** An idempotency key was used before for another request (another body): it names one request only. */
+export class IdempotencyKeyReusedError extends Error {
+  override readonly name = 'IdempotencyKeyReusedError';
+  constructor(options?: { cause?: unknown }) {
+    super('This idempotency key was used for another request', options);
+  }
+}

@@ -1,5 +1,11 @@
 import { PetNotFoundError } from '#shared/domain/errors';
-import { DEFAULT_PET_STATUS, type ListPetsOptions, type NewPet, type Pet } from '#shared/domain/pet';
+import {
+  DEFAULT_PET_STATUS,
+  type ListPetsOptions,
+  type NewPet,
+  type Pet,
+  type PetPage,
+} from '#shared/domain/pet';
 import type { IdSequence } from '#shared/ports/id-sequence';
 import type { PetRepository } from '#shared/ports/pet-repository';
 
@@ -19,7 +25,7 @@ export class PetService {
     this.ids = ids;
   }
 
-  list(options: ListPetsOptions): Promise<Pet[]> {
+  list(options: ListPetsOptions): Promise<PetPage> {
     return this.pets.list(options);
   }
 

@@ -124,4 +124,26 @@ export const ListPetsOptions = z.object({
   limit: integer(1, LIST_LIMIT_MAX),
   status: z.optional(PetStatus),
 });
-export type ListPetsOptions = z.infer<typeof ListPetsOptions>;
+
+/**
+ * Where a walk through a listing stands: just after the pet with this id, in one partition of
+ * what the listing reads (the table, or the status's part of `status-index`).
+ */
+export interface ListPosition {
+  readonly afterId: PetId;
+}
+
+/**
+ * A listing, and where it continues: `after` holds one position per partition the listing walks.
+ * Today that is one; a sharded index would walk several, and the list leaves room for them.
+ */
+export type ListPetsOptions = z.infer<typeof ListPetsOptions> & {
+  readonly after?: readonly ListPosition[];
+};
+
+/** One page of a listing: the pets, and where the next page starts when more pets follow. */
+export interface PetPage {
+  readonly pets: Pet[];
+  /** Absent on the last page: a page never points to an empty one. */
+  readonly next?: readonly ListPosition[];
+}

@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { type AllowedOrigins, withCors } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { jsonBody } from '#shared/http/middleware/json-body';
@@ -18,6 +19,21 @@ export type EndpointHandler<O extends Operation> = (
   event: APIGatewayProxyEvent,
 ) => Promise<ResultOf<O>>;
 
+/** What every operation's function needs. */
+export interface FunctionDependencies extends Observability {
+  /** The web origins whose pages may read its answers (CORS). @default none */
+  readonly corsOrigins?: AllowedOrigins;
+}
+
+/** What every operation's function needs, and what some need on top (by their descriptor). */
+export interface EndpointDependencies extends FunctionDependencies {
+  /**
+   * The middleware of an operation whose descriptor has `idempotency` (required then): built by
+   * that operation's handler, so that no other function's bundle carries it.
+   */
+  readonly idempotency?: middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+}
+
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
 export const TIMEOUT_MARGIN_MS = 500;
 
@@ -25,19 +41,33 @@ export const TIMEOUT_MARGIN_MS = 500;
 const inputOf = <O extends Operation>(event: APIGatewayProxyEvent): RequestInput<O> =>
   (event as APIGatewayProxyEvent & { input: RequestInput<O> }).input;
 
+/** The idempotency middleware an operation's descriptor calls for, if any; fails fast without it. */
+const idempotencyOf = (operation: Operation, { idempotency }: EndpointDependencies) => {
+  if (!operation.idempotency) return [];
+  if (!idempotency)
+    throw new Error(`${operation.operationId} is idempotent: it needs its idempotency middleware`);
+  return idempotency;
+};
+
 /**
  * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
  * that only speaks the domain. Order: logging context and metrics → error responses → repeated
  * headers refused → header normalisation → body checks and parsing (when the operation reads a body) → validation →
- * handler, whose result is sent as JSON with the operation's fixed headers.
+ * idempotency (when the operation has it: only valid requests are recorded, and the handler's
+ * answer is what is kept) → handler, whose result is sent as JSON with the operation's fixed headers.
+ * Around all of it, the CORS headers, on every answer (see cors.ts): a replayed answer leaves
+ * middy early and skips its `after` steps, so they cannot be one of them.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,
-  { logger, metrics }: Observability,
+  dependencies: EndpointDependencies,
   handle: EndpointHandler<NoInfer<O>>,
 ): ProxyHandler => {
+  const { logger, metrics } = dependencies;
   const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
+    timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(metrics.middleware())
     .use(errorResponses({ headers, logger, metrics }))
@@ -45,8 +75,10 @@ export const httpEndpoint = <O extends Operation>(
     .use(httpHeaderNormalizer())
     .use(operation.request.body ? jsonBody() : [])
     .use(validateRequest(operation.request))
+    .use(idempotencyOf(operation, dependencies))
     .handler(async (event) => {
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
+  return withCors(dependencies.corsOrigins ?? [], handler);
 };

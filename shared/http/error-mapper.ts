@@ -1,4 +1,9 @@
-import { PetNotFoundError, StoreUnavailableError } from '#shared/domain/errors';
+import {
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
+  PetNotFoundError,
+  StoreUnavailableError,
+} from '#shared/domain/errors';
 import { HttpError } from '#shared/http/http-error';
 
 /** The package a middy error names in its `cause`: how middy marks the errors it throws. */
@@ -20,6 +25,20 @@ export const toHttpError = (error: unknown): HttpError => {
   if (error instanceof HttpError) return error;
   if (error instanceof PetNotFoundError) return new HttpError('NOT_FOUND', error.message);
   if (error instanceof StoreUnavailableError) return unavailable(error);
+  if (error instanceof IdempotencyKeyInUseError) {
+    return new HttpError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still in progress; retry after Retry-After seconds to get its answer',
+      { cause: error },
+    );
+  }
+  if (error instanceof IdempotencyKeyReusedError) {
+    return new HttpError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used with another request body; send a new key for a new request',
+      { cause: error },
+    );
+  }
   if (error instanceof Error) {
     // The media type is checked before the parser runs (json-body.ts): what it throws is bad JSON.
     if (packageOf(error) === '@middy/http-json-body-parser') {

@@ -26,6 +26,13 @@ export const jsonResponse = (
  * A handler's answers, with their status as a literal type: the operation's `ResultOf` then
  * checks both the status (one the descriptor declares) and the body (its schema's type).
  */
-export const ok = <B>(body: B) => ({ status: 200, body }) as const;
+export function ok<B>(body: B): { readonly status: 200; readonly body: B };
+export function ok<B, H extends Readonly<Record<string, string>>>(
+  body: B,
+  headers: H,
+): { readonly status: 200; readonly body: B; readonly headers: H };
+export function ok<B>(body: B, headers?: Readonly<Record<string, string>>) {
+  return headers ? { status: 200, body, headers } : { status: 200, body };
+}
 export const created = <B, H extends Readonly<Record<string, string>>>(body: B, headers: H) =>
   ({ status: 201, body, headers }) as const;

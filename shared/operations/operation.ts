@@ -51,6 +51,17 @@ export interface Deprecation {
   readonly successor: string;
 }
 
+/**
+ * Requests made idempotent by a key the client sends in a header: the first answer to a key is
+ * kept and replayed to repeats of the same request, per API key.
+ */
+export interface IdempotencyRule {
+  /** The header carrying the key, in lower case (as validation reads headers). */
+  readonly header: string;
+  /** How long a key and its answer are kept. */
+  readonly retentionSeconds: number;
+}
+
 /** Requests that must fail validation, for the document's examples (each part as the event carries it). */
 export interface InvalidRequestExample {
   readonly summary: string;
@@ -74,6 +85,8 @@ export interface Operation {
   readonly errors?: readonly ErrorDescriptor[];
   /** Sent with every answer of the operation's function: `Deprecation`, `Sunset`, `Link`. */
   readonly deprecation?: Deprecation;
+  /** Idempotent requests by key; the function then needs an idempotency store. */
+  readonly idempotency?: IdempotencyRule;
   /** The DynamoDB calls its function makes: grants and table variables follow from them. */
   readonly data: readonly TableAccess[];
   readonly examples: {

@@ -1,4 +1,4 @@
-import type { ListPetsOptions, Pet } from '#shared/domain/pet';
+import type { ListPetsOptions, Pet, PetPage } from '#shared/domain/pet';
 
 /**
  * Where pets are kept. The domain talks only to this interface; the DynamoDB adapter implements
@@ -9,6 +9,10 @@ export interface PetRepository {
   create(pet: Pet): Promise<void>;
   /** The pet with this id, or `undefined` when there is none. */
   get(id: number): Promise<Pet | undefined>;
-  /** At most `limit` pets, optionally only those with `status`; ascending id when filtered. */
-  list(options: ListPetsOptions): Promise<Pet[]>;
+  /**
+   * One page: at most `limit` pets after `after` (from the start without it), optionally only
+   * those with `status`; ascending id when filtered, storage order otherwise. `next` is set only
+   * when more pets follow, so walking the pages visits each pet once and never ends on an empty page.
+   */
+  list(options: ListPetsOptions): Promise<PetPage>;
 }

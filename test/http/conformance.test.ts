@@ -60,6 +60,13 @@ describe('the conformance check', () => {
       exchange('DELETE', '/pets', 405, errorOf('METHOD_NOT_ALLOWED', 405), { Allow: 'GET, POST' }),
       exchange('DELETE', '/pets', 401, errorOf('UNAUTHORIZED', 401)),
       exchange('GET', '/nope', 404, errorOf('NOT_FOUND', 404)),
+      exchange('GET', '/pets?limit=1', 200, [pet], { Link: '</v1/pets?limit=1&cursor=AQ>; rel="next"' }),
+      exchange('POST', '/pets', 201, pet, { Location: '/v1/pets/7', 'Idempotent-Replayed': 'true' }),
+      exchange('POST', '/pets', 409, errorOf('IDEMPOTENCY_KEY_IN_USE', 409), { 'Retry-After': '1' }),
+      {
+        ...exchange('OPTIONS', '/pets/7', 204, ''),
+        headers: new Headers({ 'X-Content-Type-Options': 'nosniff' }),
+      },
     ];
     for (const candidate of conforming) {
       expect({ path: candidate.path, problems: contract.violations(candidate) }).toEqual({
@@ -130,6 +137,32 @@ describe('the conformance check', () => {
       'another method answered with success',
       exchange('PUT', '/pets/7', 200, pet),
       /status 200 is not declared for PUT \/pets\/\{petId\}, a method the path does not have/,
+    ],
+    [
+      'a Link on a listing that is not a next page of it',
+      exchange('GET', '/pets', 200, [pet], { Link: '<https://elsewhere.example/>; rel="next"' }),
+      /header Link: .* must match pattern/,
+    ],
+    [
+      'a 409 without Retry-After',
+      exchange('POST', '/pets', 409, errorOf('IDEMPOTENCY_KEY_IN_USE', 409)),
+      /required header Retry-After is missing/,
+    ],
+    [
+      'a CORS preflight with a body',
+      {
+        ...exchange('OPTIONS', '/pets', 204, '{}'),
+        headers: new Headers({ 'X-Content-Type-Options': 'nosniff' }),
+      },
+      /a preflight answered with a body/,
+    ],
+    [
+      'a CORS preflight answered 200',
+      {
+        ...exchange('OPTIONS', '/pets', 200, ''),
+        headers: new Headers({ 'X-Content-Type-Options': 'nosniff' }),
+      },
+      /a preflight answered 200, not 204/,
     ],
     [
       'a 405 without Allow',

@@ -14,6 +14,8 @@ const AUTHORIZER_DESCRIPTION = 'TOKEN authorizer: Authorization: Bearer <API key
 describe.each(STAGE_NAMES)('%s API', (stageName) => {
   const template = templates[stageName];
   const stage = STAGE_DEFAULTS[stageName];
+  /** Staging allows one web origin; production none (infra/stages.ts). */
+  const corsOrigins = stage.allowedOrigins.length > 0;
   const methods = resourcesOfType(template, 'AWS::ApiGateway::Method');
 
   it('is one REGIONAL REST API', () => {
@@ -62,7 +64,7 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
 
   it('routes every operation of the route table to its own function through a Lambda proxy integration', () => {
     const served = methods
-      .filter(([, method]) => method.Properties.HttpMethod !== 'ANY')
+      .filter(([, method]) => !['ANY', 'OPTIONS'].includes(String(method.Properties.HttpMethod)))
       .map(([, method]) => ({
         method: method.Properties.HttpMethod,
         path: methodPath(template, method),
@@ -114,8 +116,11 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
         'method.response.header.Content-Type': "'application/json'",
         'method.response.header.X-Content-Type-Options': "'nosniff'",
         'method.response.header.Cache-Control': "'no-store'",
+        ...(corsOrigins ? { 'method.response.header.Vary': "'Origin'" } : {}),
       });
-      expect(JSON.parse(response?.ResponseTemplates['application/json'] ?? '')).toEqual({
+      // The body template, after the CORS template (if any) that writes nothing.
+      const bodyTemplate = response?.ResponseTemplates['application/json'] ?? '';
+      expect(JSON.parse(bodyTemplate.slice(bodyTemplate.indexOf('{')))).toEqual({
         code: 'METHOD_NOT_ALLOWED',
         message: `Method not allowed; this resource accepts ${allow}`,
         status: 405,
@@ -129,16 +134,24 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
             'method.response.header.Content-Type': true,
             'method.response.header.X-Content-Type-Options': true,
             'method.response.header.Cache-Control': true,
+            ...(corsOrigins
+              ? {
+                  'method.response.header.Vary': true,
+                  'method.response.header.Access-Control-Allow-Origin': false,
+                  'method.response.header.Access-Control-Expose-Headers': false,
+                }
+              : {}),
           },
         },
       ]);
     },
   );
 
-  it('puts every method, the 405 mocks included, behind the TOKEN authorizer', () => {
+  it('puts every method but the CORS preflights, the 405 mocks included, behind the TOKEN authorizer', () => {
     const [[authorizerId]] = [Object.keys(template.findResources('AWS::ApiGateway::Authorizer'))];
-    expect(methods).toHaveLength(ROUTES.length + RESOURCE_PATHS.length);
-    for (const [, method] of methods) {
+    const keyed = methods.filter(([, method]) => method.Properties.HttpMethod !== 'OPTIONS');
+    expect(keyed).toHaveLength(ROUTES.length + RESOURCE_PATHS.length);
+    for (const [, method] of keyed) {
       expect(method.Properties).toMatchObject({
         AuthorizationType: 'CUSTOM',
         AuthorizerId: { Ref: authorizerId },

@@ -15,7 +15,7 @@ const tableOf = (stageName: (typeof STAGE_NAMES)[number], logicalName: string) =
 };
 
 describe.each(STAGE_NAMES)('%s tables', (stageName) => {
-  it('has the three tables of table-design.ts', () => {
+  it('has the four tables of table-design.ts', () => {
     templates[stageName].resourceCountIs('AWS::DynamoDB::Table', ALL_TABLES.length);
   });
 
@@ -61,6 +61,26 @@ describe.each(STAGE_NAMES)('%s tables', (stageName) => {
         { AttributeName: 'status', AttributeType: 'S' },
       ]),
     );
+  });
+});
+
+describe.each(STAGE_NAMES)('%s idempotency table', (stageName) => {
+  it('keys records by id (S), on demand, and lets DynamoDB delete them once `expiration` has passed', () => {
+    const table = tableOf(stageName, 'Idempotency');
+
+    expect(table.Properties).toMatchObject({
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true },
+    });
+    expect(table.Properties).not.toHaveProperty('GlobalSecondaryIndexes');
+  });
+
+  it('is the only table with a TTL: pets, counters and keys are never deleted by time', () => {
+    for (const logicalName of ['Pets', 'Counters', 'ApiKeys']) {
+      expect(tableOf(stageName, logicalName).Properties).not.toHaveProperty('TimeToLiveSpecification');
+    }
   });
 });
 

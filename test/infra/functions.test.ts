@@ -136,16 +136,25 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     expect(environment(GET_PET)).not.toHaveProperty('COUNTERS_TABLE_NAME');
   });
 
-  it('lets createPet put pets and bump the id counter, and nothing else: no reads, no deletes', () => {
+  it('lets createPet put pets, bump the id counter and keep its idempotency records, and nothing else: no pet reads, no deletes of pets', () => {
     expect(dynamoDbGrants(CREATE_PET)).toEqual([
+      'dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:UpdateItem on TablesIdempotency',
       'dynamodb:PutItem on TablesPets',
       'dynamodb:UpdateItem on TablesCounters',
     ]);
     expect(environment(CREATE_PET)).toMatchObject({
       PETS_TABLE_NAME: { Ref: tableId('Pets') },
       COUNTERS_TABLE_NAME: { Ref: tableId('Counters') },
+      IDEMPOTENCY_TABLE_NAME: { Ref: tableId('Idempotency') },
     });
     expect(environment(CREATE_PET)).not.toHaveProperty('API_KEYS_TABLE_NAME');
+  });
+
+  it('lets no function but createPet near the idempotency table', () => {
+    for (const description of [LIST_PETS, GET_PET, AUTHORIZER]) {
+      expect(dynamoDbGrants(description).filter((grant) => grant.includes('Idempotency'))).toEqual([]);
+      expect(environment(description)).not.toHaveProperty('IDEMPOTENCY_TABLE_NAME');
+    }
   });
 
   it('lets the authorizer GetItem on the API keys table, and nothing else', () => {

@@ -40,8 +40,22 @@ const EVERY_RESPONSE = {
   'gatewayresponse.header.Cache-Control': "'no-store'",
 };
 
+/**
+ * CORS on API Gateway's own answers, per stage: staging allows one origin, which every gateway
+ * response names (a browser on it can read a 401); production allows none.
+ */
+const CORS_BY_STAGE: Readonly<Record<(typeof STAGE_NAMES)[number], Record<string, string>>> = {
+  staging: {
+    'gatewayresponse.header.Access-Control-Allow-Origin': "'http://localhost:5173'",
+    'gatewayresponse.header.Access-Control-Expose-Headers':
+      "'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed'",
+  },
+  production: {},
+};
+
 describe.each(STAGE_NAMES)('%s gateway responses', (stageName) => {
   const template = templates[stageName];
+  const EVERY_RESPONSE_OF_STAGE = { ...EVERY_RESPONSE, ...CORS_BY_STAGE[stageName] };
   const responses = new Map(
     resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse').map(([, resource]) => {
       const properties = resource.Properties as unknown as GatewayResponseProperties;
@@ -72,7 +86,7 @@ describe.each(STAGE_NAMES)('%s gateway responses', (stageName) => {
   it.each(DOCUMENTED.filter(([, status]) => status !== 429 && status !== 503))(
     'sends %s as JSON that is neither sniffed nor cached, with no Retry-After',
     (type) => {
-      expect(responses.get(type)?.ResponseParameters).toEqual(EVERY_RESPONSE);
+      expect(responses.get(type)?.ResponseParameters).toEqual(EVERY_RESPONSE_OF_STAGE);
     },
   );
 
@@ -80,7 +94,7 @@ describe.each(STAGE_NAMES)('%s gateway responses', (stageName) => {
     'tells the client when to retry on %s: Retry-After 1',
     (type) => {
       expect(responses.get(type)?.ResponseParameters).toEqual({
-        ...EVERY_RESPONSE,
+        ...EVERY_RESPONSE_OF_STAGE,
         'gatewayresponse.header.Retry-After': "'1'",
       });
     },

@@ -184,6 +184,7 @@ describe.each(STAGE_NAMES)('%s operations', (stageName) => {
         'ApiUrl',
         'CountersTableName',
         'DashboardName',
+        'IdempotencyTableName',
         'PetsTableName',
       ].sort(),
     );

@@ -32,13 +32,14 @@ describe('npm run bench (quick mode)', () => {
       }
 
       expect(report.coldStarts.map((row) => row.name)).toEqual(functions);
+      const variants = new Set(TARGETS.filter((target) => target.variantOf).map((target) => target.name));
       for (const row of report.coldStarts) {
         expect(row.ratioPerRound.p50).toBeGreaterThan(0);
+        expect(row.withoutSourceMaps === undefined).toBe(variants.has(row.name));
         for (const series of [
           row.service,
           row.baseline,
-          row.withoutSourceMaps?.service,
-          row.withoutSourceMaps?.baseline,
+          ...(row.withoutSourceMaps ? [row.withoutSourceMaps.service, row.withoutSourceMaps.baseline] : []),
         ]) {
           expect(series?.total.n).toBe(settings.coldRuns);
           expect(series?.total.p50).toBeGreaterThan(0);
@@ -47,7 +48,7 @@ describe('npm run bench (quick mode)', () => {
         }
       }
 
-      expect(report.warm.map((row) => row.name)).toEqual(functions);
+      expect(report.warm.map((row) => row.name)).toEqual(functions.filter((name) => !variants.has(name)));
       for (const row of report.warm) {
         for (const summary of [row.service, row.baseline]) {
           expect(summary.n).toBe(settings.warmIterations);
@@ -63,10 +64,26 @@ describe('npm run bench (quick mode)', () => {
         expect(row.latency.p50).toBeGreaterThan(0);
       }
 
-      const operations = ['list', 'list ?status=available', 'get', 'authorize', 'create'];
+      const operations = [
+        'list',
+        'list ?status=available',
+        'get',
+        'authorize',
+        'create',
+        'create (Idempotency-Key)',
+      ];
+      const walks = [
+        'list, page 1',
+        `list, page ${settings.walkPage}`,
+        'list ?status=available, page 1',
+        `list ?status=available, page ${settings.walkPage}`,
+      ];
+      expect(report.capacity.map((row) => row.operation)).toEqual([...operations, ...operations, ...walks]);
       for (const pets of [settings.smallTable, settings.largeTable]) {
         const rows = report.capacity.filter((row) => row.pets === pets);
-        expect(rows.map((row) => row.operation)).toEqual(operations);
+        expect(rows.map((row) => row.operation)).toEqual(
+          pets === settings.largeTable ? [...operations, ...walks] : operations,
+        );
         for (const row of rows) {
           expect(row.service.readUnits + row.service.writeUnits).toBeGreaterThan(0);
           expect(row.service.calls).toBeGreaterThan(0);
@@ -74,10 +91,11 @@ describe('npm run bench (quick mode)', () => {
         }
       }
 
-      expect(report.budgets).toHaveLength(3 * functions.length + 2);
+      // Cold start and bundle per function, warm per warm one; list growth, later page (2 each), extra write units.
+      expect(report.budgets).toHaveLength(2 * functions.length + report.warm.length + 5);
       for (const budget of report.budgets) {
-        expect(budget.ratio).toBeGreaterThan(0);
-        expect(Number.isFinite(budget.ratio)).toBe(true);
+        expect(Number.isFinite(budget.value)).toBe(true);
+        expect(budget.value).toBeGreaterThan(budget.kind === 'ratio' ? 0 : -1);
       }
       const printed = renderConsole(report);
       expect(printed.match(/\| (PASS|MISS) +\|/g)).toHaveLength(report.budgets.length);

@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
+import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { writablePetService } from '#shared/composition/pets';
 import { PetService } from '#shared/domain/pet-service';
 import { createPetHandler } from '#shared/handlers/create-pet';
@@ -55,8 +56,10 @@ beforeAll(async () => {
 
 describe('EMF metrics', () => {
   it('counts a created pet in namespace PetStore, tagged with the service and the stage', async () => {
+    const client = createDynamoDbClient(tables.config.dynamoDb);
     const handler = createPetHandler({
-      pets: writablePetService(tables.config, createDocumentClient(tables.config.dynamoDb)),
+      pets: writablePetService(tables.config, documentClientOf(client)),
+      idempotencyStore: createIdempotencyStore({ client, idempotencyTable: tables.names.idempotency }),
       logger: createLogger({ logLevel: 'SILENT' }),
       metrics: createMetrics({ stage: 'production' }),
     });

@@ -57,7 +57,7 @@ describe('DynamoDbPetRepository', () => {
     expect(await repository.get(2_001)).toEqual(pet(2_001));
   });
 
-  it('reads at most `limit` items, filtered or not, whatever the size of the table', async () => {
+  it('reads at most `limit + 1` items, filtered or not, whatever the size of the table', async () => {
     const own = await createTestTables('reads');
     const { client, reads } = countingClient(own.endpoint);
     const repository = new DynamoDbPetRepository({ client, petsTable: own.names.pets });
@@ -67,12 +67,100 @@ describe('DynamoDbPetRepository', () => {
     const unfiltered = await repository.list({ limit: 5 });
     const filtered = await repository.list({ limit: 5, status: 'sold' });
 
-    expect(unfiltered).toHaveLength(5);
-    expect(filtered.map((p) => p.id)).toEqual([2, 4, 6, 8, 10]);
+    expect(unfiltered.pets).toHaveLength(5);
+    expect(filtered.pets.map((p) => p.id)).toEqual([2, 4, 6, 8, 10]);
+    expect(filtered.next).toEqual([{ afterId: 10 }]);
     expect(reads).toEqual([
-      { command: 'ScanCommand', scanned: 5 },
-      { command: 'QueryCommand', scanned: 5 },
+      { command: 'ScanCommand', scanned: 6 },
+      { command: 'QueryCommand', scanned: 6 },
     ]);
+  });
+
+  describe('paging', () => {
+    let walk: TestTables;
+    const counting = () => {
+      const { client, reads } = countingClient(walk.endpoint);
+      return { repository: new DynamoDbPetRepository({ client, petsTable: walk.names.pets }), reads };
+    };
+    /** Every page of a listing, following `next` until a page has none. */
+    const pagesOf = async (
+      repository: DynamoDbPetRepository,
+      limit: number,
+      status?: Pet['status'],
+    ): Promise<Pet[][]> => {
+      const pages: Pet[][] = [];
+      let after: readonly { afterId: number }[] | undefined;
+      do {
+        const page = await repository.list({ limit, status, ...(after ? { after } : {}) });
+        pages.push(page.pets);
+        after = page.next;
+      } while (after);
+      return pages;
+    };
+
+    beforeAll(async () => {
+      walk = await createTestTables('paging');
+      const { repository } = counting();
+      // 45 pets: 15 of each status, in turn (pending 1, 4, 7…).
+      const statuses = ['pending', 'sold', 'available'] as const;
+      await Promise.all(
+        Array.from({ length: 45 }, (_, index) => repository.create(pet(index + 1, statuses[index % 3]))),
+      );
+    });
+
+    it('walks the whole table once, page by page, each page reading at most limit + 1 items', async () => {
+      const { repository, reads } = counting();
+
+      const pages = await pagesOf(repository, 7);
+
+      expect(pages.map((page) => page.length)).toEqual([7, 7, 7, 7, 7, 7, 3]);
+      expect(
+        pages
+          .flat()
+          .map((p) => p.id)
+          .sort((a, b) => a - b),
+      ).toEqual(Array.from({ length: 45 }, (_, index) => index + 1));
+      expect(reads.every((read) => read.command === 'ScanCommand' && (read.scanned ?? 0) <= 8)).toBe(true);
+      expect(reads).toHaveLength(7);
+    });
+
+    it('walks one status in ascending id across pages, each page reading at most limit + 1 items', async () => {
+      const { repository, reads } = counting();
+
+      const pages = await pagesOf(repository, 4, 'pending');
+
+      expect(pages.map((page) => page.map((p) => p.id))).toEqual([
+        [1, 4, 7, 10],
+        [13, 16, 19, 22],
+        [25, 28, 31, 34],
+        [37, 40, 43],
+      ]);
+      expect(reads.map((read) => read.scanned)).toEqual([5, 5, 5, 3]);
+    });
+
+    it('ends without a next position when the last page is exactly full: never a link to an empty page', async () => {
+      const { repository } = counting();
+
+      const pages = await pagesOf(repository, 5, 'sold');
+      const unfiltered = await pagesOf(repository, 15);
+
+      expect(pages.map((page) => page.length)).toEqual([5, 5, 5]);
+      expect(unfiltered.map((page) => page.length)).toEqual([15, 15, 15]);
+    });
+
+    it('lets the page size change from one page to the next', async () => {
+      const { repository } = counting();
+
+      const first = await repository.list({ limit: 2, status: 'available' });
+      const second = await repository.list({
+        limit: 5,
+        status: 'available',
+        ...(first.next ? { after: first.next } : {}),
+      });
+
+      expect(first.pets.map((p) => p.id)).toEqual([3, 6]);
+      expect(second.pets.map((p) => p.id)).toEqual([9, 12, 15, 18, 21]);
+    });
   });
 
   it('translates an unreachable DynamoDB into StoreUnavailableError', async () => {

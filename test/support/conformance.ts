@@ -163,6 +163,9 @@ export class Contract {
   /** Every way the response breaks the document; empty when it conforms. */
   violations(exchange: Exchange): string[] {
     const requestPath = new URL(exchange.path, 'http://contract.invalid').pathname;
+    if (exchange.method.toUpperCase() === 'OPTIONS' && this.templateOf(requestPath)) {
+      return this.preflightViolations(exchange);
+    }
     const { label, responses } = this.candidates(exchange.method, requestPath);
     const status = String(exchange.status);
     const declared = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default;
@@ -206,6 +209,21 @@ export class Contract {
       problems.push(...this.validate(`${pointer}/content/${escapeToken(mediaType)}/schema`, exchange.json));
     }
     return problems.map((problem) => `${problem} [${label}, response ${pointer}]`);
+  }
+
+  /**
+   * A CORS preflight on a path of the document is not an operation of the API: API Gateway answers
+   * it (docs/api.md, "CORS"), and the document, like most, does not describe it. What the CORS
+   * protocol asks of it is checked instead: 204, no body, and the house headers.
+   */
+  private preflightViolations(exchange: Exchange): string[] {
+    const problems: string[] = [];
+    if (exchange.status !== 204) problems.push(`a preflight answered ${exchange.status}, not 204`);
+    if (exchange.text !== '') problems.push('a preflight answered with a body');
+    if (exchange.headers.get('x-content-type-options') !== 'nosniff') {
+      problems.push('a preflight answered without X-Content-Type-Options: nosniff');
+    }
+    return problems.map((problem) => `${problem} [OPTIONS ${exchange.path}, CORS preflight]`);
   }
 
   /** Throws, listing every violation, when the response breaks the document. */

@@ -1,4 +1,7 @@
 import { generateApiKey } from '#shared/auth/api-key';
+import type { AllowedOrigins } from '#shared/http/cors';
+import type { ProxyHandler } from '#shared/lambda';
+import type { OperationId } from '#shared/operations/routes';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
 import { ApiClient } from './api-client';
@@ -17,18 +20,37 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
+export interface LocalApiOptions {
+  /**
+   * Functions built differently for a test, on this API's tables: only for what the real parts
+   * cannot reproduce on demand (a request held in flight, say).
+   */
+  readonly handlers?: (tables: TestTables) => Partial<Record<OperationId, ProxyHandler>>;
+  /** Web origins allowed to read answers, for the gateway and the functions. @default none */
+  readonly corsOrigins?: AllowedOrigins;
+}
+
 /**
  * The local server in front of the real handlers and the real authorizer (each built by its
  * composition root, as `npm start` builds them), on tables of its own in the run's DynamoDB
  * Local, with one valid key. Its `client` checks every response against docs/openapi.yaml.
  */
-export const startLocalApi = async (label: string): Promise<LocalApi> => {
+export const startLocalApi = async (label: string, options: LocalApiOptions = {}): Promise<LocalApi> => {
   const tables = await createTestTables(label);
   const { key, record } = generateApiKey(`${label} tests`);
   await apiKeysOf(tables).put(record);
+  const corsOrigins = options.corsOrigins ?? [];
+  const functions = localFunctions({
+    endpoint: tables.endpoint,
+    tables: tables.names,
+    logLevel: 'SILENT',
+    corsOrigins,
+  });
   const gateway = await startLocalGateway({
     port: 0,
-    ...localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
+    corsOrigins,
+    ...functions,
+    handlers: { ...functions.handlers, ...options.handlers?.(tables) },
   });
   return {
     client: ApiClient.checkedAgainst(contract, gateway.baseUrl, key),

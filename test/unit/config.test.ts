@@ -40,7 +40,7 @@ describe('readFunctionConfig', () => {
 describe('the composition roots', () => {
   it('declare the tables their function needs, so a missing one fails the cold start', () => {
     expect(listPetsRoot.tables).toEqual(['pets']);
-    expect(createPetRoot.tables).toEqual(['counters', 'pets']);
+    expect(createPetRoot.tables).toEqual(['counters', 'pets', 'idempotency']);
     expect(() =>
       createPetRoot.build(readFunctionConfig(createPetRoot.tables, { PETS_TABLE_NAME: 'p' })),
     ).toThrow('Environment variable COUNTERS_TABLE_NAME must be set');

@@ -1,10 +1,18 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '#shared/domain/errors';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import {
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
+  StoreUnavailableError,
+} from '#shared/domain/errors';
 import { PetService } from '#shared/domain/pet-service';
 import { createPetHandler } from '#shared/handlers/create-pet';
 import { getPetHandler } from '#shared/handlers/get-pet';
 import { listPetsHandler } from '#shared/handlers/list-pets';
+import { toHttpError } from '#shared/http/error-mapper';
+import { retryHeaders } from '#shared/http/retry';
 import type { PetRepository } from '#shared/ports/pet-repository';
 import { silent } from '../support/observability';
 
@@ -130,7 +138,13 @@ describe('a create that cannot get an id', () => {
       },
     });
 
-    const result = await createPetHandler({ pets, ...silent() })(
+    // No Idempotency-Key: the store is never called, so it may point nowhere.
+    const idempotencyStore = createIdempotencyStore({
+      client: createLocalClient('http://127.0.0.1:9'),
+      idempotencyTable: 'unused',
+    });
+
+    const result = await createPetHandler({ pets, idempotencyStore, ...silent() })(
       event({
         httpMethod: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -141,5 +155,21 @@ describe('a create that cannot get an id', () => {
 
     expect(result.statusCode).toBe(500);
     expect(stored).toEqual([]);
+  });
+});
+
+describe('idempotency errors', () => {
+  it('maps a key still in use to 409 IDEMPOTENCY_KEY_IN_USE, sent with Retry-After', () => {
+    const error = toHttpError(new IdempotencyKeyInUseError());
+
+    expect([error.status, error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    expect(retryHeaders(error.code)).toEqual({ 'Retry-After': '1' });
+  });
+
+  it('maps a key reused with another body to 422 IDEMPOTENCY_KEY_REUSED, not to be retried as is', () => {
+    const error = toHttpError(new IdempotencyKeyReusedError());
+
+    expect([error.status, error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(retryHeaders(error.code)).toEqual({});
   });
 });

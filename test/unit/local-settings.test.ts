@@ -6,8 +6,12 @@ import { ensureDataDir } from '#tools/local/preflight';
 import { readLocalSettings } from '#tools/local/settings';
 
 describe('npm start settings', () => {
-  it('defaults to port 3000 and ./.data, and takes the rest as given', () => {
-    expect(readLocalSettings({}, '/work')).toEqual({ dataDir: '/work/.data', port: 3000 });
+  it('defaults to port 3000, ./.data and any origin, and takes the rest as given', () => {
+    expect(readLocalSettings({}, '/work')).toEqual({
+      dataDir: '/work/.data',
+      port: 3000,
+      corsOrigins: ['*'],
+    });
     expect(
       readLocalSettings(
         {
@@ -16,6 +20,7 @@ describe('npm start settings', () => {
           PETSTORE_API_KEY: 'psk_x',
           DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
           POWERTOOLS_LOG_LEVEL: 'debug',
+          PETSTORE_CORS_ORIGINS: 'http://localhost:5173, https://app.example.com',
         },
         '/work',
       ),
@@ -25,6 +30,7 @@ describe('npm start settings', () => {
       apiKey: 'psk_x',
       dynamoDbEndpoint: 'http://127.0.0.1:8000',
       logLevel: 'DEBUG',
+      corsOrigins: ['http://localhost:5173', 'https://app.example.com'],
     });
   });
 

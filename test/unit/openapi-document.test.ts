@@ -56,14 +56,19 @@ const NAME = {
 const CATEGORY_ID = { ...ID, description: 'Identifier of the category the animal belongs to.' };
 const STATUS_REF = { $ref: '#/components/schemas/PetStatus' };
 
+const CURSOR_DESCRIPTION =
+  'Where the page starts: copied unchanged from the `Link` header of the previous page, never built by hand. Good only with the `status` of the page it came from (`limit` may change). At most 128 characters.';
+
 const ERROR_CODE_STATUS = {
   VALIDATION_FAILED: 400,
   INVALID_JSON: 400,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -190,7 +195,7 @@ describe('the schemas', () => {
 });
 
 describe('the parameters', () => {
-  it('document limit as an optional integer 1..100 defaulting to 20, and status as a PetStatus', () => {
+  it('document limit as an optional integer 1..100 defaulting to 20, status as a PetStatus, and cursor as an opaque string', () => {
     expect(operation('listPets').parameters).toEqual([
       {
         in: 'query',
@@ -209,6 +214,18 @@ describe('the parameters', () => {
         name: 'status',
         description: 'Only animals with this availability.',
         schema: { description: 'Only animals with this availability.', ...STATUS_REF },
+      },
+      {
+        in: 'query',
+        name: 'cursor',
+        description: CURSOR_DESCRIPTION,
+        schema: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 128,
+          pattern: '^[A-Za-z0-9_-]+$',
+          description: CURSOR_DESCRIPTION,
+        },
       },
     ]);
   });
@@ -290,7 +307,7 @@ describe('errors', () => {
 
   it.each([
     ['listPets', [200, 400, 401, 405, 429, 500, 503]],
-    ['createPet', [201, 400, 401, 405, 413, 415, 429, 500, 503]],
+    ['createPet', [201, 400, 401, 405, 409, 413, 415, 422, 429, 500, 503]],
     ['getPet', [200, 400, 401, 404, 405, 429, 500, 503]],
   ])('declares every status %s answers with', (operationId, statuses) => {
     expect(Object.keys(operation(operationId).responses).map(Number)).toEqual(statuses);
@@ -308,6 +325,44 @@ describe('errors', () => {
     expect(allow('listPets')).toBe('GET, POST');
     expect(allow('createPet')).toBe('GET, POST');
     expect(allow('getPet')).toBe('GET');
+  });
+});
+
+describe('the idempotent createPet', () => {
+  it('documents Idempotency-Key as an optional header of 1 to 255 printable ASCII characters', () => {
+    const [parameter] = operation('createPet').parameters ?? [];
+
+    expect(parameter).toMatchObject({
+      in: 'header',
+      name: 'idempotency-key',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]*$' },
+    });
+    expect(parameter).not.toHaveProperty('required');
+    expect(parameter?.description).toContain('24 hours');
+  });
+
+  it('declares Idempotent-Replayed on 201, 409 IDEMPOTENCY_KEY_IN_USE with Retry-After, and 422 IDEMPOTENCY_KEY_REUSED', () => {
+    const { responses } = operation('createPet');
+    const headers = (status: string) => (responses[status] as { headers?: Record<string, Json> }).headers;
+
+    expect(headers('201')?.['Idempotent-Replayed']).toMatchObject({
+      required: false,
+      schema: { type: 'string', const: 'true' },
+    });
+    expect(headers('409')).toEqual({ 'Retry-After': { $ref: '#/components/headers/Retry-After' } });
+    expect(JSON.stringify(responses['409'])).toContain('"enum":["IDEMPOTENCY_KEY_IN_USE"]');
+    expect(JSON.stringify(responses['422'])).toContain('"enum":["IDEMPOTENCY_KEY_REUSED"]');
+  });
+
+  it('declares the Link header of listPets as optional, relative to the host and rel="next"', () => {
+    const { headers } = operation('listPets').responses['200'] as {
+      headers: { Link: { required: boolean; schema: { type: string; pattern: string } } };
+    };
+
+    expect(headers.Link).toMatchObject({ required: false, schema: { type: 'string' } });
+    const pattern = new RegExp(headers.Link.schema.pattern);
+    expect(pattern.test('</v1/pets?limit=20&cursor=AbC-_9>; rel="next"')).toBe(true);
+    expect(pattern.test('</v1/pets>; rel="successor-version"')).toBe(false);
   });
 });
 

@@ -9,11 +9,22 @@ export class GatewayRefusal extends Error {
   override readonly name = 'GatewayRefusal';
   readonly code: ErrorCode;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Who answers in API Gateway: a gateway response (fixed headers, whatever the request), or a
+   * mock integration (the 405), whose template sets CORS headers for allowed origins only.
+   */
+  readonly answeredBy: 'gateway-response' | 'mock';
 
-  constructor(code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    headers: Readonly<Record<string, string>> = {},
+    answeredBy: 'gateway-response' | 'mock' = 'gateway-response',
+  ) {
     super(message);
     this.code = code;
     this.headers = headers;
+    this.answeredBy = answeredBy;
   }
 
   /** The gateway response of this type, as the stack configures it. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
+import { type AllowedOrigins, corsHeaders, preflightHeaders } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
 import { BASE_PATH } from '#shared/http/paths';
@@ -12,7 +13,14 @@ import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import { headerPairs, readBody, sendRefusal, sendResult, valuesOf } from '#tools/local/http-io';
+import {
+  gatewayResponseCors,
+  headerPairs,
+  readBody,
+  sendRefusal,
+  sendResult,
+  valuesOf,
+} from '#tools/local/http-io';
 import { route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
 
@@ -42,6 +50,12 @@ export interface LocalGatewayOptions {
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   /** Requests served at once; the rest wait their turn. @default LOCAL_CONCURRENCY */
   readonly concurrency?: number;
+  /**
+   * Web origins allowed to read answers (CORS), as the stage's `allowedOrigins`: the preflight,
+   * the 405 and the gateway's own refusals follow them here; the functions get their own copy.
+   * @default none
+   */
+  readonly corsOrigins?: AllowedOrigins;
 }
 
 export interface LocalGateway {
@@ -54,6 +68,14 @@ export interface LocalGateway {
 
 const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 
+/** The answer to malformed HTTP framing: a 400 with the Error object, and the server goes on. */
+const MALFORMED_REQUEST = (() => {
+  const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request'));
+  const headers = { ...RESPONSE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 400 Bad Request\r\n${lines.join('')}\r\n${body}`;
+})();
+
 /**
  * Requests the local server runs at once, the authorizer and the function of each. In AWS every
  * concurrent request gets a Lambda environment of its own; here all of them share one process,
@@ -64,20 +86,18 @@ const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
  */
 export const LOCAL_CONCURRENCY = 32;
 
-/** The answer to malformed HTTP framing: a 400 with the Error object, and the server goes on. */
-const MALFORMED_REQUEST = (() => {
-  const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request'));
-  const headers = { ...RESPONSE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 400 Bad Request\r\n${lines.join('')}\r\n${body}`;
-})();
-
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
   const host = options.host ?? '127.0.0.1';
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
   const staticRoutes = Promise.resolve(options.staticRoutes ?? {});
   const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
+  const corsOrigins = options.corsOrigins ?? [];
+  /** The request's one `Origin`, as the functions read it (none when repeated). */
+  const originOf = (request: IncomingMessage): string | undefined => {
+    const [origin, ...more] = valuesOf(headerPairs(request), 'origin');
+    return more.length === 0 ? origin : undefined;
+  };
 
   /** One request, in API Gateway's order: body size, route, authorizer, 405, function. */
   const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
@@ -92,6 +112,17 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const body = await readBody(request, maxPayloadBytes);
     const match = route(method, url.pathname);
     if (match.kind === 'no-resource') throw GatewayRefusal.of('MISSING_AUTHENTICATION_TOKEN');
+    if (match.kind === 'preflight') {
+      // The OPTIONS mock: no key, no function, no body.
+      const { 'Content-Type': _none, ...noBody } = RESPONSE_HEADERS;
+      response.writeHead(204, {
+        ...noBody,
+        ...preflightHeaders(corsOrigins, originOf(request), match.allow),
+        'x-amzn-RequestId': requestId,
+      });
+      response.end();
+      return 204;
+    }
     const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
     // The authorizer and the function run in turn with the other requests (LOCAL_CONCURRENCY).
@@ -104,7 +135,12 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       });
       if (match.kind === 'method-not-allowed') {
         const { code, message, allow } = methodNotAllowed(match.allow);
-        throw new GatewayRefusal(code, message, { Allow: allow });
+        throw new GatewayRefusal(
+          code,
+          message,
+          { Allow: allow, ...corsHeaders(corsOrigins, originOf(request)) },
+          'mock',
+        );
       }
       const { operationId } = match.operation;
       const event = proxyEvent({
@@ -136,9 +172,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const requestId = randomUUID();
     serve(request, response, requestId)
       .catch((error: unknown) => {
-        if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId);
+        const cors = gatewayResponseCors(corsOrigins, originOf(request));
+        if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId, cors);
         options.log?.(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
-        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId);
+        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId, cors);
       })
       .then((status) => {
         // The path only: a query string may carry anything, a key sent by mistake included.

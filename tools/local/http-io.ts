@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { type AllowedOrigins, gatewayResponseCorsHeaders } from '#shared/http/cors';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
 import { gatewayHeaders } from '#shared/http/gateway-responses';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
@@ -43,11 +44,32 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     request.on('error', reject);
   });
 
-/** The Error object of a refusal; returns the status sent. */
-export const sendRefusal = (response: ServerResponse, refusal: GatewayRefusal, requestId: string): number => {
+/**
+ * The CORS headers of a gateway response, as API Gateway fills them in for a request with this
+ * `Origin`: fixed values as they are, a copied request header when the request has it.
+ */
+export const gatewayResponseCors = (
+  allowed: AllowedOrigins,
+  origin: string | undefined,
+): Readonly<Record<string, string>> =>
+  Object.fromEntries(
+    Object.entries(gatewayResponseCorsHeaders(allowed)).flatMap(([name, value]) => {
+      if (typeof value === 'string') return [[name, value]];
+      return value.requestHeader.toLowerCase() === 'origin' && origin ? [[name, origin]] : [];
+    }),
+  );
+
+/** The Error object of a refusal; returns the status sent. `cors`: a gateway response's CORS headers. */
+export const sendRefusal = (
+  response: ServerResponse,
+  refusal: GatewayRefusal,
+  requestId: string,
+  cors: Readonly<Record<string, string>> = {},
+): number => {
   const status = ERROR_STATUS[refusal.code];
   response.writeHead(status, {
     ...gatewayHeaders(refusal.code),
+    ...(refusal.answeredBy === 'gateway-response' ? cors : {}),
     'x-amzn-RequestId': requestId,
     ...refusal.headers,
   });

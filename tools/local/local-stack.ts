@@ -9,6 +9,7 @@ import { createPetRoot } from '#shared/composition/create-pet';
 import { getPetRoot } from '#shared/composition/get-pet';
 import { listPetsRoot } from '#shared/composition/list-pets';
 import type { FunctionConfig, LogLevel } from '#shared/config';
+import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
@@ -34,12 +35,15 @@ export const localFunctions = (options: {
   readonly endpoint: string;
   readonly tables: TableNames;
   readonly logLevel?: LogLevel;
+  /** What the stack would set from the stage's `allowedOrigins`. @default none */
+  readonly corsOrigins?: AllowedOrigins;
 }): LocalFunctions => {
   const config: FunctionConfig = {
     tables: options.tables,
     dynamoDb: { endpoint: options.endpoint },
     metrics: false,
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
   return {
     handlers: {
@@ -64,6 +68,8 @@ export interface LocalStackOptions {
   readonly logLevel?: LogLevel;
   /** Pages served beside the API (the reference); the API does not wait for them. @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
+  /** Web origins whose pages may call the API (CORS), for the gateway and the functions alike. @default none */
+  readonly corsOrigins?: AllowedOrigins;
   readonly log?: (line: string) => void;
   /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
@@ -138,8 +144,10 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   try {
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     await prepare(endpoint);
+    const corsOrigins = options.corsOrigins ?? [];
     const gateway = await startLocalGateway({
-      ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN' }),
+      ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
+      corsOrigins,
       port,
       host: HOST,
       ...(options.log ? { log: options.log } : {}),

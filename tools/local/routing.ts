@@ -14,6 +14,8 @@ export type RouteMatch =
       readonly path: string;
       readonly pathParameters: Readonly<Record<string, string>> | null;
     }
+  /** `OPTIONS` on a known resource: the CORS preflight mock answers it, without a key. */
+  | { readonly kind: 'preflight'; readonly path: string; readonly allow: readonly string[] }
   /** A known resource, another method: the `ANY` mock method (behind the authorizer) answers 405. */
   | { readonly kind: 'method-not-allowed'; readonly path: string; readonly allow: readonly string[] }
   /** No such resource: API Gateway answers 404 before it calls the authorizer. */
@@ -57,6 +59,11 @@ export const route = (method: string, urlPath: string): RouteMatch => {
   const operation = OPERATIONS.find(
     (candidate) => candidate.path === resource.resource && candidate.method === method,
   );
-  if (!operation) return { kind: 'method-not-allowed', path, allow: allowedMethods(resource.resource) };
+  if (!operation) {
+    const allow = allowedMethods(resource.resource);
+    return method === 'OPTIONS'
+      ? { kind: 'preflight', path, allow }
+      : { kind: 'method-not-allowed', path, allow };
+  }
   return { kind: 'operation', operation, path, pathParameters: resource.pathParameters };
 };

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { ENV, isLogLevel, LOG_LEVELS, type LogLevel } from '#shared/config';
+import { ConfigError, ENV, isLogLevel, LOG_LEVELS, type LogLevel, readAllowedOrigins } from '#shared/config';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 
 /**
  * The settings of `npm start` and `npm run dev`, read from their environment and checked at
@@ -10,6 +11,8 @@ import { ENV, isLogLevel, LOG_LEVELS, type LogLevel } from '#shared/config';
  *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
  *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
  *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
+ *   PETSTORE_CORS_ORIGINS web origins allowed to call it from a browser, comma-separated
+ *                        (default: any origin, so a web client's dev server just works)
  */
 
 /** Where the local server listens: loopback only. */
@@ -26,6 +29,8 @@ export interface LocalSettings {
   readonly apiKey?: string;
   readonly dynamoDbEndpoint?: string;
   readonly logLevel?: LogLevel;
+  /** Web origins whose pages may call the API (CORS). */
+  readonly corsOrigins: AllowedOrigins;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -63,6 +68,18 @@ const endpoint = (env: Env): string | undefined => {
   return text;
 };
 
+/** Any origin unless PETSTORE_CORS_ORIGINS lists some (a development server is open by default). */
+const corsOrigins = (env: Env): AllowedOrigins => {
+  const text = value(env, ENV.corsOrigins);
+  if (text === undefined) return [ANY_ORIGIN];
+  try {
+    return readAllowedOrigins(ENV.corsOrigins, text);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new LocalConfigError(error.message);
+    throw error;
+  }
+};
+
 /** Every setting, checked; relative paths resolved against `cwd`. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
   const apiKey = value(env, ENV.local.apiKey);
@@ -74,5 +91,6 @@ export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings 
     ...(apiKey ? { apiKey } : {}),
     ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
     ...(level ? { logLevel: level } : {}),
+    corsOrigins: corsOrigins(env),
   };
 };

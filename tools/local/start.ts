@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ENV } from '#shared/config';
+import { ANY_ORIGIN } from '#shared/http/cors';
 import type { LocalStack } from '#tools/local/local-stack';
 import { assertDynamoDbReachable, assertPortFree, ensureDataDir } from '#tools/local/preflight';
 import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
@@ -74,6 +75,7 @@ const main = async (): Promise<void> => {
       `Pet store API listening on ${stack.gateway.baseUrl}`,
       `API key (${keySource}): ${stack.apiKey}`,
       `Database: ${database}`,
+      `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
       `API reference: ${new URL('/docs', stack.gateway.baseUrl).href} (document: /openapi.yaml, /openapi.json)`,
       'Stop with Ctrl+C.',

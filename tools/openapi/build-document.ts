@@ -19,7 +19,7 @@ import { checkBody } from '#shared/http/middleware/json-body';
 import { parseRequest, requestSchema } from '#shared/http/middleware/validate-request';
 import { isIntegerParam } from '#shared/http/params';
 import { BASE_PATH } from '#shared/http/paths';
-import { RETRY_AFTER_SECONDS } from '#shared/http/retry';
+import { RETRY_AFTER_SECONDS, retryHeaders } from '#shared/http/retry';
 import type { Operation } from '#shared/operations/operation';
 import { allowedMethods, OPERATIONS } from '#shared/operations/routes';
 import {
@@ -143,7 +143,14 @@ const bodyFailures = () => ({
 
 /** The 400 the operation's own validation gives its example of an invalid request. */
 const validationExample = (operation: Operation): ErrorExample => {
-  const { summary, ...raw } = operation.examples.invalid;
+  const { summary, ...example } = operation.examples.invalid;
+  // Every part the operation reads is in its event, empty when the example says nothing of it.
+  const empty = Object.fromEntries(
+    (['query', 'path', 'headers'] as const)
+      .filter((part) => operation.request[part])
+      .map((part) => [part, {}]),
+  );
+  const raw = { ...empty, ...example };
   return {
     summary,
     value: errorExample(refusalOf(() => parseRequest(requestSchema(operation.request), raw))),
@@ -200,7 +207,11 @@ const buildOperation = (operation: Operation): ZodOpenApiOperationObject => {
   responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(badRequest, fromFunction());
   for (const { summary, example } of operation.errors ?? []) {
     const value = errorExample(example());
-    responses[value.status] = errorResponse([{ summary, value }], { lead: `${summary}.`, ...fromFunction() });
+    const retry = Object.keys(retryHeaders(value.code)).map((name) => [name, ref('headers', name)]);
+    responses[value.status] = errorResponse([{ summary, value }], {
+      lead: `${summary}.`,
+      ...fromFunction(Object.fromEntries(retry)),
+    });
   }
   const { message, allow, code } = methodNotAllowed(allowedMethods(operation.path));
   responses[ERROR_STATUS.METHOD_NOT_ALLOWED] = errorResponse(
@@ -342,7 +353,7 @@ export const buildDocument = (): OpenApiDocument => {
             : {}),
           'Retry-After': {
             description:
-              'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers.',
+              'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use.',
             required: true,
             schema: { type: 'integer', minimum: 0 },
             example: RETRY_AFTER_SECONDS,

@@ -13,7 +13,11 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
   NOT_FOUND: 'the requested resource does not exist',
   METHOD_NOT_ALLOWED:
     'the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path',
+  IDEMPOTENCY_KEY_IN_USE:
+    'an earlier request with the same `Idempotency-Key` (and API key) is still being processed; retry after `Retry-After` seconds to get its answer',
   PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
+  IDEMPOTENCY_KEY_REUSED:
+    'the `Idempotency-Key` was already used, within 24 hours and with the same API key, for a request with another body; a new request needs a new key',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not sent as `application/json`',
   TOO_MANY_REQUESTS: "the stage's rate limit is exceeded; retry later, with backoff",
   INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',

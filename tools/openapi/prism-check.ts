@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { freePort } from '#tools/local/dynamodb-local';
@@ -89,10 +90,21 @@ export const startPrism = async (upstream: string, document = OPENAPI_YAML_PATH)
   };
 };
 
-const cases = (apiKey: string, petId: number): PrismCase[] => {
+/** What the cases need from the service before they run: a pet to read, a page's next link. */
+interface Fixtures {
+  readonly petId: number;
+  /** `/pets?…&cursor=…`: the target of a first page's Link, below the base path. */
+  readonly nextPage: string;
+}
+
+const cases = (apiKey: string, { petId, nextPage }: Fixtures): PrismCase[] => {
   const auth = { Authorization: `Bearer ${apiKey}` };
   const json = { ...auth, 'Content-Type': 'application/json' };
   const valid = true;
+  const key = randomUUID();
+  const idempotent = { ...json, 'Idempotency-Key': key };
+  const cursor = new URLSearchParams(nextPage.split('?')[1]).get('cursor') ?? '';
+  const altered = `${cursor.slice(0, 12)}${cursor[12] === 'A' ? 'B' : 'A'}${cursor.slice(13)}`;
   return [
     { name: 'listPets 200', method: 'GET', path: '/pets', headers: auth, status: 200, validRequest: valid },
     {
@@ -119,6 +131,31 @@ const cases = (apiKey: string, petId: number): PrismCase[] => {
       status: 400,
       validRequest: false,
     },
+    {
+      name: 'listPets 200 (the next page, from Link)',
+      method: 'GET',
+      path: nextPage,
+      headers: auth,
+      status: 200,
+      validRequest: valid,
+    },
+    {
+      name: 'listPets 400 (a cursor with characters outside base64url)',
+      method: 'GET',
+      path: '/pets?cursor=not*a*cursor',
+      headers: auth,
+      status: 400,
+      validRequest: false,
+    },
+    {
+      // Well formed to the document, which cannot know the integrity tag: the service refuses it.
+      name: 'listPets 400 (an altered cursor)',
+      method: 'GET',
+      path: `/pets?limit=1&cursor=${altered}`,
+      headers: auth,
+      status: 400,
+      validRequest: valid,
+    },
     { name: 'listPets 401 (no key)', method: 'GET', path: '/pets', status: 401, validRequest: false },
     {
       name: 'createPet 201',
@@ -128,6 +165,42 @@ const cases = (apiKey: string, petId: number): PrismCase[] => {
       body: JSON.stringify({ name: 'Tom', categoryId: 7, status: 'pending' }),
       status: 201,
       validRequest: valid,
+    },
+    {
+      name: 'createPet 201 (with an Idempotency-Key)',
+      method: 'POST',
+      path: '/pets',
+      headers: idempotent,
+      body: JSON.stringify({ name: 'Once', categoryId: 7 }),
+      status: 201,
+      validRequest: valid,
+    },
+    {
+      name: 'createPet 201 (the same Idempotency-Key and body: replayed)',
+      method: 'POST',
+      path: '/pets',
+      headers: idempotent,
+      body: JSON.stringify({ name: 'Once', categoryId: 7 }),
+      status: 201,
+      validRequest: valid,
+    },
+    {
+      name: 'createPet 422 (the same Idempotency-Key with another body)',
+      method: 'POST',
+      path: '/pets',
+      headers: idempotent,
+      body: JSON.stringify({ name: 'Twice', categoryId: 7 }),
+      status: 422,
+      validRequest: valid,
+    },
+    {
+      name: 'createPet 400 (an Idempotency-Key over 255 characters)',
+      method: 'POST',
+      path: '/pets',
+      headers: { ...json, 'Idempotency-Key': 'k'.repeat(256) },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      status: 400,
+      validRequest: false,
     },
     {
       name: 'createPet 400 VALIDATION_FAILED',
@@ -249,15 +322,25 @@ export const checkThroughPrism = async (options: {
 }): Promise<PrismReport> => {
   const prism = await startPrism(options.upstream, options.document);
   try {
-    // A pet to read back; created directly, so the set below stays the same on every run.
-    const created = await fetch(`${options.upstream}/pets`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Rex', categoryId: 3 }),
-    });
-    const { id } = (await created.json()) as { id: number };
+    // Two pets, one to read back and a second page to follow; made directly, so the set below
+    // stays the same on every run.
+    const auth = { Authorization: `Bearer ${options.apiKey}` };
+    const add = async (name: string) => {
+      const created = await fetch(`${options.upstream}/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, categoryId: 3 }),
+      });
+      return ((await created.json()) as { id: number }).id;
+    };
+    const petId = await add('Rex');
+    await add('Tom');
+    const firstPage = await fetch(`${options.upstream}/pets?limit=1`, { headers: auth });
+    await firstPage.body?.cancel();
+    const nextPage = /^<\/v1(\/pets\?[^>]+)>; rel="next"$/.exec(firstPage.headers.get('link') ?? '')?.[1];
+    if (!nextPage) throw new Error('The first page of one pet has no Link to the next');
     const results: PrismResult[] = [];
-    for (const test of cases(options.apiKey, id)) {
+    for (const test of cases(options.apiKey, { petId, nextPage })) {
       const { response, text, violations } = await send(prism.url, test);
       results.push({
         name: test.name,

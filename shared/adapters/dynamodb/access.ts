@@ -42,6 +42,19 @@ export const DATA_ACCESS = {
     /** GetItem by the key's hash: all the authorizer does. */
     findByHash: [{ table: 'apiKeys', actions: ['dynamodb:GetItem'] }],
   },
+  idempotency: {
+    /**
+     * Powertools' DynamoDB persistence: a conditional PutItem of the in-progress record, UpdateItem
+     * with the answer, DeleteItem when the request fails, and GetItem when a conflicting put did
+     * not return the record it met.
+     */
+    record: [
+      {
+        table: 'idempotency',
+        actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+      },
+    ],
+  },
 } as const satisfies Record<string, Record<string, readonly TableAccess[]>>;
 
 /** The tables a list of accesses touches, each once. */

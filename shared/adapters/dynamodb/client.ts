@@ -39,6 +39,7 @@ const LOCAL_CLIENT = {
 } as const;
 
 /**
+/**
  * How every DynamoDB client of the service sends requests: timeouts that end the call (without
  * `throwOnRequestTimeout` the SDK only logs a warning when `requestTimeout` passes and waits on),
  * and a keep-alive pool sized for the local server's bursts.
@@ -54,15 +55,24 @@ export const timeBudget = (): Pick<DynamoDBClientConfig, 'maxAttempts' | 'reques
   },
 });
 
+/**
+ * The functions' DynamoDB client: the time budget above, and DynamoDB Local when an endpoint is
+ * configured. For code that needs the plain client (Powertools' idempotency persistence) as well
+ * as for the document client below, so every call of a function keeps the same budget.
+ */
+export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient =>
+  new DynamoDBClient({
+    ...timeBudget(),
+    ...(config.endpoint ? { endpoint: config.endpoint, ...LOCAL_CLIENT } : {}),
+  });
+
+/** A document client over a plain client (one per process, created at cold start). */
+export const documentClientOf = (client: DynamoDBClient): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
 /** One document client per process, created at cold start and reused by every invocation. */
 export const createDocumentClient = (config: DynamoDbConfig): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      ...timeBudget(),
-      ...(config.endpoint ? { endpoint: config.endpoint, ...LOCAL_CLIENT } : {}),
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  documentClientOf(createDynamoDbClient(config));
 
 /**
  * A plain client for DynamoDB Local (table creation, readiness checks, tests, the benchmark):

@@ -1,10 +1,15 @@
-import { CreateTableCommand, type DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  type DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { ALL_TABLES, type TableDesign, type TableKey } from '#shared/adapters/dynamodb/table-design';
 
 /** Physical names of the tables outside AWS (DynamoDB Local). */
 export type TableNames = Readonly<Record<TableKey, string>>;
 
-/** `<prefix>-pets`, `<prefix>-counters`, `<prefix>-apikeys`: DynamoDB Local needs 3+ characters. */
+/** `<prefix>-pets`, `<prefix>-counters`, `<prefix>-apikeys`, …: DynamoDB Local needs 3+ characters. */
 export const tableNamesFor = (prefix: string): TableNames =>
   Object.fromEntries(
     ALL_TABLES.map((table) => [table.key, `${prefix}-${table.logicalName.toLowerCase()}`]),
@@ -20,8 +25,9 @@ const attributeDefinitions = (design: TableDesign) => {
 };
 
 /**
- * Creates the tables of `table-design.ts` that do not exist yet, on-demand, as the stack does.
- * Used outside AWS only: by the local server, the tests and the benchmark.
+ * Creates the tables of `table-design.ts` that do not exist yet, on-demand and with their TTL
+ * attribute, as the stack does. Used outside AWS only: by the local server, the tests and the
+ * benchmark. (DynamoDB Local records the TTL setting; it does not delete expired items.)
  */
 export const ensureTables = async (client: DynamoDBClient, names: TableNames): Promise<void> => {
   for (const design of ALL_TABLES) {
@@ -49,6 +55,15 @@ export const ensureTables = async (client: DynamoDBClient, names: TableNames): P
       );
     } catch (error) {
       if (!(error instanceof ResourceInUseException)) throw error;
+      continue;
+    }
+    if (design.timeToLiveAttribute) {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName,
+          TimeToLiveSpecification: { AttributeName: design.timeToLiveAttribute, Enabled: true },
+        }),
+      );
     }
   }
 };

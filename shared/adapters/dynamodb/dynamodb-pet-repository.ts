@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
-import type { ListPetsOptions, Pet } from '#shared/domain/pet';
+import type { ListPetsOptions, ListPosition, Pet, PetPage } from '#shared/domain/pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 
 export interface DynamoDbPetRepositoryOptions {
@@ -19,6 +19,17 @@ export interface DynamoDbPetRepositoryOptions {
 const toPet = (item: Record<string, unknown>): Pet => {
   const { id, name, categoryId, status } = item as Pet;
   return { id, name, categoryId, status };
+};
+
+/**
+ * The position a listing continues from. The table and each status's part of the index are one
+ * partition each, so a listing walks one position; several would be a cursor of another design.
+ */
+const singlePosition = (after: readonly ListPosition[] | undefined): ListPosition | undefined => {
+  if (after === undefined || after.length === 0) return undefined;
+  const [position, ...more] = after;
+  if (more.length > 0) throw new Error(`A listing walks one partition, not ${after.length}`);
+  return position;
 };
 
 /** Pets in DynamoDB: one item per pet (pk `id`), and a GSI `status-index` (pk `status`, sk `id`). */
@@ -50,10 +61,15 @@ export class DynamoDbPetRepository implements PetRepository {
 
   /**
    * Filtered: a Query on `status-index`, ascending id (oldest first). Unfiltered: a Scan, in the
-   * table's storage order. Either reads at most `limit` items, whatever the size of the table.
+   * table's storage order. Either reads at most `limit + 1` items, whatever the size of the table
+   * or how far the walk has come: the extra item only tells whether a next page exists, so a
+   * page never links to an empty one. The position of the next page is the last pet returned,
+   * turned into an ExclusiveStartKey here and nowhere else.
    */
-  async list({ limit, status }: ListPetsOptions): Promise<Pet[]> {
-    const { Items = [] } = status
+  async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
+    const position = singlePosition(after);
+    const Limit = limit + 1;
+    const { Items = [], LastEvaluatedKey } = status
       ? await this.send('Query', () =>
           this.client.send(
             new QueryCommand({
@@ -62,14 +78,27 @@ export class DynamoDbPetRepository implements PetRepository {
               KeyConditionExpression: '#status = :status',
               ExpressionAttributeNames: { '#status': STATUS_INDEX.partitionKey.name },
               ExpressionAttributeValues: { ':status': status },
-              Limit: limit,
+              Limit,
+              // An index's start key holds the index key and the table key: status and id.
+              ...(position ? { ExclusiveStartKey: { status, id: position.afterId } } : {}),
             }),
           ),
         )
       : await this.send('Scan', () =>
-          this.client.send(new ScanCommand({ TableName: this.table, Limit: limit })),
+          this.client.send(
+            new ScanCommand({
+              TableName: this.table,
+              Limit,
+              ...(position ? { ExclusiveStartKey: { id: position.afterId } } : {}),
+            }),
+          ),
         );
-    return Items.map(toPet);
+    const pets = Items.slice(0, limit).map(toPet);
+    const last = pets.at(-1);
+    // More than `limit` items read: more follow. Fewer, yet a LastEvaluatedKey: DynamoDB stopped at
+    // its 1 MB page size (far above 101 pets of at most a few hundred bytes), so more may follow.
+    const more = Items.length > limit || LastEvaluatedKey !== undefined;
+    return more && last ? { pets, next: [{ afterId: last.id }] } : { pets };
   }
 
   private async send<T>(operation: string, call: () => Promise<T>): Promise<T> {

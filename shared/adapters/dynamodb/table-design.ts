@@ -4,7 +4,7 @@
  */
 
 /** How the rest of the code names a table: its variable, its grants, its stack output. */
-export type TableKey = 'pets' | 'counters' | 'apiKeys';
+export type TableKey = 'pets' | 'counters' | 'apiKeys' | 'idempotency';
 
 export type KeyType = 'S' | 'N';
 
@@ -61,4 +61,22 @@ export const API_KEYS_TABLE = {
   indexes: [],
 } as const satisfies TableDesign;
 
-export const ALL_TABLES: readonly TableDesign[] = [PETS_TABLE, COUNTERS_TABLE, API_KEYS_TABLE];
+/**
+ * Idempotency records of createPet (Powertools idempotency, DynamoDB persistence): one item per
+ * API key and Idempotency-Key, holding the first answer for 24 hours. `expiration` (epoch seconds)
+ * is both Powertools' own expiry and the TTL that lets DynamoDB delete the item afterwards.
+ */
+export const IDEMPOTENCY_TABLE = {
+  key: 'idempotency',
+  logicalName: 'Idempotency',
+  partitionKey: { name: 'id', type: 'S' },
+  indexes: [],
+  timeToLiveAttribute: 'expiration',
+} as const satisfies TableDesign;
+
+export const ALL_TABLES: readonly TableDesign[] = [
+  PETS_TABLE,
+  COUNTERS_TABLE,
+  API_KEYS_TABLE,
+  IDEMPOTENCY_TABLE,
+];

@@ -1,0 +1,164 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import * as z from 'zod/mini';
+import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
+
+/**
+ * The `cursor` of a listing: where the next page starts, as an opaque token a client copies from
+ * a `Link` header. It is a pure value (no DynamoDB type ever appears in it; the adapter alone
+ * turns a position into an ExclusiveStartKey) and is checked completely before anything reads
+ * the table.
+ *
+ * Format (version 1): base64url, without padding, of
+ *
+ *     version (1 byte, 0x01) · tag (8 bytes) · payload (UTF-8 JSON)
+ *
+ * where the payload is `{"s":"<status>","p":[<id>]}` (`s` absent for an unfiltered listing; `p`
+ * the positions, one per partition walked: one today, one per shard should the index be sharded)
+ * and the tag is the first 8 bytes of HMAC-SHA256 over version and payload.
+ *
+ * The tag is for integrity, not secrecy: its key is a constant of this file, so anyone who reads
+ * the code can forge a cursor. What a forged cursor can do is start a listing at another id,
+ * among pets any key can list anyway; it can never widen what a caller reads. The tag makes
+ * accidental damage (a truncated copy, an edited character, a cursor of another API) a clean 400
+ * instead of a silently different page.
+ */
+
+export const CURSOR_VERSION = 1;
+/** A version 1 cursor is at most 67 characters; anything much longer is refused unread. */
+export const MAX_CURSOR_LENGTH = 128;
+/** Positions a version 1 cursor carries: one per partition a listing walks. */
+export const POSITIONS_PER_LISTING = 1;
+
+const TAG_BYTES = 8;
+const HEADER_BYTES = 1 + TAG_BYTES;
+/** Integrity only (see above): knowing it lets one forge nothing but a starting point. */
+const INTEGRITY_KEY = 'pet-store listPets cursor, version 1';
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Version bytes stay below this; a JSON text or a base64url string, say, starts above it. */
+const FIRST_NON_VERSION_BYTE = 0x20;
+
+/** What a cursor says: the listing it belongs to and where that listing continues. */
+export interface ListCursor {
+  /** The status the listing was filtered by; absent for an unfiltered listing. */
+  readonly status?: PetStatus;
+  readonly positions: readonly ListPosition[];
+}
+
+const Payload = z.strictObject({
+  s: z.optional(PetStatus),
+  p: z.array(PetId).check(z.minLength(POSITIONS_PER_LISTING), z.maxLength(POSITIONS_PER_LISTING)),
+});
+
+const tagOf = (version: number, payload: Buffer): Buffer =>
+  createHmac('sha256', INTEGRITY_KEY)
+    .update(Buffer.from([version]))
+    .update(payload)
+    .digest()
+    .subarray(0, TAG_BYTES);
+
+/** The cursor for a listing and its next positions. */
+export const encodeCursor = (cursor: ListCursor): string => {
+  const payload = Buffer.from(
+    JSON.stringify({
+      ...(cursor.status ? { s: cursor.status } : {}),
+      p: cursor.positions.map((position) => position.afterId),
+    }),
+    'utf8',
+  );
+  return Buffer.concat([Buffer.from([CURSOR_VERSION]), tagOf(CURSOR_VERSION, payload), payload]).toString(
+    'base64url',
+  );
+};
+
+/** Why a text is not a cursor, in the words of an Error detail on `query.cursor`. */
+export const CURSOR_PROBLEM = {
+  empty: 'must not be empty',
+  tooLong: `must be at most ${MAX_CURSOR_LENGTH} characters`,
+  alphabet: 'must be copied unchanged from a Link header (base64url characters only)',
+  version: 'was issued by another version of the API; start the listing again',
+  notIssued: 'is not a cursor this API issued, or it was altered; copy it unchanged from a Link header',
+  otherStatus: 'belongs to a listing with another status; a cursor keeps the status of the first page',
+} as const;
+
+export type CursorDecoding =
+  | { readonly ok: true; readonly cursor: ListCursor }
+  | { readonly ok: false; readonly problem: string };
+
+const refused = (problem: string): CursorDecoding => ({ ok: false, problem });
+
+/**
+ * Reads a cursor, checking in order: size, alphabet, canonical base64url, version, integrity tag,
+ * then the payload's exact shape. Never throws; a text that fails any check is refused with why.
+ */
+export const decodeCursor = (text: string): CursorDecoding => {
+  if (text.length === 0) return refused(CURSOR_PROBLEM.empty);
+  if (text.length > MAX_CURSOR_LENGTH) return refused(CURSOR_PROBLEM.tooLong);
+  if (!BASE64URL.test(text)) return refused(CURSOR_PROBLEM.alphabet);
+  const bytes = Buffer.from(text, 'base64url');
+  // Node decodes leniently: only the one canonical spelling of these bytes is a cursor.
+  if (bytes.toString('base64url') !== text || bytes.length <= HEADER_BYTES) {
+    return refused(CURSOR_PROBLEM.notIssued);
+  }
+  const version = bytes[0] ?? 0;
+  if (version !== CURSOR_VERSION) {
+    // Versions are small numbers; any other first byte is not a cursor at all.
+    return refused(version < FIRST_NON_VERSION_BYTE ? CURSOR_PROBLEM.version : CURSOR_PROBLEM.notIssued);
+  }
+  const tag = bytes.subarray(1, HEADER_BYTES);
+  const payload = bytes.subarray(HEADER_BYTES);
+  if (!timingSafeEqual(tag, tagOf(version, payload))) return refused(CURSOR_PROBLEM.notIssued);
+  let json: unknown;
+  try {
+    json = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return refused(CURSOR_PROBLEM.notIssued);
+  }
+  const parsed = Payload.safeParse(json);
+  if (!parsed.success) return refused(CURSOR_PROBLEM.notIssued);
+  return {
+    ok: true,
+    cursor: {
+      ...(parsed.data.s ? { status: parsed.data.s } : {}),
+      positions: parsed.data.p.map((afterId) => ({ afterId })),
+    },
+  };
+};
+
+/**
+ * The `cursor` query parameter: documented as the string a client sends (at most
+ * MAX_CURSOR_LENGTH base64url characters), decoded into a ListCursor by validation, so the
+ * handler only ever sees a checked cursor.
+ */
+export const cursorParam = z.pipe(
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: CURSOR_PROBLEM.empty }),
+      z.maxLength(MAX_CURSOR_LENGTH, { error: CURSOR_PROBLEM.tooLong }),
+      z.regex(BASE64URL, { error: CURSOR_PROBLEM.alphabet }),
+    ),
+  z.transform((text: string, payload): ListCursor => {
+    const decoded = decodeCursor(text);
+    if (decoded.ok) return decoded.cursor;
+    payload.issues.push({ code: 'custom', message: decoded.problem, input: text });
+    return { positions: [] };
+  }),
+);
+
+/**
+ * The check a listing's query makes: a cursor is only good for the status it was issued for
+ * (none for an unfiltered listing). `limit` may change from page to page.
+ */
+export const cursorMatchesStatus = <
+  Q extends { readonly status?: PetStatus; readonly cursor?: ListCursor },
+>() =>
+  z.superRefine<Q>((query, context) => {
+    if (query.cursor && query.cursor.status !== query.status) {
+      context.addIssue({
+        code: 'custom',
+        message: CURSOR_PROBLEM.otherStatus,
+        path: ['cursor'],
+        input: query,
+      });
+    }
+  });

@@ -1,0 +1,193 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
+import { PET_STATUSES, type Pet } from '#shared/domain/pet';
+import type { ObservedExchange } from '../support/api-client';
+import { type LocalApi, startLocalApi } from '../support/local-api';
+
+/** The walks a client makes by following `Link: <…>; rel="next"` from a first page. */
+
+let small: LocalApi;
+let large: LocalApi;
+
+interface Walk {
+  readonly pages: Pet[][];
+  readonly links: string[];
+}
+
+/** The path a Link header points to, below the base URL the client was given (`…/v1`). */
+const linkTarget = (response: ObservedExchange): string | undefined => {
+  const link = response.headers.get('link');
+  if (link === null) return undefined;
+  const target = /^<\/v1(\/pets\?[^>]+)>; rel="next"$/.exec(link)?.[1];
+  if (!target) throw new Error(`Not a next link: ${link}`);
+  return target;
+};
+
+/** Every page from `first` on, following Link until a page has none. */
+const walk = async (api: LocalApi, first: string): Promise<Walk> => {
+  const pages: Pet[][] = [];
+  const links: string[] = [];
+  let path: string | undefined = first;
+  while (path) {
+    const response = await api.client.get(path);
+    expect(response.status).toBe(200);
+    pages.push(response.json as Pet[]);
+    path = linkTarget(response);
+    if (path) links.push(path);
+    if (pages.length > 100) throw new Error('The walk does not end');
+  }
+  return { pages, links };
+};
+
+const ids = (pets: readonly Pet[]) => pets.map((pet) => pet.id);
+const ascending = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+
+/** Writes pets with ids 1..count straight to the API's table, 25 to a call: they are only read here. */
+const seed = async (api: LocalApi, count: number, statusOf: (id: number) => Pet['status']) => {
+  const client = createLocalClient(api.tables.endpoint);
+  try {
+    const batches = Array.from({ length: Math.ceil(count / 25) }, (_, batch) =>
+      range(batch * 25 + 1, Math.min(count, batch * 25 + 25)).map((id) => ({
+        PutRequest: { Item: { id, name: `Pet ${id}`, categoryId: 1, status: statusOf(id) } },
+      })),
+    );
+    await Promise.all(
+      batches.map(async (requests) => {
+        let pending: unknown[] = requests;
+        while (pending.length > 0) {
+          const { UnprocessedItems } = await documentClientOf(client).send(
+            new BatchWriteCommand({ RequestItems: { [api.tables.names.pets]: pending as never } }),
+          );
+          pending = UnprocessedItems?.[api.tables.names.pets] ?? [];
+        }
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
+};
+
+beforeAll(async () => {
+  [small, large] = await Promise.all([startLocalApi('pages-57'), startLocalApi('pages-250')]);
+  await Promise.all([
+    // 57 pets, 20 of them pending: id % 3 === 1, and 57.
+    seed(small, 57, (id) => (id % 3 === 1 || id === 57 ? 'pending' : id % 3 === 2 ? 'available' : 'sold')),
+    // 250 pets, the statuses in turn.
+    seed(large, 250, (id) => PET_STATUSES[id % 3] as Pet['status']),
+  ]);
+});
+afterAll(() => Promise.all([small.close(), large.close()]));
+
+// Independent read-only walks: run side by side.
+describe.concurrent('following Link from GET /v1/pets', () => {
+  it('returns each of 57 pets once in six pages of at most 10 (limit=10)', async () => {
+    const { pages } = await walk(small, '/pets?limit=10');
+
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 10, 10, 10, 7]);
+    expect(ascending(pages.flatMap(ids))).toEqual(range(1, 57));
+  });
+
+  it('walks the 20 pending pets in ascending ids over pages of 7, 7 and 6', async () => {
+    const { pages } = await walk(small, '/pets?status=pending&limit=7');
+
+    expect(pages.map(ids)).toEqual([
+      [1, 4, 7, 10, 13, 16, 19],
+      [22, 25, 28, 31, 34, 37, 40],
+      [43, 46, 49, 52, 55, 57],
+    ]);
+    expect(pages.flat().every((pet) => pet.status === 'pending')).toBe(true);
+  });
+
+  it('visits every one of 250 pets exactly once without a status', async () => {
+    const { pages } = await walk(large, '/pets?limit=30');
+
+    expect(pages.map((page) => page.length)).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 10]);
+    expect(ascending(pages.flatMap(ids))).toEqual(range(1, 250));
+  });
+
+  it.each(PET_STATUSES)('visits every %s pet of 250 exactly once, in ascending id', async (status) => {
+    const expected = range(1, 250).filter((id) => PET_STATUSES[id % 3] === status);
+
+    const { pages } = await walk(large, `/pets?status=${status}&limit=25`);
+
+    expect(pages.flatMap(ids)).toEqual(expected);
+    expect(pages.slice(0, -1).every((page) => page.length === 25)).toBe(true);
+  });
+
+  it('keeps status and limit in every link and adds a cursor', async () => {
+    const { links } = await walk(small, '/pets?status=pending&limit=7');
+
+    expect(links).toHaveLength(2);
+    for (const link of links) {
+      const query = new URLSearchParams(link.split('?')[1]);
+      expect([...query.keys()]).toEqual(['status', 'limit', 'cursor']);
+      expect(query.get('status')).toBe('pending');
+      expect(query.get('limit')).toBe('7');
+    }
+  });
+
+  it('sends no Link when everything fits on the first page, nor when the last page is exactly full', async () => {
+    const all = await small.client.get('/pets?limit=100');
+    const exact = await walk(small, '/pets?status=pending&limit=10');
+
+    expect(all.headers.get('link')).toBeNull();
+    expect(exact.pages.map((page) => page.length)).toEqual([10, 10]);
+  });
+
+  it('lets a client change limit between pages, never losing its place', async () => {
+    const first = await small.client.get('/pets?status=pending&limit=7');
+    const next = (linkTarget(first) ?? '').replace('limit=7', 'limit=3');
+
+    const second = await small.client.get(next);
+
+    expect(second.status).toBe(200);
+    expect(ids(second.json as Pet[])).toEqual([22, 25, 28]);
+    expect(linkTarget(second)).toContain('limit=3');
+  });
+});
+
+describe.concurrent('GET /v1/pets with a bad cursor', () => {
+  let pendingCursor: string;
+  let unfilteredCursor: string;
+  beforeAll(async () => {
+    const cursorOf = async (path: string) =>
+      new URLSearchParams((linkTarget(await small.client.get(path)) ?? '').split('?')[1]).get('cursor') ?? '';
+    pendingCursor = await cursorOf('/pets?status=pending&limit=2');
+    unfilteredCursor = await cursorOf('/pets?limit=2');
+  });
+
+  /** One character of the cursor changed, keeping it base64url. */
+  const tampered = (cursor: string) =>
+    `${cursor.slice(0, 12)}${cursor[12] === 'A' ? 'B' : 'A'}${cursor.slice(13)}`;
+
+  it.each([
+    ['tampered', () => `status=pending&cursor=${tampered(pendingCursor)}`, 'or it was altered'],
+    ['garbage', () => 'cursor=garbage', 'is not a cursor this API issued'],
+    ['oversized', () => `cursor=${'A'.repeat(129)}`, 'at most 128 characters'],
+    ['not base64url', () => 'cursor=a%2Bb%2Fc', 'base64url characters only'],
+    ['empty', () => 'cursor=', 'must not be empty'],
+    [
+      'foreign (a raw DynamoDB key)',
+      () => `cursor=${Buffer.from('{"id":{"N":"7"}}').toString('base64url')}`,
+      'is not a cursor this API issued',
+    ],
+    ['of another status', () => `status=sold&cursor=${pendingCursor}`, 'another status'],
+    ['of a filtered listing, sent without status', () => `cursor=${pendingCursor}`, 'another status'],
+    [
+      'of the unfiltered listing, sent with a status',
+      () => `status=pending&cursor=${unfilteredCursor}`,
+      'another status',
+    ],
+  ])('answers 400 VALIDATION_FAILED on query.cursor for a %s cursor', async (_case, query, message) => {
+    const response = await small.client.get(`/pets?${query()}`);
+
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      details: [{ field: 'query.cursor', message: expect.stringContaining(message) }],
+    });
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
+import { ConfigError, readFunctionConfig } from '#shared/config';
+import {
+  corsHeaders,
+  gatewayResponseCorsHeaders,
+  parseAllowedOrigins,
+  preflightHeaders,
+} from '#shared/http/cors';
+
+describe('allowed origins', () => {
+  it('reads a comma-separated list, ignoring blanks and repeats', () => {
+    expect(
+      parseAllowedOrigins(' https://app.example.com, http://localhost:5173 ,,https://app.example.com'),
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(parseAllowedOrigins('')).toEqual([]);
+    expect(parseAllowedOrigins('*')).toEqual(['*']);
+  });
+
+  it.each([
+    ['a path', 'https://app.example.com/'],
+    ['upper case', 'https://App.example.com'],
+    ['the default port', 'https://app.example.com:443'],
+    ['another scheme', 'ftp://app.example.com'],
+    ['no scheme', 'app.example.com'],
+    ['a wildcard beside origins', '*, https://app.example.com'],
+  ])('refuses an origin with %s, which no browser would send', (_case, text) => {
+    expect(() => parseAllowedOrigins(text)).toThrow();
+  });
+
+  it('are read by a function from PETSTORE_CORS_ORIGINS, none when unset, a ConfigError when wrong', () => {
+    const tables = { PETS_TABLE_NAME: 'pets' };
+
+    expect(readFunctionConfig(['pets'], tables).corsOrigins).toBeUndefined();
+    expect(
+      readFunctionConfig(['pets'], { ...tables, PETSTORE_CORS_ORIGINS: 'http://localhost:5173' }).corsOrigins,
+    ).toEqual(['http://localhost:5173']);
+    expect(() => readFunctionConfig(['pets'], { ...tables, PETSTORE_CORS_ORIGINS: 'localhost' })).toThrow(
+      ConfigError,
+    );
+  });
+});
+
+describe('CORS headers of an answer', () => {
+  const allowed = ['http://localhost:5173'];
+
+  it('name an allowed origin and expose the headers a client reads', () => {
+    expect(corsHeaders(allowed, 'http://localhost:5173')).toEqual({
+      Vary: 'Origin',
+      'Access-Control-Allow-Origin': 'http://localhost:5173',
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+    });
+  });
+
+  it('are only Vary for another origin or none, and nothing at all when no origin is allowed', () => {
+    expect(corsHeaders(allowed, 'https://evil.example')).toEqual({ Vary: 'Origin' });
+    expect(corsHeaders(allowed, undefined)).toEqual({ Vary: 'Origin' });
+    expect(corsHeaders([], 'http://localhost:5173')).toEqual({});
+  });
+
+  it('grant a preflight the methods asked about, the request headers and two hours of caching', () => {
+    expect(preflightHeaders(['*'], 'http://127.0.0.1:8080', ['GET'])).toEqual({
+      Vary: 'Origin',
+      'Access-Control-Allow-Origin': 'http://127.0.0.1:8080',
+      'Access-Control-Allow-Methods': 'GET',
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
+      'Access-Control-Max-Age': '7200',
+    });
+  });
+});
+
+describe("CORS on API Gateway's own answers", () => {
+  it('copies Origin back when any origin is allowed', () => {
+    expect(gatewayResponseCorsHeaders(['*'])).toEqual({
+      'Access-Control-Allow-Origin': { requestHeader: 'Origin' },
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+      Vary: 'Origin',
+    });
+    expect(gatewayResponseValue({ requestHeader: 'Origin' })).toBe('method.request.header.Origin');
+  });
+
+  it('names the one allowed origin, fixed', () => {
+    expect(gatewayResponseCorsHeaders(['https://app.example.com'])).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://app.example.com',
+    });
+    expect(gatewayResponseValue('https://app.example.com')).toBe("'https://app.example.com'");
+  });
+
+  it('sends nothing with several origins: a fixed value names one, a copy would allow all', () => {
+    expect(gatewayResponseCorsHeaders(['https://a.example', 'https://b.example'])).toEqual({});
+    expect(gatewayResponseCorsHeaders([])).toEqual({});
+  });
+});
+
+describe('the mocks’ CORS template', () => {
+  it('sets the headers for each allowed origin, and for no other', () => {
+    expect(
+      corsOverrideTemplate(['https://a.example', 'https://b.example'], { 'Access-Control-Max-Age': '7200' }),
+    ).toBe(
+      "#set($origin = $input.params().header.get('Origin'))" +
+        `#if("$!origin" == "")#set($origin = $input.params().header.get('origin'))#end` +
+        "#if($origin == 'https://a.example' || $origin == 'https://b.example')" +
+        '#set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)' +
+        "#set($context.responseOverride.header.Access-Control-Max-Age = '7200')" +
+        '#end',
+    );
+  });
+
+  it('sets them for any request with an Origin when any origin is allowed, and is empty with none', () => {
+    expect(corsOverrideTemplate(['*'], {})).toContain('#if("$!origin" != "")');
+    expect(corsOverrideTemplate([], { 'Access-Control-Max-Age': '7200' })).toBe('');
+  });
+});

@@ -1,0 +1,143 @@
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_ID, PET_STATUSES } from '#shared/domain/pet';
+import { decodeCursor, encodeCursor, type ListCursor } from '#shared/http/cursor';
+import { nextPageLink } from '#shared/http/pagination';
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+const cursorArbitrary: fc.Arbitrary<ListCursor> = fc
+  .record({
+    status: fc.option(fc.constantFrom(...PET_STATUSES), { nil: undefined }),
+    afterId: fc.integer({ min: 1, max: MAX_ID }),
+  })
+  .map(({ status, afterId }) => ({ ...(status ? { status } : {}), positions: [{ afterId }] }));
+
+/** The bytes of a cursor, rebuilt with the layout the codec documents (version · tag · JSON). */
+const forge = (payload: string, options: { version?: number; key?: string } = {}): string => {
+  const version = options.version ?? 1;
+  const body = Buffer.from(payload, 'utf8');
+  const tag = createHmac('sha256', options.key ?? 'pet-store listPets cursor, version 1')
+    .update(Buffer.from([version]))
+    .update(body)
+    .digest()
+    .subarray(0, 8);
+  return Buffer.concat([Buffer.from([version]), tag, body]).toString('base64url');
+};
+
+const problemOf = (text: string): string => {
+  const decoded = decodeCursor(text);
+  if (decoded.ok) throw new Error(`Expected ${text} to be refused`);
+  return decoded.problem;
+};
+
+describe('the listing cursor', () => {
+  it('reads back every cursor it writes, status and position included', () => {
+    fc.assert(
+      fc.property(cursorArbitrary, (cursor) => {
+        expect(decodeCursor(encodeCursor(cursor))).toEqual({ ok: true, cursor });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('is short, opaque base64url: no padding, no raw key, within the size limit', () => {
+    fc.assert(
+      fc.property(cursorArbitrary, (cursor) => {
+        const text = encodeCursor(cursor);
+        expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
+        expect(text.length).toBeLessThanOrEqual(67);
+        expect(text).not.toContain('ExclusiveStartKey');
+      }),
+    );
+  });
+
+  it('refuses any cursor with one character changed', () => {
+    fc.assert(
+      fc.property(cursorArbitrary, fc.nat(), fc.constantFrom(...BASE64URL), (cursor, where, replacement) => {
+        const text = encodeCursor(cursor);
+        const index = where % text.length;
+        fc.pre(text[index] !== replacement);
+        const tampered = `${text.slice(0, index)}${replacement}${text.slice(index + 1)}`;
+
+        expect(decodeCursor(tampered).ok).toBe(false);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('refuses a cursor cut short or extended', () => {
+    fc.assert(
+      fc.property(
+        cursorArbitrary,
+        fc.integer({ min: 1, max: 20 }),
+        fc.constantFrom('A', 'w', '_'),
+        (cursor, cut, extra) => {
+          const text = encodeCursor(cursor);
+
+          expect(decodeCursor(text.slice(0, Math.max(0, text.length - cut))).ok).toBe(false);
+          expect(decodeCursor(`${text}${extra}`).ok).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it.each([
+    ['an empty text', '', 'must not be empty'],
+    ['a text over 128 characters', 'A'.repeat(129), 'must be at most 128 characters'],
+    ['padding', `${encodeCursor({ positions: [{ afterId: 1 }] })}=`, 'base64url characters only'],
+    ['standard base64 characters', 'AZlm+P0rV/jVvN', 'base64url characters only'],
+    ['garbage', 'garbage', 'is not a cursor this API issued'],
+    [
+      'a raw ExclusiveStartKey',
+      Buffer.from('{"id":{"N":"7"}}').toString('base64url'),
+      'is not a cursor this API issued',
+    ],
+    [
+      'a payload signed with another key',
+      forge('{"p":[7]}', { key: 'guess' }),
+      'is not a cursor this API issued',
+    ],
+    ['a cursor of another version', forge('{"p":[7]}', { version: 2 }), 'another version of the API'],
+    ['an unknown field', forge('{"p":[7],"x":1}'), 'is not a cursor this API issued'],
+    ['two positions', forge('{"p":[7,8]}'), 'is not a cursor this API issued'],
+    ['no position', forge('{"p":[]}'), 'is not a cursor this API issued'],
+    ['an id of 0', forge('{"p":[0]}'), 'is not a cursor this API issued'],
+    ['an id beyond 2^53−1', forge('{"p":[9007199254740992]}'), 'is not a cursor this API issued'],
+    ['an unknown status', forge('{"s":"lost","p":[7]}'), 'is not a cursor this API issued'],
+    ['a payload that is not JSON', forge('{"p":[7'), 'is not a cursor this API issued'],
+  ])('refuses %s, saying why', (_case, text, problem) => {
+    expect(problemOf(text)).toContain(problem);
+  });
+
+  it('accepts a cursor built with the documented layout and key: integrity, not secrecy', () => {
+    expect(decodeCursor(forge('{"s":"sold","p":[42]}'))).toEqual({
+      ok: true,
+      cursor: { status: 'sold', positions: [{ afterId: 42 }] },
+    });
+  });
+});
+
+describe('the next-page link', () => {
+  it('keeps status and limit and adds the cursor of where the listing continues', () => {
+    const link = nextPageLink('/pets', { status: 'pending', limit: 7 }, [{ afterId: 22 }]);
+
+    const target = /^<(.+)>; rel="next"$/.exec(link)?.[1] ?? '';
+    const url = new URL(target, 'https://api.example.com');
+    expect(url.pathname).toBe('/v1/pets');
+    expect([...url.searchParams.keys()]).toEqual(['status', 'limit', 'cursor']);
+    expect(url.searchParams.get('status')).toBe('pending');
+    expect(url.searchParams.get('limit')).toBe('7');
+    expect(decodeCursor(url.searchParams.get('cursor') ?? '')).toEqual({
+      ok: true,
+      cursor: { status: 'pending', positions: [{ afterId: 22 }] },
+    });
+  });
+
+  it('has no status for an unfiltered listing', () => {
+    const link = nextPageLink('/pets', { limit: 20 }, [{ afterId: 3 }]);
+
+    expect(link).toMatch(/^<\/v1\/pets\?limit=20&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
+  });
+});
