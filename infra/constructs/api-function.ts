@@ -19,14 +19,15 @@ import { METRICS_NAMESPACE } from '#shared/observability/metrics';
  *
  * 1. one DynamoDB call: 3 attempts, each abandoned after 1 s, + at most 150 ms of back-off:
  *    3.15 s (`shared/adapters/dynamodb/client.ts`, DYNAMODB_CALL_BUDGET_MS);
- * 2. a handler: 10 s. createPet makes two calls in a row (counter, then pet: 6.3 s at worst), and
- *    middy answers 503 500 ms before the Lambda timeout (`shared/http/endpoint.ts`), so even two
- *    stalled calls end as a 503 with the Error body, not as a killed invocation;
+ * 2. a handler: 15 s. createPet with an Idempotency-Key makes four calls in a row (record the
+ *    key, counter, pet, complete the record: 12.6 s at worst), and middy answers 503 500 ms before
+ *    the Lambda timeout (`shared/http/endpoint.ts`), so even four slow calls finish, and stalled
+ *    ones end as a 503 with the Error body, not as a killed invocation;
  * 3. the authorizer: 6 s, one call (3.15 s at worst) plus the hash; when it fails, API Gateway
  *    answers AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
  * 4. API Gateway's integration timeout: 29 s, never reached.
  */
-export const HANDLER_TIMEOUT = Duration.seconds(10);
+export const HANDLER_TIMEOUT = Duration.seconds(15);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(6);
 
 /**

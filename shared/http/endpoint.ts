@@ -58,6 +58,12 @@ const idempotencyOf = (operation: Operation, { idempotency }: EndpointDependenci
  * Around all of it, the CORS headers, on every answer (see cors.ts): a replayed answer leaves
  * middy early and skips its `after` steps, so they cannot be one of them.
  */
+/** The request headers an operation reads, by name: each must come once. */
+const headerNamesOf = (operation: Operation): string[] => {
+  const schema = operation.request.headers as { shape?: Record<string, unknown> } | undefined;
+  return Object.keys(schema?.shape ?? {});
+};
+
 export const httpEndpoint = <O extends Operation>(
   operation: O,
   dependencies: EndpointDependencies,
@@ -71,7 +77,7 @@ export const httpEndpoint = <O extends Operation>(
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(metrics.middleware())
     .use(errorResponses({ headers, logger, metrics }))
-    .use(singleValuedHeaders())
+    .use(singleValuedHeaders(headerNamesOf(operation)))
     .use(httpHeaderNormalizer())
     .use(operation.request.body ? jsonBody() : [])
     .use(validateRequest(operation.request))

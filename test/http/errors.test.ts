@@ -386,6 +386,29 @@ describe('hostile input', () => {
     expect(responseHeaderProblems(response)).toEqual([]);
   });
 
+  it('refuses two Idempotency-Key headers with 400 rather than picking one, and creates nothing', async () => {
+    const before = ((await client.get('/pets?limit=100')).json as unknown[]).length;
+
+    const response = await rawRequest(
+      'POST',
+      '/pets',
+      [
+        ['Authorization', `Bearer ${api.apiKey}`],
+        ['Content-Type', 'application/json'],
+        ['Idempotency-Key', 'first-key'],
+        ['Idempotency-Key', 'second-key'],
+      ],
+      '{"name":"Keyed twice","categoryId":1}',
+    );
+
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text)).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'headers.idempotency-key', message: 'must be given once' }],
+    });
+    expect(((await client.get('/pets?limit=100')).json as unknown[]).length).toBe(before);
+  });
+
   it.each([
     ['a valid key, then an invalid one', ['VALID', 'Bearer psk_not-a-key']],
     ['an invalid key, then a valid one', ['Bearer psk_not-a-key', 'VALID']],

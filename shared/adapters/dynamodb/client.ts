@@ -6,7 +6,7 @@ import type { DynamoDbConfig } from '#shared/config';
  * The time budget of one DynamoDB call (the first rung of the timeout ladder, docs/deploy.md):
  * at most 3 attempts, each abandoned after 1 s, with the SDK's jittered back-off between them
  * (at most 50 ms, then 100 ms, for a timeout or a network error). A stalled DynamoDB therefore
- * ends a call in about 3.2 s, well inside the authorizer's 6 s and a handler's 10 s Lambda
+ * ends a call in about 3.2 s, well inside the authorizer's 6 s and a handler's 15 s Lambda
  * timeouts, which stay inside API Gateway's 29 s.
  *
  * DynamoDB answers in milliseconds; a second is a stalled connection, not a slow answer.

@@ -6,16 +6,25 @@ import { validationFailed } from '#shared/http/middleware/validate-request';
 
 /**
  * Refuses a request that repeats a header which must come once, whatever the case of its names,
- * rather than picking one of the values: two `Authorization` headers are a 401, two
- * `Content-Type` headers a 400. Runs before the header normalizer, which would keep only one.
+ * rather than picking one of the values: two `Authorization` headers are a 401; two of
+ * `Content-Type` or of any header the operation reads (`names`, in lower case) a 400 naming them.
+ * Runs before the header normalizer, which would keep only one.
  */
-export const singleValuedHeaders = (): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
-  before: ({ event }) => {
-    if (headerValues(event, 'authorization').length > 1) {
-      throw new HttpError('UNAUTHORIZED', 'Send the API key in one Authorization header');
-    }
-    if (headerValues(event, 'content-type').length > 1) {
-      throw validationFailed([{ field: 'headers.content-type', message: 'must be given once' }]);
-    }
-  },
-});
+export const singleValuedHeaders = (
+  names: readonly string[] = [],
+): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+  const once = [...new Set(['content-type', ...names.map((name) => name.toLowerCase())])];
+  return {
+    before: ({ event }) => {
+      if (headerValues(event, 'authorization').length > 1) {
+        throw new HttpError('UNAUTHORIZED', 'Send the API key in one Authorization header');
+      }
+      const repeated = once.filter((name) => headerValues(event, name).length > 1);
+      if (repeated.length > 0) {
+        throw validationFailed(
+          repeated.map((name) => ({ field: `headers.${name}`, message: 'must be given once' })),
+        );
+      }
+    },
+  };
+};
