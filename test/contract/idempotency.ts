@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { type ContractArea, check, detailsOf, eachCase, expectError, smokeName } from './target';
+
+/** `POST /pets` with an `Idempotency-Key`, as a client retrying after a timeout sees it. */
+
+const withKey = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+
+export const IDEMPOTENCY_AREA: ContractArea = {
+  area: 'POST /pets with an Idempotency-Key',
+  checks: [
+    check(
+      'answers a repeat with the first 201, its body and Location, plus Idempotent-Replayed',
+      async ({ api }) => {
+        const key = randomUUID();
+        const body = { name: smokeName('replay'), categoryId: 4, status: 'pending' };
+
+        const first = await api.post('/pets', body, withKey(key));
+        const repeat = await api.post('/pets', body, withKey(key));
+
+        expect(first.status).toBe(201);
+        expect(first.headers.get('idempotent-replayed')).toBeNull();
+        expect(repeat.status).toBe(201);
+        expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+        expect(repeat.json).toEqual(first.json);
+        expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
+      },
+    ),
+
+    check('treats the same JSON written differently as the same body', async ({ api }) => {
+      const name = smokeName('spacing');
+      const headers = { 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/json' };
+
+      const first = await api.post('/pets', `{"name":"${name}","categoryId":5}`, { headers });
+      const repeat = await api.post('/pets', `{ "categoryId": 5,\n  "name": "${name}" }`, { headers });
+
+      expect(repeat.status).toBe(201);
+      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+      expect(repeat.json).toEqual(first.json);
+    }),
+
+    check(
+      'answers 422 IDEMPOTENCY_KEY_REUSED for the key with another body, and keeps the first answer',
+      async ({ api }) => {
+        const key = randomUUID();
+        const original = { name: smokeName('original'), categoryId: 1 };
+        const first = await api.post('/pets', original, withKey(key));
+
+        const reused = await api.post('/pets', { name: smokeName('other'), categoryId: 1 }, withKey(key));
+        const retry = await api.post('/pets', original, withKey(key));
+
+        expectError(reused, 422, 'IDEMPOTENCY_KEY_REUSED');
+        expect(retry.status).toBe(201);
+        expect(retry.headers.get('idempotent-replayed')).toBe('true');
+        expect(retry.json).toEqual(first.json);
+      },
+    ),
+
+    check(
+      'gives 20 concurrent requests with one key one pet: the others replay it or answer 409 with Retry-After',
+      async ({ api }) => {
+        const key = randomUUID();
+        const body = { name: smokeName('stampede'), categoryId: 9 };
+
+        const responses = await Promise.all(
+          Array.from({ length: 20 }, () => api.post('/pets', body, withKey(key))),
+        );
+
+        const created = responses.filter((response) => response.status === 201);
+        const busy = responses.filter((response) => response.status === 409);
+        expect(created.length + busy.length).toBe(20);
+        expect(
+          created.filter((response) => response.headers.get('idempotent-replayed') === null),
+        ).toHaveLength(1);
+        expect(new Set(created.map((response) => JSON.stringify(response.json))).size).toBe(1);
+        for (const response of busy) {
+          expectError(response, 409, 'IDEMPOTENCY_KEY_IN_USE');
+          expect(response.headers.get('retry-after')).toBe('1');
+        }
+        const after = await api.post('/pets', body, withKey(key));
+        expect(after.json).toEqual(created[0]?.json);
+      },
+    ),
+
+    check('does not remember a failure: a retry after a 400 is processed anew', async ({ api }) => {
+      const key = randomUUID();
+
+      const refused = await api.post('/pets', { name: '', categoryId: 1 }, withKey(key));
+      const retried = await api.post('/pets', { name: smokeName('second-try'), categoryId: 1 }, withKey(key));
+
+      expectError(refused, 400, 'VALIDATION_FAILED');
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    }),
+
+    check('adds a pet per request without the header', async ({ api }) => {
+      const body = { name: smokeName('no-key'), categoryId: 3 };
+
+      const first = await api.post('/pets', body);
+      const second = await api.post('/pets', body);
+
+      expect([first.status, second.status]).toEqual([201, 201]);
+      expect((second.json as { id: number }).id).not.toBe((first.json as { id: number }).id);
+    }),
+
+    ...eachCase(
+      [
+        ['empty', ''],
+        ['256 characters long', 'k'.repeat(256)],
+        ['not ASCII', 'clé-1'],
+        ['a control character', 'key\twith-tab'],
+      ],
+      ([what]) => `answers 400 VALIDATION_FAILED on headers.idempotency-key for a key that is ${what}`,
+      async ({ api }, [_what, key]) => {
+        const response = await api.post('/pets', { name: smokeName('bad-key'), categoryId: 1 }, withKey(key));
+
+        expectError(response, 400, 'VALIDATION_FAILED');
+        expect(detailsOf(response)).toEqual([
+          { field: 'headers.idempotency-key', message: 'must be 1 to 255 printable ASCII characters' },
+        ]);
+      },
+    ),
+
+    check('accepts a key of 255 printable ASCII characters', async ({ api }) => {
+      const key = `${randomUUID()} ~!`.padEnd(255, '#');
+
+      expect(
+        (await api.post('/pets', { name: smokeName('long-key'), categoryId: 1 }, withKey(key))).status,
+      ).toBe(201);
+    }),
+  ],
+};

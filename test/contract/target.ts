@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { ApiClient, type ObservedExchange } from '../support/api-client';
+import { type Contract, loadContract } from '../support/conformance';
+
+/**
+ * What the contract suite runs against: any base URL and key, the local server's in the HTTP
+ * tests, a deployed stage's in `npm run smoke`. The suite only does what is safe on a stage in
+ * use: it reads, provokes errors that change nothing, and creates pets whose names start with
+ * SMOKE_PREFIX.
+ */
+
+/** The start of the name of every pet the suite creates, so operators can find and remove them. */
+export const SMOKE_PREFIX = 'smoke-';
+
+export interface ContractTarget {
+  /** The API's base URL, ending in `/v1`. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** Holds every response to docs/openapi.yaml and to the headers every response carries. */
+  readonly api: ApiClient;
+  /**
+   * A web origin the target allows (CORS). Without one, the CORS checks only see that a
+   * preflight needs no key (production allows no origin).
+   */
+  readonly allowedOrigin?: string;
+}
+
+let contract: Contract | undefined;
+
+export const contractTarget = (options: {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly allowedOrigin?: string;
+}): ContractTarget => {
+  contract ??= loadContract();
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  return {
+    baseUrl,
+    apiKey: options.apiKey,
+    api: ApiClient.checkedAgainst(contract, baseUrl, options.apiKey),
+    ...(options.allowedOrigin ? { allowedOrigin: options.allowedOrigin } : {}),
+  };
+};
+
+/** A name of this run's own: the prefix, a label, a random part. */
+export const smokeName = (label: string): string => `${SMOKE_PREFIX}${label}-${randomUUID().slice(0, 8)}`;
+
+/** Every failure is the Error object, as JSON, with `status` equal to the HTTP status, and no stack trace. */
+export const expectError = (response: ObservedExchange, status: number, code: string): void => {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.json).toMatchObject({ code, status, message: expect.any(String) });
+  expect(response.text).not.toMatch(/\bat .+:\d+:\d+/);
+};
+
+/** The `details` of a validation failure. */
+export const detailsOf = (response: ObservedExchange): { field: string; message: string }[] =>
+  (response.json as { details?: { field: string; message: string }[] }).details ?? [];
+
+/** One check of the suite: a name that says what the service does, and the code that shows it. */
+export interface ContractCheck {
+  readonly name: string;
+  readonly run: (target: ContractTarget) => Promise<void>;
+}
+
+export interface ContractArea {
+  readonly area: string;
+  readonly checks: readonly ContractCheck[];
+}
+
+export const check = (name: string, run: ContractCheck['run']): ContractCheck => ({ name, run });
+
+/** One check per case, named by `name` from the case (the `it.each` of the suite). */
+export const eachCase = <const T>(
+  cases: readonly T[],
+  name: (value: T) => string,
+  run: (target: ContractTarget, value: T) => Promise<void>,
+): ContractCheck[] => cases.map((value) => check(name(value), (target) => run(target, value)));
