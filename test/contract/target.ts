@@ -24,6 +24,11 @@ export interface ContractTarget {
    * preflight needs no key (production allows no origin).
    */
   readonly allowedOrigin?: string;
+  /**
+   * Which origins the target allows, when known: `listed` (a stage, or PETSTORE_CORS_ORIGINS) or
+   * `any` (npm start by default). Unknown, the checks accept either.
+   */
+  readonly origins?: 'listed' | 'any';
 }
 
 let contract: Contract | undefined;
@@ -32,6 +37,7 @@ export const contractTarget = (options: {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly allowedOrigin?: string;
+  readonly origins?: 'listed' | 'any';
 }): ContractTarget => {
   contract ??= loadContract();
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -40,6 +46,7 @@ export const contractTarget = (options: {
     apiKey: options.apiKey,
     api: ApiClient.checkedAgainst(contract, baseUrl, options.apiKey),
     ...(options.allowedOrigin ? { allowedOrigin: options.allowedOrigin } : {}),
+    ...(options.origins ? { origins: options.origins } : {}),
   };
 };
 
