@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allPets, createPetOnce, type Pet, petStoreClient } from '../../docs/client/list-and-create';
+import { type LocalApi, startLocalApi } from '../support/local-api';
+
+/**
+ * The typed client example of docs/client/ (compiled with the rest by `npm run check`), run
+ * against the local server as a TypeScript user would run it.
+ */
+
+let api: LocalApi;
+beforeAll(async () => {
+  api = await startLocalApi('typed-client');
+});
+afterAll(() => api.close());
+
+const collect = async (pets: AsyncIterable<Pet>) => {
+  const all: Pet[] = [];
+  for await (const pet of pets) all.push(pet);
+  return all;
+};
+
+describe('the typed client example', () => {
+  it('adds a pet once with an Idempotency-Key: a retry gets the same pet back, replayed', async () => {
+    const client = petStoreClient(api.gateway.baseUrl, api.apiKey);
+    const key = 'typed-client-once';
+
+    const first = await createPetOnce(client, { name: 'Typed', categoryId: 2, status: 'pending' }, { key });
+    const retry = await createPetOnce(client, { name: 'Typed', categoryId: 2, status: 'pending' }, { key });
+
+    expect(first).toEqual({
+      pet: { id: expect.any(Number), name: 'Typed', categoryId: 2, status: 'pending' },
+      replayed: false,
+    });
+    expect(retry).toEqual({ pet: first.pet, replayed: true });
+  });
+
+  it('lists every pet by following the pages, each once', async () => {
+    const client = petStoreClient(api.gateway.baseUrl, api.apiKey);
+    const created = await Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        createPetOnce(client, { name: `Paged ${index}`, categoryId: 1 }),
+      ),
+    );
+
+    const listed = await collect(allPets(client, { limit: 2 }));
+    const available = await collect(allPets(client, { status: 'available', limit: 2 }));
+
+    const ids = listed.map((pet) => pet.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(created.map(({ pet }) => pet.id)));
+    expect(available.map((pet) => pet.id)).toEqual(created.map(({ pet }) => pet.id).sort((a, b) => a - b));
+  });
+});
