@@ -104,7 +104,7 @@ describe('a page on an origin the API allows', () => {
       { name: 'Old', categoryId: 1 },
       'old',
     );
-    const id = (created.value?.pet as { id: number }).id;
+    const id = (created.value as { pet: { id: number } }).pet.id;
 
     const read = await inPage(page, 'getPet', api.gateway.baseUrl, api.apiKey, id);
 

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { ContractArea, ContractTarget } from '../../test/contract/target';
 
 /** The outcome of one check of the contract suite. */
@@ -13,12 +14,7 @@ export interface CheckResult {
 const reasonOf = (error: unknown): string => {
   const message = error instanceof Error ? error.message : String(error);
   // vitest's expect messages carry ANSI colours; the report is plain text.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is removed
-  return message
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .split('\n')
-    .slice(0, 12)
-    .join('\n');
+  return stripVTControlCharacters(message).split('\n').slice(0, 12).join('\n');
 };
 
 /**
