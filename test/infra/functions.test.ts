@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUTHORIZER_TIMEOUT, DEFAULT_MEMORY_MB, HANDLER_TIMEOUT } from '#infra/constructs/api-function';
-import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stages';
 import {
   DYNAMODB_CALL_BUDGET_MS,
   DYNAMODB_MAX_ATTEMPTS,
@@ -8,6 +8,7 @@ import {
   timeBudget,
 } from '#shared/adapters/dynamodb/client';
 import { TIMEOUT_MARGIN_MS } from '#shared/http/endpoint';
+import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
 import {
   actionsOf,
@@ -29,7 +30,7 @@ const OPERATION_FUNCTIONS = [LIST_PETS, CREATE_PET, GET_PET];
 
 describe.each(STAGE_NAMES)('%s functions', (stageName) => {
   const template = templates[stageName];
-  const stage = STAGE_DEFAULTS[stageName];
+  const stage = DOCUMENTED_STAGES[stageName];
   const tableId = (logicalName: string): string => {
     const [id] = Object.keys(template.findResources('AWS::DynamoDB::Table')).filter((candidate) =>
       candidate.startsWith(`Tables${logicalName}`),
@@ -81,7 +82,7 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     expect(new Set(logGroups).size).toBe(OPERATION_FUNCTIONS.length + 1);
     for (const logGroup of logGroups) {
       expect(template.findResources('AWS::Logs::LogGroup')[logGroup ?? '']?.Properties).toEqual({
-        RetentionInDays: stage.logRetention,
+        RetentionInDays: stage.logRetentionDays,
       });
     }
   });

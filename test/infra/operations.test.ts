@@ -1,20 +1,40 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT } from '#infra/outputs';
-import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
-import { ALL_TABLES } from '#shared/adapters/dynamodb/table-design';
-import { ERROR_CODES } from '#shared/http/error-body';
-import { OPERATIONS as ROUTES } from '#shared/operations/routes';
+import { STAGE_NAMES } from '#infra/stages';
+import { DOCUMENTED_ALARM_EVALUATION, DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
 import { dashboardWidgets, functionId, referencedIds, resourcesOfType } from '../support/template-queries';
 
 const { templates } = synthStages();
 
 const AUTHORIZER = 'TOKEN authorizer: Authorization: Bearer <API key>';
+/** The operations' functions, by the descriptions docs/deploy.md shows. */
+const OPERATION_FUNCTIONS = [
+  ['listPets', 'GET /pets (listPets)'],
+  ['createPet', 'POST /pets (createPet)'],
+  ['getPet', 'GET /pets/{petId} (getPet)'],
+] as const;
+const TABLES = ['Pets', 'Counters', 'ApiKeys', 'Idempotency'] as const;
+/** Every Error code, in the order docs/interface.md lists them. */
+const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'INVALID_JSON',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'TOO_MANY_REQUESTS',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+];
 
 describe.each(STAGE_NAMES)('%s operations', (stageName) => {
   const template = templates[stageName];
-  const thresholds = STAGE_DEFAULTS[stageName].alarms;
+  const thresholds = DOCUMENTED_STAGES[stageName].alarms;
   const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(
     ([, alarm]) => alarm.Properties ?? {},
   );
@@ -26,37 +46,49 @@ describe.each(STAGE_NAMES)('%s operations', (stageName) => {
         (dimension === undefined || JSON.stringify(alarm.Dimensions).includes(JSON.stringify(dimension))),
     );
 
-  it('alarms when the share of 5xx answers passes the stage threshold', () => {
+  it('alarms when the share of 5xx answers goes above the stage threshold in a 5-minute period', () => {
     expect(alarmOn('5XXError')).toEqual([
       expect.objectContaining({
         Namespace: 'AWS/ApiGateway',
         Statistic: 'Average',
+        Period: 300,
         Threshold: thresholds.serverErrorRate,
         ComparisonOperator: 'GreaterThanThreshold',
       }),
     ]);
   });
 
-  it('alarms when p99 latency passes the stage threshold', () => {
+  it('alarms when p99 latency goes above the stage threshold in a 5-minute period', () => {
     expect(alarmOn('Latency')).toEqual([
       expect.objectContaining({
         Namespace: 'AWS/ApiGateway',
         ExtendedStatistic: 'p99',
+        Period: 300,
         Threshold: thresholds.p99LatencyMs,
+        ComparisonOperator: 'GreaterThanThreshold',
       }),
     ]);
   });
 
-  it.each(ROUTES)('alarms on errors and throttles of the $operationId function', (route) => {
-    const fn = { Ref: functionId(template, `${route.method} ${route.path} (${route.operationId})`) };
+  it.each(OPERATION_FUNCTIONS)(
+    'alarms on errors and throttles of the %s function, at or above the threshold',
+    (_name, description) => {
+      const fn = { Ref: functionId(template, description) };
+      const counted = {
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Sum',
+        Period: 300,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      };
 
-    expect(alarmOn('Errors', fn)).toEqual([
-      expect.objectContaining({ Namespace: 'AWS/Lambda', Threshold: thresholds.functionErrors }),
-    ]);
-    expect(alarmOn('Throttles', fn)).toEqual([
-      expect.objectContaining({ Namespace: 'AWS/Lambda', Threshold: thresholds.functionThrottles }),
-    ]);
-  });
+      expect(alarmOn('Errors', fn)).toEqual([
+        expect.objectContaining({ ...counted, Threshold: thresholds.functionErrors }),
+      ]);
+      expect(alarmOn('Throttles', fn)).toEqual([
+        expect.objectContaining({ ...counted, Threshold: thresholds.functionThrottles }),
+      ]);
+    },
+  );
 
   it('alarms on failures the authorizer logs, not on the keys it refuses', () => {
     const fn = { Ref: functionId(template, AUTHORIZER) };
@@ -87,27 +119,31 @@ describe.each(STAGE_NAMES)('%s operations', (stageName) => {
     expect(alarmOn('Errors', fn)).toEqual([]);
   });
 
-  it.each(ALL_TABLES)('alarms on read and write throttle events of the $logicalName table', (design) => {
+  it.each(TABLES)('alarms on read and write throttle events of the %s table', (table) => {
     const throttleAlarms = alarms.filter((alarm) =>
-      JSON.stringify(alarm.Metrics ?? []).includes(`Tables${design.logicalName}`),
+      JSON.stringify(alarm.Metrics ?? []).includes(`Tables${table}`),
     );
 
     expect(throttleAlarms).toHaveLength(1);
     const metrics = JSON.stringify(throttleAlarms[0]?.Metrics);
     expect(metrics).toContain('ReadThrottleEvents');
     expect(metrics).toContain('WriteThrottleEvents');
-    expect(throttleAlarms[0]?.Threshold).toBe(thresholds.tableThrottles);
+    expect(throttleAlarms[0]).toMatchObject({
+      Threshold: thresholds.tableThrottles,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
   });
 
-  it('sends every alarm, and its recovery, to the stage topic and to nothing else', () => {
-    expect(alarms.length).toBe(2 + 2 * ROUTES.length + 2 + ALL_TABLES.length);
+  it('sends every one of its 14 alarms, and its recovery, to the stage topic, on 2 of 3 breaching periods', () => {
+    // 5xx rate, latency, 2 per operation function, the authorizer's failures and throttles, 1 per table.
+    expect(alarms.length).toBe(2 + 2 * 3 + 2 + 4);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({
         AlarmActions: [{ Ref: topicId }],
         OKActions: [{ Ref: topicId }],
-        TreatMissingData: 'notBreaching',
-        EvaluationPeriods: thresholds.evaluationPeriods,
-        DatapointsToAlarm: thresholds.datapointsToAlarm,
+        TreatMissingData: DOCUMENTED_ALARM_EVALUATION.TreatMissingData,
+        EvaluationPeriods: DOCUMENTED_ALARM_EVALUATION.EvaluationPeriods,
+        DatapointsToAlarm: DOCUMENTED_ALARM_EVALUATION.DatapointsToAlarm,
         AlarmDescription: expect.stringMatching(new RegExp(`^\\[${stageName}\\] `)),
       });
     }
@@ -148,7 +184,26 @@ describe.each(STAGE_NAMES)('%s operations', (stageName) => {
     const names = (title: string) => graph(title).map((metric) => `${metric.namespace}/${metric.name}`);
     const service = { service: 'pet-store', stage: stageName };
 
-    expect(widgets[0]?.type).toBe('alarm');
+    expect(widgets.map((widget) => [widget.type, widget.title])).toEqual([
+      ['alarm', 'Alarms'],
+      ...[
+        'Requests',
+        '4xx / 5xx',
+        'Latency (ms)',
+        'Pets created',
+        'Errors by code',
+        'Authorizer failures',
+        'Lambda duration p99 (ms)',
+        'Lambda errors',
+        'Lambda throttles',
+        'DynamoDB consumed read units',
+        'DynamoDB consumed write units',
+        'DynamoDB throttle events',
+      ].map((title) => ['metric', title]),
+    ]);
+    expect(graph('Authorizer failures')).toEqual([
+      expect.objectContaining({ namespace: 'PetStore', name: 'AuthorizerFailures' }),
+    ]);
     expect(names('Requests')).toEqual(['AWS/ApiGateway/Count']);
     expect(names('4xx / 5xx')).toEqual(['AWS/ApiGateway/4XXError', 'AWS/ApiGateway/5XXError']);
     expect(graph('Latency (ms)').map((metric) => [metric.name, metric.options.stat])).toEqual(
@@ -163,14 +218,18 @@ describe.each(STAGE_NAMES)('%s operations', (stageName) => {
     expect(graph('Errors by code').map((metric) => metric.dimensions)).toEqual(
       ERROR_CODES.map((code) => ({ ...service, code })),
     );
-    expect(graph('Lambda duration p99 (ms)')).toHaveLength(ROUTES.length + 1);
-    expect(graph('Lambda errors')).toHaveLength(ROUTES.length + 1);
+    for (const title of ['Lambda duration p99 (ms)', 'Lambda errors', 'Lambda throttles']) {
+      // The three operation functions and the authorizer.
+      expect(graph(title)).toHaveLength(4);
+    }
     expect(names('DynamoDB consumed read units')).toEqual(
-      ALL_TABLES.map(() => 'AWS/DynamoDB/ConsumedReadCapacityUnits'),
+      TABLES.map(() => 'AWS/DynamoDB/ConsumedReadCapacityUnits'),
     );
     expect(names('DynamoDB consumed write units')).toEqual(
-      ALL_TABLES.map(() => 'AWS/DynamoDB/ConsumedWriteCapacityUnits'),
+      TABLES.map(() => 'AWS/DynamoDB/ConsumedWriteCapacityUnits'),
     );
+    // Read plus write throttle events of each table: 3 entries per table (the sum and its two terms).
+    expect(graph('DynamoDB throttle events')).toHaveLength(3 * TABLES.length);
     expect(names('DynamoDB throttle events')).toEqual(
       expect.arrayContaining(['AWS/DynamoDB/ReadThrottleEvents', 'AWS/DynamoDB/WriteThrottleEvents']),
     );
@@ -198,9 +257,9 @@ describe.each(STAGE_NAMES)('%s operations', (stageName) => {
       ]),
     );
     template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'v1' });
-    for (const design of ALL_TABLES) {
-      const output = template.findOutputs(`${design.logicalName}TableName`);
-      expect([...referencedIds(output)][0]).toMatch(new RegExp(`^Tables${design.logicalName}`));
+    for (const table of TABLES) {
+      const output = template.findOutputs(`${table}TableName`);
+      expect([...referencedIds(output)][0]).toMatch(new RegExp(`^Tables${table}`));
     }
     template.hasOutput(OUTPUT.alarmTopic, { Value: { Ref: topicId } });
     template.hasOutput(OUTPUT.dashboard, {

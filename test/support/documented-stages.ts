@@ -1,0 +1,45 @@
+/**
+ * What docs/deploy.md says each stage is, written out: the template tests hold the synthesized
+ * stacks to these numbers, not to values read back from infra/stages.ts, so a wrong number in
+ * the stage configuration fails a test instead of passing through it.
+ */
+export const DOCUMENTED_STAGES = {
+  staging: {
+    throttling: { rateLimit: 20, burstLimit: 40 },
+    authorizerCacheTtlSeconds: 30,
+    logRetentionDays: 7,
+    logLevel: 'DEBUG',
+    allowedOrigins: ['http://localhost:5173'],
+    alarms: {
+      serverErrorRate: 0.05,
+      p99LatencyMs: 3_000,
+      functionErrors: 5,
+      functionThrottles: 5,
+      authorizerFailures: 5,
+      tableThrottles: 10,
+    },
+  },
+  production: {
+    throttling: { rateLimit: 100, burstLimit: 200 },
+    authorizerCacheTtlSeconds: 60,
+    logRetentionDays: 90,
+    logLevel: 'INFO',
+    allowedOrigins: [],
+    alarms: {
+      serverErrorRate: 0.01,
+      p99LatencyMs: 2_000,
+      functionErrors: 1,
+      functionThrottles: 1,
+      authorizerFailures: 1,
+      tableThrottles: 1,
+    },
+  },
+} as const;
+
+/** Every alarm: a 5-minute period, 2 breaching periods out of the last 3, no data is fine. */
+export const DOCUMENTED_ALARM_EVALUATION = {
+  Period: 300,
+  EvaluationPeriods: 3,
+  DatapointsToAlarm: 2,
+  TreatMissingData: 'notBreaching',
+} as const;
