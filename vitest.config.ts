@@ -1,5 +1,5 @@
 import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
-import { findChromium, HOW_TO_INSTALL } from './test/support/browser';
+import { findChromium, HOW_TO_INSTALL } from './test/support/browser.ts';
 
 const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
 

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { type LocalApi, startLocalApi } from '../support/local-api';
+
+/** The README's "Try it" commands, run as a reader would run them, against a fresh local server. */
+
+let api: LocalApi;
+beforeAll(async () => {
+  api = await startLocalApi('readme');
+});
+afterAll(() => api.close());
+
+/** The first shell block after `heading` in README.md. */
+const shellBlock = (heading: string): string => {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error(`No sh block after ${heading}`);
+  return block;
+};
+
+describe('the README', () => {
+  it('"Try it" runs as written: a create, a safe retry, pages, the deprecated read and an error', async () => {
+    // The reader's KEY and API lines, pointed at this test's server.
+    const script = shellBlock('## Try it')
+      .replace(/^KEY=.*$/m, `KEY='${api.apiKey}'`)
+      .replace(/^API=.*$/m, `API='${api.gateway.baseUrl}'`);
+
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('bash', ['-euo', 'pipefail', '-c', script]);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+
+    expect(run.stderr).not.toMatch(/curl: \(\d+\)/);
+    expect(run.status).toBe(0);
+    const output = run.stdout;
+    expect(output).toMatch(/HTTP\/1\.1 201/);
+    expect(output).toMatch(/^location: \/v1\/pets\/1\r?$/im);
+    expect(output).toContain('{"id":1,"name":"Rex","categoryId":3,"status":"available"}');
+    expect(output).toMatch(/^idempotent-replayed: true\r?$/im);
+    expect(output).toMatch(/^link: <\/v1\/pets\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"\r?$/im);
+    expect(output).toMatch(/^deprecation: @1795219200\r?$/im);
+    expect(output).toContain(
+      '"code":"VALIDATION_FAILED","message":"Invalid request: query.limit must be at least 1"',
+    );
+  });
+});
