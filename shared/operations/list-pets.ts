@@ -8,7 +8,7 @@ import {
   PetStatus,
   Pets,
 } from '#shared/domain/pet';
-import { CURSOR_PROBLEM, cursorParam, MAX_CURSOR_LENGTH } from '#shared/http/cursor';
+import { cursorMatchesStatus, cursorParam, MAX_CURSOR_LENGTH } from '#shared/http/cursor';
 import { nextPageLink } from '#shared/http/pagination';
 import { integerParam } from '#shared/http/params';
 import { BASE_PATH } from '#shared/http/paths';
@@ -29,19 +29,8 @@ export const ListPetsQuery = z
     },
     { error: 'is not a known query parameter' },
   )
-  .check(
-    // A cursor continues one listing: the one with the status it was issued for.
-    z.superRefine((query, context) => {
-      if (query.cursor && query.cursor.status !== query.status) {
-        context.addIssue({
-          code: 'custom',
-          message: CURSOR_PROBLEM.otherStatus,
-          path: ['cursor'],
-          input: query,
-        });
-      }
-    }),
-  );
+  // A cursor continues one listing: the one with the status it was issued for.
+  .check(cursorMatchesStatus());
 
 /** `GET /pets`: one page of pets, optionally only those with a given status; `Link` to the next. */
 export const listPets = defineOperation({
