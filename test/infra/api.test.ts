@@ -202,10 +202,11 @@ describe('stage differences', () => {
   it('throttles production at 100 requests a second (burst 200), staging at 20 (burst 40)', () => {
     const throttling = (stageName: (typeof STAGE_NAMES)[number]) => {
       const [, stage] = resourcesOfType(templates[stageName], 'AWS::ApiGateway::Stage')[0] ?? [];
-      const [settings] = stage?.Properties.MethodSettings as {
-        ThrottlingRateLimit: number;
-        ThrottlingBurstLimit: number;
-      }[];
+      const settings = (
+        stage?.Properties.MethodSettings as
+          | { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }[]
+          | undefined
+      )?.[0];
       return [settings?.ThrottlingRateLimit, settings?.ThrottlingBurstLimit];
     };
 
