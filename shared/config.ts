@@ -42,12 +42,21 @@ export const ENV = {
     dataDir: 'PETSTORE_DATA_DIR',
     apiKey: 'PETSTORE_API_KEY',
   },
+  /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */
+  smoke: {
+    baseUrl: 'BASE_URL',
+    apiKey: 'API_KEY',
+    origin: 'SMOKE_ORIGIN',
+  },
+  /** The browser tests' Chromium, when it is not where Debian's chromium-headless-shell puts it. */
+  chromiumPath: 'CHROMIUM_PATH',
 } as const;
 
-const optional = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
+/** The variable's value, trimmed; undefined when it is unset or blank. */
+export const optionalEnv = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
 
 export const requireEnv = (name: string, env: Env = process.env): string => {
-  const value = optional(name, env);
+  const value = optionalEnv(name, env);
   if (!value) throw new ConfigError(`Environment variable ${name} must be set`);
   return value;
 };
@@ -93,9 +102,9 @@ export const readAllowedOrigins = (name: string, value: string): AllowedOrigins 
  * are required (the stack sets exactly those), the rest optional.
  */
 export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
-  const endpoint = optional(ENV.dynamoDbEndpoint, env);
-  const stage = optional(ENV.stage, env);
-  const origins = optional(ENV.corsOrigins, env);
+  const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
+  const stage = optionalEnv(ENV.stage, env);
+  const origins = optionalEnv(ENV.corsOrigins, env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
     dynamoDb: endpoint ? { endpoint } : {},

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { type ContractArea, check, detailsOf, eachCase, expectError, smokeName } from './target';
+import { type ContractArea, creating, detailsOf, eachCase, expectError, smokeName } from './target';
 
 /** `POST /pets` with an `Idempotency-Key`, as a client retrying after a timeout sees it. */
 
@@ -9,7 +9,7 @@ const withKey = (key: string) => ({ headers: { 'Idempotency-Key': key } });
 export const IDEMPOTENCY_AREA: ContractArea = {
   area: 'POST /pets with an Idempotency-Key',
   checks: [
-    check(
+    creating(
       'answers a repeat with the first 201, its body and Location, plus Idempotent-Replayed',
       async ({ api }) => {
         const key = randomUUID();
@@ -27,7 +27,7 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       },
     ),
 
-    check('treats the same JSON written differently as the same body', async ({ api }) => {
+    creating('treats the same JSON written differently as the same body', async ({ api }) => {
       const name = smokeName('spacing');
       const headers = { 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/json' };
 
@@ -39,7 +39,7 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       expect(repeat.json).toEqual(first.json);
     }),
 
-    check(
+    creating(
       'answers 422 IDEMPOTENCY_KEY_REUSED for the key with another body, and keeps the first answer',
       async ({ api }) => {
         const key = randomUUID();
@@ -56,7 +56,7 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       },
     ),
 
-    check(
+    creating(
       'gives 20 concurrent requests with one key one pet: the others replay it or answer 409 with Retry-After',
       async ({ api }) => {
         const key = randomUUID();
@@ -82,7 +82,7 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       },
     ),
 
-    check('does not remember a failure: a retry after a 400 is processed anew', async ({ api }) => {
+    creating('does not remember a failure: a retry after a 400 is processed anew', async ({ api }) => {
       const key = randomUUID();
 
       const refused = await api.post('/pets', { name: '', categoryId: 1 }, withKey(key));
@@ -93,7 +93,7 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       expect(retried.headers.get('idempotent-replayed')).toBeNull();
     }),
 
-    check('adds a pet per request without the header', async ({ api }) => {
+    creating('adds a pet per request without the header', async ({ api }) => {
       const body = { name: smokeName('no-key'), categoryId: 3 };
 
       const first = await api.post('/pets', body);
@@ -121,7 +121,7 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       },
     ),
 
-    check('accepts a key of 255 printable ASCII characters', async ({ api }) => {
+    creating('accepts a key of 255 printable ASCII characters', async ({ api }) => {
       const key = `${randomUUID()} ~!`.padEnd(255, '#');
 
       expect(

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type ContractArea, check, eachCase, expectError, smokeName } from './target';
+import { type ContractArea, check, creating, eachCase, expectError, smokeName } from './target';
 
 /** The three operations doing their job, as any client sees them on any stage. */
 
@@ -17,7 +17,7 @@ const NEVER_ASSIGNED = Number.MAX_SAFE_INTEGER;
 export const OPERATIONS_AREA: ContractArea = {
   area: 'the operations',
   checks: [
-    check('POST /pets creates a pet and answers 201 with it and its Location', async ({ api }) => {
+    creating('POST /pets creates a pet and answers 201 with it and its Location', async ({ api }) => {
       const name = smokeName('rex');
 
       const response = await api.post('/pets', { name, categoryId: 3, status: 'pending' });
@@ -28,14 +28,14 @@ export const OPERATIONS_AREA: ContractArea = {
       expect(response.headers.get('location')).toBe(`/v1/pets/${pet.id}`);
     }),
 
-    check('POST /pets gives a pet created without a status the status "available"', async ({ api }) => {
+    creating('POST /pets gives a pet created without a status the status "available"', async ({ api }) => {
       const response = await api.post('/pets', { name: smokeName('tom'), categoryId: 1 });
 
       expect(response.status).toBe(201);
       expect(response.json).toMatchObject({ status: 'available' });
     }),
 
-    check('POST /pets assigns a new id to every pet, even with the same body', async ({ api }) => {
+    creating('POST /pets assigns a new id to every pet, even with the same body', async ({ api }) => {
       const body = { name: smokeName('twin'), categoryId: 1 };
 
       const first = await api.post('/pets', body);
@@ -44,17 +44,20 @@ export const OPERATIONS_AREA: ContractArea = {
       expect((second.json as Pet).id).not.toBe((first.json as Pet).id);
     }),
 
-    check('POST /pets accepts the largest id a JavaScript client can hold as categoryId', async ({ api }) => {
-      const response = await api.post('/pets', {
-        name: smokeName('big'),
-        categoryId: Number.MAX_SAFE_INTEGER,
-      });
+    creating(
+      'POST /pets accepts the largest id a JavaScript client can hold as categoryId',
+      async ({ api }) => {
+        const response = await api.post('/pets', {
+          name: smokeName('big'),
+          categoryId: Number.MAX_SAFE_INTEGER,
+        });
 
-      expect(response.status).toBe(201);
-      expect(response.json).toMatchObject({ categoryId: Number.MAX_SAFE_INTEGER });
-    }),
+        expect(response.status).toBe(201);
+        expect(response.json).toMatchObject({ categoryId: Number.MAX_SAFE_INTEGER });
+      },
+    ),
 
-    check('POST /pets accepts a name of exactly 200 characters', async ({ api }) => {
+    creating('POST /pets accepts a name of exactly 200 characters', async ({ api }) => {
       const name = smokeName('long').padEnd(200, 'x');
 
       expect((await api.post('/pets', { name, categoryId: 1 })).status).toBe(201);
@@ -75,9 +78,10 @@ export const OPERATIONS_AREA: ContractArea = {
 
         expect(response.status).toBe(201);
       },
+      { creates: true },
     ),
 
-    check(
+    creating(
       'GET /pets/{petId} returns the pet with the Deprecation, Sunset and Link headers',
       async ({ api }) => {
         const created = (await api.post('/pets', { name: smokeName('kitty'), categoryId: 2 })).json as Pet;
@@ -103,7 +107,7 @@ export const OPERATIONS_AREA: ContractArea = {
       },
     ),
 
-    check('GET /pets/{petId} reads back pets created an instant before', async ({ api }) => {
+    creating('GET /pets/{petId} reads back pets created an instant before', async ({ api }) => {
       const created = await Promise.all(
         Array.from({ length: 5 }, (_, index) =>
           api.post('/pets', { name: smokeName(`quick${index}`), categoryId: 1 }),
@@ -117,7 +121,7 @@ export const OPERATIONS_AREA: ContractArea = {
       expect(reads.map((read) => read.status)).toEqual([200, 200, 200, 200, 200]);
     }),
 
-    check(
+    creating(
       'GET /pets returns at most 20 pets without a limit, and at most `limit` with one',
       async ({ api }) => {
         await api.post('/pets', { name: smokeName('listed'), categoryId: 1 });
@@ -131,7 +135,7 @@ export const OPERATIONS_AREA: ContractArea = {
       },
     ),
 
-    check('GET /pets?status= returns only pets with that status, oldest first', async ({ api }) => {
+    creating('GET /pets?status= returns only pets with that status, oldest first', async ({ api }) => {
       await api.post('/pets', { name: smokeName('sold'), categoryId: 1, status: 'sold' });
 
       const pets = (await api.get('/pets?status=sold&limit=100')).json as Pet[];

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ApiClient, ObservedExchange } from '../support/api-client';
-import { type ContractArea, check, detailsOf, eachCase, expectError, smokeName } from './target';
+import { type ContractArea, check, creating, detailsOf, eachCase, expectError, smokeName } from './target';
 
 /** Following `Link: <…>; rel="next"` as a client does, over whatever the stage holds. */
 
@@ -49,7 +49,7 @@ const cursorOf = async (api: ApiClient, query: string) => {
 export const PAGINATION_AREA: ContractArea = {
   area: 'pagination',
   checks: [
-    check(
+    creating(
       'walks the unfiltered listing by Link: full pages, never an empty one, no pet twice',
       async ({ api }) => {
         await ensureThree(api, 'available');
@@ -64,7 +64,7 @@ export const PAGINATION_AREA: ContractArea = {
       },
     ),
 
-    check(
+    creating(
       'walks a status in ascending ids across pages, every link keeping status and limit',
       async ({ api }) => {
         await ensureThree(api, 'sold');
@@ -85,7 +85,7 @@ export const PAGINATION_AREA: ContractArea = {
       },
     ),
 
-    check('lets a client change limit between pages, carrying on where it was', async ({ api }) => {
+    creating('lets a client change limit between pages, carrying on where it was', async ({ api }) => {
       await ensureThree(api, 'pending');
       const first = await api.get('/pets?status=pending&limit=1');
       const next = nextPath(first);
@@ -126,7 +126,7 @@ export const PAGINATION_AREA: ContractArea = {
       },
     ),
 
-    check('answers 400 on query.cursor for a cursor altered in one character', async ({ api }) => {
+    creating('answers 400 on query.cursor for a cursor altered in one character', async ({ api }) => {
       await ensureThree(api, 'sold');
       const cursor = await cursorOf(api, 'status=sold&limit=1');
       const altered = `${cursor.slice(0, 12)}${cursor[12] === 'A' ? 'B' : 'A'}${cursor.slice(13)}`;
@@ -137,7 +137,7 @@ export const PAGINATION_AREA: ContractArea = {
       expect(detailsOf(response).map((detail) => detail.field)).toEqual(['query.cursor']);
     }),
 
-    check(
+    creating(
       'answers 400 on query.cursor for a cursor replayed with another status, or without one',
       async ({ api }) => {
         await ensureThree(api, 'sold');

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { ApiClient, type ObservedExchange } from '../support/api-client';
+import { ApiClient, type ObservedExchange, type ResponseCheck } from '../support/api-client';
 import { type Contract, loadContract } from '../support/conformance';
 
 /**
  * What the contract suite runs against: any base URL and key, the local server's in the HTTP
  * tests, a deployed stage's in `npm run smoke`. The suite only does what is safe on a stage in
  * use: it reads, provokes errors that change nothing, and creates pets whose names start with
- * SMOKE_PREFIX.
+ * SMOKE_PREFIX, in the checks marked `creates` (which a read-only run skips).
  */
 
 /** The start of the name of every pet the suite creates, so operators can find and remove them. */
@@ -31,6 +31,15 @@ export interface ContractTarget {
   readonly origins?: 'listed' | 'any';
 }
 
+/** Fails a read-only run's check the moment the API answers a POST with a created pet. */
+const createsNothing: ResponseCheck = (exchange) => {
+  if (exchange.method === 'POST' && exchange.status === 201) {
+    throw new Error(
+      `POST ${exchange.path} created a pet in a read-only run: declare the check with creating(…)`,
+    );
+  }
+};
+
 let contract: Contract | undefined;
 
 export const contractTarget = (options: {
@@ -38,13 +47,20 @@ export const contractTarget = (options: {
   readonly apiKey: string;
   readonly allowedOrigin?: string;
   readonly origins?: 'listed' | 'any';
+  /** Refuse, as a failed check, any response that shows a pet was created. */
+  readonly readOnly?: boolean;
 }): ContractTarget => {
   contract ??= loadContract();
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   return {
     baseUrl,
     apiKey: options.apiKey,
-    api: ApiClient.checkedAgainst(contract, baseUrl, options.apiKey),
+    api: ApiClient.checkedAgainst(
+      contract,
+      baseUrl,
+      options.apiKey,
+      options.readOnly ? createsNothing : undefined,
+    ),
     ...(options.allowedOrigin ? { allowedOrigin: options.allowedOrigin } : {}),
     ...(options.origins ? { origins: options.origins } : {}),
   };
@@ -69,6 +85,12 @@ export const detailsOf = (response: ObservedExchange): { field: string; message:
 export interface ContractCheck {
   readonly name: string;
   readonly run: (target: ContractTarget) => Promise<void>;
+  /** It creates pets (named SMOKE_PREFIX…): a read-only run (`npm run smoke -- --read-only`) skips it. */
+  readonly creates: boolean;
+}
+
+export interface CheckOptions {
+  readonly creates?: boolean;
 }
 
 export interface ContractArea {
@@ -76,11 +98,20 @@ export interface ContractArea {
   readonly checks: readonly ContractCheck[];
 }
 
-export const check = (name: string, run: ContractCheck['run']): ContractCheck => ({ name, run });
+export const check = (
+  name: string,
+  run: ContractCheck['run'],
+  options: CheckOptions = {},
+): ContractCheck => ({ name, run, creates: options.creates ?? false });
+
+/** A check that creates pets (named with smokeName): `check(name, run, { creates: true })`. */
+export const creating = (name: string, run: ContractCheck['run']): ContractCheck =>
+  check(name, run, { creates: true });
 
 /** One check per case, named by `name` from the case (the `it.each` of the suite). */
 export const eachCase = <const T>(
   cases: readonly T[],
   name: (value: T) => string,
   run: (target: ContractTarget, value: T) => Promise<void>,
-): ContractCheck[] => cases.map((value) => check(name(value), (target) => run(target, value)));
+  options: CheckOptions = {},
+): ContractCheck[] => cases.map((value) => check(name(value), (target) => run(target, value), options));

@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { freePort } from '#tools/local/dynamodb-local';
+import { CONTRACT_SUITE, READ_ONLY_SUITE } from '../contract/suite';
+import { contractTarget, smokeName } from '../contract/target';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+
+type Pet = { id: number };
 
 /**
  * `npm run smoke` as an operator runs it after a deploy: pointed at a server that breaks the
@@ -70,6 +74,17 @@ afterAll(async () => {
   await api.close();
 });
 
+describe('the read-only suite', () => {
+  it('holds every check of the contract suite that creates nothing, and only those', () => {
+    const all = CONTRACT_SUITE.flatMap((area) => area.checks);
+    const readOnly = READ_ONLY_SUITE.flatMap((area) => area.checks);
+
+    expect(readOnly).toEqual(all.filter((candidate) => !candidate.creates));
+    expect(readOnly.length).toBeGreaterThan(all.length / 2);
+    expect(READ_ONLY_SUITE.map((area) => area.area)).toEqual(CONTRACT_SUITE.map((area) => area.area));
+  });
+});
+
 describe('npm run smoke', () => {
   it('fails against a server that breaks the contract, naming each check that broke and why', async () => {
     const { code, output } = await smoke(['--url', brokenUrl, '--key', api.apiKey]);
@@ -86,6 +101,31 @@ describe('npm run smoke', () => {
     for (const line of failed) expect(line).toMatch(/\/pets\/(\{petId\}|\S+)/);
     expect(output).toMatch(new RegExp(`\n${failed.length} of \\d+ checks failed:\n`));
     expect(output).toMatch(/ok {3}POST \/pets creates a pet and answers 201 with it and its Location/);
+  });
+
+  it('creates nothing with --read-only, and says which checks it skipped', async () => {
+    const client = contractTarget({ baseUrl: api.gateway.baseUrl, apiKey: api.apiKey }).api;
+    const before = (await client.post('/pets', { name: smokeName('before'), categoryId: 1 })).json as Pet;
+
+    const { code, output } = await smoke(['--url', api.gateway.baseUrl, '--key', api.apiKey, '--read-only']);
+
+    const after = (await client.post('/pets', { name: smokeName('after'), categoryId: 1 })).json as Pet;
+    expect(code).toBe(0);
+    expect(after.id).toBe(before.id + 1);
+    expect(output).toContain('read-only: the checks that create pets are skipped');
+    const ran = READ_ONLY_SUITE.flatMap((area) => area.checks).length;
+    expect(output).toContain(`All ${ran} checks passed.`);
+    expect(output).toMatch(/ok {3}GET \/pets\/\{petId\} answers 404 NOT_FOUND, still deprecated/);
+    expect(output).not.toContain('POST /pets creates a pet');
+  });
+
+  it('fails a read-only check the moment the API answers that it created a pet', async () => {
+    const readOnly = contractTarget({ baseUrl: api.gateway.baseUrl, apiKey: api.apiKey, readOnly: true });
+
+    await expect(readOnly.api.post('/pets', { name: smokeName('stray'), categoryId: 1 })).rejects.toThrow(
+      'POST /pets created a pet in a read-only run: declare the check with creating(…)',
+    );
+    expect((await readOnly.api.post('/pets', { name: '', categoryId: 1 })).status).toBe(400);
   });
 
   it('stops at once, saying so, when no API answers at the URL', async () => {

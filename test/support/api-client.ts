@@ -43,13 +43,19 @@ export class ApiClient {
   ) {}
 
   /**
-   * A client whose every response must conform to `contract` (docs/openapi.yaml) and carry the
-   * headers every response carries.
+   * A client whose every response must conform to `contract` (docs/openapi.yaml), carry the
+   * headers every response carries, and pass `also` when given.
    */
-  static checkedAgainst(contract: ResponseContract, baseUrl: string, apiKey: string): ApiClient {
+  static checkedAgainst(
+    contract: ResponseContract,
+    baseUrl: string,
+    apiKey: string,
+    also: ResponseCheck = () => undefined,
+  ): ApiClient {
     return new ApiClient(baseUrl, apiKey, (exchange) => {
       contract.assertConforms(exchange);
       assertResponseHeaders(exchange);
+      also(exchange);
     });
   }
 

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { ENV, optionalEnv } from '#shared/config';
 
 /**
  * A real Chromium for the browser tests: the system's own (Debian's chromium-headless-shell, or
@@ -29,7 +30,7 @@ const executable = (path: string): boolean => {
 
 /** The Chromium to drive, or undefined when the machine has none. */
 export const findChromium = (env: Readonly<Record<string, string | undefined>> = process.env) => {
-  const named = env.CHROMIUM_PATH?.trim();
+  const named = optionalEnv(ENV.chromiumPath, env);
   if (named) return named;
   return CHROMIUM_CANDIDATES.find(executable);
 };

@@ -15,6 +15,7 @@ const read = (name: string) => readFileSync(join(WORKFLOWS, name), 'utf8');
 
 type Step = { uses?: string; run?: string; with?: Record<string, string> };
 type Job = {
+  if?: string;
   needs?: string | string[];
   environment?: { name: string };
   permissions?: Record<string, string>;
@@ -73,5 +74,22 @@ describe('deploy', () => {
 
     expect(deploy).toBeGreaterThanOrEqual(0);
     expect(smoke).toBeGreaterThan(deploy);
+  });
+
+  it('smokes production read-only, so production holds no smoke pets; staging gets the whole suite', () => {
+    const smokeOf = (stage: string) =>
+      (jobs[stage] as Job).steps.map((step) => step.run ?? '').find((run) => run.startsWith('npm run smoke'));
+
+    expect(smokeOf('production')).toMatch(/ --read-only$/);
+    expect(smokeOf('staging')).not.toContain('--read-only');
+  });
+
+  it("deploys after CI only for pushes to this repository, never for a fork's pull request", () => {
+    const condition = jobs.staging?.if ?? '';
+
+    expect(condition).toContain("github.event.workflow_run.conclusion == 'success'");
+    expect(condition).toContain("github.event.workflow_run.event == 'push'");
+    expect(condition).toContain('github.event.workflow_run.head_repository.full_name == github.repository');
+    expect(jobs.production?.if).toBeUndefined();
   });
 });

@@ -1,5 +1,14 @@
 import { resolve } from 'node:path';
-import { ConfigError, ENV, isLogLevel, LOG_LEVELS, type LogLevel, readAllowedOrigins } from '#shared/config';
+import {
+  ConfigError,
+  ENV,
+  type Env,
+  isLogLevel,
+  LOG_LEVELS,
+  type LogLevel,
+  optionalEnv,
+  readAllowedOrigins,
+} from '#shared/config';
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 
 /**
@@ -33,12 +42,8 @@ export interface LocalSettings {
   readonly corsOrigins: AllowedOrigins;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-const value = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
-
 const port = (env: Env): number => {
-  const text = value(env, ENV.local.port) ?? '3000';
+  const text = optionalEnv(ENV.local.port, env) ?? '3000';
   const parsed = Number(text);
   if (!/^\d+$/.test(text) || parsed > 65_535)
     throw new LocalConfigError(`${ENV.local.port} must be a port number (0 to 65535), not "${text}"`);
@@ -46,14 +51,14 @@ const port = (env: Env): number => {
 };
 
 const logLevel = (env: Env): LogLevel | undefined => {
-  const text = value(env, ENV.logLevel)?.toUpperCase();
+  const text = optionalEnv(ENV.logLevel, env)?.toUpperCase();
   if (text !== undefined && !isLogLevel(text))
     throw new LocalConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, not "${text}"`);
   return text;
 };
 
 const endpoint = (env: Env): string | undefined => {
-  const text = value(env, ENV.dynamoDbEndpoint);
+  const text = optionalEnv(ENV.dynamoDbEndpoint, env);
   if (text === undefined) return undefined;
   let url: URL | undefined;
   try {
@@ -70,7 +75,7 @@ const endpoint = (env: Env): string | undefined => {
 
 /** Any origin unless PETSTORE_CORS_ORIGINS lists some (a development server is open by default). */
 const corsOrigins = (env: Env): AllowedOrigins => {
-  const text = value(env, ENV.corsOrigins);
+  const text = optionalEnv(ENV.corsOrigins, env);
   if (text === undefined) return [ANY_ORIGIN];
   try {
     return readAllowedOrigins(ENV.corsOrigins, text);
@@ -82,11 +87,11 @@ const corsOrigins = (env: Env): AllowedOrigins => {
 
 /** Every setting, checked; relative paths resolved against `cwd`. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
-  const apiKey = value(env, ENV.local.apiKey);
+  const apiKey = optionalEnv(ENV.local.apiKey, env);
   const dynamoDbEndpoint = endpoint(env);
   const level = logLevel(env);
   return {
-    dataDir: resolve(cwd, value(env, ENV.local.dataDir) ?? '.data'),
+    dataDir: resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data'),
     port: port(env),
     ...(apiKey ? { apiKey } : {}),
     ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),

@@ -53,8 +53,16 @@ export const runSuite = async (
 };
 
 /** The report a person reads: a line per check, each failure with its reason, a summary. */
-export const formatReport = (results: readonly CheckResult[], baseUrl: string): string => {
-  const lines: string[] = [`Contract suite against ${baseUrl}`];
+export const formatReport = (
+  results: readonly CheckResult[],
+  baseUrl: string,
+  options: { readonly readOnly?: boolean } = {},
+): string => {
+  const lines: string[] = [
+    options.readOnly
+      ? `Contract suite against ${baseUrl}, read-only: the checks that create pets are skipped`
+      : `Contract suite against ${baseUrl}`,
+  ];
   const areas = [...new Set(results.map((result) => result.area))];
   for (const area of areas) {
     lines.push('', area);

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ENV } from '#shared/config';
-import { CONTRACT_SUITE } from '../../test/contract/suite';
+import { ENV, optionalEnv } from '#shared/config';
+import { ANY_ORIGIN } from '#shared/http/cors';
+import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
+import { CONTRACT_SUITE, READ_ONLY_SUITE } from '../../test/contract/suite';
 import { contractTarget } from '../../test/contract/target';
 import { formatReport, runSuite } from './run-suite';
 
@@ -13,24 +15,33 @@ import { formatReport, runSuite } from './run-suite';
  *   npm run smoke                                   the local server npm start runs (its port and key)
  *   npm run smoke -- --url <base URL> --key <key>   a deployed stage (or BASE_URL and API_KEY)
  *   npm run smoke -- … --origin <origin>            also check CORS for an origin the stage allows
+ *   npm run smoke -- … --read-only                  only the checks that create nothing (production)
  *
  * Safe on a stage in use: it reads, provokes errors that change nothing, and creates only pets
- * whose names start with `smoke-`.
+ * whose names start with `smoke-`; with --read-only it creates nothing at all.
  */
 
-const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>]]
-Without --url: the local server (npm start) at http://127.0.0.1:$PORT/v1 and its key.
-Environment: BASE_URL, API_KEY, SMOKE_ORIGIN.`;
+const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>] [--read-only]]
+Without --url: the local server (npm start) at http://${LOCAL_HOST}:$PORT/v1 and its key.
+Environment: ${ENV.smoke.baseUrl}, ${ENV.smoke.apiKey}, ${ENV.smoke.origin}.`;
 
 class SmokeSetupError extends Error {}
 
-const env = (name: string): string | undefined => process.env[name]?.trim() || undefined;
+/** A web client's dev server: the origin checked when npm start allows any. */
+const SOME_ORIGIN = 'http://localhost:5173';
 
-/** npm start's own address and key, as it prints them. */
-const localServer = (): { baseUrl: string; apiKey: string; origin?: string; origins: 'listed' | 'any' } => {
-  const baseUrl = `http://127.0.0.1:${env(ENV.local.port) ?? '3000'}/v1`;
-  const keyFile = join(resolve(env(ENV.local.dataDir) ?? '.data'), 'api-key');
-  let apiKey = env(ENV.local.apiKey);
+/** npm start's own address, key and origins, read from the settings npm start reads. */
+const localServer = () => {
+  let settings: ReturnType<typeof readLocalSettings>;
+  try {
+    settings = readLocalSettings(process.env);
+  } catch (error) {
+    if (error instanceof LocalConfigError) throw new SmokeSetupError(error.message);
+    throw error;
+  }
+  const baseUrl = `http://${LOCAL_HOST}:${settings.port}/v1`;
+  const keyFile = join(settings.dataDir, 'api-key');
+  let apiKey = settings.apiKey;
   try {
     apiKey ??= readFileSync(keyFile, 'utf8').trim();
   } catch {
@@ -38,22 +49,20 @@ const localServer = (): { baseUrl: string; apiKey: string; origin?: string; orig
       `No API key: start the local server with npm start (it writes ${keyFile}), or give --key`,
     );
   }
-  // npm start allows any origin unless PETSTORE_CORS_ORIGINS lists some.
-  const origins = env(ENV.corsOrigins)
-    ?.split(',')
-    .map((origin) => origin.trim());
-  if (origins === undefined || origins.includes('*')) {
-    return { baseUrl, apiKey, origin: 'http://localhost:5173', origins: 'any' };
+  const [first] = settings.corsOrigins;
+  if (first === undefined || settings.corsOrigins.includes(ANY_ORIGIN)) {
+    return { baseUrl, apiKey, origin: SOME_ORIGIN, origins: 'any' as const };
   }
-  return { baseUrl, apiKey, origins: 'listed', ...(origins[0] ? { origin: origins[0] } : {}) };
+  return { baseUrl, apiKey, origin: first, origins: 'listed' as const };
 };
 
-const targetOptions = () => {
+const readOptions = () => {
   const { values } = parseArgs({
     options: {
       url: { type: 'string' },
       key: { type: 'string' },
       origin: { type: 'string' },
+      'read-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,21 +70,24 @@ const targetOptions = () => {
     console.log(USAGE);
     process.exit(0);
   }
-  const url = values.url ?? env('BASE_URL');
-  const origin = values.origin ?? env('SMOKE_ORIGIN');
+  const readOnly = values['read-only'] ?? false;
+  const url = values.url ?? optionalEnv(ENV.smoke.baseUrl, process.env);
+  const origin = values.origin ?? optionalEnv(ENV.smoke.origin, process.env);
   if (!url) {
     const local = localServer();
-    return { ...local, ...(origin ? { origin } : {}) };
+    return { ...local, ...(origin ? { origin } : {}), readOnly };
   }
-  const apiKey = values.key ?? env('API_KEY');
+  const apiKey = values.key ?? optionalEnv(ENV.smoke.apiKey, process.env);
   if (!apiKey)
-    throw new SmokeSetupError('No API key: give --key <key> or API_KEY (npm run keys -- create … makes one)');
+    throw new SmokeSetupError(
+      `No API key: give --key <key> or ${ENV.smoke.apiKey} (npm run keys -- create … makes one)`,
+    );
   if (!/^https?:\/\/\S+\/v1\/?$/.test(url)) {
     throw new SmokeSetupError(
       `--url must be the API's base URL ending in /v1 (the stack output ApiUrl), not "${url}"`,
     );
   }
-  return { baseUrl: url, apiKey, ...(origin ? { origin } : {}) };
+  return { baseUrl: url, apiKey, ...(origin ? { origin } : {}), readOnly };
 };
 
 /** Fails at once, saying so, when nothing answers at the base URL. */
@@ -91,16 +103,17 @@ const assertAnswers = async (baseUrl: string) => {
 };
 
 try {
-  const options = targetOptions();
+  const options = readOptions();
   await assertAnswers(options.baseUrl);
   const target = contractTarget({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
+    readOnly: options.readOnly,
     ...(options.origin ? { allowedOrigin: options.origin } : {}),
     ...('origins' in options ? { origins: options.origins } : {}),
   });
-  const results = await runSuite(CONTRACT_SUITE, target);
-  console.log(formatReport(results, target.baseUrl));
+  const results = await runSuite(options.readOnly ? READ_ONLY_SUITE : CONTRACT_SUITE, target);
+  console.log(formatReport(results, target.baseUrl, { readOnly: options.readOnly }));
   process.exitCode = results.every((result) => result.ok) ? 0 : 1;
 } catch (error) {
   if (!(error instanceof SmokeSetupError)) throw error;
