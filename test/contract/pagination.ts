@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ApiClient, ObservedExchange } from '../support/api-client';
-import { type ContractArea, check, creating, detailsOf, eachCase, expectError, smokeName } from './target';
+import { type ContractArea, creating, detailsOf, eachCase, expectError, smokeName } from './target';
 
 /** Following `Link: <…>; rel="next"` as a client does, over whatever the stage holds. */
 
