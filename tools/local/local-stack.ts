@@ -5,9 +5,7 @@ import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/d
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import { authorizerRoot } from '#shared/composition/authorizer';
-import { createPetRoot } from '#shared/composition/create-pet';
-import { getPetRoot } from '#shared/composition/get-pet';
-import { listPetsRoot } from '#shared/composition/list-pets';
+import { buildOperationHandlers } from '#shared/composition/operation-roots';
 import type { FunctionConfig, LogLevel } from '#shared/config';
 import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
@@ -46,11 +44,7 @@ export const localFunctions = (options: {
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
   return {
-    handlers: {
-      listPets: listPetsRoot.build(config),
-      createPet: createPetRoot.build(config),
-      getPet: getPetRoot.build(config),
-    },
+    handlers: buildOperationHandlers(config),
     authorizer: authorizerRoot.build(config),
   };
 };
