@@ -48,7 +48,7 @@ export interface paths {
          * @deprecated
          * @description **Deprecated** since 2026-11-21; removed on 2030-12-05. Use `GET /pets?status=` (`listPets`) instead.
          *
-         *     Still served until then. Every answer of the function itself (success, 400, 404) carries `Deprecation`, `Sunset` and `Link` headers.
+         *     Still served until then. Every answer of the function itself (success, 400, 404, and its own 500 and 503) carries `Deprecation`, `Sunset` and `Link` headers; answers API Gateway gives itself (401, 429) do not.
          */
         get: operations["getPet"];
         put?: never;

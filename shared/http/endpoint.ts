@@ -49,21 +49,21 @@ const idempotencyOf = (operation: Operation, { idempotency }: EndpointDependenci
   return idempotency;
 };
 
-/**
- * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
- * that only speaks the domain. Order: logging context and metrics → error responses → repeated
- * headers refused → header normalisation → body checks and parsing (when the operation reads a body) → validation →
- * idempotency (when the operation has it: only valid requests are recorded, and the handler's
- * answer is what is kept) → handler, whose result is sent as JSON with the operation's fixed headers.
- * Around all of it, the CORS headers, on every answer (see cors.ts): a replayed answer leaves
- * middy early and skips its `after` steps, so they cannot be one of them.
- */
 /** The request headers an operation reads, by name: each must come once. */
 const headerNamesOf = (operation: Operation): string[] => {
   const schema = operation.request.headers as { shape?: Record<string, unknown> } | undefined;
   return Object.keys(schema?.shape ?? {});
 };
 
+/**
+ * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
+ * that only speaks the domain. Order: logging context and metrics → error responses → repeated
+ * headers refused → header normalisation → body checks and parsing (when the operation reads a
+ * body) → validation → idempotency (when the operation has it: only valid requests are recorded,
+ * and the handler's answer is what is kept) → handler, whose result is sent as JSON with the
+ * operation's fixed headers. Around all of it, the CORS headers, on every answer (see cors.ts): a replayed answer leaves
+ * middy early and skips its `after` steps, so they cannot be one of them.
+ */
 export const httpEndpoint = <O extends Operation>(
   operation: O,
   dependencies: EndpointDependencies,

@@ -3,6 +3,7 @@ import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { PetNotFoundError } from '#shared/domain/errors';
 import { describe, Pet, PetId } from '#shared/domain/pet';
 import { integerParam } from '#shared/http/params';
+import { listPets } from '#shared/operations/list-pets';
 import { defineOperation } from '#shared/operations/operation';
 
 export const GetPetPath = z.strictObject({
@@ -21,7 +22,7 @@ export const getPet = defineOperation({
   summary: 'Get an animal (deprecated)',
   description: [
     `**Deprecated** since ${day(DEPRECATED_AT)}; removed on ${day(SUNSET_AT)}. Use \`GET /pets?status=\` (\`listPets\`) instead.`,
-    'Still served until then. Every answer of the function itself (success, 400, 404) carries `Deprecation`, `Sunset` and `Link` headers.',
+    'Still served until then. Every answer of the function itself (success, 400, 404, and its own 500 and 503) carries `Deprecation`, `Sunset` and `Link` headers; answers API Gateway gives itself (401, 429) do not.',
   ].join('\n\n'),
   request: { path: GetPetPath },
   responses: {
@@ -32,7 +33,7 @@ export const getPet = defineOperation({
     },
   },
   errors: [{ summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) }],
-  deprecation: { deprecatedAt: DEPRECATED_AT, sunsetAt: SUNSET_AT, successor: '/pets' },
+  deprecation: { deprecatedAt: DEPRECATED_AT, sunsetAt: SUNSET_AT, successor: listPets.path },
   data: DATA_ACCESS.pets.get,
   examples: { invalid: { summary: '`petId` is not a positive integer', path: { petId: 'abc' } } },
 });

@@ -6,7 +6,7 @@ import type { DynamoDbConfig } from '#shared/config';
  * The time budget of one DynamoDB call (the first rung of the timeout ladder, docs/deploy.md):
  * at most 3 attempts, each abandoned after 1 s, with the SDK's jittered back-off between them
  * (at most 50 ms, then 100 ms, for a timeout or a network error). A stalled DynamoDB therefore
- * ends a call in about 3.2 s, well inside the authorizer's 6 s and a handler's 15 s Lambda
+ * ends a call within DYNAMODB_CALL_BUDGET_MS (3.15 s), well inside the authorizer's 6 s and a handler's 15 s Lambda
  * timeouts, which stay inside API Gateway's 29 s.
  *
  * DynamoDB answers in milliseconds; a second is a stalled connection, not a slow answer.
@@ -25,7 +25,7 @@ export const DYNAMODB_CALL_BUDGET_MS =
 export const DYNAMODB_CONNECTION_TIMEOUT_MS = 1_000;
 /**
  * Sockets per client (the SDK's default, said out loud). A Lambda function serves one request at
- * a time (createPet's two calls go one after the other), so it never waits for one. The local
+ * a time (createPet's calls go one after the other), so it never waits for one. The local
  * server shares each function's client between concurrent requests: it runs at most
  * LOCAL_CONCURRENCY (32, tools/local/gateway.ts) at once, so a request never waits for a socket
  * there either, and DynamoDB Local never sees more connections at once than it accepts.
@@ -38,7 +38,6 @@ const LOCAL_CLIENT = {
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 } as const;
 
-/**
 /**
  * How every DynamoDB client of the service sends requests: timeouts that end the call (without
  * `throwOnRequestTimeout` the SDK only logs a warning when `requestTimeout` passes and waits on),
