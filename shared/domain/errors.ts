@@ -18,6 +18,20 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * A pet already has the id the sequence handed out: the sequence and the table disagree, a fault
+ * of the service (its counter was reset or edited). Nothing is overwritten.
+ */
+export class PetIdTakenError extends Error {
+  override readonly name = 'PetIdTakenError';
+  constructor(
+    readonly petId: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`A pet with id ${petId} already exists: the id sequence is behind the table`, options);
+  }
+}
+
 /** The id sequence is exhausted: every id up to 2^53−1 has been handed out. */
 export class IdSpaceExhaustedError extends Error {
   override readonly name = 'IdSpaceExhaustedError';

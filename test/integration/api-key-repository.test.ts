@@ -1,11 +1,17 @@
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { generateApiKey, hashApiKey } from '#shared/auth/api-key';
+import { StoreUnavailableError } from '#shared/domain/errors';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
-import { apiKeysOf, createTestTables } from '../support/tables';
+import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
+let tables: TestTables;
 let keys: ApiKeyRepository;
 beforeAll(async () => {
-  keys = apiKeysOf(await createTestTables('keys'));
+  tables = await createTestTables('keys');
+  keys = apiKeysOf(tables);
 });
 
 describe('DynamoDbApiKeyRepository', () => {
@@ -27,5 +33,29 @@ describe('DynamoDbApiKeyRepository', () => {
     expect(await keys.revoke('key-does-not-exist', '2026-01-01T00:00:00.000Z')).toBe(false);
 
     expect((await keys.findByHash(record.keyHash))?.revokedAt).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('refuses an item that is not a key it wrote, instead of passing undefined fields on', async () => {
+    await createDocumentClient({ endpoint: tables.endpoint }).send(
+      new PutCommand({ TableName: tables.names.apiKeys, Item: { keyHash: 'f'.repeat(64), keyId: 7 } }),
+    );
+
+    await expect(keys.findByHash('f'.repeat(64))).rejects.toThrow('An API key item has no string keyId');
+  });
+
+  it.each([
+    ['finding a key', (repository: ApiKeyRepository) => repository.findByHash('0'.repeat(64))],
+    ['storing a key', (repository: ApiKeyRepository) => repository.put(generateApiKey('x').record)],
+    ['listing keys', (repository: ApiKeyRepository) => repository.list()],
+    [
+      'revoking a key',
+      (repository: ApiKeyRepository) => repository.revoke('any', '2026-01-01T00:00:00.000Z'),
+    ],
+  ])('translates an unreachable DynamoDB into StoreUnavailableError when %s', async (_what, call) => {
+    const client = DynamoDBDocumentClient.from(createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }));
+
+    await expect(
+      call(new DynamoDbApiKeyRepository({ client, apiKeysTable: 'unreachable' })),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });

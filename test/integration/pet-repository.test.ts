@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import { IdSpaceExhaustedError, StoreUnavailableError } from '#shared/domain/errors';
+import { IdSpaceExhaustedError, PetIdTakenError, StoreUnavailableError } from '#shared/domain/errors';
 import { MAX_ID, type Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
 import { createTestTables, type TestTables } from '../support/tables';
@@ -53,7 +53,9 @@ describe('DynamoDbPetRepository', () => {
     const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
     await repository.create(pet(2_001));
 
-    await expect(repository.create({ ...pet(2_001), name: 'Impostor' })).rejects.toThrow();
+    await expect(repository.create({ ...pet(2_001), name: 'Impostor' })).rejects.toThrow(
+      new PetIdTakenError(2_001),
+    );
     expect(await repository.get(2_001)).toEqual(pet(2_001));
   });
 

@@ -5,7 +5,7 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { translateSdkError } from '#shared/adapters/dynamodb/errors';
+import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
@@ -14,11 +14,21 @@ export interface DynamoDbApiKeyRepositoryOptions {
   readonly apiKeysTable: string;
 }
 
+/** A string attribute of a key's item; an item without it is not a key this code wrote. */
+const text = (item: Record<string, unknown>, name: keyof ApiKeyRecord): string => {
+  const value = item[name];
+  if (typeof value !== 'string') throw new Error(`An API key item has no string ${name}`);
+  return value;
+};
+
 const toRecord = (item: Record<string, unknown>): ApiKeyRecord => {
-  const { keyHash, keyId, name, createdAt, revokedAt } = item as unknown as ApiKeyRecord;
-  return revokedAt === undefined
-    ? { keyHash, keyId, name, createdAt }
-    : { keyHash, keyId, name, createdAt, revokedAt };
+  const record = {
+    keyHash: text(item, 'keyHash'),
+    keyId: text(item, 'keyId'),
+    name: text(item, 'name'),
+    createdAt: text(item, 'createdAt'),
+  };
+  return item.revokedAt === undefined ? record : { ...record, revokedAt: text(item, 'revokedAt') };
 };
 
 /** API keys in DynamoDB, one item per key, keyed by the hex SHA-256 of the key. */
@@ -32,19 +42,15 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    try {
-      // Strongly consistent: a key revoked a moment ago must not be read, and cached, as valid.
-      const { Item } = await this.client.send(
-        new GetCommand({ TableName: this.table, Key: { keyHash }, ConsistentRead: true }),
-      );
-      return Item ? toRecord(Item) : undefined;
-    } catch (error) {
-      throw translateSdkError(error, 'GetItem');
-    }
+    // Strongly consistent: a key revoked a moment ago must not be read, and cached, as valid.
+    const { Item } = await sdkCall('GetItem', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { keyHash }, ConsistentRead: true })),
+    );
+    return Item ? toRecord(Item) : undefined;
   }
 
   async put(record: ApiKeyRecord): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.table, Item: record }));
+    await sdkCall('PutItem', () => this.client.send(new PutCommand({ TableName: this.table, Item: record })));
   }
 
   /** Key administration only (a handful of keys): a paginated scan is fine here. */
@@ -52,7 +58,9 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
     const records: ApiKeyRecord[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.client.send(new ScanCommand({ TableName: this.table, ExclusiveStartKey }));
+      const page = await sdkCall('Scan', () =>
+        this.client.send(new ScanCommand({ TableName: this.table, ExclusiveStartKey })),
+      );
       records.push(...(page.Items ?? []).map(toRecord));
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
@@ -62,13 +70,15 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
   async revoke(keyId: string, revokedAt: string): Promise<boolean> {
     const record = (await this.list()).find((candidate) => candidate.keyId === keyId);
     if (!record) return false;
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { keyHash: record.keyHash },
-        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :revokedAt)',
-        ExpressionAttributeValues: { ':revokedAt': revokedAt },
-      }),
+    await sdkCall('UpdateItem', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { keyHash: record.keyHash },
+          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :revokedAt)',
+          ExpressionAttributeValues: { ':revokedAt': revokedAt },
+        }),
+      ),
     );
     return true;
   }

@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { IdSpaceExhaustedError } from '#shared/domain/errors';
@@ -46,7 +47,7 @@ export class DynamoDbIdSequence implements IdSequence {
       );
       return Number(Attributes?.value);
     } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') {
+      if (error instanceof ConditionalCheckFailedException) {
         throw new IdSpaceExhaustedError();
       }
       throw translateSdkError(error, 'UpdateItem');

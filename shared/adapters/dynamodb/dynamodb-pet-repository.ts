@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -5,8 +6,9 @@ import {
   QueryCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { translateSdkError } from '#shared/adapters/dynamodb/errors';
+import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
+import { PetIdTakenError } from '#shared/domain/errors';
 import type { ListPetsOptions, ListPosition, Pet, PetPage } from '#shared/domain/pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 
@@ -44,16 +46,26 @@ export class DynamoDbPetRepository implements PetRepository {
 
   async create(pet: Pet): Promise<void> {
     // The condition makes a duplicate id an error instead of a silent overwrite.
-    await this.send('PutItem', () =>
-      this.client.send(
-        new PutCommand({ TableName: this.table, Item: pet, ConditionExpression: 'attribute_not_exists(id)' }),
-      ),
-    );
+    try {
+      await sdkCall('PutItem', () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: pet,
+            ConditionExpression: 'attribute_not_exists(id)',
+          }),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException)
+        throw new PetIdTakenError(pet.id, { cause: error });
+      throw error;
+    }
   }
 
   async get(id: number): Promise<Pet | undefined> {
     // Strongly consistent: a client that has just created a pet must be able to read it back.
-    const { Item } = await this.send('GetItem', () =>
+    const { Item } = await sdkCall('GetItem', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { id }, ConsistentRead: true })),
     );
     return Item ? toPet(Item) : undefined;
@@ -70,7 +82,7 @@ export class DynamoDbPetRepository implements PetRepository {
     const position = singlePosition(after);
     const Limit = limit + 1;
     const { Items = [], LastEvaluatedKey } = status
-      ? await this.send('Query', () =>
+      ? await sdkCall('Query', () =>
           this.client.send(
             new QueryCommand({
               TableName: this.table,
@@ -84,7 +96,7 @@ export class DynamoDbPetRepository implements PetRepository {
             }),
           ),
         )
-      : await this.send('Scan', () =>
+      : await sdkCall('Scan', () =>
           this.client.send(
             new ScanCommand({
               TableName: this.table,
@@ -99,13 +111,5 @@ export class DynamoDbPetRepository implements PetRepository {
     // its 1 MB page size (far above 101 pets of at most a few hundred bytes), so more may follow.
     const more = Items.length > limit || LastEvaluatedKey !== undefined;
     return more && last ? { pets, next: [{ afterId: last.id }] } : { pets };
-  }
-
-  private async send<T>(operation: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw translateSdkError(error, operation);
-    }
   }
 }

@@ -27,3 +27,12 @@ export const translateSdkError = (error: unknown, operation: string): unknown =>
   }
   return error;
 };
+
+/** Runs one SDK call of `operation` (GetItem, Scan, …), its failure translated by translateSdkError. */
+export const sdkCall = async <T>(operation: string, call: () => Promise<T>): Promise<T> => {
+  try {
+    return await call();
+  } catch (error) {
+    throw translateSdkError(error, operation);
+  }
+};
