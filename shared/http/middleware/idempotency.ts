@@ -8,6 +8,7 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
+import type { ResponseHook } from '@aws-lambda-powertools/idempotency/types';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
@@ -24,6 +25,19 @@ export interface IdempotentRequestsOptions {
 }
 
 type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
+type StoredAnswer = Parameters<ResponseHook>[0];
+
+/** A stored answer, as Powertools replays it: the handler's result, plain JSON. */
+const isJsonObject = (value: StoredAnswer): value is Extract<StoredAnswer, Record<string, unknown>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The first answer, replayed: the same status, body and headers, plus `Idempotent-Replayed: true`. */
+const markedReplayed: ResponseHook = (answer) => {
+  if (!isJsonObject(answer)) return answer;
+  const headers = isJsonObject(answer.headers) ? answer.headers : {};
+  return { ...answer, headers: { ...headers, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } };
+};
 
 /**
  * What Powertools' errors mean here, in the domain's terms; nothing of Powertools goes further.
@@ -75,13 +89,7 @@ export const idempotentRequests = (
       payloadValidationJmesPath: 'input.body',
       expiresAfterSeconds: options.rule.retentionSeconds,
       hashFunction: 'sha256',
-      responseHook: (response) => {
-        const replayed = response as unknown as APIGatewayProxyResult;
-        return {
-          ...replayed,
-          headers: { ...replayed.headers, [IDEMPOTENT_REPLAYED_HEADER]: 'true' },
-        } as unknown as typeof response;
-      },
+      responseHook: markedReplayed,
     }),
   });
   /** Requests that hold their record: theirs to complete, or to delete when they fail. */
