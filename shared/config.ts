@@ -73,13 +73,21 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const isLogLevel = (value: string): value is LogLevel =>
   (LOG_LEVELS as readonly string[]).includes(value);
 
+/** POWERTOOLS_LOG_LEVEL, in any case; unset is undefined, anything else a ConfigError naming it. */
+export const readLogLevel = (env: Env): LogLevel | undefined => {
+  const text = optionalEnv(ENV.logLevel, env)?.toUpperCase();
+  if (text !== undefined && !isLogLevel(text))
+    throw new ConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, not "${text}"`);
+  return text;
+};
+
 /** What a function's composition root needs: its tables, how to reach DynamoDB, how to report. */
 export interface FunctionConfig {
   readonly tables: Readonly<Partial<Record<TableKey, string>>>;
   readonly dynamoDb: DynamoDbConfig;
   /** Tags metrics, so stages sharing an account keep apart; unset locally. */
   readonly stage?: string;
-  /** @default Powertools' own (`POWERTOOLS_LOG_LEVEL`, else INFO) */
+  /** @default Powertools' own: INFO */
   readonly logLevel?: LogLevel;
   /** Publish EMF metrics to stdout (CloudWatch reads them in Lambda). */
   readonly metrics: boolean;
@@ -105,10 +113,12 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
   const stage = optionalEnv(ENV.stage, env);
   const origins = optionalEnv(ENV.corsOrigins, env);
+  const logLevel = readLogLevel(env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
     dynamoDb: endpoint ? { endpoint } : {},
     ...(stage ? { stage } : {}),
+    ...(logLevel ? { logLevel } : {}),
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
   };

@@ -32,6 +32,18 @@ describe('readFunctionConfig', () => {
     });
   });
 
+  it('reads the log level in any case, and refuses one Powertools does not know, naming the variable', () => {
+    expect(
+      readFunctionConfig(['pets'], { PETS_TABLE_NAME: 'p', POWERTOOLS_LOG_LEVEL: 'debug' }).logLevel,
+    ).toBe('DEBUG');
+    expect(readFunctionConfig(['pets'], { PETS_TABLE_NAME: 'p' })).not.toHaveProperty('logLevel');
+    expect(() =>
+      readFunctionConfig(['pets'], { PETS_TABLE_NAME: 'p', POWERTOOLS_LOG_LEVEL: 'loud' }),
+    ).toThrow(
+      new ConfigError('POWERTOOLS_LOG_LEVEL must be one of DEBUG, INFO, WARN, ERROR, SILENT, not "LOUD"'),
+    );
+  });
+
   it('leaves the endpoint to the SDK in AWS, where none is set', () => {
     expect(readFunctionConfig(['pets'], { PETS_TABLE_NAME: 'p' }).dynamoDb).toEqual({});
   });

@@ -3,11 +3,10 @@ import {
   ConfigError,
   ENV,
   type Env,
-  isLogLevel,
-  LOG_LEVELS,
   type LogLevel,
   optionalEnv,
   readAllowedOrigins,
+  readLogLevel,
 } from '#shared/config';
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 
@@ -50,11 +49,14 @@ const port = (env: Env): number => {
   return parsed;
 };
 
-const logLevel = (env: Env): LogLevel | undefined => {
-  const text = optionalEnv(ENV.logLevel, env)?.toUpperCase();
-  if (text !== undefined && !isLogLevel(text))
-    throw new LocalConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, not "${text}"`);
-  return text;
+/** A setting npm start shares with the functions, its ConfigError as a LocalConfigError. */
+const shared = <T>(read: () => T): T => {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new LocalConfigError(error.message);
+    throw error;
+  }
 };
 
 const endpoint = (env: Env): string | undefined => {
@@ -76,20 +78,14 @@ const endpoint = (env: Env): string | undefined => {
 /** Any origin unless PETSTORE_CORS_ORIGINS lists some (a development server is open by default). */
 const corsOrigins = (env: Env): AllowedOrigins => {
   const text = optionalEnv(ENV.corsOrigins, env);
-  if (text === undefined) return [ANY_ORIGIN];
-  try {
-    return readAllowedOrigins(ENV.corsOrigins, text);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new LocalConfigError(error.message);
-    throw error;
-  }
+  return text === undefined ? [ANY_ORIGIN] : shared(() => readAllowedOrigins(ENV.corsOrigins, text));
 };
 
 /** Every setting, checked; relative paths resolved against `cwd`. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
   const apiKey = optionalEnv(ENV.local.apiKey, env);
   const dynamoDbEndpoint = endpoint(env);
-  const level = logLevel(env);
+  const level = shared(() => readLogLevel(env));
   return {
     dataDir: resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data'),
     port: port(env),
