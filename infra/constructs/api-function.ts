@@ -8,7 +8,8 @@ import { Construct } from 'constructs';
 import { nodejsBundling } from '#infra/bundling';
 import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
-import type { LogLevel, StageName } from '#infra/stages';
+import type { StageName } from '#infra/stages';
+import type { LogLevel } from '#shared/config';
 import { ENV } from '#shared/config';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { METRICS_NAMESPACE } from '#shared/observability/metrics';
@@ -53,8 +54,6 @@ export interface ApiFunctionProps {
   readonly logLevel: LogLevel;
   /** Tags the function's metrics, so stages sharing an account keep apart. */
   readonly stage: StageName;
-  /** Variables the function reads on top of the house ones (table names). */
-  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -101,7 +100,6 @@ export class ApiFunction extends Construct {
         [ENV.logLevel]: props.logLevel,
         [ENV.metricsNamespace]: METRICS_NAMESPACE,
         [ENV.stage]: props.stage,
-        ...props.environment,
       },
     });
 

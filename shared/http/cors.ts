@@ -141,11 +141,13 @@ export const gatewayResponseCorsHeaders = (
   return only !== undefined && more.length === 0 ? { 'Access-Control-Allow-Origin': only, ...exposed } : {};
 };
 
-/** The request's one `Origin`; none when it is missing or repeated (no browser repeats it). */
-export const originOf = (event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>) => {
-  const [origin, ...more] = headerValues(event, 'origin');
-  return more.length === 0 ? origin : undefined;
-};
+/** The one `Origin` among a request's values; none when it is missing or repeated (no browser repeats it). */
+export const singleOrigin = (values: readonly string[]): string | undefined =>
+  values.length === 1 ? values[0] : undefined;
+
+/** The request's one `Origin` (singleOrigin). */
+export const originOf = (event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>) =>
+  singleOrigin(headerValues(event, 'origin'));
 
 /**
  * A function's handler with the CORS headers of `allowed` on every answer it gives, the

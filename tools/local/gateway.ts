@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
-import { type AllowedOrigins, corsHeaders, preflightHeaders } from '#shared/http/cors';
+import { type AllowedOrigins, corsHeaders, preflightHeaders, singleOrigin } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
 import { BASE_PATH } from '#shared/http/paths';
@@ -94,10 +94,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
   const corsOrigins = options.corsOrigins ?? [];
   /** The request's one `Origin`, as the functions read it (none when repeated). */
-  const originOf = (request: IncomingMessage): string | undefined => {
-    const [origin, ...more] = valuesOf(headerPairs(request), 'origin');
-    return more.length === 0 ? origin : undefined;
-  };
+  const originOf = (request: IncomingMessage) => singleOrigin(valuesOf(headerPairs(request), 'origin'));
 
   /** One request, in API Gateway's order: body size, route, authorizer, 405, function. */
   const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {

@@ -12,7 +12,7 @@ import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
-import { assertDynamoDbReachable, assertPortFree, ensureDataDir, listenError } from '#tools/local/preflight';
+import { assertSettingsUsable, listenError } from '#tools/local/preflight';
 import { LOCAL_HOST as HOST, LocalConfigError } from '#tools/local/settings';
 import type { StaticRoutes } from '#tools/local/static-files';
 
@@ -103,10 +103,13 @@ const localKey = (options: LocalStackOptions): Pick<LocalStack, 'apiKey' | 'apiK
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const port = options.port ?? 3000;
   const log = options.log ?? (() => undefined);
-  ensureDataDir(options.dataDir);
+  await assertSettingsUsable({
+    dataDir: options.dataDir,
+    port,
+    host: HOST,
+    ...(options.dynamoDbEndpoint ? { dynamoDbEndpoint: options.dynamoDbEndpoint } : {}),
+  });
   const key = localKey(options);
-  await assertPortFree(port, HOST);
-  if (options.dynamoDbEndpoint) await assertDynamoDbReachable(options.dynamoDbEndpoint);
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
   /** The tables and the key, created where missing: at start and after DynamoDB Local restarts. */

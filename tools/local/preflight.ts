@@ -83,25 +83,29 @@ export const assertDynamoDbReachable = async (
   setting: string = ENV.dynamoDbEndpoint,
 ): Promise<void> => {
   // Loaded here, not at the top: a bad setting is reported before the SDK has even loaded.
-  const [{ ListTablesCommand }, { createLocalClient }] = await Promise.all([
-    import('@aws-sdk/client-dynamodb'),
-    import('#shared/adapters/dynamodb/client'),
-  ]);
-  const client = createLocalClient(endpoint, {
-    maxAttempts: 1,
-    requestHandler: {
-      connectionTimeout: REACHABLE_TIMEOUT_MS,
-      requestTimeout: REACHABLE_TIMEOUT_MS,
-      throwOnRequestTimeout: true,
-    },
-  });
+  const { pingDynamoDb } = await import('#shared/adapters/dynamodb/create-tables');
   try {
-    await client.send(new ListTablesCommand({ Limit: 1 }));
+    await pingDynamoDb(endpoint, REACHABLE_TIMEOUT_MS);
   } catch (error) {
     throw new LocalConfigError(
       `No DynamoDB answers at ${setting}=${endpoint} (${codeOf(error)}): start it, fix ${setting}, or unset it to use the embedded DynamoDB Local.`,
     );
-  } finally {
-    client.destroy();
   }
+};
+
+/**
+ * Every check of the settings npm start can make before it starts anything: the data directory,
+ * the port, and the DynamoDB it is pointed at (if any). `npm start` runs it before it loads the
+ * service's modules, so a bad setting is reported in well under a second; startLocalStack runs it
+ * for every other caller.
+ */
+export const assertSettingsUsable = async (settings: {
+  readonly dataDir: string;
+  readonly port: number;
+  readonly host: string;
+  readonly dynamoDbEndpoint?: string;
+}): Promise<void> => {
+  ensureDataDir(settings.dataDir);
+  await assertPortFree(settings.port, settings.host);
+  if (settings.dynamoDbEndpoint) await assertDynamoDbReachable(settings.dynamoDbEndpoint);
 };

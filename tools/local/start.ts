@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { ENV } from '#shared/config';
 import { ANY_ORIGIN } from '#shared/http/cors';
 import type { LocalStack } from '#tools/local/local-stack';
-import { assertDynamoDbReachable, assertPortFree, ensureDataDir } from '#tools/local/preflight';
+import { assertSettingsUsable } from '#tools/local/preflight';
 import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
 
 /**
@@ -27,9 +27,7 @@ const fail = (error: unknown): never => {
 const main = async (): Promise<void> => {
   // Settings first, before the service's modules load: a bad one is reported in well under a second.
   const settings = readLocalSettings(process.env);
-  ensureDataDir(settings.dataDir);
-  await assertPortFree(settings.port, LOCAL_HOST);
-  if (settings.dynamoDbEndpoint) await assertDynamoDbReachable(settings.dynamoDbEndpoint);
+  await assertSettingsUsable({ ...settings, host: LOCAL_HOST });
   const [{ startLocalStack }, { referenceRoutes }] = await Promise.all([
     import('#tools/local/local-stack'),
     import('#tools/openapi/reference'),

@@ -1,10 +1,28 @@
 import {
   CreateTableCommand,
   type DynamoDBClient,
+  ListTablesCommand,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ALL_TABLES, type TableDesign, type TableKey } from '#shared/adapters/dynamodb/table-design';
+
+/**
+ * Resolves when the DynamoDB at `endpoint` answers one ListTables within `timeoutMs`, a single
+ * attempt; rejects with the SDK's error otherwise (ECONNREFUSED, TimeoutError, …).
+ */
+export const pingDynamoDb = async (endpoint: string, timeoutMs: number): Promise<void> => {
+  const client = createLocalClient(endpoint, {
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs, throwOnRequestTimeout: true },
+  });
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+  } finally {
+    client.destroy();
+  }
+};
 
 /** Physical names of the tables outside AWS (DynamoDB Local). */
 export type TableNames = Readonly<Record<TableKey, string>>;
