@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
 import type { StageName } from '#infra/stages';
 import type { LogLevel } from '#shared/config';
 import { ENV } from '#shared/config';
+import { AUTHORIZER_TIMEOUT_SECONDS, HANDLER_TIMEOUT_SECONDS } from '#shared/lambda';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { METRICS_NAMESPACE } from '#shared/observability/metrics';
 
@@ -28,8 +29,8 @@ import { METRICS_NAMESPACE } from '#shared/observability/metrics';
  *    answers AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
  * 4. API Gateway's integration timeout: 29 s, never reached.
  */
-export const HANDLER_TIMEOUT = Duration.seconds(15);
-export const AUTHORIZER_TIMEOUT = Duration.seconds(6);
+export const HANDLER_TIMEOUT = Duration.seconds(HANDLER_TIMEOUT_SECONDS);
+export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
 
 /**
  * 512 MB for every function. None of them needs the memory itself; Lambda gives CPU in

@@ -93,4 +93,25 @@ describe('the local gateway', () => {
 
     await expectGatewayError(response, 500, 'INTERNAL_ERROR');
   });
+
+  it('gives the authorizer 6 s and the functions 15 s, the Lambda timeouts of the stack', async () => {
+    let authorizerMs = 0;
+    let functionMs = 0;
+    const response = await serve(
+      async (_event, context) => {
+        authorizerMs = context.getRemainingTimeInMillis();
+        return policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/*/*');
+      },
+      async (_event, context) => {
+        functionMs = context.getRemainingTimeInMillis();
+        return { statusCode: 200, body: '[]' };
+      },
+    );
+
+    expect(response.status).toBe(200);
+    expect(authorizerMs).toBeGreaterThan(5_000);
+    expect(authorizerMs).toBeLessThanOrEqual(6_000);
+    expect(functionMs).toBeGreaterThan(14_000);
+    expect(functionMs).toBeLessThanOrEqual(15_000);
+  });
 });

@@ -7,7 +7,12 @@ import { errorBody } from '#shared/http/error-body';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
 import { BASE_PATH } from '#shared/http/paths';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
-import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
+import {
+  AUTHORIZER_TIMEOUT_SECONDS,
+  HANDLER_TIMEOUT_SECONDS,
+  type ProxyHandler,
+  type TokenAuthorizerHandler,
+} from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
 import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
@@ -41,7 +46,7 @@ export interface LocalGatewayOptions {
   readonly log?: (line: string) => void;
   /** API Gateway's own payload limit (10 MB); the functions enforce the API's smaller one. */
   readonly maxPayloadBytes?: number;
-  /** The Lambda timeout the handlers see in `getRemainingTimeInMillis`. @default 10_000 */
+  /** The Lambda timeout the handlers see in `getRemainingTimeInMillis`. @default the stack's, 15 s */
   readonly functionTimeoutMs?: number;
   /**
    * Files served outside the stage, to GET without a key. A promise is fine: the API serves at
@@ -89,7 +94,7 @@ export const LOCAL_CONCURRENCY = 32;
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
   const host = options.host ?? '127.0.0.1';
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
-  const timeoutMs = options.functionTimeoutMs ?? 10_000;
+  const timeoutMs = options.functionTimeoutMs ?? HANDLER_TIMEOUT_SECONDS * 1_000;
   const staticRoutes = Promise.resolve(options.staticRoutes ?? {});
   const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
   const corsOrigins = options.corsOrigins ?? [];
@@ -128,7 +133,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         authorizer: options.authorizer,
         tokens: valuesOf(headers, 'authorization'),
         methodArn: arn,
-        timeoutMs,
+        timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
       });
       if (match.kind === 'method-not-allowed') {
         const { code, message, allow } = methodNotAllowed(match.allow);
