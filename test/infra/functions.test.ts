@@ -173,7 +173,7 @@ describe('timeout ladder', () => {
     expect(sdkBudgetMs).toBeLessThan(AUTHORIZER_TIMEOUT.toMilliseconds());
   });
 
-  it('ends a stalled DynamoDB call within 3.15 s: 3 attempts of 1 s that throw, and 150 ms of back-off at most', () => {
+  it('configures every DynamoDB client to give up within 3.15 s: 3 attempts of 1 s that throw, and 150 ms of back-off at most', () => {
     expect(timeBudget()).toEqual({
       maxAttempts: 3,
       requestHandler: expect.objectContaining({

@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
 import { ConfigError, readFunctionConfig } from '#shared/config';
 import {
+  CORS_ALLOWED_HEADERS,
+  CORS_EXPOSED_HEADERS,
   corsHeaders,
   gatewayResponseCorsHeaders,
   parseAllowedOrigins,
   preflightHeaders,
 } from '#shared/http/cors';
+import { deprecationHeaders } from '#shared/http/deprecation';
+import { retryHeaders } from '#shared/http/retry';
+import type { Operation } from '#shared/operations/operation';
+import { OPERATIONS } from '#shared/operations/routes';
 
 describe('allowed origins', () => {
   it('reads a comma-separated list, ignoring blanks and repeats', () => {
@@ -111,5 +117,42 @@ describe('the mocks’ CORS template', () => {
   it('sets them for any request with an Origin when any origin is allowed, and is empty with none', () => {
     expect(corsOverrideTemplate(['*'], {})).toContain('#if("$!origin" != "")');
     expect(corsOverrideTemplate([], { 'Access-Control-Max-Age': '7200' })).toBe('');
+  });
+});
+
+describe('what a page may send and read', () => {
+  /** Readable by any script without being exposed (the Fetch standard's safelisted response headers). */
+  const SAFELISTED = [
+    'cache-control',
+    'content-language',
+    'content-length',
+    'content-type',
+    'expires',
+    'last-modified',
+    'pragma',
+  ];
+  const lower = (names: Iterable<string>) => [...names].map((name) => name.toLowerCase());
+
+  it('exposes every header an operation answers with, the deprecation and Retry-After headers included', () => {
+    const answered = new Set<string>(Object.keys(retryHeaders('SERVICE_UNAVAILABLE')));
+    for (const operation of OPERATIONS as readonly Operation[]) {
+      for (const response of Object.values(operation.responses)) {
+        for (const name of Object.keys(response.headers ?? {})) answered.add(name);
+      }
+      if (operation.deprecation)
+        for (const name of Object.keys(deprecationHeaders(operation.deprecation))) answered.add(name);
+    }
+
+    const readable = [...lower(CORS_EXPOSED_HEADERS), ...SAFELISTED];
+    for (const name of lower(answered)) expect(readable, name).toContain(name);
+  });
+
+  it('allows every request header an operation reads', () => {
+    const allowed = lower(CORS_ALLOWED_HEADERS);
+    for (const operation of OPERATIONS as readonly Operation[]) {
+      const schema = operation.request.headers as { shape?: Record<string, unknown> } | undefined;
+      for (const name of Object.keys(schema?.shape ?? {}))
+        expect(allowed, name).toContain(name.toLowerCase());
+    }
   });
 });

@@ -284,10 +284,25 @@ const documentDecodedParameters = (context: ZodOpenApiOverrideContext): void => 
   else schema.description = description;
 };
 
-const deprecatedOperations = () =>
-  (OPERATIONS as readonly Operation[]).flatMap((operation) =>
+/**
+ * The deprecated operations. The document describes their headers once, as components with the
+ * values as constants, so they must all send the same ones: a second deprecation with other dates
+ * is refused here until it gets components of its own.
+ */
+const deprecatedOperations = () => {
+  const deprecated = (OPERATIONS as readonly Operation[]).flatMap((operation) =>
     operation.deprecation ? [{ operation, deprecation: operation.deprecation }] : [],
   );
+  const variants = new Set(
+    deprecated.map(({ deprecation }) => JSON.stringify(deprecationHeaders(deprecation))),
+  );
+  if (variants.size > 1) {
+    throw new Error(
+      `${deprecated.map(({ operation }) => operation.operationId).join(', ')} send different deprecation headers; the document's header components hold one set`,
+    );
+  }
+  return deprecated;
+};
 
 const introduction = (): string => {
   const prose = readFileSync(new URL('./introduction.md', import.meta.url), 'utf8').trim();
