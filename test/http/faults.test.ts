@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
-import { ApiClient, type ObservedExchange } from '../support/api-client';
+import type { ApiClient, ObservedExchange } from '../support/api-client';
 import { FaultProxy } from '../support/fault-proxy';
+import { checkedClient } from '../support/local-api';
 import { apiKeysOf, createTestTables } from '../support/tables';
 
 /**
@@ -33,7 +34,7 @@ beforeAll(async () => {
     startLocalGateway({ port: 0, handlers: proxied.handlers, authorizer: direct.authorizer }),
     startLocalGateway({ port: 0, handlers: direct.handlers, authorizer: proxied.authorizer }),
   ]);
-  [functions, authorizer] = gateways.map((gateway) => new ApiClient(gateway.baseUrl, key)) as [
+  [functions, authorizer] = gateways.map((gateway) => checkedClient(gateway.baseUrl, key)) as [
     ApiClient,
     ApiClient,
   ];

@@ -8,8 +8,8 @@ import { generateApiKey } from '#shared/auth/api-key';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
 import { createPetHandler } from '#shared/handlers/create-pet';
-import { ApiClient, type ObservedExchange } from '../support/api-client';
-import { type LocalApi, startLocalApi } from '../support/local-api';
+import type { ObservedExchange } from '../support/api-client';
+import { checkedClient, type LocalApi, startLocalApi } from '../support/local-api';
 import { silent } from '../support/observability';
 import { apiKeysOf } from '../support/tables';
 
@@ -66,7 +66,7 @@ describe.concurrent('POST /v1/pets with an Idempotency-Key, as the table sees it
   it('keeps keys apart per API key: the same key from another client adds another pet', async () => {
     const { key: otherApiKey, record } = generateApiKey('another client');
     await apiKeysOf(api.tables).put(record);
-    const other = new ApiClient(api.gateway.baseUrl, otherApiKey);
+    const other = checkedClient(api.gateway.baseUrl, otherApiKey);
     const key = randomUUID();
     const body = { name: 'Twins', categoryId: 2 };
 

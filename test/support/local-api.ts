@@ -11,6 +11,10 @@ import { apiKeysOf, createTestTables, type TestTables } from './tables';
 /** docs/openapi.yaml, loaded once per test file. */
 const contract = loadContract();
 
+/** A client of any local gateway whose every response must conform to docs/openapi.yaml. */
+export const checkedClient = (baseUrl: string, apiKey: string): ApiClient =>
+  ApiClient.checkedAgainst(contract, baseUrl, apiKey);
+
 export interface LocalApi {
   /** Holds every response to docs/openapi.yaml: a response that breaks it fails the test. */
   readonly client: ApiClient;
@@ -53,7 +57,7 @@ export const startLocalApi = async (label: string, options: LocalApiOptions = {}
     handlers: { ...functions.handlers, ...options.handlers?.(tables) },
   });
   return {
-    client: ApiClient.checkedAgainst(contract, gateway.baseUrl, key),
+    client: checkedClient(gateway.baseUrl, key),
     gateway,
     tables,
     apiKey: key,

@@ -116,10 +116,11 @@ describe('errors the store raises', () => {
       nearlyOutOfTime,
     );
 
-    // 800 ms left, a 500 ms margin: the answer comes after about 300 ms, well before 800.
+    // 800 ms left, a 500 ms margin: the answer comes after about 300 ms, not before (the margin
+    // is not the whole budget) and before the 800 ms the Lambda had.
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(700);
+    expect(elapsed).toBeLessThan(800);
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
     expect(bodyOf(result)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
