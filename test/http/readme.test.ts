@@ -56,3 +56,33 @@ describe('the README', () => {
     );
   });
 });
+
+describe('the README and package.json', () => {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const scripts = Object.keys(
+    (
+      JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts,
+  );
+
+  it('names only scripts that exist', () => {
+    const named = [...readme.matchAll(/npm run (?:-s )?(\w+(?::\w+)*)/g)].map(([, name]) => name);
+
+    expect(named.length).toBeGreaterThan(5);
+    for (const name of named) expect(scripts, `npm run ${name}`).toContain(name);
+  });
+
+  it('lists every script in its Scripts table', () => {
+    const table = readme.slice(readme.indexOf('\n## Scripts\n'), readme.indexOf('\n## Deploying\n'));
+    const listed = new Set(
+      [...table.matchAll(/`(?:npm run |npm )?(\w+(?::\w+)*)/g)].map(([, name]) => name as string),
+    );
+
+    // check:types, check:lint and check:openapi are the parts of `npm run check`, listed with it.
+    for (const name of scripts.filter((script) => !script.startsWith('check:'))) {
+      expect(listed, name).toContain(name);
+    }
+  });
+});
