@@ -25,6 +25,7 @@ const generated = (report: BenchReport): string => {
     'durationSeconds' in settings.e2e
       ? `${settings.e2e.durationSeconds} s`
       : `${settings.e2e.amount} requests`;
+  const coldRounds = `${settings.coldRuns} ${settings.coldRuns === 1 ? 'run' : 'runs'} per bundle${settings.coldWarmupRound ? ' after a discarded one' : ''}`;
   const missed = report.budgets.filter((budget) => !budget.pass).length;
   return [
     BEGIN,
@@ -46,7 +47,7 @@ const generated = (report: BenchReport): string => {
     '',
     '### Cold start',
     '',
-    `Import of the bundle plus its first invocation against DynamoDB Local, in a fresh \`node\` process, ${settings.coldRuns} runs per bundle after a discarded one, service and baseline interleaved. Environment as the stack sets it in Lambda: \`NODE_OPTIONS=--enable-source-maps\`, \`POWERTOOLS_LOG_LEVEL=INFO\` (production), metrics on. Node here is ${report.machine.node}; Lambda runs Node 22. "No source maps": both bundles again without \`--enable-source-maps\`, interleaved with the others. "Process start → answer" adds Node's own start.`,
+    `Import of the bundle plus its first invocation against DynamoDB Local, in a fresh \`node\` process, ${coldRounds}, service and baseline interleaved. Environment as the stack sets it in Lambda: \`NODE_OPTIONS=--enable-source-maps\`, \`POWERTOOLS_LOG_LEVEL=INFO\` (production), metrics on. Node here is ${report.machine.node}; Lambda runs Node 22. "No source maps": both bundles again without \`--enable-source-maps\`, interleaved with the others. "Process start → answer" adds Node's own start.`,
     '',
     coldStartTable(report),
     '',
