@@ -8,6 +8,7 @@ import { measureCapacity } from './capacity';
 import { measureColdStarts } from './cold-start';
 import { measureEndToEnd } from './e2e';
 import { benchEvents } from './lambda-events';
+import { type ChildNode, findLambdaNode } from './lambda-node';
 import { describeMachine } from './machine';
 import type { BenchReport } from './report';
 import { type BenchMode, SETTINGS } from './settings';
@@ -20,6 +21,8 @@ export interface RunBenchOptions {
   readonly dynamoDbEndpoint: string;
   /** Bundles, harnesses and scratch files (`.bench/` is git-ignored). */
   readonly workDir: string;
+  /** The Node the cold-start and warm children run on. @default findLambdaNode() */
+  readonly childNode?: ChildNode;
   readonly progress?: (line: string) => void;
 }
 
@@ -51,7 +54,9 @@ const settle = async <A, B, C>(jobs: [Promise<A>, Promise<B>, Promise<C>]): Prom
  * One run of the benchmark: bundles, cold starts, warm invocations, DynamoDB capacity, end to end,
  * then the budgets. Measurements run one after the other, quietest first, so that none disturbs
  * another on a small machine; a quick run, which judges no timing, runs the three independent ones
- * side by side (`overlap`).
+ * side by side (`overlap`). The cold-start and warm children run on `childNode` (the Lambda's Node
+ * major when it is installed); everything else (bundling, tables, capacity, the local server for
+ * end to end) on this process's Node.
  */
 export const runBench = async (options: RunBenchOptions): Promise<BenchReport> => {
   const started = performance.now();
@@ -59,6 +64,8 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
   const endpoint = options.dynamoDbEndpoint;
   const progress = options.progress ?? (() => undefined);
   mkdirSync(options.workDir, { recursive: true });
+  const childNode = options.childNode ?? findLambdaNode();
+  progress(childNode.line);
   const java = javaVersion();
 
   const admin = adminFor(endpoint);
@@ -78,6 +85,7 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
         names: latencyTables,
         events,
         pairs: built.pairs,
+        node: childNode.path,
         workDir: options.workDir,
         progress,
       };
@@ -133,6 +141,7 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       date: new Date().toISOString(),
       settings,
       machine: describeMachine(),
+      childNode,
       javaVersion: await java,
       bundles,
       coldStarts,

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LIMITS } from './budgets';
+import { LAMBDA_NODE_MAJOR } from './lambda-node';
 import {
   type BenchReport,
   budgetTable,
@@ -9,6 +10,7 @@ import {
   coldStartTable,
   endToEndTable,
   machineLine,
+  nodeLines,
   warmTable,
 } from './report';
 
@@ -32,6 +34,7 @@ const generated = (report: BenchReport): string => {
     '',
     `Run of ${report.date} (${settings.mode} mode, ${report.durationSeconds.toFixed(0)} s in all).`,
     `Machine: ${machineLine(report)}.`,
+    ...nodeLines(report),
     '',
     '### Budgets',
     '',
@@ -47,13 +50,13 @@ const generated = (report: BenchReport): string => {
     '',
     '### Cold start',
     '',
-    `Import of the bundle plus its first invocation against DynamoDB Local, in a fresh \`node\` process, ${coldRounds}, service and baseline interleaved. Environment as the stack sets it in Lambda: \`NODE_OPTIONS=--enable-source-maps\`, \`POWERTOOLS_LOG_LEVEL=INFO\` (production), metrics on. Node here is ${report.machine.node}; Lambda runs Node 22. "No source maps": both bundles again without \`--enable-source-maps\`, interleaved with the others. "Process start → answer" adds Node's own start.`,
+    `Import of the bundle plus its first invocation against DynamoDB Local, in a fresh \`node\` process (Node ${report.childNode.version}; Lambda runs \`nodejs${LAMBDA_NODE_MAJOR}.x\` on arm64), ${coldRounds}, service and baseline interleaved. Environment as the stack sets it in Lambda: \`NODE_OPTIONS=--enable-source-maps\`, \`POWERTOOLS_LOG_LEVEL=INFO\` (production), metrics on. "No source maps": both bundles again without \`--enable-source-maps\`, interleaved with the others. "Process start → answer" adds Node's own start.`,
     '',
     coldStartTable(report),
     '',
     '### Warm invocations',
     '',
-    `${settings.warmIterations} invocations of each handler after ${settings.warmWarmup} of warm-up, service and baseline alternating in the same process; the time from the call to the answer.`,
+    `${settings.warmIterations} invocations of each handler after ${settings.warmWarmup} of warm-up, service and baseline alternating in the same process (Node ${report.childNode.version}); the time from the call to the answer.`,
     '',
     warmTable(report),
     '',
@@ -74,7 +77,7 @@ const generated = (report: BenchReport): string => {
 };
 
 const TEMPLATE_HEAD =
-  '# Benchmarks\n\n`npm run bench` (about 3 minutes) measures the service against baselines.\n\n';
+  '# Benchmarks\n\n`npm run bench` (about 4 minutes) measures the service against baselines.\n\n';
 
 /** Writes the generated part of the Markdown file at `path` (the file is created when missing). */
 export const writeReportFile = (report: BenchReport, path: string): void => {

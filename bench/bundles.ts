@@ -29,6 +29,8 @@ export interface BundlePair {
 
 /** What a child-process measurement (cold start, warm) needs: the harness, bundles and tables. */
 export interface HarnessOptions {
+  /** The Node binary the children run on (bench/lambda-node.ts). */
+  readonly node: string;
   readonly harness: string;
   readonly pairs: readonly BundlePair[];
   readonly events: Readonly<Record<BenchFunction, BenchEvent>>;

@@ -81,6 +81,7 @@ export const measureColdStarts = async (options: ColdStartOptions): Promise<Cold
       sourceMaps: !variant.endsWith('WithoutSourceMaps'),
     });
     const result = await runChild<ColdStartResult>(
+      options.node,
       options.harness,
       [bundle, JSON.stringify(options.events[pair.name]), pair.name],
       env,

@@ -3,6 +3,7 @@ import type { BundlePair } from './bundles';
 import type { CapacityRow, RequestCost } from './capacity';
 import type { ColdStartRow } from './cold-start';
 import type { E2eRow } from './e2e';
+import type { ChildNode } from './lambda-node';
 import type { Machine } from './machine';
 import type { BenchSettings } from './settings';
 import type { WarmRow } from './warm';
@@ -11,7 +12,10 @@ import type { WarmRow } from './warm';
 export interface BenchReport {
   readonly date: string;
   readonly settings: BenchSettings;
+  /** The machine, and the Node of this process (the parent: bundling, tables, the local server). */
   readonly machine: Machine;
+  /** The Node of the cold-start and warm children. */
+  readonly childNode: ChildNode;
   readonly javaVersion: string;
   readonly bundles: readonly BundlePair[];
   readonly coldStarts: readonly ColdStartRow[];
@@ -182,22 +186,29 @@ export const capacityTable = (report: BenchReport): string =>
 
 export const machineLine = (report: BenchReport): string => {
   const { machine } = report;
-  return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.platform}; Node ${machine.node}; ${report.javaVersion}`;
+  return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.platform}; ${report.javaVersion}`;
 };
+
+/** Which Node ran what: the children's binary and version, and the parent's. */
+export const nodeLines = (report: BenchReport): string[] => [
+  `Cold-start and warm ${report.childNode.line}.`,
+  `Parent (bundling, tables, capacity, the local server end to end): Node ${report.machine.node}.`,
+];
 
 /** The tables printed at the end of a run. */
 export const renderConsole = (report: BenchReport): string =>
   [
     `Pet store benchmark (${report.settings.mode}), ${report.date}, ${report.durationSeconds.toFixed(0)} s`,
     machineLine(report),
+    ...nodeLines(report),
     '',
     'Bundles',
     bundleTable(report),
     '',
-    `Cold start: load + first invocation, ${report.settings.coldRuns} fresh processes each`,
+    `Cold start: load + first invocation, ${report.settings.coldRuns} fresh processes each, on Node ${report.childNode.version}`,
     coldStartTable(report),
     '',
-    `Warm: ${report.settings.warmIterations} invocations each, in process`,
+    `Warm: ${report.settings.warmIterations} invocations each, in process, on Node ${report.childNode.version}`,
     warmTable(report),
     '',
     'End to end through the local server (autocannon)',

@@ -34,6 +34,7 @@ export const measureWarm = async (options: WarmOptions): Promise<WarmRow[]> => {
   const limit = pLimit(options.concurrency);
   const measure = async (pair: BundlePair): Promise<WarmRow> => {
     const result = await runChild<WarmResult>(
+      options.node,
       options.harness,
       [
         pair.service.file,
