@@ -148,7 +148,7 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       warm,
       endToEnd: endToEndRows,
       capacity: capacityRows,
-      budgets: evaluateBudgets({ bundles, coldStarts, warm, capacity: capacityRows }),
+      budgets: evaluateBudgets({ mode: options.mode, bundles, coldStarts, warm, capacity: capacityRows }),
       durationSeconds: (performance.now() - started) / 1000,
     };
   } finally {

@@ -1,4 +1,4 @@
-import type { BudgetResult } from './budgets';
+import { type BudgetResult, NOT_JUDGED } from './budgets';
 import type { BundlePair } from './bundles';
 import type { CapacityRow, RequestCost } from './capacity';
 import type { ColdStartRow } from './cold-start';
@@ -66,7 +66,7 @@ export const budgetTable = (report: BenchReport): string =>
       // Three digits: a ratio printed as 1.30× must not read as a MISS of a 1.3× limit.
       budget.kind === 'ratio' ? times(budget.value, 3) : `+${cu(budget.value)} CU`,
       budget.kind === 'ratio' ? `≤ ${budget.limit}×` : `≤ +${budget.limit} CU`,
-      budget.pass ? 'PASS' : 'MISS',
+      budget.verdict,
     ]),
   );
 
@@ -195,6 +195,17 @@ export const nodeLines = (report: BenchReport): string[] => [
   `Parent (bundling, tables, capacity, the local server end to end): Node ${report.machine.node}.`,
 ];
 
+/** How many budgets were judged and met, and how many a quick run did not judge. */
+export const budgetSummary = (report: BenchReport): string => {
+  const judged = report.budgets.filter((budget) => budget.verdict !== NOT_JUDGED);
+  const missed = judged.filter((budget) => budget.verdict === 'MISS').length;
+  const notJudged = report.budgets.length - judged.length;
+  const outcome = missed === 0 ? 'all met' : `${missed} missed`;
+  return notJudged === 0
+    ? `${report.budgets.length} budgets: ${outcome}`
+    : `${judged.length} deterministic budgets judged: ${outcome}; ${notJudged} timing budgets ${NOT_JUDGED}`;
+};
+
 /** The tables printed at the end of a run. */
 export const renderConsole = (report: BenchReport): string =>
   [
@@ -217,6 +228,6 @@ export const renderConsole = (report: BenchReport): string =>
     'DynamoDB capacity per request (ConsumedCapacity reported by DynamoDB Local)',
     capacityTable(report),
     '',
-    'Budgets',
+    `Budgets (${budgetSummary(report)})`,
     budgetTable(report),
   ].join('\n');

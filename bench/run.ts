@@ -13,8 +13,9 @@ import { PROJECT_ROOT } from '#infra/project-root';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { runBench } from './bench';
 import { writeReportFile } from './benchmarks-file';
+import { NOT_JUDGED } from './budgets';
 import { findLambdaNode, installLambdaNode } from './lambda-node';
-import { type BenchReport, renderConsole } from './report';
+import { type BenchReport, budgetSummary, renderConsole } from './report';
 
 // This process is the parent and runs on the machine's Node on purpose (the children run the
 // Lambda's): the AWS SDK's notice that it will need a newer Node says nothing about what is measured.
@@ -56,7 +57,10 @@ if (mode === 'full') {
   writeReportFile(report, markdown);
   log(`quick run: wrote ${markdown} (BENCHMARKS.md keeps the full run's numbers)`);
 }
-const missed = report.budgets.filter((budget) => !budget.pass);
-log(missed.length === 0 ? 'every budget met' : `${missed.length} of ${report.budgets.length} budgets missed`);
+log(budgetSummary(report));
 log(childNode.line);
+const missed = report.budgets.filter((budget) => budget.verdict === 'MISS');
+if (mode === 'quick' && report.budgets.some((budget) => budget.verdict === NOT_JUDGED)) {
+  log('a quick run times too little to judge a timing budget: npm run bench for those verdicts');
+}
 if (strict && missed.length > 0) process.exitCode = 1;
