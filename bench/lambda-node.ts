@@ -120,8 +120,8 @@ export const findLambdaNode = (where?: LambdaNodeSite): ChildNode => {
 /**
  * Installs the pinned binary into bench/lambda-node (`npm ci` there, from its own lockfile) when
  * it is missing or not the pinned version: about 5 s, once per machine. On a platform the lockfile
- * has no binary for, npm skips the optional package and this does nothing. Returns what went
- * wrong, if anything, for the caller to print; the children then fall back (findLambdaNode).
+ * has no binary for, this does nothing. Returns what went wrong, if anything (npm cannot reach
+ * the registry, say), for the caller to print; the children then fall back (findLambdaNode).
  */
 export const installLambdaNode = (progress: (line: string) => void): string | undefined => {
   const site = siteOf();
@@ -136,7 +136,11 @@ export const installLambdaNode = (progress: (line: string) => void): string | un
     [...prefix, 'ci', '--prefix', site.dir, '--no-audit', '--no-fund', '--loglevel=error'],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' },
   );
-  if (result.status === 0) return undefined;
   const detail = (result.stderr || result.stdout || result.error?.message || '').trim().split('\n').pop();
-  return `npm ci --prefix bench/lambda-node failed: ${detail}`;
+  if (result.status !== 0) return `npm ci --prefix bench/lambda-node failed: ${detail}`;
+  // npm passes over an optional dependency it cannot fetch and still succeeds: check.
+  if (installedVersion(site) !== pinned) {
+    return `npm ci --prefix bench/lambda-node left ${site.name}@${pinned} out: npm passes over an optional dependency it cannot fetch (is the registry reachable?)`;
+  }
+  return undefined;
 };

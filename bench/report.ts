@@ -216,7 +216,7 @@ export const renderConsole = (report: BenchReport): string =>
     'Bundles',
     bundleTable(report),
     '',
-    `Cold start: load + first invocation, ${report.settings.coldRuns} fresh processes each, on Node ${report.childNode.version}`,
+    `Cold start: load + first invocation, ${report.settings.coldRuns} fresh ${report.settings.coldRuns === 1 ? 'process' : 'processes'} each, on Node ${report.childNode.version}`,
     coldStartTable(report),
     '',
     `Warm: ${report.settings.warmIterations} invocations each, in process, on Node ${report.childNode.version}`,
