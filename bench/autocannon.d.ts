@@ -11,6 +11,8 @@ declare module 'autocannon' {
     readonly headers?: Record<string, string>;
     readonly body?: string;
     readonly timeout?: number;
+    /** Milliseconds between samples; a run bounded by `amount` ends at the first sample after it. */
+    readonly sampleInt?: number;
   }
 
   export interface Result {

@@ -29,6 +29,8 @@ export interface BundlePair {
 
 /** What a child-process measurement (cold start, warm) needs: the harness, bundles and tables. */
 export interface HarnessOptions {
+  /** The Node binary the children run on (bench/lambda-node.ts). */
+  readonly node: string;
   readonly harness: string;
   readonly pairs: readonly BundlePair[];
   readonly events: Readonly<Record<BenchFunction, BenchEvent>>;
@@ -65,57 +67,92 @@ const byPackage = (metafile: Metafile, outfile: string) => {
     .sort((a, b) => b.bytes - a.bytes);
 };
 
+/** A bundle's place in the output folder, without `.mjs`: `service/list-pets/index`. */
+type OutputKey = `${'service' | 'baseline'}/${string}/index`;
+
 /**
- * Builds one Lambda bundle with the stack's own esbuild options (infra/bundling.ts). `metafile`
- * only asks esbuild to describe what it wrote; the output is byte for byte the same.
+ * Builds every Lambda bundle in ONE esbuild call with the stack's own options (infra/bundling.ts),
+ * each entry its own self-contained output (no code splitting): esbuild parses the AWS SDK once
+ * instead of once per bundle, about five times faster. Checked with esbuild 0.28: every `.mjs`
+ * and `.map` is byte for byte what a build of that entry alone (the stack's NodejsFunction)
+ * writes. `metafile` only asks esbuild to describe what it wrote.
  */
-const buildLambda = async (entry: string, outfile: string): Promise<BuiltBundle> => {
+const buildLambdas = async (
+  dir: string,
+  entries: ReadonlyMap<OutputKey, string>,
+): Promise<Map<OutputKey, BuiltBundle>> => {
+  const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('<entry>', '<outfile>');
   const { metafile } = await build({
-    ...esbuildOptions(join(PROJECT_ROOT, entry), outfile),
+    ...options,
+    entryPoints: Object.fromEntries([...entries].map(([key, entry]) => [key, join(PROJECT_ROOT, entry)])),
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
     absWorkingDir: PROJECT_ROOT,
     metafile: true,
   });
-  return {
-    file: outfile,
-    bytes: statSync(outfile).size,
-    gzipBytes: gzipSync(readFileSync(outfile), { level: 9 }).length,
-    mapBytes: statSync(`${outfile}.map`).size,
-    byPackage: byPackage(metafile, outfile),
-  };
+  const built = new Map<OutputKey, BuiltBundle>();
+  for (const key of entries.keys()) {
+    const outfile = join(dir, `${key}.mjs`);
+    built.set(key, {
+      file: outfile,
+      bytes: statSync(outfile).size,
+      gzipBytes: gzipSync(readFileSync(outfile), { level: 9 }).length,
+      mapBytes: statSync(`${outfile}.map`).size,
+      byPackage: byPackage(metafile, outfile),
+    });
+  }
+  return built;
 };
 
-/** The harnesses are plain Node scripts, not Lambda bundles: built for this Node, unminified. */
-const buildHarness = async (entry: string, outfile: string): Promise<string> => {
+/** The harnesses are plain Node scripts, not Lambda bundles: unminified, for any Node from 20 on. */
+const buildHarnesses = async (dir: string) => {
   await build({
-    entryPoints: [join(PROJECT_ROOT, entry)],
-    outfile,
+    entryPoints: {
+      'cold-start': join(PROJECT_ROOT, 'bench/child/cold-start.ts'),
+      warm: join(PROJECT_ROOT, 'bench/child/warm.ts'),
+    },
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
   });
-  return outfile;
+  return { coldStartHarness: join(dir, 'cold-start.mjs'), warmHarness: join(dir, 'warm.mjs') };
 };
 
 /** Builds every function, every baseline and the harnesses into `dir`; each entry once. */
 export const buildBundles = async (dir: string): Promise<BuiltBundles> => {
-  const built = new Map<string, Promise<BuiltBundle>>();
-  const once = (entry: string, outfile: string) => {
-    const bundle = built.get(entry) ?? buildLambda(entry, outfile);
-    built.set(entry, bundle);
-    return bundle;
-  };
-  const pairs = await Promise.all(
-    TARGETS.map(async (target) => ({
+  // The first target naming an entry gives its output its place; a variant reuses that bundle.
+  const keyOf = new Map<string, OutputKey>();
+  const keys = TARGETS.map((target) => {
+    const key = (kind: 'service' | 'baseline', entry: string) => {
+      const found = keyOf.get(entry) ?? (`${kind}/${target.name}/index` as const);
+      keyOf.set(entry, found);
+      return found;
+    };
+    return {
       name: target.name,
-      service: await once(target.entry, join(dir, 'service', target.name, 'index.mjs')),
-      baseline: await once(target.baseline, join(dir, 'baseline', target.name, 'index.mjs')),
-    })),
-  );
+      service: key('service', target.entry),
+      baseline: key('baseline', target.baseline),
+    };
+  });
+  const [bundles, harnesses] = await Promise.all([
+    buildLambdas(dir, new Map([...keyOf].map(([entry, key]) => [key, entry]))),
+    buildHarnesses(join(dir, 'harness')),
+  ]);
+  const bundle = (key: OutputKey): BuiltBundle => {
+    const found = bundles.get(key);
+    if (!found) throw new Error(`No bundle ${key}`);
+    return found;
+  };
   return {
-    pairs,
-    coldStartHarness: await buildHarness('bench/child/cold-start.ts', join(dir, 'harness', 'cold-start.mjs')),
-    warmHarness: await buildHarness('bench/child/warm.ts', join(dir, 'harness', 'warm.mjs')),
+    pairs: keys.map(({ name, service, baseline }) => ({
+      name,
+      service: bundle(service),
+      baseline: bundle(baseline),
+    })),
+    ...harnesses,
   };
 };

@@ -4,10 +4,12 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Runs `node <script> <result file> ...args` with exactly `env`, its stdout (the function's logs)
+ * Runs `<node> <script> <result file> ...args` with exactly `env`, its stdout (the function's logs)
  * discarded, and returns what it wrote to the result file. Fails with its stderr when it fails.
+ * `node` is the binary of the children (bench/lambda-node.ts), not necessarily this process's.
  */
 export const runChild = async <T>(
+  node: string,
   script: string,
   args: readonly string[],
   env: Record<string, string>,
@@ -15,7 +17,7 @@ export const runChild = async <T>(
 ): Promise<T> => {
   const resultPath = join(workDir, `result-${randomUUID()}.json`);
   await new Promise<void>((resolveRun, reject) => {
-    const child = spawn(process.execPath, [script, resultPath, ...args], {
+    const child = spawn(node, [script, resultPath, ...args], {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

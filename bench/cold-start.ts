@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { BundlePair, HarnessOptions } from './bundles';
 import { runChild } from './child-process';
 import { functionEnvironment } from './function-env';
@@ -50,14 +51,18 @@ const series = (results: readonly ColdStartResult[]): ColdStartSeries => ({
 
 export interface ColdStartOptions extends HarnessOptions {
   readonly runs: number;
+  /** Run one round first and discard it (file cache, DynamoDB Local's first calls). */
+  readonly warmupRound: boolean;
+  /** Children at a time: 1 for a run whose timings count. */
+  readonly concurrency: number;
   readonly withoutSourceMaps: boolean;
 }
 
 /**
  * Cold starts: each run of each bundle is a fresh `node` process that imports the bundle and
  * answers one event against DynamoDB Local. Rounds interleave service and baseline (and the
- * variants), alternating which goes first, so that drift over the run hits all alike. The first
- * round warms the file cache and DynamoDB Local and is discarded.
+ * variants), alternating which goes first, so that drift over the run hits all alike. A first
+ * round, when asked for, warms the file cache and DynamoDB Local and is discarded.
  */
 export const measureColdStarts = async (options: ColdStartOptions): Promise<ColdStartRow[]> => {
   /** Without source maps too, except for a variant: its bundle's price is its function's. */
@@ -76,6 +81,7 @@ export const measureColdStarts = async (options: ColdStartOptions): Promise<Cold
       sourceMaps: !variant.endsWith('WithoutSourceMaps'),
     });
     const result = await runChild<ColdStartResult>(
+      options.node,
       options.harness,
       [bundle, JSON.stringify(options.events[pair.name]), pair.name],
       env,
@@ -87,18 +93,21 @@ export const measureColdStarts = async (options: ColdStartOptions): Promise<Cold
     return result;
   };
 
-  for (let round = 0; round <= options.runs; round++) {
-    for (const pair of options.pairs) {
+  const limit = pLimit(options.concurrency);
+  for (let round = options.warmupRound ? 0 : 1; round <= options.runs; round++) {
+    const runs = options.pairs.flatMap((pair) => {
       const variants = variantsOf(pair);
       const order = round % 2 === 0 ? variants : [...variants].reverse();
-      for (const variant of order) {
-        const result = await once(pair, variant);
-        if (round === 0) continue;
-        const key = `${pair.name}/${variant}`;
-        results.set(key, [...(results.get(key) ?? []), result]);
-      }
-    }
-    if (round > 0) options.progress?.(`cold start: round ${round}/${options.runs}`);
+      return order.map((variant) => ({ pair, variant }));
+    });
+    // One at a time, in this order, unless the run does not judge timings (`concurrency`).
+    const measured = await Promise.all(runs.map(({ pair, variant }) => limit(() => once(pair, variant))));
+    if (round === 0) continue;
+    runs.forEach(({ pair, variant }, index) => {
+      const key = `${pair.name}/${variant}`;
+      results.set(key, [...(results.get(key) ?? []), measured[index] as ColdStartResult]);
+    });
+    options.progress?.(`cold start: round ${round}/${options.runs}`);
   }
 
   return options.pairs.map((pair) => {

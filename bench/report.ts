@@ -1,8 +1,9 @@
-import type { BudgetResult } from './budgets';
+import { type BudgetResult, NOT_JUDGED } from './budgets';
 import type { BundlePair } from './bundles';
 import type { CapacityRow, RequestCost } from './capacity';
 import type { ColdStartRow } from './cold-start';
 import type { E2eRow } from './e2e';
+import type { ChildNode } from './lambda-node';
 import type { Machine } from './machine';
 import type { BenchSettings } from './settings';
 import type { WarmRow } from './warm';
@@ -11,7 +12,10 @@ import type { WarmRow } from './warm';
 export interface BenchReport {
   readonly date: string;
   readonly settings: BenchSettings;
+  /** The machine, and the Node of this process (the parent: bundling, tables, the local server). */
   readonly machine: Machine;
+  /** The Node of the cold-start and warm children. */
+  readonly childNode: ChildNode;
   readonly javaVersion: string;
   readonly bundles: readonly BundlePair[];
   readonly coldStarts: readonly ColdStartRow[];
@@ -62,7 +66,7 @@ export const budgetTable = (report: BenchReport): string =>
       // Three digits: a ratio printed as 1.30× must not read as a MISS of a 1.3× limit.
       budget.kind === 'ratio' ? times(budget.value, 3) : `+${cu(budget.value)} CU`,
       budget.kind === 'ratio' ? `≤ ${budget.limit}×` : `≤ +${budget.limit} CU`,
-      budget.pass ? 'PASS' : 'MISS',
+      budget.verdict,
     ]),
   );
 
@@ -182,7 +186,24 @@ export const capacityTable = (report: BenchReport): string =>
 
 export const machineLine = (report: BenchReport): string => {
   const { machine } = report;
-  return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.platform}; Node ${machine.node}; ${report.javaVersion}`;
+  return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.platform}; ${report.javaVersion}`;
+};
+
+/** Which Node ran what: the children's binary and version, and the parent's. */
+export const nodeLines = (report: BenchReport): string[] => [
+  `Cold-start and warm ${report.childNode.line}.`,
+  `Parent (bundling, tables, capacity, the local server end to end): Node ${report.machine.node}.`,
+];
+
+/** How many budgets were judged and met, and how many a quick run did not judge. */
+export const budgetSummary = (report: BenchReport): string => {
+  const judged = report.budgets.filter((budget) => budget.verdict !== NOT_JUDGED);
+  const missed = judged.filter((budget) => budget.verdict === 'MISS').length;
+  const notJudged = report.budgets.length - judged.length;
+  const outcome = missed === 0 ? 'all met' : `${missed} missed`;
+  return notJudged === 0
+    ? `${report.budgets.length} budgets: ${outcome}`
+    : `${judged.length} deterministic budgets judged: ${outcome}; ${notJudged} timing budgets ${NOT_JUDGED}`;
 };
 
 /** The tables printed at the end of a run. */
@@ -190,14 +211,15 @@ export const renderConsole = (report: BenchReport): string =>
   [
     `Pet store benchmark (${report.settings.mode}), ${report.date}, ${report.durationSeconds.toFixed(0)} s`,
     machineLine(report),
+    ...nodeLines(report),
     '',
     'Bundles',
     bundleTable(report),
     '',
-    `Cold start: load + first invocation, ${report.settings.coldRuns} fresh processes each`,
+    `Cold start: load + first invocation, ${report.settings.coldRuns} fresh ${report.settings.coldRuns === 1 ? 'process' : 'processes'} each, on Node ${report.childNode.version}`,
     coldStartTable(report),
     '',
-    `Warm: ${report.settings.warmIterations} invocations each, in process`,
+    `Warm: ${report.settings.warmIterations} invocations each, in process, on Node ${report.childNode.version}`,
     warmTable(report),
     '',
     'End to end through the local server (autocannon)',
@@ -206,6 +228,6 @@ export const renderConsole = (report: BenchReport): string =>
     'DynamoDB capacity per request (ConsumedCapacity reported by DynamoDB Local)',
     capacityTable(report),
     '',
-    'Budgets',
+    `Budgets (${budgetSummary(report)})`,
     budgetTable(report),
   ].join('\n');

@@ -3,8 +3,10 @@ export type BenchMode = 'full' | 'quick';
 
 export interface BenchSettings {
   readonly mode: BenchMode;
-  /** Fresh processes per bundle (service and baseline each), after one discarded run. */
+  /** Fresh processes per bundle (service and baseline each). */
   readonly coldRuns: number;
+  /** Run one round of cold starts first and discard it (file cache, DynamoDB Local's first calls). */
+  readonly coldWarmupRound: boolean;
   /** Also time the service bundles without `--enable-source-maps`, to price that option. */
   readonly coldWithoutSourceMaps: boolean;
   /** Warm invocations measured per handler (service and baseline each), after `warmWarmup`. */
@@ -18,17 +20,28 @@ export interface BenchSettings {
   readonly capacityRequests: number;
   /** The page of a 20-a-page walk over the large table whose cost is compared with the first's. */
   readonly walkPage: number;
-  /** autocannon per operation: connections, and either a duration or a number of requests. */
+  /**
+   * autocannon per operation: connections, warm-up requests (none: no warm-up run), and either a
+   * duration or a number of requests.
+   */
   readonly e2e: { readonly connections: number; readonly warmupRequests: number } & (
     | { readonly durationSeconds: number }
     | { readonly amount: number }
   );
+  /**
+   * Cold-start and warm children at a time, and whether the independent measurements (cold and
+   * warm; capacity; end to end) overlap. Only for a run that judges no timing: 1 and `false`
+   * otherwise, so that no measurement disturbs another.
+   */
+  readonly childConcurrency: number;
+  readonly overlap: boolean;
 }
 
 export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
   full: {
     mode: 'full',
     coldRuns: 50,
+    coldWarmupRound: true,
     coldWithoutSourceMaps: true,
     warmIterations: 1_000,
     warmWarmup: 200,
@@ -37,18 +50,30 @@ export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
     capacityRequests: 5,
     walkPage: 50,
     e2e: { connections: 8, warmupRequests: 200, durationSeconds: 8 },
+    childConcurrency: 1,
+    overlap: false,
   },
-  // Enough to run every code path once or twice: keeps the harness from rotting, measures nothing.
+  /**
+   * Every code path once, as cheaply as that goes (it runs in `npm test`): one cold start of each
+   * bundle and variant with no discarded round, two warm invocations each (both orders) after one
+   * of warm-up, tables just big enough for a second page of the filtered walk (statuses take turns,
+   * so 100 pets hold 33 available ones), one request per capacity row, ten requests end to end;
+   * children four at a time and the measurements side by side. It measures nothing worth reading:
+   * its timing budgets are not judged.
+   */
   quick: {
     mode: 'quick',
     coldRuns: 1,
+    coldWarmupRound: false,
     coldWithoutSourceMaps: true,
-    warmIterations: 20,
-    warmWarmup: 5,
-    smallTable: 30,
-    largeTable: 300,
-    capacityRequests: 2,
-    walkPage: 5,
-    e2e: { connections: 2, warmupRequests: 5, amount: 30 },
+    warmIterations: 2,
+    warmWarmup: 1,
+    smallTable: 25,
+    largeTable: 100,
+    capacityRequests: 1,
+    walkPage: 2,
+    e2e: { connections: 1, warmupRequests: 0, amount: 10 },
+    childConcurrency: 4,
+    overlap: true,
   },
 };

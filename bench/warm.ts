@@ -1,4 +1,5 @@
-import type { HarnessOptions } from './bundles';
+import pLimit from 'p-limit';
+import type { BundlePair, HarnessOptions } from './bundles';
 import { runChild } from './child-process';
 import { functionEnvironment } from './function-env';
 import { targetOf } from './functions';
@@ -20,6 +21,8 @@ export interface WarmRow {
 export interface WarmOptions extends HarnessOptions {
   readonly iterations: number;
   readonly warmup: number;
+  /** Processes at a time: 1 for a run whose timings count. */
+  readonly concurrency: number;
 }
 
 /**
@@ -28,9 +31,10 @@ export interface WarmOptions extends HarnessOptions {
  * Local at the same moment. The time is the handler's own: from the call to its answer.
  */
 export const measureWarm = async (options: WarmOptions): Promise<WarmRow[]> => {
-  const rows: WarmRow[] = [];
-  for (const pair of options.pairs.filter((candidate) => !targetOf(candidate.name).variantOf)) {
+  const limit = pLimit(options.concurrency);
+  const measure = async (pair: BundlePair): Promise<WarmRow> => {
     const result = await runChild<WarmResult>(
+      options.node,
       options.harness,
       [
         pair.service.file,
@@ -50,8 +54,10 @@ export const measureWarm = async (options: WarmOptions): Promise<WarmRow[]> => {
         throw new Error(`warm ${which} ${pair.name} answered ${statuses.join(', ')}, not ${expected}`);
       }
     }
-    rows.push({ name: pair.name, service: summarise(result.service), baseline: summarise(result.baseline) });
     options.progress?.(`warm: ${pair.name} done`);
-  }
-  return rows;
+    return { name: pair.name, service: summarise(result.service), baseline: summarise(result.baseline) };
+  };
+  // One function at a time unless the run does not judge timings (`concurrency`).
+  const pairs = options.pairs.filter((candidate) => !targetOf(candidate.name).variantOf);
+  return Promise.all(pairs.map((pair) => limit(() => measure(pair))));
 };

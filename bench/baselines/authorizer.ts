@@ -3,7 +3,8 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 
 /**
- * Baseline of the authorizer: hash the bearer token, one GetItem on the key table, an Allow policy.
+ * Baseline of the authorizer: hash the bearer token, one strongly consistent GetItem on the key
+ * table (as the service reads it, so that a revoked key is never read as valid), an Allow policy.
  * Same client, no middleware, no logger.
  */
 export const baselineAuthorizer =
@@ -11,7 +12,9 @@ export const baselineAuthorizer =
   async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const key = event.authorizationToken.slice('Bearer '.length);
     const keyHash = createHash('sha256').update(key, 'utf8').digest('hex');
-    const { Item } = await client.send(new GetCommand({ TableName: apiKeysTable, Key: { keyHash } }));
+    const { Item } = await client.send(
+      new GetCommand({ TableName: apiKeysTable, Key: { keyHash }, ConsistentRead: true }),
+    );
     if (!Item || Item.revokedAt !== undefined) throw new Error('Unauthorized');
     return {
       principalId: String(Item.keyId),
