@@ -5,8 +5,9 @@ import { BaseSequencer } from 'vitest/node';
 /**
  * The tests `npm run test:mutation` (Stryker, stryker.config.mjs) runs against each mutant: the
  * in-process unit and integration projects. Left out: the HTTP, infra and browser projects (they
- * start servers, processes or a CDK app per file and would multiply the run time), and the bench
- * harness test (17 s, and nothing it checks is in the mutated scope).
+ * start servers, processes or a CDK app per file and would multiply the run time), the bench
+ * harness test (17 s) and the `npm run keys` test (it spawns the command): what they check is
+ * outside the mutated scope, and the adapters they go through are tested on their own.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -50,7 +51,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: ['test/integration/bench-quick.test.ts'],
+          exclude: ['test/integration/bench-quick.test.ts', 'test/integration/keys.test.ts'],
           globalSetup: ['test/support/dynamodb-global-setup.ts'],
         },
       },

@@ -112,6 +112,19 @@ describe('the tables', () => {
   });
 });
 
+describe('making the tables', () => {
+  it('fails when DynamoDB cannot be reached, rather than take the tables for made', async () => {
+    const client = createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 });
+    try {
+      await expect(ensureTables(client, tableNamesFor('unreachable'))).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+    } finally {
+      client.destroy();
+    }
+  });
+});
+
 describe('the document client', () => {
   it('drops undefined attributes rather than failing the write', async () => {
     const client = createDocumentClient({ endpoint: tables.endpoint });

@@ -347,6 +347,20 @@ describe('getPet', () => {
     expect(response.headers).toEqual({ ...HOUSE_HEADERS, ...DEPRECATION_HEADERS });
   });
 
+  it('reads no query string: one with repeated parameters changes nothing', async () => {
+    const response = await call(getPet, {
+      method: 'GET',
+      path: '/pets/987654320',
+      pathParameters: { petId: '987654320' },
+      query: [
+        ['x', '1'],
+        ['x', '2'],
+      ],
+    });
+
+    expect(response.statusCode).toBe(404);
+  });
+
   it('answers 404 for a pet that does not exist, and 400 for an id that is not one, both deprecated', async () => {
     const missing = await call(getPet, {
       method: 'GET',
