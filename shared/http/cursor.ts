@@ -144,21 +144,3 @@ export const cursorParam = z.pipe(
     return { positions: [] };
   }),
 );
-
-/**
- * The check a listing's query makes: a cursor is only good for the status it was issued for
- * (none for an unfiltered listing). `limit` may change from page to page.
- */
-export const cursorMatchesStatus = <
-  Q extends { readonly status?: PetStatus; readonly cursor?: ListCursor },
->() =>
-  z.superRefine<Q>((query, context) => {
-    if (query.cursor && query.cursor.status !== query.status) {
-      context.addIssue({
-        code: 'custom',
-        message: CURSOR_PROBLEM.otherStatus,
-        path: ['cursor'],
-        input: query,
-      });
-    }
-  });

@@ -17,6 +17,12 @@ const dataDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('DynamoDB Local', () => {
+  it('fails with what it said when it ends before answering, on a port that cannot be', async () => {
+    await expect(startDynamoDbLocal({ port: 70_000, startTimeoutMs: 20_000 })).rejects.toThrow(
+      /^DynamoDB Local exited with 0: [\s\S]*Invalid Port\. Port number must lie between 1 and 65535\.$/,
+    );
+  }, 30_000);
+
   it('starts on the port asked for, answers at once, keeps its data in the directory and stops', async () => {
     const port = await freePort();
     const javaOptions = process.env.JAVA_TOOL_OPTIONS;
@@ -49,7 +55,7 @@ describe('DynamoDB Local', () => {
   it('fails, and leaves no process behind, when it does not answer in time', async () => {
     const started = startDynamoDbLocal({ startTimeoutMs: 0 });
 
-    await expect(started).rejects.toThrow(/^DynamoDB Local did not answer within 0 ms: /);
+    await expect(started).rejects.toThrow(new Error('DynamoDB Local did not answer within 0 ms: '));
   });
 
   it('fails with what to do when there is no Java', () => {

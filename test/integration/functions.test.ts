@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import { authorizerRoot } from '#shared/composition/authorizer';
 import { createPetRoot } from '#shared/composition/create-pet';
@@ -42,6 +42,10 @@ let getPet: ProxyHandler;
 let authorizer: TokenAuthorizerHandler;
 beforeAll(async () => {
   tables = await createTestTables('functions');
+});
+// Built for each test (a matter of milliseconds), as a cold start would: what building runs is
+// then part of each test, for the mutation run's coverage as for a reader.
+beforeEach(() => {
   const config = { ...tables.config, corsOrigins: [APP] };
   listPets = listPetsRoot.build(config);
   createPet = createPetRoot.build(config);

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
@@ -60,6 +61,10 @@ beforeAll(async () => {
   key = generated.key;
   keyId = generated.record.keyId;
   await apiKeysOf(tables).put(generated.record);
+});
+// A gateway of its own for each test (it starts in milliseconds): what starting it runs is part
+// of each test, for the mutation run's coverage as for a reader.
+beforeEach(async () => {
   lines = [];
   recorded = { events: [], contexts: [], authorizations: [] };
   const functions = localFunctions({
@@ -77,12 +82,37 @@ beforeAll(async () => {
     staticRoutes: Promise.resolve({
       '/docs': { contentType: 'text/html; charset=utf-8', body: '<h1>Pet store</h1>' },
       '/v1': { contentType: 'text/plain', body: 'never served: inside the stage' },
+      '/v1/*': { contentType: 'text/plain', body: 'never served: inside the stage' },
     }),
   });
 });
-afterAll(() => gateway.close());
+afterEach(() => gateway.close());
 
 const root = () => gateway.baseUrl.replace(/\/v1$/, '');
+
+/**
+ * A request as raw HTTP/1.1, for repeated headers fetch would merge or a length it would check;
+ * the status and headers of the answer.
+ */
+const rawRequest = (
+  port: number,
+  requestLine: string,
+  headers: [string, string][],
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> =>
+  new Promise((resolve, reject) => {
+    const [method = 'GET', path = '/'] = requestLine.split(' ');
+    const request = httpRequest(
+      { port, host: '127.0.0.1', method, path, headers: [['Host', 'localhost'], ...headers].flat() },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+      },
+    );
+    request.on('error', reject);
+    // With a declared length, the body is never sent: only the declaration can be answered.
+    if (headers.some(([name]) => name === 'Content-Length')) request.flushHeaders();
+    else request.end();
+  });
 const withKey = (headers: Record<string, string> = {}) => ({ Authorization: `Bearer ${key}`, ...headers });
 
 describe('the local gateway server', () => {
@@ -93,6 +123,7 @@ describe('the local gateway server', () => {
   it('serves a static file to GET without a key, outside the stage only', async () => {
     const page = await fetch(`${root()}/docs`);
     const inStage = await fetch(`${gateway.baseUrl}`);
+    const api = await fetch(`${gateway.baseUrl}/pets?limit=1`, { headers: withKey() });
     const posted = await fetch(`${root()}/docs`, { method: 'POST' });
 
     expect([page.status, await page.text()]).toEqual([200, '<h1>Pet store</h1>']);
@@ -100,6 +131,7 @@ describe('the local gateway server', () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect([inStage.status, posted.status]).toEqual([404, 404]);
+    expect([api.status, api.headers.get('content-type')]).toEqual([200, 'application/json']);
   });
 
   it('answers a path it has no resource for with 404 NOT_FOUND, before the authorizer', async () => {
@@ -141,17 +173,16 @@ describe('the local gateway server', () => {
     expect(response.headers.get('x-amzn-requestid')).toMatch(UUID);
   });
 
-  it('gives a preflight from a page that sends Origin twice no CORS header', async () => {
-    const response = await fetch(`${gateway.baseUrl}/pets`, {
-      method: 'OPTIONS',
-      headers: [
-        ['Origin', APP],
-        ['Origin', APP],
-      ],
-    });
+  it('gives a request that sends Origin twice no CORS header', async () => {
+    const raw = await rawRequest(gateway.port, 'OPTIONS /v1/pets', [
+      ['Origin', APP],
+      ['Origin', APP],
+    ]);
+    const once = await rawRequest(gateway.port, 'OPTIONS /v1/pets', [['Origin', APP]]);
 
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(raw.status).toBe(204);
+    expect(raw.headers['access-control-allow-origin']).toBeUndefined();
+    expect(once.headers['access-control-allow-origin']).toBe(APP);
   });
 
   it('asks the authorizer with the method ARN of the route, then answers another method with 405', async () => {
@@ -259,6 +290,7 @@ describe('the local gateway server', () => {
     // The line is written once the answer has gone.
     await vi.waitFor(() => expect(lines.at(-1)).toMatch(/^GET \/v1\/pets 400 \d+\.\dms$/));
     expect(lines.join('\n')).not.toContain('secret');
+    expect(Number(/ (\d+\.\d)ms$/.exec(lines.at(-1) ?? '')?.[1])).toBeLessThan(10_000);
   });
 
   it('answers malformed HTTP with a 400 Error object, and keeps serving', async () => {
@@ -327,6 +359,73 @@ describe('the local gateway when a step fails', () => {
     } finally {
       await failing.close();
     }
+  });
+
+  it('answers 500 INTERNAL_ERROR when the function throws, and also when no log is given for a failure of its own', async () => {
+    const throwing = await start({
+      handlers: {
+        listPets: async () => {
+          throw new Error('secret internals');
+        },
+        createPet: answer,
+        getPet: answer,
+      },
+    });
+    const unrendered = Promise.reject(new Error('not rendered'));
+    unrendered.catch(() => undefined);
+    const silent = await start({ staticRoutes: unrendered });
+    try {
+      const failed = await fetch(`${throwing.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
+      const own = await fetch(`${silent.baseUrl.replace(/\/v1$/, '')}/docs`);
+
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toMatchObject({
+        code: 'INTERNAL_ERROR',
+        message: 'An internal error occurred',
+      });
+      expect(own.status).toBe(500);
+    } finally {
+      await Promise.all([throwing.close(), silent.close()]);
+    }
+  });
+
+  it("gives each function the Lambda timeout it is told, and refuses API Gateway's 10 MB past it", async () => {
+    const remaining: number[] = [];
+    const timed: ProxyHandler = async (_event, context) => {
+      remaining.push(context.getRemainingTimeInMillis());
+      return { statusCode: 200, body: '[]' };
+    };
+    const server = await start({
+      functionTimeoutMs: 3_000,
+      handlers: { listPets: timed, createPet: timed, getPet: timed },
+    });
+    try {
+      await fetch(`${server.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
+      // Declared, not sent: the gateway answers from the declaration alone.
+      const tooLarge = await rawRequest(server.port, 'POST /v1/pets', [
+        ['Authorization', 'Bearer any'],
+        ['Content-Length', String(10 * 1024 * 1024 + 1)],
+      ]);
+      const atLimit = await rawRequest(server.port, 'POST /v1/pets', [
+        ['Authorization', 'Bearer any'],
+        ['Content-Length', '0'],
+      ]);
+
+      expect(remaining[0]).toBeLessThanOrEqual(3_000);
+      expect(remaining[0]).toBeGreaterThan(2_000);
+      expect(tooLarge.status).toBe(413);
+      expect(atLimit.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops answering once closed', async () => {
+    const server = await start({});
+
+    await server.close();
+
+    await expect(fetch(`${server.baseUrl}/pets`)).rejects.toThrow();
   });
 
   it('runs requests in turn beyond its concurrency', async () => {

@@ -1,7 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import { recordFor } from '#shared/auth/api-key';
 import { LOCAL_TABLE_PREFIX, startLocalStack } from '#tools/local/local-stack';
 import { LocalConfigError } from '#tools/local/settings';
 
@@ -103,6 +106,62 @@ describe('the local stack', () => {
     } finally {
       await stack.stop();
     }
+  });
+
+  it('runs the functions quietly: WARN logs, no metrics, no CORS header unless origins are given', async () => {
+    const stack = await startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint });
+    const written: string[] = [];
+    try {
+      const headers = { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': 'application/json' };
+      for (const stream of [process.stdout, process.stderr]) {
+        vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+          written.push(String(chunk));
+          return true;
+        });
+      }
+      const created = await fetch(`${stack.gateway.baseUrl}/pets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Quiet', categoryId: 1 }),
+      });
+      const missing = await fetch(`${stack.gateway.baseUrl}/pets/987654321`, { headers });
+      vi.restoreAllMocks();
+
+      expect([created.status, missing.status]).toEqual([201, 404]);
+      expect(created.headers.get('vary')).toBeNull();
+      // No 'Request rejected' (INFO) for the 404, no EMF line for the created pet.
+      expect(written).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+      await stack.stop();
+    }
+    await expect(fetch(`${stack.gateway.baseUrl}/pets`)).rejects.toThrow();
+  });
+
+  it('stores the local key under the name "local"', async () => {
+    const stack = await startLocalStack({
+      dataDir: dataDir(),
+      port: 0,
+      dynamoDbEndpoint: endpoint,
+      apiKey: 'psk_named',
+    });
+    await stack.stop();
+    const keys = new DynamoDbApiKeyRepository({
+      client: createDocumentClient({ endpoint }),
+      apiKeysTable: 'petstore-local-apikeys',
+    });
+
+    expect(await keys.findByHash(recordFor('psk_named', 'x').keyHash)).toMatchObject({ name: 'local' });
+  });
+
+  it('refuses a DynamoDB endpoint that does not answer, naming DYNAMODB_ENDPOINT', async () => {
+    await expect(
+      startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: 'http://127.0.0.1:9' }),
+    ).rejects.toThrow(
+      new LocalConfigError(
+        'No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:9 (ECONNREFUSED): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.',
+      ),
+    );
   });
 
   it('refuses a PETSTORE_API_KEY that cannot be sent as a bearer token, naming the variable', async () => {

@@ -121,7 +121,7 @@ describe('the DynamoDB Local supervisor', () => {
 
   it('counts only the stops within the window', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(0);
+    vi.setSystemTime(1_000_000);
     const { started, events } = await supervise({ windowMs: 1_000 });
     const crash = async (index: number) => {
       started[index]?.exit({ code: 1, signal: null });
@@ -129,7 +129,7 @@ describe('the DynamoDB Local supervisor', () => {
     };
 
     for (const index of [0, 1, 2]) await crash(index);
-    vi.setSystemTime(1_500);
+    vi.setSystemTime(1_001_500);
     for (const index of [3, 4, 5]) await crash(index);
     const beforeLast = started.length;
     await crash(6);
@@ -140,6 +140,21 @@ describe('the DynamoDB Local supervisor', () => {
     expect(events.at(-1)).toBe(
       `give up: DynamoDB Local exited with code 1, its 4th stop within 1 s: giving up. Its data is in ${DATA}.`,
     );
+  });
+
+  it('still counts a stop exactly one window old', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(1_000_000);
+    const { started, events } = await supervise({ windowMs: 1_000, maxRestarts: 1 });
+
+    started[0]?.exit({ code: 1, signal: null });
+    await settle();
+    vi.setSystemTime(1_001_000);
+    started[1]?.exit({ code: 1, signal: null });
+    await settle();
+
+    expect(started).toHaveLength(2);
+    expect(events.at(-1)).toMatch(/^give up: DynamoDB Local exited with code 1, its 2th stop within 1 s/);
   });
 
   it('gives up, saying why, when it cannot be started again', async () => {

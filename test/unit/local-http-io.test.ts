@@ -114,6 +114,33 @@ describe('reading a request', () => {
     expect(body?.toString('utf8')).toBe('0123456789');
   });
 
+  it('refuses a declared length over the limit at once, without waiting for the body', async () => {
+    const url = await serve(async (request, response) => {
+      await readBody(request, 10);
+      response.end('read');
+    });
+    const { hostname, port } = new URL(url);
+
+    // Eleven bytes declared, five sent, and the request left open: only the declaration can answer.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest(
+        { hostname, port, method: 'POST', headers: { 'Content-Length': '11' } },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          response.on('end', () => resolve(`${response.statusCode} ${text}`));
+        },
+      );
+      request.on('error', reject);
+      request.write('01234');
+    });
+
+    expect(answer).toBe('599 PAYLOAD_TOO_LARGE');
+  });
+
   it('refuses a body one byte over the limit with REQUEST_TOO_LARGE, declared or sent without a length', async () => {
     const url = await serve(async (request, response) => {
       await readBody(request, 10);
@@ -139,7 +166,7 @@ describe("the CORS headers of the gateway's own answers", () => {
         'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
       Vary: 'Origin',
     });
-    expect(gatewayResponseCors(['*'], undefined)).toEqual({
+    expect(gatewayResponseCors(['*'], undefined)).toStrictEqual({
       'Access-Control-Expose-Headers':
         'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
       Vary: 'Origin',
