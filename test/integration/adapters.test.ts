@@ -206,13 +206,17 @@ describe('the API key repository', () => {
 
   it('reads every page of a scan of the keys', async () => {
     // A scan page ends at 1 MB; a key table never holds that much, so DynamoDB's paging is
-    // stood in for here: two pages, the first with a LastEvaluatedKey.
+    // stood in for here: three pages, the last one empty.
     const pages = [
       {
         Items: [recordFor('psk_one', 'one', new Date('2026-01-01T00:00:00Z'))],
         LastEvaluatedKey: { keyHash: 'x' },
       },
-      { Items: [recordFor('psk_two', 'two', new Date('2026-01-02T00:00:00Z'))] },
+      {
+        Items: [recordFor('psk_two', 'two', new Date('2026-01-02T00:00:00Z'))],
+        LastEvaluatedKey: { keyHash: 'y' },
+      },
+      {},
     ];
     const starts: unknown[] = [];
     const client = {
@@ -226,7 +230,7 @@ describe('the API key repository', () => {
     const listed = await repository.list();
 
     expect(listed.map((record) => record.name)).toEqual(['one', 'two']);
-    expect(starts).toEqual([undefined, { keyHash: 'x' }]);
+    expect(starts).toEqual([undefined, { keyHash: 'x' }, { keyHash: 'y' }]);
   });
 
   it('translates an unreachable DynamoDB into StoreUnavailableError naming the call', async () => {

@@ -212,7 +212,7 @@ describe('a JSON answer', () => {
       'Content-Type': 'application/problem+json',
     });
 
-    expect(response).toEqual({
+    expect(response).toStrictEqual({
       statusCode: 200,
       headers: {
         'Content-Type': 'application/problem+json',
