@@ -14,6 +14,6 @@ export const createPetRoot = defineRoot(createPet.data, (config) => {
     pets: writablePetService(config, documentClientOf(client)),
     idempotencyStore: createIdempotencyStore({ client, idempotencyTable: tableName(config, 'idempotency') }),
     ...createObservability(config),
-    corsOrigins: config.corsOrigins ?? [],
+    corsOrigins: config.corsOrigins,
   });
 });

@@ -8,6 +8,6 @@ export const getPetRoot = defineRoot(getPet.data, (config) =>
   getPetHandler({
     pets: readOnlyPetService(config),
     ...createObservability(config),
-    corsOrigins: config.corsOrigins ?? [],
+    corsOrigins: config.corsOrigins,
   }),
 );

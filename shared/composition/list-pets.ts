@@ -8,6 +8,6 @@ export const listPetsRoot = defineRoot(listPets.data, (config) =>
   listPetsHandler({
     pets: readOnlyPetService(config),
     ...createObservability(config),
-    corsOrigins: config.corsOrigins ?? [],
+    corsOrigins: config.corsOrigins,
   }),
 );

@@ -1,4 +1,9 @@
-import { type DynamoDbLocal, type ProcessExit, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import {
+  type DynamoDbLocal,
+  type DynamoDbLocalOptions,
+  type ProcessExit,
+  startDynamoDbLocal,
+} from '#tools/local/dynamodb-local';
 
 /**
  * DynamoDB Local kept running under `npm start`: when its Java process ends without being asked
@@ -19,6 +24,11 @@ export interface SupervisorOptions {
   readonly maxRestarts?: number;
   /** @default 60_000 */
   readonly windowMs?: number;
+  /**
+   * Starts a DynamoDB Local. @default startDynamoDbLocal (another only in tests: a Java process
+   * cannot be made to crash three times a minute on demand)
+   */
+  readonly start?: (options: DynamoDbLocalOptions) => Promise<DynamoDbLocal>;
 }
 
 export interface SupervisedDynamoDbLocal {
@@ -36,7 +46,8 @@ export const superviseDynamoDbLocal = async (
 ): Promise<SupervisedDynamoDbLocal> => {
   const maxRestarts = options.maxRestarts ?? 3;
   const windowMs = options.windowMs ?? 60_000;
-  let current: DynamoDbLocal = await startDynamoDbLocal({ dataDir: options.dataDir });
+  const start = options.start ?? startDynamoDbLocal;
+  let current: DynamoDbLocal = await start({ dataDir: options.dataDir });
   const { port, endpoint } = current;
   let stopped = false;
   const restarts: number[] = [];
@@ -57,7 +68,7 @@ export const superviseDynamoDbLocal = async (
         `DynamoDB Local ${describeExit(exit)}; starting it again on port ${port} with the data in ${options.dataDir}`,
       );
       try {
-        current = await startDynamoDbLocal({ port, dataDir: options.dataDir });
+        current = await start({ port, dataDir: options.dataDir });
         if (stopped) {
           await current.stop();
           return;

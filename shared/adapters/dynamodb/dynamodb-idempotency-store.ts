@@ -1,4 +1,3 @@
-import { IdempotencyUnknownError } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -16,7 +15,8 @@ export interface DynamoDbIdempotencyStoreOptions {
  * `table-design.ts` (partition key `id`, TTL on `expiration`), with the SDK's failures translated
  * as every adapter here translates them: a throttled, failing or timed-out call becomes the
  * domain's StoreUnavailableError (a 503 once it reaches the HTTP layer). Powertools' own signals
- * (a record that already exists, or does not) pass through untouched: its handler acts on them.
+ * (a record that already exists, or does not) pass through untouched, as every error that is not
+ * a transient SDK failure does: its handler acts on them.
  */
 class TranslatingPersistenceLayer extends DynamoDBPersistenceLayer {
   protected override async _putRecord(record: IdempotencyRecord): Promise<void> {
@@ -40,7 +40,6 @@ const translated = async <T>(operation: string, call: () => Promise<T>): Promise
   try {
     return await call();
   } catch (error) {
-    if (error instanceof IdempotencyUnknownError) throw error;
     throw translateSdkError(error, operation);
   }
 };

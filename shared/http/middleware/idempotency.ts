@@ -44,7 +44,7 @@ const markedReplayed: ResponseHook = (answer) => {
  * A store failure was already translated by the adapter (StoreUnavailableError for a throttled or
  * timed-out call), and Powertools wraps it: the cause is what counts.
  */
-const translate = (error: unknown): unknown => {
+export const translateIdempotencyError = (error: unknown): unknown => {
   if (error instanceof IdempotencyAlreadyInProgressError)
     return new IdempotencyKeyInUseError({ cause: error });
   // The record changed while it was being read (it completed or expired meanwhile): retry.
@@ -101,7 +101,7 @@ export const idempotentRequests = (
       try {
         replay = await powertools.before?.(request);
       } catch (error) {
-        throw translate(error);
+        throw translateIdempotencyError(error);
       }
       if (replay !== undefined) return replay as APIGatewayProxyResult;
       holders.add(request);
@@ -113,7 +113,7 @@ export const idempotentRequests = (
       } catch (error) {
         // The pet exists and the client gets its 201. Failing now would invite a retry that,
         // once the in-progress record expires, creates the pet twice.
-        options.logger.error('Idempotency record not completed', { error: translate(error) });
+        options.logger.error('Idempotency record not completed', { error: translateIdempotencyError(error) });
       }
     },
     onError: async (request) => {
@@ -122,7 +122,7 @@ export const idempotentRequests = (
         await powertools.onError?.(request);
       } catch (error) {
         // The answer is an error either way; the record expires with the Lambda deadline.
-        options.logger.error('Idempotency record not deleted', { error: translate(error) });
+        options.logger.error('Idempotency record not deleted', { error: translateIdempotencyError(error) });
       }
     },
   };

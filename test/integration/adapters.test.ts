@@ -1,0 +1,354 @@
+import { IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
+import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient, createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
+import { ensureTables, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import { DynamoDbIdSequence } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { recordFor } from '#shared/auth/api-key';
+import { StoreUnavailableError } from '#shared/domain/errors';
+import { createTestTables, type TestTables } from '../support/tables';
+
+/**
+ * The DynamoDB adapters against DynamoDB Local: the tables as the stack makes them, the calls and
+ * flags each method sends, and how a failing DynamoDB reaches the domain.
+ */
+
+let tables: TestTables;
+beforeAll(async () => {
+  tables = await createTestTables('adapters');
+});
+
+/** A document client that records the input of every command it sends. */
+const recordingClient = () => {
+  const inputs: { command: string; input: Record<string, unknown> }[] = [];
+  const base = createLocalClient(tables.endpoint);
+  base.middlewareStack.add(
+    (next, context) => async (args) => {
+      inputs.push({
+        command: context.commandName ?? '',
+        input: { ...(args.input as Record<string, unknown>) },
+      });
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordInputs' },
+  );
+  return { client: DynamoDBDocumentClient.from(base), inputs };
+};
+
+/** A DynamoDB that refuses every connection, tried once. */
+const unreachable = () =>
+  DynamoDBDocumentClient.from(createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }));
+
+describe('the tables', () => {
+  it('are named <prefix>-<logical name in lower case>', () => {
+    expect(tableNamesFor('petstore-local')).toEqual({
+      pets: 'petstore-local-pets',
+      counters: 'petstore-local-counters',
+      apiKeys: 'petstore-local-apikeys',
+      idempotency: 'petstore-local-idempotency',
+    });
+  });
+
+  it('are made as the stack makes them: on demand, their keys, the status index and the TTL', async () => {
+    const client = createLocalClient(tables.endpoint);
+    try {
+      const describe = async (name: string) =>
+        (await client.send(new DescribeTableCommand({ TableName: name }))).Table;
+      const [pets, counters, apiKeys, idempotency] = await Promise.all(
+        [tables.names.pets, tables.names.counters, tables.names.apiKeys, tables.names.idempotency].map(
+          describe,
+        ),
+      );
+      const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tables.names.idempotency }));
+
+      expect(pets?.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(pets?.KeySchema).toEqual([{ AttributeName: 'id', KeyType: 'HASH' }]);
+      expect(pets?.AttributeDefinitions).toEqual([
+        { AttributeName: 'id', AttributeType: 'N' },
+        { AttributeName: 'status', AttributeType: 'S' },
+      ]);
+      expect(
+        pets?.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema, Projection }) => ({
+          IndexName,
+          KeySchema,
+          Projection,
+        })),
+      ).toEqual([
+        {
+          IndexName: 'status-index',
+          KeySchema: [
+            { AttributeName: 'status', KeyType: 'HASH' },
+            { AttributeName: 'id', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ]);
+      expect(counters?.KeySchema).toEqual([{ AttributeName: 'name', KeyType: 'HASH' }]);
+      expect(counters?.AttributeDefinitions).toEqual([{ AttributeName: 'name', AttributeType: 'S' }]);
+      expect(counters?.GlobalSecondaryIndexes).toBeUndefined();
+      expect(apiKeys?.KeySchema).toEqual([{ AttributeName: 'keyHash', KeyType: 'HASH' }]);
+      expect(idempotency?.KeySchema).toEqual([{ AttributeName: 'id', KeyType: 'HASH' }]);
+      expect(ttl.TimeToLiveDescription).toEqual({ AttributeName: 'expiration', TimeToLiveStatus: 'ENABLED' });
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('are left as they are when they exist: making them again changes nothing', async () => {
+    const client = createLocalClient(tables.endpoint);
+    try {
+      await ensureTables(client, tables.names);
+      const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tables.names.idempotency }));
+
+      expect(ttl.TimeToLiveDescription?.TimeToLiveStatus).toBe('ENABLED');
+    } finally {
+      client.destroy();
+    }
+  });
+});
+
+describe('making the tables', () => {
+  it('fails when DynamoDB cannot be reached, rather than take the tables for made', async () => {
+    const client = createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 });
+    try {
+      await expect(ensureTables(client, tableNamesFor('unreachable'))).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+    } finally {
+      client.destroy();
+    }
+  });
+});
+
+describe('the document client', () => {
+  it('drops undefined attributes rather than failing the write', async () => {
+    const client = createDocumentClient({ endpoint: tables.endpoint });
+    try {
+      await client.send(
+        new PutCommand({
+          TableName: tables.names.counters,
+          Item: { name: 'undefined-test', value: 1, gone: undefined },
+        }),
+      );
+      const { Item } = await client.send(
+        new GetCommand({ TableName: tables.names.counters, Key: { name: 'undefined-test' } }),
+      );
+
+      expect(Item).toEqual({ name: 'undefined-test', value: 1 });
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('wraps the very client it is given', () => {
+    const base = createLocalClient(tables.endpoint);
+
+    expect(documentClientOf(base).config.translateConfig).toEqual({
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    base.destroy();
+  });
+});
+
+describe('the API key repository', () => {
+  it('reads a key strongly consistently, so that a key revoked a moment ago is never taken as valid', async () => {
+    const { client, inputs } = recordingClient();
+    const repository = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.names.apiKeys });
+
+    await repository.findByHash('0'.repeat(64));
+
+    expect(inputs).toEqual([
+      { command: 'GetItemCommand', input: expect.objectContaining({ ConsistentRead: true }) },
+    ]);
+  });
+
+  it('gives back a stored key exactly, with no revokedAt until it is revoked', async () => {
+    const repository = new DynamoDbApiKeyRepository({
+      client: createDocumentClient({ endpoint: tables.endpoint }),
+      apiKeysTable: tables.names.apiKeys,
+    });
+    const record = recordFor('psk_adapters-exact', 'exact', new Date('2026-01-02T03:04:05.000Z'));
+    await repository.put(record);
+
+    const found = await repository.findByHash(record.keyHash);
+
+    expect(found).toStrictEqual({
+      keyHash: record.keyHash,
+      keyId: record.keyId,
+      name: 'exact',
+      createdAt: '2026-01-02T03:04:05.000Z',
+    });
+  });
+
+  it('lists keys oldest first, whatever order they are stored in', async () => {
+    const names = await createTestTables('adapters-keys');
+    const repository = new DynamoDbApiKeyRepository({
+      client: createDocumentClient({ endpoint: names.endpoint }),
+      apiKeysTable: names.names.apiKeys,
+    });
+    for (const [key, day] of [
+      ['psk_c', '03'],
+      ['psk_a', '01'],
+      ['psk_b', '02'],
+    ] as const) {
+      await repository.put(recordFor(key, key, new Date(`2026-01-${day}T00:00:00Z`)));
+    }
+
+    const listed = await repository.list();
+
+    expect(listed.map((record) => record.name)).toEqual(['psk_a', 'psk_b', 'psk_c']);
+  });
+
+  it('reads every page of a scan of the keys', async () => {
+    // A scan page ends at 1 MB; a key table never holds that much, so DynamoDB's paging is
+    // stood in for here: three pages, the last one empty.
+    const pages = [
+      {
+        Items: [recordFor('psk_one', 'one', new Date('2026-01-01T00:00:00Z'))],
+        LastEvaluatedKey: { keyHash: 'x' },
+      },
+      {
+        Items: [recordFor('psk_two', 'two', new Date('2026-01-02T00:00:00Z'))],
+        LastEvaluatedKey: { keyHash: 'y' },
+      },
+      {},
+    ];
+    const starts: unknown[] = [];
+    const client = {
+      send: async (command: { input: { ExclusiveStartKey?: unknown } }) => {
+        starts.push(command.input.ExclusiveStartKey);
+        return pages[starts.length - 1];
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const repository = new DynamoDbApiKeyRepository({ client, apiKeysTable: 'keys' });
+
+    const listed = await repository.list();
+
+    expect(listed.map((record) => record.name)).toEqual(['one', 'two']);
+    expect(starts).toEqual([undefined, { keyHash: 'x' }, { keyHash: 'y' }]);
+  });
+
+  it('translates an unreachable DynamoDB into StoreUnavailableError naming the call', async () => {
+    const repository = new DynamoDbApiKeyRepository({ client: unreachable(), apiKeysTable: 'keys' });
+
+    await expect(repository.findByHash('0'.repeat(64))).rejects.toThrow(
+      new StoreUnavailableError('DynamoDB GetItem failed: Error'),
+    );
+  });
+});
+
+describe('the pet repository', () => {
+  it('names the call that failed when DynamoDB cannot be reached', async () => {
+    const repository = new DynamoDbPetRepository({ client: unreachable(), petsTable: 'pets' });
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'no failure',
+        (error: Error) => [error.name, error.message],
+      );
+
+    expect(await failure(repository.get(1))).toEqual([
+      'StoreUnavailableError',
+      'DynamoDB GetItem failed: Error',
+    ]);
+    expect(await failure(repository.create({ id: 1, name: 'x', categoryId: 1, status: 'sold' }))).toEqual([
+      'StoreUnavailableError',
+      'DynamoDB PutItem failed: Error',
+    ]);
+    expect(await failure(repository.list({ limit: 1 }))).toEqual([
+      'StoreUnavailableError',
+      'DynamoDB Scan failed: Error',
+    ]);
+    expect(await failure(repository.list({ limit: 1, status: 'sold' }))).toEqual([
+      'StoreUnavailableError',
+      'DynamoDB Query failed: Error',
+    ]);
+  });
+
+  it('walks one partition: a listing with no position starts at the beginning, one with two is refused', async () => {
+    const pets = await createTestTables('adapters-positions');
+    const repository = new DynamoDbPetRepository({
+      client: createDocumentClient({ endpoint: pets.endpoint }),
+      petsTable: pets.names.pets,
+    });
+    await repository.create({ id: 1, name: 'One', categoryId: 1, status: 'sold' });
+
+    const fromStart = await repository.list({ limit: 5, status: 'sold', after: [] });
+
+    expect(fromStart).toEqual({ pets: [{ id: 1, name: 'One', categoryId: 1, status: 'sold' }] });
+    await expect(repository.list({ limit: 5, after: [{ afterId: 1 }, { afterId: 2 }] })).rejects.toThrow(
+      'A listing walks one partition, not 2',
+    );
+  });
+
+  it('links to a next page when DynamoDB stops at its 1 MB page before the limit', async () => {
+    const pets = await createTestTables('adapters-1mb');
+    const client = createDocumentClient({ endpoint: pets.endpoint });
+    // Four items of 390 KB: a scan page (1 MB) holds at most three of them.
+    for (const id of [1, 2, 3, 4]) {
+      await client.send(
+        new PutCommand({
+          TableName: pets.names.pets,
+          Item: { id, name: `Big${id}`, categoryId: 1, status: 'sold', padding: 'x'.repeat(390_000) },
+        }),
+      );
+    }
+    const repository = new DynamoDbPetRepository({ client, petsTable: pets.names.pets });
+
+    const page = await repository.list({ limit: 10 });
+
+    expect(page.pets.length).toBeLessThan(4);
+    expect(page.next).toEqual([{ afterId: page.pets.at(-1)?.id }]);
+  });
+});
+
+describe('the id sequence', () => {
+  it('reports an unreachable DynamoDB as unavailable, not as ids running out', async () => {
+    const sequence = new DynamoDbIdSequence({
+      client: unreachable(),
+      countersTable: 'counters',
+      sequence: 'pet-id',
+    });
+
+    await expect(sequence.next()).rejects.toThrow(
+      new StoreUnavailableError('DynamoDB UpdateItem failed: Error'),
+    );
+  });
+});
+
+describe('the idempotency store', () => {
+  it('names the call that failed when DynamoDB cannot be reached', async () => {
+    const store = createIdempotencyStore({
+      client: createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }),
+      idempotencyTable: 'idempotency',
+    });
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'no failure',
+        (error: Error) => error.message,
+      );
+    const record = new IdempotencyRecord({
+      idempotencyKey: 'createPet#abc',
+      status: IdempotencyRecordStatus.INPROGRESS,
+      expiryTimestamp: 2_000_000_000,
+    });
+    const layer = store as unknown as Record<string, (argument: unknown) => Promise<unknown>>;
+
+    expect(await failure(layer._putRecord?.call(store, record) ?? Promise.resolve())).toBe(
+      'DynamoDB PutItem failed: Error',
+    );
+    expect(await failure(layer._getRecord?.call(store, 'createPet#abc') ?? Promise.resolve())).toBe(
+      'DynamoDB GetItem failed: Error',
+    );
+    expect(await failure(layer._updateRecord?.call(store, record) ?? Promise.resolve())).toBe(
+      'DynamoDB UpdateItem failed: Error',
+    );
+    expect(await failure(layer._deleteRecord?.call(store, record) ?? Promise.resolve())).toBe(
+      'DynamoDB DeleteItem failed: Error',
+    );
+  });
+});

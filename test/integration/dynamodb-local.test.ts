@@ -1,0 +1,88 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { assertJava, freePort, JavaMissingError, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+
+/**
+ * DynamoDB Local as `npm start` and the test runs start it: AWS's jar on Java, a shared database,
+ * ready once it answers, stopped with its process. One real start here (about two seconds); the
+ * restarts of `npm start` are in test/unit/dynamodb-supervisor.test.ts.
+ */
+
+const dataDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('DynamoDB Local', () => {
+  it('fails with what it said when it ends before answering, on a port that cannot be', async () => {
+    await expect(startDynamoDbLocal({ port: 70_000, startTimeoutMs: 20_000 })).rejects.toThrow(
+      /^DynamoDB Local exited with 0: [\s\S]*Invalid Port\. Port number must lie between 1 and 65535\.$/,
+    );
+  }, 30_000);
+
+  it('starts on the port asked for, answers at once, keeps its data in the directory and stops', async () => {
+    const port = await freePort();
+    const javaOptions = process.env.JAVA_TOOL_OPTIONS;
+    delete process.env.JAVA_TOOL_OPTIONS;
+    const database = await startDynamoDbLocal({ port, dataDir: join(dataDir, 'db') });
+    // A small heap and a quick start, unless the machine sets its own.
+    const javaOptionsUsed = process.env.JAVA_TOOL_OPTIONS;
+    process.env.JAVA_TOOL_OPTIONS = javaOptions;
+    const client = createLocalClient(database.endpoint);
+    try {
+      const tables = await client.send(new ListTablesCommand({}));
+
+      expect(javaOptionsUsed).toBe('-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1');
+      expect(database.endpoint).toBe(`http://127.0.0.1:${port}`);
+      expect(database.port).toBe(port);
+      expect(database.pid).toBeGreaterThan(0);
+      expect(database.stopping).toBe(false);
+      expect(tables.TableNames).toEqual([]);
+      // One database file for every client, whatever its credentials (`-sharedDb`).
+      expect(readdirSync(join(dataDir, 'db'))).toEqual(['shared-local-instance.db']);
+    } finally {
+      client.destroy();
+      await database.stop();
+    }
+
+    expect(database.stopping).toBe(true);
+    expect(await database.exited).toEqual({ code: 143, signal: null });
+  }, 30_000);
+
+  it('fails, and leaves no process behind, when it does not answer in time', async () => {
+    const started = startDynamoDbLocal({ startTimeoutMs: 0 });
+
+    await expect(started).rejects.toThrow(new Error('DynamoDB Local did not answer within 0 ms: '));
+  });
+
+  it('fails with what to do when there is no Java', () => {
+    const path = process.env.PATH;
+    process.env.PATH = join(dataDir, 'no-java-here');
+    try {
+      expect(() => assertJava()).toThrow(new JavaMissingError());
+      expect(new JavaMissingError().message).toBe(
+        'DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. Install it (Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.',
+      );
+      expect(new JavaMissingError().name).toBe('JavaMissingError');
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(() => assertJava()).not.toThrow();
+  });
+
+  it('finds a free port on loopback', async () => {
+    const port = await freePort();
+    const server = createServer();
+
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    server.close();
+
+    expect(port).toBeGreaterThan(0);
+  });
+});

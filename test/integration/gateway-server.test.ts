@@ -1,0 +1,463 @@
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { generateApiKey } from '#shared/auth/api-key';
+import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
+import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { type LocalFunctions, localFunctions } from '#tools/local/local-stack';
+import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
+
+/**
+ * The local gateway as a server, in front of the real authorizer and functions on DynamoDB Local:
+ * API Gateway's order of steps (static files, route, authorizer, 405, function), what it hands
+ * each function, and its own answers. The functions are wrapped only to record what they receive.
+ */
+
+const APP = 'http://localhost:5173';
+const EXPOSED = 'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface Recorded {
+  readonly events: APIGatewayProxyEvent[];
+  readonly contexts: Context[];
+  readonly authorizations: APIGatewayTokenAuthorizerEvent[];
+}
+
+const recording = (functions: LocalFunctions, recorded: Recorded): LocalFunctions => {
+  const record =
+    (handler: ProxyHandler): ProxyHandler =>
+    (event, context) => {
+      // A copy: the function's middleware rewrites the event it is given.
+      recorded.events.push(structuredClone(event));
+      recorded.contexts.push(context);
+      return handler(event, context);
+    };
+  const authorizer: TokenAuthorizerHandler = (event, context) => {
+    recorded.authorizations.push(event);
+    return functions.authorizer(event, context);
+  };
+  return {
+    authorizer,
+    handlers: {
+      listPets: record(functions.handlers.listPets),
+      createPet: record(functions.handlers.createPet),
+      getPet: record(functions.handlers.getPet),
+    },
+  };
+};
+
+let tables: TestTables;
+let key: string;
+let keyId: string;
+let gateway: LocalGateway;
+let lines: string[];
+let recorded: Recorded;
+
+beforeAll(async () => {
+  tables = await createTestTables('gateway-server');
+  const generated = generateApiKey('gateway tests');
+  key = generated.key;
+  keyId = generated.record.keyId;
+  await apiKeysOf(tables).put(generated.record);
+});
+// A gateway of its own for each test (it starts in milliseconds): what starting it runs is part
+// of each test, for the mutation run's coverage as for a reader.
+beforeEach(async () => {
+  lines = [];
+  recorded = { events: [], contexts: [], authorizations: [] };
+  const functions = localFunctions({
+    endpoint: tables.endpoint,
+    tables: tables.names,
+    logLevel: 'SILENT',
+    corsOrigins: [APP],
+  });
+  gateway = await startLocalGateway({
+    port: 0,
+    corsOrigins: [APP],
+    ...recording(functions, recorded),
+    log: (line) => lines.push(line),
+    maxPayloadBytes: 64 * 1024,
+    staticRoutes: Promise.resolve({
+      '/docs': { contentType: 'text/html; charset=utf-8', body: '<h1>Pet store</h1>' },
+      '/v1': { contentType: 'text/plain', body: 'never served: inside the stage' },
+      '/v1/*': { contentType: 'text/plain', body: 'never served: inside the stage' },
+    }),
+  });
+});
+afterEach(() => gateway.close());
+
+const root = () => gateway.baseUrl.replace(/\/v1$/, '');
+
+/**
+ * A request as raw HTTP/1.1, for repeated headers fetch would merge or a length it would check;
+ * the status and headers of the answer.
+ */
+const rawRequest = (
+  port: number,
+  requestLine: string,
+  headers: [string, string][],
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> =>
+  new Promise((resolve, reject) => {
+    const [method = 'GET', path = '/'] = requestLine.split(' ');
+    const request = httpRequest(
+      { port, host: '127.0.0.1', method, path, headers: [['Host', 'localhost'], ...headers].flat() },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+      },
+    );
+    request.on('error', reject);
+    // With a declared length, the body is never sent: only the declaration can be answered.
+    if (headers.some(([name]) => name === 'Content-Length')) request.flushHeaders();
+    else request.end();
+  });
+const withKey = (headers: Record<string, string> = {}) => ({ Authorization: `Bearer ${key}`, ...headers });
+
+describe('the local gateway server', () => {
+  it('listens on 127.0.0.1 by default, the stage /v1 its base URL', () => {
+    expect(gateway.baseUrl).toBe(`http://127.0.0.1:${gateway.port}/v1`);
+  });
+
+  it('serves a static file to GET without a key, outside the stage only', async () => {
+    const page = await fetch(`${root()}/docs`);
+    const inStage = await fetch(`${gateway.baseUrl}`);
+    const api = await fetch(`${gateway.baseUrl}/pets?limit=1`, { headers: withKey() });
+    const posted = await fetch(`${root()}/docs`, { method: 'POST' });
+
+    expect([page.status, await page.text()]).toEqual([200, '<h1>Pet store</h1>']);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect([inStage.status, posted.status]).toEqual([404, 404]);
+    expect([api.status, api.headers.get('content-type')]).toEqual([200, 'application/json']);
+  });
+
+  it('answers a path it has no resource for with 404 NOT_FOUND, before the authorizer', async () => {
+    const before = recorded.authorizations.length;
+
+    const response = await fetch(`${gateway.baseUrl}/owners`, { headers: { Origin: APP } });
+
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      code: 'NOT_FOUND',
+      message: 'No such resource',
+      status: 404,
+      requestId: response.headers.get('x-amzn-requestid'),
+    });
+    expect(response.headers.get('x-amzn-requestid')).toMatch(UUID);
+    // The stage allows one origin: a gateway response names it, fixed.
+    expect(response.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(recorded.authorizations.length).toBe(before);
+  });
+
+  it('answers a preflight itself, without a key: 204, no body, no Content-Type, the CORS headers', async () => {
+    const response = await fetch(`${gateway.baseUrl}/pets/3`, {
+      method: 'OPTIONS',
+      headers: { Origin: APP },
+    });
+
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+    expect(Object.fromEntries(response.headers)).toMatchObject({
+      'access-control-allow-origin': APP,
+      'access-control-allow-methods': 'GET',
+      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
+      'access-control-max-age': '7200',
+      vary: 'Origin',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    });
+    expect(response.headers.get('content-type')).toBeNull();
+    expect(response.headers.get('x-amzn-requestid')).toMatch(UUID);
+  });
+
+  it('gives a request that sends Origin twice no CORS header', async () => {
+    const raw = await rawRequest(gateway.port, 'OPTIONS /v1/pets', [
+      ['Origin', APP],
+      ['Origin', APP],
+    ]);
+    const once = await rawRequest(gateway.port, 'OPTIONS /v1/pets', [['Origin', APP]]);
+
+    expect(raw.status).toBe(204);
+    expect(raw.headers['access-control-allow-origin']).toBeUndefined();
+    expect(once.headers['access-control-allow-origin']).toBe(APP);
+  });
+
+  it('asks the authorizer with the method ARN of the route, then answers another method with 405', async () => {
+    const anonymous = await fetch(`${gateway.baseUrl}/pets`, { method: 'DELETE' });
+    const response = await fetch(`${gateway.baseUrl}/pets`, {
+      method: 'DELETE',
+      headers: withKey({ Origin: APP }),
+    });
+
+    expect(anonymous.status).toBe(401);
+    expect(response.status).toBe(405);
+    expect(await response.json()).toMatchObject({
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'Method not allowed; this resource accepts GET, POST',
+    });
+    expect(Object.fromEntries(response.headers)).toMatchObject({
+      allow: 'GET, POST',
+      'access-control-allow-origin': APP,
+      'access-control-expose-headers': EXPOSED,
+      vary: 'Origin',
+    });
+    expect(recorded.authorizations.at(-1)).toEqual({
+      type: 'TOKEN',
+      authorizationToken: `Bearer ${key}`,
+      methodArn: 'arn:aws:execute-api:local:000000000000:local/v1/DELETE/pets',
+    });
+  });
+
+  it('gives a 405 to an origin it does not allow without CORS headers', async () => {
+    const response = await fetch(`${gateway.baseUrl}/pets/3`, {
+      method: 'PUT',
+      headers: withKey({ Origin: 'https://evil.example' }),
+    });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("calls the function with API Gateway's proxy event: route, parameters, headers, query, caller", async () => {
+    const response = await fetch(`${gateway.baseUrl}/pets/424242?x=1&x=2`, {
+      headers: withKey({ 'X-Trace': 'abc' }),
+    });
+    const event = recorded.events.at(-1) as APIGatewayProxyEvent;
+    const context = recorded.contexts.at(-1) as Context;
+
+    expect(response.status).toBe(404);
+    expect(event).toMatchObject({
+      httpMethod: 'GET',
+      path: '/pets/424242',
+      resource: '/pets/{petId}',
+      pathParameters: { petId: '424242' },
+      queryStringParameters: { x: '2' },
+      multiValueQueryStringParameters: { x: ['1', '2'] },
+      body: null,
+      requestContext: {
+        requestId: response.headers.get('x-amzn-requestid'),
+        authorizer: { principalId: keyId, keyId, keyName: 'gateway tests' },
+        identity: { sourceIp: '127.0.0.1' },
+        protocol: 'HTTP/1.1',
+      },
+    });
+    expect(event.headers['X-Trace']).toBe('abc');
+    expect(context.functionName).toBe('getPet');
+    // The stack's function timeout: 15 s.
+    expect(context.getRemainingTimeInMillis()).toBeLessThanOrEqual(15_000);
+    expect(context.getRemainingTimeInMillis()).toBeGreaterThan(13_000);
+  });
+
+  it("passes the function's answer on as it is, with the request id, and its body as text", async () => {
+    const response = await fetch(`${gateway.baseUrl}/pets`, {
+      method: 'POST',
+      headers: withKey({ 'Content-Type': 'application/json', Origin: APP }),
+      body: JSON.stringify({ name: 'Gateway', categoryId: 2 }),
+    });
+    const event = recorded.events.at(-1) as APIGatewayProxyEvent;
+
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ name: 'Gateway', categoryId: 2, status: 'available' });
+    expect(event.body).toBe('{"name":"Gateway","categoryId":2}');
+    expect(response.headers.get('location')).toMatch(/^\/v1\/pets\/\d+$/);
+    expect(response.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(response.headers.get('x-amzn-requestid')).toBe(event.requestContext.requestId);
+  });
+
+  it('refuses a body over its payload limit with 413 before the function runs', async () => {
+    const before = recorded.events.length;
+
+    const response = await fetch(`${gateway.baseUrl}/pets`, {
+      method: 'POST',
+      headers: withKey({ 'Content-Type': 'application/json' }),
+      body: 'x'.repeat(64 * 1024 + 1),
+    });
+
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Request is too large',
+    });
+    expect(recorded.events.length).toBe(before);
+  });
+
+  it('logs one line per request: method, path without its query, status and time', async () => {
+    await fetch(`${gateway.baseUrl}/pets?limit=1&key=secret`, { headers: withKey() });
+
+    // The line is written once the answer has gone.
+    await vi.waitFor(() => expect(lines.at(-1)).toMatch(/^GET \/v1\/pets 400 \d+\.\dms$/));
+    expect(lines.join('\n')).not.toContain('secret');
+    expect(Number(/ (\d+\.\d)ms$/.exec(lines.at(-1) ?? '')?.[1])).toBeLessThan(10_000);
+  });
+
+  it('answers malformed HTTP with a 400 Error object, and keeps serving', async () => {
+    const socket = connect(gateway.port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      raw += chunk;
+    });
+    await once(socket, 'end');
+
+    const [head = '', body] = raw.split('\r\n\r\n');
+    expect(head.split('\r\n')).toEqual([
+      'HTTP/1.1 400 Bad Request',
+      'Content-Type: application/json',
+      'X-Content-Type-Options: nosniff',
+      'Cache-Control: no-store',
+      `Content-Length: ${Buffer.byteLength(body ?? '')}`,
+      'Connection: close',
+    ]);
+    expect(JSON.parse(body ?? '')).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Malformed HTTP request',
+      status: 400,
+    });
+    expect((await fetch(`${root()}/docs`)).status).toBe(200);
+  });
+});
+
+describe('the local gateway when a step fails', () => {
+  const allowAll: TokenAuthorizerHandler = async () => ({
+    principalId: 'key-test',
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }],
+    },
+  });
+  const answer: ProxyHandler = async () => ({ statusCode: 200, body: '[]' });
+  const start = (options: Partial<Parameters<typeof startLocalGateway>[0]>) =>
+    startLocalGateway({
+      port: 0,
+      authorizer: allowAll,
+      handlers: { listPets: answer, createPet: answer, getPet: answer },
+      ...options,
+    });
+
+  it('answers 500 INTERNAL_ERROR and logs why when something of its own fails', async () => {
+    const logged: string[] = [];
+    const unrendered = Promise.reject(new Error('the reference could not be rendered'));
+    unrendered.catch(() => undefined);
+    const failing = await start({ log: (line) => logged.push(line), staticRoutes: unrendered });
+    try {
+      const response = await fetch(`${failing.baseUrl.replace(/\/v1$/, '')}/docs`, {
+        headers: { Origin: APP },
+      });
+
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({
+        code: 'INTERNAL_ERROR',
+        message: 'An internal error occurred',
+      });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(logged[0]).toBe('gateway error: the reference could not be rendered');
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('answers 500 INTERNAL_ERROR when the function throws, and also when no log is given for a failure of its own', async () => {
+    const throwing = await start({
+      handlers: {
+        listPets: async () => {
+          throw new Error('secret internals');
+        },
+        createPet: answer,
+        getPet: answer,
+      },
+    });
+    const unrendered = Promise.reject(new Error('not rendered'));
+    unrendered.catch(() => undefined);
+    const silent = await start({ staticRoutes: unrendered });
+    try {
+      const failed = await fetch(`${throwing.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
+      const own = await fetch(`${silent.baseUrl.replace(/\/v1$/, '')}/docs`);
+
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toMatchObject({
+        code: 'INTERNAL_ERROR',
+        message: 'An internal error occurred',
+      });
+      expect(own.status).toBe(500);
+    } finally {
+      await Promise.all([throwing.close(), silent.close()]);
+    }
+  });
+
+  it("gives each function the Lambda timeout it is told, and refuses API Gateway's 10 MB past it", async () => {
+    const remaining: number[] = [];
+    const timed: ProxyHandler = async (_event, context) => {
+      remaining.push(context.getRemainingTimeInMillis());
+      return { statusCode: 200, body: '[]' };
+    };
+    const server = await start({
+      functionTimeoutMs: 3_000,
+      handlers: { listPets: timed, createPet: timed, getPet: timed },
+    });
+    try {
+      await fetch(`${server.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
+      // Declared, not sent: the gateway answers from the declaration alone.
+      const tooLarge = await rawRequest(server.port, 'POST /v1/pets', [
+        ['Authorization', 'Bearer any'],
+        ['Content-Length', String(10 * 1024 * 1024 + 1)],
+      ]);
+      const atLimit = await rawRequest(server.port, 'POST /v1/pets', [
+        ['Authorization', 'Bearer any'],
+        ['Content-Length', '0'],
+      ]);
+
+      expect(remaining[0]).toBeLessThanOrEqual(3_000);
+      expect(remaining[0]).toBeGreaterThan(2_000);
+      expect(tooLarge.status).toBe(413);
+      expect(atLimit.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops answering once closed', async () => {
+    const server = await start({});
+
+    await server.close();
+
+    await expect(fetch(`${server.baseUrl}/pets`)).rejects.toThrow();
+  });
+
+  it('runs requests in turn beyond its concurrency', async () => {
+    let running = 0;
+    let most = 0;
+    const slow: ProxyHandler = async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setImmediate(resolve));
+      running -= 1;
+      return { statusCode: 200, body: '[]' };
+    };
+    const serial = await start({
+      concurrency: 1,
+      handlers: { listPets: slow, createPet: slow, getPet: slow },
+    });
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          fetch(`${serial.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } }).then((r) => r.status),
+        ),
+      );
+
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      expect(most).toBe(1);
+    } finally {
+      await serial.close();
+    }
+  });
+
+  it('fails to start on a port that is taken', async () => {
+    await expect(start({ port: gateway.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});

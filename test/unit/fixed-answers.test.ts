@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { translateSdkError } from '#shared/adapters/dynamodb/errors';
+import { ENV } from '#shared/config';
+import { StoreUnavailableError } from '#shared/domain/errors';
+import { ERROR_STATUS } from '#shared/http/error-body';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
+import { authorizerFunction } from '#shared/operations/authorizer';
+import { CreatePetHeaders } from '#shared/operations/create-pet';
+import { entryFile } from '#shared/operations/operation';
+import { OPERATIONS } from '#shared/operations/routes';
+
+/**
+ * Tables the service and the stack are built from, held to the values the API documents
+ * (docs/openapi.yaml, docs/api.md) and the names other software reads, written out here.
+ */
+
+describe("API Gateway's own answers", () => {
+  it('are the documented code and message for each situation', () => {
+    const unauthorized = {
+      code: 'UNAUTHORIZED',
+      message: 'A valid API key is required: send "Authorization: Bearer <key>"',
+    };
+    const internal = { code: 'INTERNAL_ERROR', message: 'An internal error occurred' };
+
+    expect(GATEWAY_RESPONSES).toEqual({
+      UNAUTHORIZED: unauthorized,
+      ACCESS_DENIED: unauthorized,
+      MISSING_AUTHENTICATION_TOKEN: { code: 'NOT_FOUND', message: 'No such resource' },
+      THROTTLED: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests; slow down and retry' },
+      QUOTA_EXCEEDED: { code: 'TOO_MANY_REQUESTS', message: 'Request quota exceeded' },
+      REQUEST_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request is too large' },
+      UNSUPPORTED_MEDIA_TYPE: {
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Content-Type must be application/json',
+      },
+      AUTHORIZER_FAILURE: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Authorization is temporarily unavailable; retry shortly',
+      },
+      AUTHORIZER_CONFIGURATION_ERROR: internal,
+      INTEGRATION_FAILURE: internal,
+      INTEGRATION_TIMEOUT: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The service did not answer in time; retry shortly',
+      },
+      DEFAULT_4XX: { code: 'VALIDATION_FAILED', message: 'The request was rejected' },
+      DEFAULT_5XX: internal,
+    });
+  });
+});
+
+describe('the functions', () => {
+  it('each have the entry file their name gives, the authorizer included', () => {
+    const names = [authorizerFunction.name, ...OPERATIONS.map((operation) => operation.operationId)];
+
+    expect(names.map(entryFile)).toEqual([
+      'functions/authorizer.ts',
+      'functions/list-pets.ts',
+      'functions/create-pet.ts',
+      'functions/get-pet.ts',
+    ]);
+    for (const name of names) expect(existsSync(entryFile(name))).toBe(true);
+  });
+
+  it('read the key from the Authorization header, for API Gateway as for the local gateway', () => {
+    expect(authorizerFunction.identitySource).toBe('Authorization');
+  });
+});
+
+describe('error codes', () => {
+  it('each travel with their documented status', () => {
+    expect(ERROR_STATUS).toEqual({
+      VALIDATION_FAILED: 400,
+      INVALID_JSON: 400,
+      UNAUTHORIZED: 401,
+      NOT_FOUND: 404,
+      METHOD_NOT_ALLOWED: 405,
+      IDEMPOTENCY_KEY_IN_USE: 409,
+      PAYLOAD_TOO_LARGE: 413,
+      UNSUPPORTED_MEDIA_TYPE: 415,
+      IDEMPOTENCY_KEY_REUSED: 422,
+      TOO_MANY_REQUESTS: 429,
+      INTERNAL_ERROR: 500,
+      SERVICE_UNAVAILABLE: 503,
+    });
+  });
+});
+
+describe('environment variables', () => {
+  it("name Powertools' own variables as Powertools reads them", () => {
+    expect([ENV.logLevel, ENV.serviceName, ENV.metricsNamespace]).toEqual([
+      'POWERTOOLS_LOG_LEVEL',
+      'POWERTOOLS_SERVICE_NAME',
+      'POWERTOOLS_METRICS_NAMESPACE',
+    ]);
+  });
+});
+
+describe('failures of DynamoDB that mean "not now"', () => {
+  it.each([
+    'ProvisionedThroughputExceededException',
+    'ThrottlingException',
+    'RequestLimitExceeded',
+    'InternalServerError',
+    'ServiceUnavailable',
+    'TimeoutError',
+    'RequestTimeout',
+    'RequestTimeoutException',
+    'AbortError',
+  ])('include the SDK error %s', (name) => {
+    const error = Object.assign(new Error(name), { name });
+
+    expect(translateSdkError(error, 'Scan')).toEqual(
+      new StoreUnavailableError(`DynamoDB Scan failed: ${name}`),
+    );
+  });
+
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'])(
+    'include the network error %s',
+    (code) => {
+      const error = Object.assign(new Error(code), { code });
+
+      expect(translateSdkError(error, 'Scan')).toBeInstanceOf(StoreUnavailableError);
+    },
+  );
+
+  it('leave out errors that are bugs, such as a validation error', () => {
+    const error = Object.assign(new Error('One or more parameter values were invalid'), {
+      name: 'ValidationException',
+    });
+
+    expect(translateSdkError(error, 'Scan')).toBe(error);
+  });
+});
+
+describe('an Idempotency-Key', () => {
+  it.each([
+    ['empty', ''],
+    ['of 256 characters', 'k'.repeat(256)],
+    ['with a character beyond ASCII', 'clé'],
+    ['with a control character', 'a\tb'],
+  ])('is refused %s', (_case, key) => {
+    const result = CreatePetHeaders.safeParse({ 'idempotency-key': key });
+
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      'must be 1 to 255 printable ASCII characters',
+    ]);
+  });
+
+  it('of 1 to 255 printable ASCII characters is taken as it is', () => {
+    for (const key of ['k', 'k'.repeat(255), ' ~!"#$%&']) {
+      expect(CreatePetHeaders.parse({ 'idempotency-key': key })).toEqual({ 'idempotency-key': key });
+    }
+    expect(CreatePetHeaders.parse({})).toEqual({});
+  });
+});

@@ -1,0 +1,249 @@
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { recordFor } from '#shared/auth/api-key';
+import { UnauthorizedError } from '#shared/auth/authorize';
+import { StoreUnavailableError } from '#shared/domain/errors';
+import { authorizerHandler } from '#shared/handlers/authorizer';
+import type { TokenAuthorizerHandler } from '#shared/lambda';
+import { createLogger } from '#shared/observability/logger';
+import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { arnMatches, authorizeRequest, policyAllows } from '#tools/local/authorization';
+import { GatewayRefusal } from '#tools/local/gateway-refusal';
+
+/**
+ * The authorizer step of the local gateway, as API Gateway runs a TOKEN authorizer. The real
+ * authorizer is used wherever it can give the answer under test; stand-ins only return what it
+ * never does (a Deny, a policy for another route).
+ */
+
+const ARN = 'arn:aws:execute-api:local:000000000000:local/v1/GET/pets';
+const STAGE = 'arn:aws:execute-api:local:000000000000:local/v1/*/*';
+
+const policy = (...statements: { Effect: string; Resource?: string | string[] }[]) =>
+  ({
+    principalId: 'key-test',
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: statements.map((statement) => ({ Action: 'execute-api:Invoke', ...statement })),
+    },
+  }) as APIGatewayAuthorizerResult;
+
+const KEY = 'psk_local-authorization';
+const keysHolding = (...records: ReturnType<typeof recordFor>[]): ApiKeyRepository => ({
+  findByHash: async (hash) => records.find((record) => record.keyHash === hash),
+  put: async () => undefined,
+  list: async () => records,
+  revoke: async () => false,
+});
+const realAuthorizer = (apiKeys: ApiKeyRepository = keysHolding(recordFor(KEY, 'tests'))) =>
+  authorizerHandler({ apiKeys, logger: createLogger({ logLevel: 'SILENT' }) });
+
+const refusalOf = async (promise: Promise<unknown>): Promise<GatewayRefusal> => {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(GatewayRefusal);
+  return error as GatewayRefusal;
+};
+
+describe('matching a policy resource with a method ARN', () => {
+  it('matches the whole stage with `*` for method and path', () => {
+    expect(arnMatches(STAGE, ARN)).toBe(true);
+    expect(arnMatches(STAGE, 'arn:aws:execute-api:local:000000000000:local/v1/POST/pets/7')).toBe(true);
+    expect(arnMatches('*', ARN)).toBe(true);
+  });
+
+  it('matches the whole ARN only, not a part of it', () => {
+    expect(arnMatches('arn:aws:execute-api:local:000000000000:local/v1/GET', ARN)).toBe(false);
+    expect(arnMatches('local/v1/GET/pets', ARN)).toBe(false);
+    expect(arnMatches(ARN, `${ARN}/7`)).toBe(false);
+    expect(arnMatches('arn:aws:execute-api:local:000000000000:local/v2/*/*', ARN)).toBe(false);
+  });
+
+  it('takes every other character of the pattern literally', () => {
+    expect(arnMatches('arn.aws.execute-api.local.000000000000.local/v1/GET/pets', ARN)).toBe(false);
+    expect(arnMatches('a+b', 'aab')).toBe(false);
+    expect(arnMatches('a+b', 'a+b')).toBe(true);
+    expect(arnMatches('(a|b)?[c]{1}$^\\', '(a|b)?[c]{1}$^\\')).toBe(true);
+  });
+});
+
+describe('evaluating the policy', () => {
+  it('allows when an Allow covers the method ARN', () => {
+    expect(policyAllows(policy({ Effect: 'Allow', Resource: STAGE }), ARN)).toBe(true);
+    expect(policyAllows(policy({ Effect: 'Allow', Resource: ['arn:other', STAGE] }), ARN)).toBe(true);
+  });
+
+  it('denies when a Deny covers it too, whatever the order of the statements', () => {
+    expect(
+      policyAllows(policy({ Effect: 'Allow', Resource: STAGE }, { Effect: 'Deny', Resource: ARN }), ARN),
+    ).toBe(false);
+    expect(
+      policyAllows(policy({ Effect: 'Deny', Resource: ARN }, { Effect: 'Allow', Resource: STAGE }), ARN),
+    ).toBe(false);
+  });
+
+  it('allows when the only Deny is for another route', () => {
+    expect(
+      policyAllows(
+        policy({ Effect: 'Allow', Resource: STAGE }, { Effect: 'Deny', Resource: `${ARN}/7` }),
+        ARN,
+      ),
+    ).toBe(true);
+  });
+
+  it('denies without an Allow that covers it: another route, no resource, no policy', () => {
+    expect(policyAllows(policy({ Effect: 'Allow', Resource: `${ARN}/7` }), ARN)).toBe(false);
+    expect(policyAllows(policy({ Effect: 'Deny', Resource: STAGE }), ARN)).toBe(false);
+    expect(policyAllows(policy({ Effect: 'Allow' }), ARN)).toBe(false);
+    expect(policyAllows(policy(), ARN)).toBe(false);
+    expect(policyAllows({ principalId: 'key-test' } as APIGatewayAuthorizerResult, ARN)).toBe(false);
+  });
+});
+
+describe('the authorizer step', () => {
+  it('calls the authorizer with a TOKEN event and a context of its timeout, and passes an Allow on', async () => {
+    const calls: { event: APIGatewayTokenAuthorizerEvent; context: Context }[] = [];
+    const real = realAuthorizer();
+    const recording: TokenAuthorizerHandler = async (event, context) => {
+      calls.push({ event, context });
+      return real(event, context);
+    };
+
+    const result = await authorizeRequest({
+      authorizer: recording,
+      tokens: [`Bearer ${KEY}`],
+      methodArn: ARN,
+      timeoutMs: 6_000,
+    });
+
+    expect(result.principalId).toBe(recordFor(KEY, 'tests').keyId);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.event).toEqual({ type: 'TOKEN', authorizationToken: `Bearer ${KEY}`, methodArn: ARN });
+    expect(calls[0]?.context.functionName).toBe('authorizer');
+    const remaining = calls[0]?.context.getRemainingTimeInMillis() ?? 0;
+    expect(remaining).toBeLessThanOrEqual(6_000);
+    expect(remaining).toBeGreaterThan(5_000);
+  });
+
+  it('refuses with 401 UNAUTHORIZED, without calling the authorizer, when there is no Authorization header', async () => {
+    let called = false;
+    const authorizer: TokenAuthorizerHandler = async () => {
+      called = true;
+      return policy({ Effect: 'Allow', Resource: STAGE });
+    };
+
+    const refusal = await refusalOf(
+      authorizeRequest({ authorizer, tokens: [], methodArn: ARN, timeoutMs: 6_000 }),
+    );
+    const empty = await refusalOf(
+      authorizeRequest({ authorizer, tokens: [''], methodArn: ARN, timeoutMs: 6_000 }),
+    );
+
+    expect(called).toBe(false);
+    expect([refusal.code, refusal.message]).toEqual([
+      'UNAUTHORIZED',
+      'A valid API key is required: send "Authorization: Bearer <key>"',
+    ]);
+    expect(empty.code).toBe('UNAUTHORIZED');
+  });
+
+  it('refuses two Authorization headers rather than pick one, even two valid ones', async () => {
+    const refusal = await refusalOf(
+      authorizeRequest({
+        authorizer: realAuthorizer(),
+        tokens: [`Bearer ${KEY}`, `Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect(refusal.code).toBe('UNAUTHORIZED');
+  });
+
+  it('answers a key the authorizer refuses with 401 UNAUTHORIZED', async () => {
+    const refusal = await refusalOf(
+      authorizeRequest({
+        authorizer: realAuthorizer(),
+        tokens: ['Bearer psk_unknown'],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect(refusal.code).toBe('UNAUTHORIZED');
+    expect(refusal.answeredBy).toBe('gateway-response');
+  });
+
+  it('answers any other failure of the authorizer with 503 AUTHORIZER_FAILURE', async () => {
+    const failingKeys: ApiKeyRepository = {
+      ...keysHolding(),
+      findByHash: () => Promise.reject(new StoreUnavailableError('DynamoDB GetItem failed: TimeoutError')),
+    };
+
+    const refusal = await refusalOf(
+      authorizeRequest({
+        authorizer: realAuthorizer(failingKeys),
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect([refusal.code, refusal.message]).toEqual([
+      'SERVICE_UNAVAILABLE',
+      'Authorization is temporarily unavailable; retry shortly',
+    ]);
+  });
+
+  it('answers an Allow that does not cover the route, or a Deny, with 401 as API Gateway does', async () => {
+    const forOtherRoute = await refusalOf(
+      authorizeRequest({
+        authorizer: async () => policy({ Effect: 'Allow', Resource: `${ARN}/7` }),
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+    const denied = await refusalOf(
+      authorizeRequest({
+        authorizer: async () => policy({ Effect: 'Deny', Resource: STAGE }),
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect([forOtherRoute.code, denied.code]).toEqual(['UNAUTHORIZED', 'UNAUTHORIZED']);
+  });
+
+  it('answers a thrown UnauthorizedError of any authorizer with 401, not 503', async () => {
+    const refusal = await refusalOf(
+      authorizeRequest({
+        authorizer: async () => {
+          throw new UnauthorizedError();
+        },
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect(refusal.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('a gateway refusal', () => {
+  it('carries the code and message of its gateway response, no header, and is answered by a gateway response', () => {
+    const refusal = GatewayRefusal.of('THROTTLED');
+
+    expect(refusal).toMatchObject({
+      name: 'GatewayRefusal',
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many requests; slow down and retry',
+      headers: {},
+      answeredBy: 'gateway-response',
+    });
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { type RouteMatch, route } from '#tools/local/routing';
+import { staticFile } from '#tools/local/static-files';
+
+/**
+ * How the local gateway picks what answers a request, as API Gateway does for the stage `v1`:
+ * segment by segment against the operations' resource paths, a preflight or a 405 for a known
+ * resource and another method, nothing at all outside the resources.
+ */
+
+/** What a test compares: the operation by id rather than the whole descriptor. */
+const summary = (match: RouteMatch) =>
+  match.kind === 'operation'
+    ? {
+        kind: match.kind,
+        operationId: match.operation.operationId,
+        path: match.path,
+        pathParameters: match.pathParameters === null ? null : { ...match.pathParameters },
+      }
+    : match;
+
+describe('routing', () => {
+  it('sends GET /v1/pets to listPets and POST /v1/pets to createPet, with no path parameters', () => {
+    expect(summary(route('GET', '/v1/pets'))).toEqual({
+      kind: 'operation',
+      operationId: 'listPets',
+      path: '/pets',
+      pathParameters: null,
+    });
+    expect(summary(route('POST', '/v1/pets'))).toEqual({
+      kind: 'operation',
+      operationId: 'createPet',
+      path: '/pets',
+      pathParameters: null,
+    });
+  });
+
+  it('sends GET /v1/pets/7 to getPet with petId "7"', () => {
+    expect(summary(route('GET', '/v1/pets/7'))).toEqual({
+      kind: 'operation',
+      operationId: 'getPet',
+      path: '/pets/7',
+      pathParameters: { petId: '7' },
+    });
+  });
+
+  it('decodes a percent-encoded path parameter, and keeps one that does not decode as it is', () => {
+    const decoded = route('GET', '/v1/pets/%37%2F');
+    const undecodable = route('GET', '/v1/pets/%E0%A4%A');
+
+    expect(decoded.kind === 'operation' && { ...decoded.pathParameters }).toEqual({ petId: '7/' });
+    expect(undecodable.kind === 'operation' && { ...undecodable.pathParameters }).toEqual({
+      petId: '%E0%A4%A',
+    });
+  });
+
+  it('ignores one trailing slash, as API Gateway does', () => {
+    expect(summary(route('GET', '/v1/pets/'))).toMatchObject({ operationId: 'listPets', path: '/pets' });
+    expect(summary(route('GET', '/v1/pets/3/'))).toMatchObject({
+      operationId: 'getPet',
+      path: '/pets/3',
+      pathParameters: { petId: '3' },
+    });
+  });
+
+  it.each([
+    '/v1',
+    '/v1/',
+    '/v1pets',
+    '/v2/pets',
+    '/pets',
+    '/v1/pet',
+    '/v1/petsx',
+    '/v1/pets//1',
+    '/v1/pets/1/toys',
+    '/v1//pets',
+  ])('has no resource for %s', (path) => {
+    expect(route('GET', path)).toEqual({ kind: 'no-resource' });
+  });
+
+  it('answers another method on a known resource with a 405 listing the methods it has', () => {
+    expect(route('DELETE', '/v1/pets')).toEqual({
+      kind: 'method-not-allowed',
+      path: '/pets',
+      allow: ['GET', 'POST'],
+    });
+    expect(route('POST', '/v1/pets/3')).toEqual({
+      kind: 'method-not-allowed',
+      path: '/pets/3',
+      allow: ['GET'],
+    });
+  });
+
+  it('answers OPTIONS on a known resource with the preflight and its methods', () => {
+    expect(route('OPTIONS', '/v1/pets')).toEqual({
+      kind: 'preflight',
+      path: '/pets',
+      allow: ['GET', 'POST'],
+    });
+    expect(route('OPTIONS', '/v1/pets/3')).toEqual({ kind: 'preflight', path: '/pets/3', allow: ['GET'] });
+  });
+
+  it('matches methods exactly: a lower-case method is another method', () => {
+    expect(route('get', '/v1/pets')).toMatchObject({ kind: 'method-not-allowed' });
+  });
+});
+
+describe('static files', () => {
+  const reference = { contentType: 'text/html', body: '<h1>Reference</h1>' };
+  const document = { contentType: 'application/yaml', body: 'openapi: 3.1.0' };
+  const asset = { contentType: 'text/css', body: 'h1 {}' };
+  const routes = { '/docs': reference, '/openapi.yaml': document, '/docs/*': asset };
+
+  it('serves a file by its exact path', () => {
+    expect(staticFile(routes, '/docs')).toBe(reference);
+    expect(staticFile(routes, '/openapi.yaml')).toBe(document);
+  });
+
+  it('serves everything below /docs from the /docs/* route', () => {
+    expect(staticFile(routes, '/docs/style.css')).toBe(asset);
+    expect(staticFile(routes, '/docs/fonts/a.woff2')).toBe(asset);
+  });
+
+  it('serves nothing else, nor what an object inherits', () => {
+    expect(staticFile(routes, '/openapi.json')).toBeUndefined();
+    expect(staticFile(routes, '/other/style.css')).toBeUndefined();
+    expect(staticFile({ '/docs/*': asset }, '/docs')).toBeUndefined();
+    expect(staticFile(routes, '__proto__')).toBeUndefined();
+    expect(staticFile(routes, 'constructor')).toBeUndefined();
+  });
+});
