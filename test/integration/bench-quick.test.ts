@@ -127,7 +127,7 @@ describe('npm run bench (quick mode)', () => {
     const timing = report.budgets.filter((budget) => budget.basis === 'timing');
 
     expect(timing.map((budget) => [budget.budget, budget.subject, budget.verdict])).toEqual([
-      ...functions.map((name) => ['cold start (median)', name, 'not judged in quick mode']),
+      ...functions.map((name) => ['cold start (median of paired ratios)', name, 'not judged in quick mode']),
       ...ownBundles.map((name) => ['warm p50', name, 'not judged in quick mode']),
     ]);
     for (const budget of timing) expect(budget.value).toBeGreaterThan(0);
