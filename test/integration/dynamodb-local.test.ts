@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,15 @@ import { assertJava, freePort, JavaMissingError, startDynamoDbLocal } from '#too
  * ready once it answers, stopped with its process. One real start here (about two seconds); the
  * restarts of `npm start` are in test/unit/dynamodb-supervisor.test.ts.
  */
+
+/** Whether `pid` is a live process (not gone, not a zombie left for a parent to reap). */
+const running = (pid: number): boolean => {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -72,6 +82,60 @@ describe('DynamoDB Local', () => {
     }
     expect(() => assertJava()).not.toThrow();
   });
+
+  it('fails with what to do when `java` is there but cannot run (a stub that exits 1)', () => {
+    // As macOS's /usr/bin/java does when no Java is installed.
+    const bin = join(dataDir, 'stub-java');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'java'), '#!/bin/sh\necho "No Java runtime present" >&2\nexit 1\n');
+    chmodSync(join(bin, 'java'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      expect(() => assertJava()).toThrow(new JavaMissingError());
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it('fails with the last 2000 characters of what Java said when it ends before answering', async () => {
+    // Every class Java loads is logged on stderr (many kB) before DynamoDB Local refuses the port.
+    const javaOptions = process.env.JAVA_TOOL_OPTIONS;
+    process.env.JAVA_TOOL_OPTIONS = '-Xlog:class+load=info:stderr -XX:+UseSerialGC -XX:TieredStopAtLevel=1';
+    try {
+      const error = await startDynamoDbLocal({ port: 70_000, startTimeoutMs: 20_000 }).catch(
+        (caught: Error) => caught,
+      );
+
+      expect((error as Error).message).toMatch(/^DynamoDB Local exited with 0: /);
+      // The start of what it said (Java's "Picked up JAVA_TOOL_OPTIONS" line) is dropped.
+      expect((error as Error).message).not.toContain('Picked up JAVA_TOOL_OPTIONS');
+      expect((error as Error).message).toHaveLength('DynamoDB Local exited with 0: '.length + 2_000);
+    } finally {
+      process.env.JAVA_TOOL_OPTIONS = javaOptions;
+    }
+  }, 30_000);
+
+  it('leaves no Java process behind when the process that started it exits without stopping it', async () => {
+    const script = [
+      "const { startDynamoDbLocal } = await import('#tools/local/dynamodb-local');",
+      'const database = await startDynamoDbLocal();',
+      'console.log(database.pid);',
+      'process.exit(0);',
+    ].join('\n');
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    parent.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    await new Promise((done) => parent.once('exit', done));
+    const pid = Number(output.trim());
+
+    expect(pid).toBeGreaterThan(0);
+    await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+  }, 30_000);
 
   it('finds a free port on loopback', async () => {
     const port = await freePort();

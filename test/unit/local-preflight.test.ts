@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   assertDynamoDbReachable,
   assertPortFree,
+  assertSettingsUsable,
   ensureDataDir,
   listenError,
   REACHABLE_TIMEOUT_MS,
@@ -24,6 +25,16 @@ afterEach(async () => {
   await new Promise((resolve) => (holder ? holder.close(resolve) : resolve(undefined)));
   holder = undefined;
 });
+
+/** What `act` throws (vitest's toThrow(regex) also passes when `undefined` is thrown). */
+const thrownBy = (act: () => unknown): unknown => {
+  try {
+    act();
+  } catch (error) {
+    return error;
+  }
+  return 'nothing thrown';
+};
 
 const holdAPort = async (): Promise<number> => {
   const server = createServer((socket) => sockets.push(socket));
@@ -87,6 +98,17 @@ describe('a DynamoDB endpoint', () => {
     );
     expect(Date.now() - started).toBeLessThan(2_500);
   });
+
+  it('is not looked for when none is set (DynamoDB Local is started instead)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-preflight-'));
+    try {
+      await expect(
+        assertSettingsUsable({ dataDir: dir, port: 0, host: '127.0.0.1' }),
+      ).resolves.toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the data directory', () => {
@@ -102,6 +124,28 @@ describe('the data directory', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('is created without leaving anything in the working directory', () => {
+    const work = mkdtempSync(join(tmpdir(), 'petstore-preflight-cwd-'));
+    const data = mkdtempSync(join(tmpdir(), 'petstore-preflight-'));
+    const cwd = process.cwd();
+    process.chdir(work);
+    try {
+      ensureDataDir(join(data, 'a'));
+
+      expect(readdirSync(work)).toEqual([]);
+      expect(readdirSync(data)).toEqual(['a']);
+    } finally {
+      process.chdir(cwd);
+      rmSync(work, { recursive: true, force: true });
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('that cannot be created or written in is refused with a LocalConfigError', () => {
+    expect(thrownBy(() => ensureDataDir('/proc/petstore-data'))).toBeInstanceOf(LocalConfigError);
+    expect(thrownBy(() => ensureDataDir('/proc'))).toBeInstanceOf(LocalConfigError);
   });
 
   it('that cannot be created is refused, naming the setting it is given and the directory', () => {

@@ -128,4 +128,9 @@ describe('static files', () => {
     expect(staticFile(routes, '__proto__')).toBeUndefined();
     expect(staticFile(routes, 'constructor')).toBeUndefined();
   });
+
+  it('serves a /docs/* file only for a path that starts with /docs/', () => {
+    expect(staticFile(routes, '/v1/docs/style.css')).toBeUndefined();
+    expect(staticFile(routes, 'v1/docs/style.css')).toBeUndefined();
+  });
 });

@@ -43,6 +43,10 @@ describe('npm start settings', () => {
       'POWERTOOLS_LOG_LEVEL must be one of DEBUG, INFO, WARN, ERROR, SILENT, not "LOUD"',
     ],
     [
+      { DYNAMODB_ENDPOINT: '127.0.0.1:8000' },
+      'DYNAMODB_ENDPOINT must be an http(s) URL such as http://127.0.0.1:8000, not "127.0.0.1:8000"',
+    ],
+    [
       { DYNAMODB_ENDPOINT: 'localhost:8000' },
       'DYNAMODB_ENDPOINT must be an http(s) URL such as http://127.0.0.1:8000, not "localhost:8000"',
     ],

