@@ -16,7 +16,7 @@ const BEARER = /^bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
 
 /** The key carried by an Authorization header value, or `undefined` when it carries none. */
 export const parseBearerToken = (header: string | undefined): string | undefined =>
-  header === undefined ? undefined : BEARER.exec(header)?.[1];
+  header?.match(BEARER)?.[1];
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 

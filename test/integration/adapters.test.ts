@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
 import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
@@ -11,7 +12,7 @@ import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idemp
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { recordFor } from '#shared/auth/api-key';
 import { StoreUnavailableError } from '#shared/domain/errors';
-import { createTestTables, type TestTables } from '../support/tables';
+import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 /**
  * The DynamoDB adapters against DynamoDB Local: the tables as the stack makes them, the calls and
@@ -57,14 +58,15 @@ describe('the tables', () => {
   it('are made as the stack makes them: on demand, their keys, the status index and the TTL', async () => {
     const client = createLocalClient(tables.endpoint);
     try {
+      // Made here, not in beforeAll: what this test checks is what ensureTables does while it runs.
+      const names = tableNamesFor(`adapters-made-${randomUUID().slice(0, 8)}`);
+      await ensureTables(client, names);
       const describe = async (name: string) =>
         (await client.send(new DescribeTableCommand({ TableName: name }))).Table;
       const [pets, counters, apiKeys, idempotency] = await Promise.all(
-        [tables.names.pets, tables.names.counters, tables.names.apiKeys, tables.names.idempotency].map(
-          describe,
-        ),
+        [names.pets, names.counters, names.apiKeys, names.idempotency].map(describe),
       );
-      const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tables.names.idempotency }));
+      const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: names.idempotency }));
 
       expect(pets?.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
       expect(pets?.KeySchema).toEqual([{ AttributeName: 'id', KeyType: 'HASH' }]);
@@ -238,6 +240,35 @@ describe('the API key repository', () => {
 
     await expect(repository.findByHash('0'.repeat(64))).rejects.toThrow(
       new StoreUnavailableError('DynamoDB GetItem failed: Error'),
+    );
+  });
+
+  it('names each call that failed when DynamoDB cannot be reached: storing, listing, revoking', async () => {
+    const repository = new DynamoDbApiKeyRepository({ client: unreachable(), apiKeysTable: 'keys' });
+    // Listing works, then the connection drops as the revocation is written.
+    const base = createLocalClient(tables.endpoint, { maxAttempts: 1 });
+    base.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'UpdateItemCommand') {
+          throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'dropUpdates' },
+    );
+    const revoking = new DynamoDbApiKeyRepository({
+      client: DynamoDBDocumentClient.from(base),
+      apiKeysTable: tables.names.apiKeys,
+    });
+    const stored = recordFor('psk_revoked-while-dropping', 'dropping');
+    await apiKeysOf(tables).put(stored);
+
+    await expect(repository.put(stored)).rejects.toThrow(
+      new StoreUnavailableError('DynamoDB PutItem failed: Error'),
+    );
+    await expect(repository.list()).rejects.toThrow(new StoreUnavailableError('DynamoDB Scan failed: Error'));
+    await expect(revoking.revoke(stored.keyId, '2026-01-01T00:00:00.000Z')).rejects.toThrow(
+      new StoreUnavailableError('DynamoDB UpdateItem failed: Error'),
     );
   });
 });

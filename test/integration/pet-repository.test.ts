@@ -59,6 +59,27 @@ describe('DynamoDbPetRepository', () => {
     expect(await repository.get(2_001)).toEqual(pet(2_001));
   });
 
+  it("reports a taken id to the operator by name and message, with DynamoDB's refusal as the cause", async () => {
+    const repository = new DynamoDbPetRepository({
+      client: countingClient(tables.endpoint).client,
+      petsTable: tables.names.pets,
+    });
+    await repository.create(pet(2_002));
+
+    const error = await repository.create(pet(2_002)).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+
+    expect(error).toBeInstanceOf(PetIdTakenError);
+    expect(error).toMatchObject({
+      name: 'PetIdTakenError',
+      message: 'A pet with id 2002 already exists: the id sequence is behind the table',
+      petId: 2_002,
+      cause: { name: 'ConditionalCheckFailedException' },
+    });
+  });
+
   it('reads at most `limit + 1` items, filtered or not, whatever the size of the table', async () => {
     const own = await createTestTables('reads');
     const { client, reads } = countingClient(own.endpoint);

@@ -27,8 +27,7 @@ const toPet = (item: Record<string, unknown>): Pet => {
  * The position a listing continues from. The table and each status's part of the index are one
  * partition each, so a listing walks one position; several would be a cursor of another design.
  */
-const singlePosition = (after: readonly ListPosition[] | undefined): ListPosition | undefined => {
-  if (after === undefined || after.length === 0) return undefined;
+const singlePosition = (after: readonly ListPosition[] = []): ListPosition | undefined => {
   const [position, ...more] = after;
   if (more.length > 0) throw new Error(`A listing walks one partition, not ${after.length}`);
   return position;

@@ -13,7 +13,15 @@ const UNAVAILABLE = new Set([
   'AbortError',
 ]);
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Node's codes of a failed connection; any other value of `code`, a string or not, is not one. */
+const NETWORK_CODES: ReadonlySet<unknown> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * Translates an SDK failure at the adapter boundary: transient ones become the domain's
@@ -22,7 +30,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 export const translateSdkError = (error: unknown, operation: string): unknown => {
   if (!(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
-  if (UNAVAILABLE.has(error.name) || (typeof code === 'string' && NETWORK_CODES.has(code))) {
+  if (UNAVAILABLE.has(error.name) || NETWORK_CODES.has(code)) {
     return new StoreUnavailableError(`DynamoDB ${operation} failed: ${error.name}`, { cause: error });
   }
   return error;
