@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
 import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
-import { ensureTables, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { ensureTables, pingDynamoDb, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
@@ -123,6 +126,39 @@ describe('making the tables', () => {
       });
     } finally {
       client.destroy();
+    }
+  });
+});
+
+describe('the readiness ping', () => {
+  it('closes its connection once DynamoDB has answered, leaving nothing to keep the process alive', async () => {
+    // A plain TCP relay to DynamoDB Local: it sees when the ping's connection is closed.
+    const target = new URL(tables.endpoint);
+    const opened: Socket[] = [];
+    const relay = createServer((socket) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+      socket.on('close', () => upstream.destroy());
+      opened.push(socket);
+    });
+    relay.listen(0, '127.0.0.1');
+    await once(relay, 'listening');
+    const { port } = relay.address() as AddressInfo;
+    try {
+      await pingDynamoDb(`http://127.0.0.1:${port}`, 1_000);
+      const closed = Promise.all(opened.map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
+      const outcome = await Promise.race([
+        closed.then(() => 'closed'),
+        delay(2_000).then(() => 'still open after 2 s'),
+      ]);
+
+      expect(opened).toHaveLength(1);
+      expect(outcome).toBe('closed');
+    } finally {
+      for (const socket of opened) socket.destroy();
+      relay.close();
     }
   });
 });
