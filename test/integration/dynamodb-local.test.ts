@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
@@ -13,6 +14,11 @@ import { assertJava, freePort, JavaMissingError, startDynamoDbLocal } from '#too
  * ready once it answers, stopped with its process. One real start here (about two seconds); the
  * restarts of `npm start` are in test/unit/dynamodb-supervisor.test.ts.
  */
+
+/** The module under test and tsx, by path: the child process runs in a directory of its own. */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const MODULE = pathToFileURL(join(ROOT, 'tools', 'local', 'dynamodb-local.ts')).href;
+const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 /** Whether `pid` is a live process (not gone, not a zombie left for a parent to reap). */
 const running = (pid: number): boolean => {
@@ -116,14 +122,16 @@ describe('DynamoDB Local', () => {
     }
   }, 30_000);
 
-  it('leaves no Java process behind when the process that started it exits without stopping it', async () => {
+  it('leaves no Java process, and nothing in its working directory, when the process that started it exits without stopping it', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'dynamodb-local-cwd-'));
     const script = [
-      "const { startDynamoDbLocal } = await import('#tools/local/dynamodb-local');",
-      'const database = await startDynamoDbLocal();',
+      `const { startDynamoDbLocal } = await import(${JSON.stringify(MODULE)});`,
+      `const database = await startDynamoDbLocal({ dataDir: ${JSON.stringify(join(dataDir, 'orphan'))} });`,
       'console.log(database.pid);',
       'process.exit(0);',
     ].join('\n');
-    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const parent = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
+      cwd: work,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
@@ -132,9 +140,16 @@ describe('DynamoDB Local', () => {
     });
     await new Promise((done) => parent.once('exit', done));
     const pid = Number(output.trim());
+    const left = readdirSync(work);
+    rmSync(work, { recursive: true, force: true });
 
-    expect(pid).toBeGreaterThan(0);
-    await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+    try {
+      expect(pid).toBeGreaterThan(0);
+      expect(left).toEqual([]);
+      await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+    } finally {
+      if (pid > 0 && running(pid)) process.kill(pid, 'SIGKILL');
+    }
   }, 30_000);
 
   it('finds a free port on loopback', async () => {
