@@ -160,7 +160,5 @@ export const withCors =
     // Read before the middleware stack, which rewrites the event's headers.
     const headers = corsHeaders(allowed, originOf(event));
     const result = await handler(event, context);
-    return Object.keys(headers).length === 0
-      ? result
-      : { ...result, headers: { ...result.headers, ...headers } };
+    return { ...result, headers: { ...result.headers, ...headers } };
   };

@@ -63,7 +63,6 @@ export const encodeCursor = (cursor: ListCursor): string => {
       ...(cursor.status ? { s: cursor.status } : {}),
       p: cursor.positions.map((position) => position.afterId),
     }),
-    'utf8',
   );
   return Buffer.concat([Buffer.from([CURSOR_VERSION]), tagOf(CURSOR_VERSION, payload), payload]).toString(
     'base64url',
@@ -141,7 +140,7 @@ export const cursorParam = z.pipe(
     const decoded = decodeCursor(text);
     if (decoded.ok) return decoded.cursor;
     payload.issues.push({ code: 'custom', message: decoded.problem, input: text });
-    return { positions: [] };
+    return z.NEVER;
   }),
 );
 

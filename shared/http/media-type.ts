@@ -27,7 +27,8 @@ export const parseMediaType = (value: string): MediaType | undefined => {
   while (position < value.length) {
     PARAMETER.lastIndex = position;
     const parameter = PARAMETER.exec(value);
-    if (!parameter || PARAMETER.lastIndex === position) break;
+    // A match always consumes its `;`: the loop moves on or stops.
+    if (!parameter) break;
     const [, name, token, quoted] = parameter;
     if (name !== undefined) {
       const key = name.toLowerCase();

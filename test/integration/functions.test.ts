@@ -1,4 +1,4 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import { authorizerRoot } from '#shared/composition/authorizer';
@@ -245,6 +245,29 @@ describe('createPet', () => {
       message: 'Content-Type must be application/json',
     });
     expect(upperCase.statusCode).toBe(201);
+  });
+
+  it('answers 415, not 500, to an event with a body and no header map at all, as a console test sends', async () => {
+    const bare = {
+      ...proxyEvent({
+        method: 'POST',
+        path: '/pets',
+        resource: '/pets',
+        requestId: 'request-bare',
+        authorizer: { principalId: 'key-functions' },
+        body: '{"name":"Rex","categoryId":3}',
+      }),
+      headers: null,
+      multiValueHeaders: null,
+    } as unknown as APIGatewayProxyEvent;
+
+    const response = await createPet(bare, lambdaContext('function', { timeoutMs: 15_000 }));
+
+    expect(response.statusCode).toBe(415);
+    expect(JSON.parse(response.body)).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Content-Type must be application/json',
+    });
   });
 
   it('names each field at fault: missing, unknown, of the wrong type', async () => {

@@ -390,6 +390,68 @@ describe('the local gateway when a step fails', () => {
     }
   });
 
+  it('logs a function that throws as its request only: an integration failure is no error of its own', async () => {
+    const logged: string[] = [];
+    const throwing = await start({
+      log: (line) => logged.push(line),
+      handlers: {
+        listPets: async () => {
+          throw new Error('secret internals');
+        },
+        createPet: answer,
+        getPet: answer,
+      },
+    });
+    try {
+      const failed = await fetch(`${throwing.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
+
+      expect(failed.status).toBe(500);
+      await vi.waitFor(() => expect(logged).toHaveLength(1));
+      expect(logged[0]).toMatch(/^GET \/v1\/pets 500 \d+\.\dms$/);
+    } finally {
+      await throwing.close();
+    }
+  });
+
+  it("gives the function the caller's address as its source IP", async () => {
+    const sourceIps: string[] = [];
+    const server = await start({
+      handlers: {
+        listPets: async (event) => {
+          sourceIps.push(event.requestContext.identity.sourceIp);
+          return { statusCode: 200, body: '[]' };
+        },
+        createPet: answer,
+        getPet: answer,
+      },
+    });
+    try {
+      // Another loopback address than the server's own, so the caller's address is not 127.0.0.1.
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            localAddress: '127.0.0.2',
+            path: '/v1/pets',
+            headers: { Authorization: 'Bearer any' },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+
+      expect(status).toBe(200);
+      expect(sourceIps).toEqual(['127.0.0.2']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("gives each function the Lambda timeout it is told, and refuses API Gateway's 10 MB past it", async () => {
     const remaining: number[] = [];
     const timed: ProxyHandler = async (_event, context) => {

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { MAX_ID, PET_STATUSES } from '#shared/domain/pet';
-import { decodeCursor, encodeCursor, type ListCursor } from '#shared/http/cursor';
+import { cursorParam, decodeCursor, encodeCursor, type ListCursor } from '#shared/http/cursor';
 import { nextPageLink } from '#shared/http/pagination';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -100,6 +101,7 @@ describe('the listing cursor', () => {
       'is not a cursor this API issued',
     ],
     ['a cursor of another version', forge('{"p":[7]}', { version: 2 }), 'another version of the API'],
+    ['a version and a tag with no payload', forge('', { version: 2 }), 'is not a cursor this API issued'],
     ['an unknown field', forge('{"p":[7],"x":1}'), 'is not a cursor this API issued'],
     ['two positions', forge('{"p":[7,8]}'), 'is not a cursor this API issued'],
     ['no position', forge('{"p":[]}'), 'is not a cursor this API issued'],
@@ -109,6 +111,15 @@ describe('the listing cursor', () => {
     ['a payload that is not JSON', forge('{"p":[7'), 'is not a cursor this API issued'],
   ])('refuses %s, saying why', (_case, text, problem) => {
     expect(problemOf(text)).toContain(problem);
+  });
+
+  it('is refused as a query parameter with the reason as its message, never read as no cursor', () => {
+    const refused = z.safeParse(cursorParam, forge('{"p":[7]}', { key: 'guess' }));
+
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map(({ message }) => message)).toEqual([
+      'is not a cursor this API issued, or it was altered; copy it unchanged from a Link header',
+    ]);
   });
 
   it('accepts a cursor built with the documented layout and key: integrity, not secrecy', () => {

@@ -100,6 +100,11 @@ describe('evaluating the policy', () => {
     expect(policyAllows(policy(), ARN)).toBe(false);
     expect(policyAllows({ principalId: 'key-test' } as APIGatewayAuthorizerResult, ARN)).toBe(false);
   });
+
+  it('takes only the exact Effect "Allow" as an Allow: IAM values are case-sensitive', () => {
+    expect(policyAllows(policy({ Effect: 'allow', Resource: ARN }), ARN)).toBe(false);
+    expect(policyAllows(policy({ Effect: 'ALLOW', Resource: STAGE }), ARN)).toBe(false);
+  });
 });
 
 describe('the authorizer step', () => {

@@ -114,6 +114,44 @@ describe('reading a request', () => {
     expect(body?.toString('utf8')).toBe('0123456789');
   });
 
+  it('reads a body of exactly the limit when its length is declared', async () => {
+    let body: Buffer | undefined;
+    const url = await serve(async (request, response) => {
+      body = await readBody(request, 10);
+      response.end();
+    });
+
+    const answer = await send(url, { body: Buffer.from('0123456789') });
+
+    expect(answer.status).toBe(200);
+    expect(body?.toString('utf8')).toBe('0123456789');
+  });
+
+  it('gives up reading when the client hangs up before the end of its body', async () => {
+    let reading: Promise<string> | undefined;
+    let arrived: () => void = () => undefined;
+    const requestArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const url = await serve(async (request) => {
+      reading = readBody(request, 100).then(
+        () => 'read',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      arrived();
+      await reading;
+    });
+    const { hostname, port } = new URL(url);
+    const request = httpRequest({ hostname, port, method: 'POST', headers: { 'Content-Length': '20' } });
+    request.on('error', () => undefined);
+    request.write('01234');
+
+    await requestArrived;
+    request.destroy();
+
+    expect(await reading).toBe('aborted');
+  });
+
   it('refuses a declared length over the limit at once, without waiting for the body', async () => {
     const url = await serve(async (request, response) => {
       await readBody(request, 10);

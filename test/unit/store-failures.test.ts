@@ -127,6 +127,27 @@ describe('errors the store raises', () => {
   });
 });
 
+describe('a function near its Lambda timeout', () => {
+  it('keeps the whole 500 ms margin: with 600 ms left, it answers 503 after about 100 ms', async () => {
+    const slow: PetRepository = {
+      ...failingWith(new Error('unused')),
+      list: () => new Promise(() => undefined),
+    };
+    const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 600 } as Context;
+    const started = performance.now();
+
+    const result = await listPetsHandler({ pets: new PetService({ pets: slow }), ...silent() })(
+      event(),
+      nearlyOutOfTime,
+    );
+
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(90);
+    expect(elapsed).toBeLessThan(450);
+    expect(result.statusCode).toBe(503);
+  });
+});
+
 describe('a create that cannot get an id', () => {
   it('answers 500, not a half-created pet, when the id sequence fails', async () => {
     const stored: unknown[] = [];

@@ -10,7 +10,8 @@ import { GatewayRefusal } from '#tools/local/gateway-refusal';
 /** Header pairs in the order and case they were sent. */
 export const headerPairs = (request: IncomingMessage): [string, string][] => {
   const pairs: [string, string][] = [];
-  for (let index = 0; index + 1 < request.rawHeaders.length; index += 2) {
+  // Node gives them as name, value, name, value...: always pairs.
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
     pairs.push([request.rawHeaders[index] as string, request.rawHeaders[index + 1] as string]);
   }
   return pairs;

@@ -21,8 +21,11 @@ export type RouteMatch =
   /** No such resource: API Gateway answers 404 before it calls the authorizer. */
   | { readonly kind: 'no-resource' };
 
-/** Segments of a path; empty ones are kept, so `/pets//1` matches nothing, as in API Gateway. */
-const segmentsOf = (path: string): string[] => path.split('/').slice(1);
+/**
+ * Segments of a path, the empty one before its leading `/` included (every path has it); empty
+ * ones are kept, so `/pets//1` matches nothing, as in API Gateway.
+ */
+const segmentsOf = (path: string): string[] => path.split('/');
 
 const decode = (segment: string): string => {
   try {

@@ -10,9 +10,7 @@ import { validationFailed } from '#shared/http/middleware/validate-request';
  * `Content-Type` or of any header the operation reads (`names`, in lower case) a 400 naming them.
  * Runs before the header normalizer, which would keep only one.
  */
-export const singleValuedHeaders = (
-  names: readonly string[] = [],
-): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+export const singleValuedHeaders = (names: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const once = [...new Set(['content-type', ...names.map((name) => name.toLowerCase())])];
   return {
     before: ({ event }) => {
