@@ -18,7 +18,8 @@ const BEARER = /^bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
 export const parseBearerToken = (header: string | undefined): string | undefined =>
   header?.match(BEARER)?.[1];
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+/** The hex SHA-256 of the key's UTF-8 bytes (Node hashes a string as UTF-8). */
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /** A new key (256 random bits) and the record to store for it. */
 export const generateApiKey = (name: string, now = new Date()): { key: string; record: ApiKeyRecord } => {

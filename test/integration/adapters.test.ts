@@ -1,14 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 import { IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
 import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
-import { ensureTables, pingDynamoDb, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { ensureTables, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
@@ -58,52 +54,6 @@ describe('the tables', () => {
     });
   });
 
-  it('are made as the stack makes them: on demand, their keys, the status index and the TTL', async () => {
-    const client = createLocalClient(tables.endpoint);
-    try {
-      // Made here, not in beforeAll: what this test checks is what ensureTables does while it runs.
-      const names = tableNamesFor(`adapters-made-${randomUUID().slice(0, 8)}`);
-      await ensureTables(client, names);
-      const describe = async (name: string) =>
-        (await client.send(new DescribeTableCommand({ TableName: name }))).Table;
-      const [pets, counters, apiKeys, idempotency] = await Promise.all(
-        [names.pets, names.counters, names.apiKeys, names.idempotency].map(describe),
-      );
-      const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: names.idempotency }));
-
-      expect(pets?.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
-      expect(pets?.KeySchema).toEqual([{ AttributeName: 'id', KeyType: 'HASH' }]);
-      expect(pets?.AttributeDefinitions).toEqual([
-        { AttributeName: 'id', AttributeType: 'N' },
-        { AttributeName: 'status', AttributeType: 'S' },
-      ]);
-      expect(
-        pets?.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema, Projection }) => ({
-          IndexName,
-          KeySchema,
-          Projection,
-        })),
-      ).toEqual([
-        {
-          IndexName: 'status-index',
-          KeySchema: [
-            { AttributeName: 'status', KeyType: 'HASH' },
-            { AttributeName: 'id', KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ]);
-      expect(counters?.KeySchema).toEqual([{ AttributeName: 'name', KeyType: 'HASH' }]);
-      expect(counters?.AttributeDefinitions).toEqual([{ AttributeName: 'name', AttributeType: 'S' }]);
-      expect(counters?.GlobalSecondaryIndexes).toBeUndefined();
-      expect(apiKeys?.KeySchema).toEqual([{ AttributeName: 'keyHash', KeyType: 'HASH' }]);
-      expect(idempotency?.KeySchema).toEqual([{ AttributeName: 'id', KeyType: 'HASH' }]);
-      expect(ttl.TimeToLiveDescription).toEqual({ AttributeName: 'expiration', TimeToLiveStatus: 'ENABLED' });
-    } finally {
-      client.destroy();
-    }
-  });
-
   it('are left as they are when they exist: making them again changes nothing', async () => {
     const client = createLocalClient(tables.endpoint);
     try {
@@ -126,39 +76,6 @@ describe('making the tables', () => {
       });
     } finally {
       client.destroy();
-    }
-  });
-});
-
-describe('the readiness ping', () => {
-  it('closes its connection once DynamoDB has answered, leaving nothing to keep the process alive', async () => {
-    // A plain TCP relay to DynamoDB Local: it sees when the ping's connection is closed.
-    const target = new URL(tables.endpoint);
-    const opened: Socket[] = [];
-    const relay = createServer((socket) => {
-      const upstream = connect(Number(target.port), target.hostname);
-      socket.pipe(upstream).pipe(socket);
-      socket.on('error', () => upstream.destroy());
-      upstream.on('error', () => socket.destroy());
-      socket.on('close', () => upstream.destroy());
-      opened.push(socket);
-    });
-    relay.listen(0, '127.0.0.1');
-    await once(relay, 'listening');
-    const { port } = relay.address() as AddressInfo;
-    try {
-      await pingDynamoDb(`http://127.0.0.1:${port}`, 1_000);
-      const closed = Promise.all(opened.map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
-      const outcome = await Promise.race([
-        closed.then(() => 'closed'),
-        delay(2_000).then(() => 'still open after 2 s'),
-      ]);
-
-      expect(opened).toHaveLength(1);
-      expect(outcome).toBe('closed');
-    } finally {
-      for (const socket of opened) socket.destroy();
-      relay.close();
     }
   });
 });

@@ -45,19 +45,6 @@ describe('parseBearerToken', () => {
   );
 });
 
-describe('recordFor', () => {
-  it('stores the SHA-256 of the key in hex and names it by the first 12 hex digits, never the key', () => {
-    const record = recordFor('psk_example', 'ci', new Date('2026-01-02T03:04:05.000Z'));
-
-    expect(record).toEqual({
-      keyHash: '1b2e010c1d16fa8d6cbb8ee07693695c9d4a9bb18ef16c05cd7f5e4cf19440e4',
-      keyId: 'key-1b2e010c1d16',
-      name: 'ci',
-      createdAt: '2026-01-02T03:04:05.000Z',
-    });
-  });
-});
-
 describe('authorize', () => {
   const key = 'psk_valid-key';
   const active = recordFor(key, 'ci');
