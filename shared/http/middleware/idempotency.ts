@@ -26,15 +26,17 @@ export interface IdempotentRequestsOptions {
 
 type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
-type JsonObject = Extract<Parameters<ResponseHook>[0], Record<string, unknown>>;
+type StoredAnswer = Parameters<ResponseHook>[0];
 
-/**
- * The first answer, replayed: the same status, body and headers, plus `Idempotent-Replayed: true`.
- * What Powertools stored is the handler's result, an APIGatewayProxyResult as plain JSON.
- */
+/** A stored answer, as Powertools replays it: the handler's result, plain JSON. */
+const isJsonObject = (value: StoredAnswer): value is Extract<StoredAnswer, Record<string, unknown>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The first answer, replayed: the same status, body and headers, plus `Idempotent-Replayed: true`. */
 const markedReplayed: ResponseHook = (answer) => {
-  const stored = answer as JsonObject;
-  return { ...stored, headers: { ...(stored.headers as JsonObject), [IDEMPOTENT_REPLAYED_HEADER]: 'true' } };
+  if (!isJsonObject(answer)) return answer;
+  const headers = isJsonObject(answer.headers) ? answer.headers : {};
+  return { ...answer, headers: { ...headers, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } };
 };
 
 /**
