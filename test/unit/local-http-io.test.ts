@@ -121,7 +121,7 @@ describe('reading a request', () => {
       response.end();
     });
 
-    const answer = await send(url, { body: Buffer.from('0123456789') });
+    const answer = await send(url, { headers: [['Content-Length', '10']], body: Buffer.from('0123456789') });
 
     expect(answer.status).toBe(200);
     expect(body?.toString('utf8')).toBe('0123456789');
