@@ -185,7 +185,10 @@ describe('reading a request', () => {
       response.end('read');
     });
 
-    const declared = await send(url, { body: Buffer.from('0123456789A') });
+    const declared = await send(url, {
+      headers: [['Content-Length', '11']],
+      body: Buffer.from('0123456789A'),
+    });
     const chunked = await send(url, {
       headers: [['Transfer-Encoding', 'chunked']],
       chunks: [Buffer.from('012345'), Buffer.from('6789A')],
