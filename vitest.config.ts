@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
 import { findChromium, HOW_TO_INSTALL } from './test/support/browser.ts';
 
@@ -30,6 +31,10 @@ const browserTests = (): TestProjectConfiguration[] => {
 
 export default defineConfig({
   test: {
+    // Vitest leaves one core to itself, which on a 2-core machine runs one file at a time; most
+    // files here wait on DynamoDB Local, a server or a child process, so two at a time take
+    // 86 s instead of 110 s there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // A safety net only: every test builds its clients for DynamoDB Local with dummy credentials,
     // so nothing looks for AWS credentials; were one to, it would not find the instance metadata.
     env: { AWS_EC2_METADATA_DISABLED: 'true' },

@@ -15,7 +15,7 @@ import { toJson, toYaml } from '#tools/openapi/document-file';
  * routes the local server serves it on.
  */
 
-const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+export const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 const TITLE = 'Pet Store API reference';
 
 /**
