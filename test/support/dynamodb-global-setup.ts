@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import { type DynamoDbLocal, startDynamoDbLocal } from '#tools/local/dynamodb-local';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -7,14 +7,33 @@ declare module 'vitest' {
   }
 }
 
+/** The one DynamoDB Local of a run, and how many projects still use it. */
+interface SharedDynamoDb {
+  readonly started: Promise<DynamoDbLocal>;
+  users: number;
+}
+
+// Vitest runs each project's global setup in its own module instance, in one process: the
+// instance is shared through the global object.
+const SHARED = Symbol.for('pet-store.test.dynamodb-local');
+const registry = globalThis as typeof globalThis & { [SHARED]?: SharedDynamoDb };
+
 /**
- * Starts one real DynamoDB Local (in memory) for the whole run of a test project, and stops it
- * afterwards. Test files isolate themselves with tables of their own (test/support/tables.ts).
+ * Starts one real DynamoDB Local (in memory) for the whole run, shared by every project that
+ * needs one (integration, http, browser: starting one per project cost each run seconds of CPU),
+ * and stops it when the last of them ends. Test files isolate themselves with tables of their own
+ * (test/support/tables.ts).
  */
 export default async function setup(project: TestProject) {
-  const db = await startDynamoDbLocal();
+  registry[SHARED] ??= { started: startDynamoDbLocal(), users: 0 };
+  const shared = registry[SHARED];
+  shared.users += 1;
+  const db = await shared.started;
   project.provide('dynamoDbEndpoint', db.endpoint);
   return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete registry[SHARED];
     await db.stop();
   };
 }
