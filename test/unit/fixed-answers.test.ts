@@ -9,6 +9,7 @@ import { authorizerFunction } from '#shared/operations/authorizer';
 import { CreatePetHeaders } from '#shared/operations/create-pet';
 import { entryFile } from '#shared/operations/operation';
 import { OPERATIONS } from '#shared/operations/routes';
+import { DOCUMENTED_ERROR_STATUS } from '../support/documented-errors';
 
 /**
  * Tables the service and the stack are built from, held to the values the API documents
@@ -70,20 +71,7 @@ describe('the functions', () => {
 
 describe('error codes', () => {
   it('each travel with their documented status', () => {
-    expect(ERROR_STATUS).toEqual({
-      VALIDATION_FAILED: 400,
-      INVALID_JSON: 400,
-      UNAUTHORIZED: 401,
-      NOT_FOUND: 404,
-      METHOD_NOT_ALLOWED: 405,
-      IDEMPOTENCY_KEY_IN_USE: 409,
-      PAYLOAD_TOO_LARGE: 413,
-      UNSUPPORTED_MEDIA_TYPE: 415,
-      IDEMPOTENCY_KEY_REUSED: 422,
-      TOO_MANY_REQUESTS: 429,
-      INTERNAL_ERROR: 500,
-      SERVICE_UNAVAILABLE: 503,
-    });
+    expect(ERROR_STATUS).toEqual(DOCUMENTED_ERROR_STATUS);
   });
 });
 

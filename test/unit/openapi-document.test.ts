@@ -4,6 +4,7 @@ import { NewPet, PET_STATUSES } from '#shared/domain/pet';
 import { buildDocument } from '#tools/openapi/build-document';
 import { readCommittedYaml, toYaml } from '#tools/openapi/document-file';
 import { Contract } from '../support/conformance';
+import { DOCUMENTED_ERROR_STATUS } from '../support/documented-errors';
 
 /**
  * The generated document against what docs/api.md promises. Expected fragments are written out
@@ -59,20 +60,7 @@ const STATUS_REF = { $ref: '#/components/schemas/PetStatus' };
 const CURSOR_DESCRIPTION =
   'Where the page starts: copied unchanged from the `Link` header of the previous page, never built by hand. Good only with the `status` of the page it came from (`limit` may change). At most 128 characters.';
 
-const ERROR_CODE_STATUS = {
-  VALIDATION_FAILED: 400,
-  INVALID_JSON: 400,
-  UNAUTHORIZED: 401,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  IDEMPOTENCY_KEY_IN_USE: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  TOO_MANY_REQUESTS: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+const ERROR_CODE_STATUS = DOCUMENTED_ERROR_STATUS;
 
 describe('docs/openapi.yaml', () => {
   it('is exactly what the code generates (run `npm run openapi` and commit it when this fails)', () => {

@@ -1,0 +1,19 @@
+/**
+ * The Error codes and their statuses as docs/interface.md lists them, written out: tests hold the
+ * service's table and the OpenAPI document to these, not to values read back from
+ * shared/http/error-body.ts, so a wrong status there fails a test instead of passing through it.
+ */
+export const DOCUMENTED_ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
