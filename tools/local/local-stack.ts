@@ -1,5 +1,4 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
@@ -13,7 +12,7 @@ import type { OperationId } from '#shared/operations/routes';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { assertSettingsUsable, listenError } from '#tools/local/preflight';
-import { LOCAL_HOST as HOST, LocalConfigError } from '#tools/local/settings';
+import { LOCAL_HOST as HOST, LocalConfigError, localDataPaths } from '#tools/local/settings';
 import type { StaticRoutes } from '#tools/local/static-files';
 
 /** Table names of the local server: `petstore-local-pets`, … */
@@ -86,7 +85,7 @@ const localKey = (options: LocalStackOptions): Pick<LocalStack, 'apiKey' | 'apiK
     }
     return { apiKey: options.apiKey, apiKeySource: 'PETSTORE_API_KEY' };
   }
-  const file = join(options.dataDir, 'api-key');
+  const file = localDataPaths(options.dataDir).apiKey;
   if (existsSync(file)) return { apiKey: readFileSync(file, 'utf8').trim(), apiKeySource: 'data dir' };
   const { key } = generateApiKey('local');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
@@ -133,7 +132,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const dynamoDbLocal = options.dynamoDbEndpoint
     ? undefined
     : await superviseDynamoDbLocal({
-        dataDir: join(options.dataDir, 'dynamodb'),
+        dataDir: localDataPaths(options.dataDir).dynamoDb,
         onRestart: prepare,
         onGiveUp: (message) => (options.onFatal ?? log)(message),
         log,

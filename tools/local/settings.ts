@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   ConfigError,
   ENV,
@@ -25,6 +25,12 @@ import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 
 /** Where the local server listens: loopback only. */
 export const LOCAL_HOST = '127.0.0.1';
+
+/** What npm start keeps in its data directory: DynamoDB Local's files and the generated key. */
+export const localDataPaths = (dataDir: string) => ({
+  dynamoDb: join(dataDir, 'dynamodb'),
+  apiKey: join(dataDir, 'api-key'),
+});
 
 /** A setting of the local server that cannot work: its message names the variable to change. */
 export class LocalConfigError extends Error {

@@ -1,9 +1,8 @@
-import { resolve } from 'node:path';
 import { ENV } from '#shared/config';
 import { ANY_ORIGIN } from '#shared/http/cors';
 import type { LocalStack } from '#tools/local/local-stack';
 import { assertSettingsUsable } from '#tools/local/preflight';
-import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
+import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
 
 /**
  * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of an embedded DynamoDB Local.
@@ -59,14 +58,14 @@ const main = async (): Promise<void> => {
     onFatal: (message) => shutdown(message, 1),
   });
 
-  const { dataDir } = settings;
+  const paths = localDataPaths(settings.dataDir);
   const database = stack.dynamoDbLocal
-    ? `DynamoDB Local at ${stack.dynamoDbEndpoint}, data in ${resolve(dataDir, 'dynamodb')}`
+    ? `DynamoDB Local at ${stack.dynamoDbEndpoint}, data in ${paths.dynamoDb}`
     : `DynamoDB at ${stack.dynamoDbEndpoint} (DYNAMODB_ENDPOINT)`;
   const keySource = {
     PETSTORE_API_KEY: 'from PETSTORE_API_KEY',
-    generated: `generated, kept in ${resolve(dataDir, 'api-key')}`,
-    'data dir': `from ${resolve(dataDir, 'api-key')}`,
+    generated: `generated, kept in ${paths.apiKey}`,
+    'data dir': `from ${paths.apiKey}`,
   }[stack.apiKeySource];
   console.log(
     [

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV, optionalEnv } from '#shared/config';
 import { ANY_ORIGIN } from '#shared/http/cors';
-import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
+import { BASE_PATH } from '#shared/http/paths';
+import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { CONTRACT_SUITE, READ_ONLY_SUITE } from '../../test/contract/suite';
 import { contractTarget } from '../../test/contract/target';
 import { formatReport, runSuite } from './run-suite';
@@ -39,8 +39,8 @@ const localServer = () => {
     if (error instanceof LocalConfigError) throw new SmokeSetupError(error.message);
     throw error;
   }
-  const baseUrl = `http://${LOCAL_HOST}:${settings.port}/v1`;
-  const keyFile = join(settings.dataDir, 'api-key');
+  const baseUrl = `http://${LOCAL_HOST}:${settings.port}${BASE_PATH}`;
+  const keyFile = localDataPaths(settings.dataDir).apiKey;
   let apiKey = settings.apiKey;
   try {
     apiKey ??= readFileSync(keyFile, 'utf8').trim();
