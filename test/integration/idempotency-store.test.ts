@@ -12,7 +12,7 @@ import { PetService } from '#shared/domain/pet-service';
 import { createPetHandler } from '#shared/handlers/create-pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 import { lambdaContext } from '#tools/lambda/context';
-import { proxyEvent } from '#tools/lambda/events';
+import { idempotentCreateEvent } from '../support/create-events';
 import { silent } from '../support/observability';
 import { createTestTables, type TestTables } from '../support/tables';
 
@@ -64,19 +64,7 @@ const createPetOn = (options: { pets?: PetRepository; endpoint?: string } = {}) 
   return { handler, commands: recorded.commands };
 };
 
-const post = (key: string, body: unknown, principalId = 'key-test') =>
-  proxyEvent({
-    method: 'POST',
-    path: '/pets',
-    resource: '/pets',
-    headers: [
-      ['Content-Type', 'application/json'],
-      ['Idempotency-Key', key],
-    ],
-    body: JSON.stringify(body),
-    requestId: randomUUID(),
-    authorizer: { principalId, keyId: principalId },
-  });
+const post = idempotentCreateEvent;
 
 const invoke = (
   handler: ReturnType<typeof createPetOn>['handler'],

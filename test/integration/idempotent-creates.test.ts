@@ -24,7 +24,7 @@ import { translateIdempotencyError } from '#shared/http/middleware/idempotency';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';
 import { lambdaContext } from '#tools/lambda/context';
-import { proxyEvent } from '#tools/lambda/events';
+import { idempotentCreateEvent } from '../support/create-events';
 import { FaultProxy } from '../support/fault-proxy';
 import { createTestTables, type TestTables } from '../support/tables';
 
@@ -77,18 +77,7 @@ const createPetWith = (
   });
   const post = (key: string, body: unknown) =>
     handler(
-      proxyEvent({
-        method: 'POST',
-        path: '/pets',
-        resource: '/pets',
-        headers: [
-          ['Content-Type', 'application/json'],
-          ['Idempotency-Key', key],
-        ],
-        body: JSON.stringify(body),
-        requestId: randomUUID(),
-        authorizer: { principalId: 'key-idempotent' },
-      }),
+      idempotentCreateEvent(key, body, 'key-idempotent'),
       lambdaContext('createPet', { timeoutMs: 15_000 }),
     ) as Promise<APIGatewayProxyResult>;
   return { post, created, errors };
