@@ -18,6 +18,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { authorizer as authorizerContract } from '#functions/authorizer/contract';
 import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
 import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
@@ -37,21 +38,17 @@ import {
 } from '#shared/http/gateway-responses';
 import { STAGE_NAME } from '#shared/http/paths';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
-import { authorizerFunction } from '#shared/operations/authorizer';
-import {
-  allowedMethods,
-  OPERATIONS,
-  type OperationId,
-  RESOURCE_PATHS,
-  type ResourcePath,
-} from '#shared/operations/routes';
+import type { Operation } from '#shared/operations/operation';
+import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 
 export interface PetStoreApiProps {
   readonly stage: StageConfig;
   readonly restApiName: string;
-  /** One function per operation of the route table. */
-  readonly handlers: Readonly<Record<OperationId, IFunction>>;
-  /** The TOKEN authorizer (functions/authorizer.ts). */
+  /** The operations the API serves (their contracts). */
+  readonly operations: readonly Operation[];
+  /** One function per operation, by operation id. */
+  readonly handlers: Readonly<Record<string, IFunction>>;
+  /** The TOKEN authorizer (functions/authorizer/). */
   readonly authorizer: IFunction;
 }
 
@@ -195,22 +192,25 @@ export class PetStoreApi extends Construct {
 
     this.authorizer = new TokenAuthorizer(this, 'Authorizer', {
       handler: props.authorizer,
-      identitySource: IdentitySource.header(authorizerFunction.identitySource),
+      identitySource: IdentitySource.header(authorizerContract.identitySource),
       resultsCacheTtl: Duration.seconds(stage.authorizerCacheTtlSeconds),
     });
     const authorized = { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM };
 
-    for (const operation of OPERATIONS) {
+    const { operations } = props;
+    for (const operation of operations) {
+      const handler = props.handlers[operation.operationId];
+      if (!handler) throw new Error(`PetStoreApi: no function for operation ${operation.operationId}`);
       this.resource(operation.path).addMethod(
         operation.method,
-        new LambdaIntegration(props.handlers[operation.operationId], { proxy: true, allowTestInvoke: false }),
+        new LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
         { ...authorized, operationName: operation.operationId },
       );
     }
 
     // API Gateway prefers a method of its own over ANY, so these answer only the other methods.
-    for (const path of RESOURCE_PATHS) {
-      const error = methodNotAllowed(allowedMethods(path));
+    for (const path of resourcePathsOf(operations)) {
+      const error = methodNotAllowed(allowedMethodsIn(operations, path));
       const requestTemplate = JSON.stringify({ statusCode: ERROR_STATUS[error.code] });
       const statusCode = String(ERROR_STATUS[error.code]);
       const fixed = { ...gatewayHeaders(error.code), Allow: error.allow, ...vary };
@@ -248,8 +248,8 @@ export class PetStoreApi extends Construct {
 
     // CORS preflights, answered by API Gateway without a key (browsers never send one with a
     // preflight): CORS headers for an allowed origin, none for any other.
-    for (const path of RESOURCE_PATHS) {
-      const cors = preflightCors(allowedMethods(path));
+    for (const path of resourcePathsOf(operations)) {
+      const cors = preflightCors(allowedMethodsIn(operations, path));
       const fixed = { ...PREFLIGHT_HEADERS, ...vary };
       const requestTemplate = JSON.stringify({ statusCode: PREFLIGHT_STATUS });
       const preflight = this.resource(path).addMethod(
@@ -320,7 +320,7 @@ export class PetStoreApi extends Construct {
   }
 
   /** The resource for a path of an operation, created on first use. */
-  private resource(path: ResourcePath): IResource {
+  private resource(path: string): IResource {
     return path
       .split('/')
       .filter((part) => part !== '')
@@ -334,7 +334,7 @@ export class PetStoreApi extends Construct {
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated in each function (the zod schemas of shared/operations/), ' +
+        'Requests are validated in each function (the zod schemas of the contract of each operation, in functions/), ' +
         'which answers with the Error object and per-field details; API Gateway request ' +
         'validation would answer in a shape of its own, and the local server could not mirror it.',
     });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPetHandler } from '#functions/create-pet/handler';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
@@ -7,7 +8,6 @@ import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-re
 import { generateApiKey } from '#shared/auth/api-key';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
 import type { ObservedExchange } from '../support/api-client';
 import { checkedClient, type LocalApi, startLocalApi } from '../support/local-api';
 import { silent } from '../support/observability';

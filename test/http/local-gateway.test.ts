@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
+import { authorizerHandler } from '#functions/authorizer/handler';
 import { StoreUnavailableError } from '#shared/domain/errors';
-import { authorizerHandler } from '#shared/handlers/authorizer';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';

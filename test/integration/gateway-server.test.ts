@@ -40,11 +40,9 @@ const recording = (functions: LocalFunctions, recorded: Recorded): LocalFunction
   };
   return {
     authorizer,
-    handlers: {
-      listPets: record(functions.handlers.listPets),
-      createPet: record(functions.handlers.createPet),
-      getPet: record(functions.handlers.getPet),
-    },
+    handlers: Object.fromEntries(
+      Object.entries(functions.handlers).map(([operationId, handler]) => [operationId, record(handler)]),
+    ),
   };
 };
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createPetHandler } from '#functions/create-pet/handler';
 import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { createDynamoDbClient, createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
@@ -9,7 +10,6 @@ import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idemp
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 import { lambdaContext } from '#tools/lambda/context';
 import { idempotentCreateEvent } from '../support/create-events';

@@ -8,6 +8,7 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPetHandler } from '#functions/create-pet/handler';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
@@ -19,7 +20,6 @@ import {
 } from '#shared/domain/errors';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
 import { translateIdempotencyError } from '#shared/http/middleware/idempotency';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';

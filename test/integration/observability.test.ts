@@ -1,11 +1,11 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { getPetHandler } from '#functions/get-pet/handler';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { writablePetService } from '#shared/composition/pets';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { getPetHandler } from '#shared/handlers/get-pet';
 import { createLogger } from '#shared/observability/logger';
 import { createMetrics } from '#shared/observability/metrics';
 import type { PetRepository } from '#shared/ports/pet-repository';

@@ -1,7 +1,7 @@
+import type { OperationId } from '#functions/operations';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler } from '#shared/lambda';
-import type { OperationId } from '#shared/operations/routes';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
 import { ApiClient } from './api-client';

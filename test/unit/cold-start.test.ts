@@ -1,19 +1,18 @@
 import { createHmac } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { createPet } from '#functions/create-pet/contract';
+import { getPetRoot } from '#functions/get-pet/root';
 import { createDynamoDbClient, createLocalClient, timeBudget } from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
-import { authorizerRoot } from '#shared/composition/authorizer';
-import { getPetRoot } from '#shared/composition/get-pet';
-import { fromEnvironment } from '#shared/composition/root';
+import { entryFile, fromEnvironment } from '#shared/composition/root';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { CURSOR_PROBLEM, decodeCursor } from '#shared/http/cursor';
 import { httpEndpoint } from '#shared/http/endpoint';
 import { createObservability } from '#shared/observability/observability';
-import { createPet } from '#shared/operations/create-pet';
-import { entryFile } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
 import { silent } from '../support/observability';
@@ -153,9 +152,9 @@ describe('the pet service', () => {
 });
 
 describe('an operation', () => {
-  it('lives in an entry file named after its id in kebab-case', () => {
-    expect(entryFile('listPets')).toBe('functions/list-pets.ts');
-    expect(entryFile('authorizer')).toBe('functions/authorizer.ts');
+  it('lives in a folder named after its id in kebab-case, its Lambda entry lambda.ts', () => {
+    expect(entryFile('listPets')).toBe('functions/list-pets/lambda.ts');
+    expect(entryFile('authorizer')).toBe('functions/authorizer/lambda.ts');
   });
 
   it('that is idempotent cannot be built without its idempotency middleware', () => {

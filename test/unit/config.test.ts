@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPetRoot } from '#shared/composition/create-pet';
-import { listPetsRoot } from '#shared/composition/list-pets';
+import { createPetRoot } from '#functions/create-pet/root';
+import { listPetsRoot } from '#functions/list-pets/root';
 import { ConfigError, readFunctionConfig } from '#shared/config';
 
 /** What a function's cold start does with the environment Lambda gives it. */

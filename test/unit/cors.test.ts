@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '#functions/operations';
 import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
 import { ConfigError, readFunctionConfig } from '#shared/config';
 import {
@@ -11,8 +12,6 @@ import {
 } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { retryHeaders } from '#shared/http/retry';
-import type { Operation } from '#shared/operations/operation';
-import { OPERATIONS } from '#shared/operations/routes';
 
 describe('allowed origins', () => {
   it('reads a comma-separated list, ignoring blanks and repeats', () => {
@@ -135,7 +134,7 @@ describe('what a page may send and read', () => {
 
   it('exposes every header an operation answers with, the deprecation and Retry-After headers included', () => {
     const answered = new Set<string>(Object.keys(retryHeaders('SERVICE_UNAVAILABLE')));
-    for (const operation of OPERATIONS as readonly Operation[]) {
+    for (const operation of CONTRACTS) {
       for (const response of Object.values(operation.responses)) {
         for (const name of Object.keys(response.headers ?? {})) answered.add(name);
       }
@@ -149,7 +148,7 @@ describe('what a page may send and read', () => {
 
   it('allows every request header an operation reads', () => {
     const allowed = lower(CORS_ALLOWED_HEADERS);
-    for (const operation of OPERATIONS as readonly Operation[]) {
+    for (const operation of CONTRACTS) {
       const schema = operation.request.headers as { shape?: Record<string, unknown> } | undefined;
       for (const name of Object.keys(schema?.shape ?? {}))
         expect(allowed, name).toContain(name.toLowerCase());

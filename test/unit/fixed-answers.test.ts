@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { authorizer } from '#functions/authorizer/contract';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { CreatePetHeaders } from '#functions/create-pet/contract';
+import { OPERATIONS } from '#functions/operations';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { ENV } from '#shared/config';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import { ERROR_STATUS } from '#shared/http/error-body';
 import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
-import { authorizerFunction } from '#shared/operations/authorizer';
-import { CreatePetHeaders } from '#shared/operations/create-pet';
-import { entryFile } from '#shared/operations/operation';
-import { OPERATIONS } from '#shared/operations/routes';
 import { DOCUMENTED_ERROR_STATUS } from '../support/documented-errors';
 
 /**
@@ -53,19 +53,19 @@ describe("API Gateway's own answers", () => {
 
 describe('the functions', () => {
   it('each have the entry file their name gives, the authorizer included', () => {
-    const names = [authorizerFunction.name, ...OPERATIONS.map((operation) => operation.operationId)];
+    const entries = [authorizerRoot, ...OPERATIONS].map((root) => root.entry);
 
-    expect(names.map(entryFile)).toEqual([
-      'functions/authorizer.ts',
-      'functions/list-pets.ts',
-      'functions/create-pet.ts',
-      'functions/get-pet.ts',
+    expect(entries).toEqual([
+      'functions/authorizer/lambda.ts',
+      'functions/list-pets/lambda.ts',
+      'functions/create-pet/lambda.ts',
+      'functions/get-pet/lambda.ts',
     ]);
-    for (const name of names) expect(existsSync(entryFile(name))).toBe(true);
+    for (const entry of entries) expect(existsSync(entry)).toBe(true);
   });
 
   it('read the key from the Authorization header, for API Gateway as for the local gateway', () => {
-    expect(authorizerFunction.identitySource).toBe('Authorization');
+    expect(authorizer.identitySource).toBe('Authorization');
   });
 });
 

@@ -1,9 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { authorizerHandler } from '#functions/authorizer/handler';
 import { recordFor } from '#shared/auth/api-key';
 import { UnauthorizedError } from '#shared/auth/authorize';
 import { StoreUnavailableError } from '#shared/domain/errors';
-import { authorizerHandler } from '#shared/handlers/authorizer';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';

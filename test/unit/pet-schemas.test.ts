@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { getPet } from '#functions/get-pet/contract';
+import { listPets } from '#functions/list-pets/contract';
 import { MAX_ID, NewPet, PET_STATUSES } from '#shared/domain/pet';
 import { requestSchema } from '#shared/http/middleware/validate-request';
-import { getPet } from '#shared/operations/get-pet';
-import { listPets } from '#shared/operations/list-pets';
 
 const listPetsRequest = requestSchema(listPets.request);
 const getPetRequest = requestSchema(getPet.request);

@@ -1,10 +1,10 @@
 import type { APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { authorizerHandler } from '#functions/authorizer/handler';
+import { authorizerRoot } from '#functions/authorizer/root';
 import { DYNAMODB_CALL_BUDGET_MS } from '#shared/adapters/dynamodb/client';
 import { recordFor } from '#shared/auth/api-key';
-import { authorizerRoot } from '#shared/composition/authorizer';
 import { NewPet } from '#shared/domain/pet';
-import { authorizerHandler } from '#shared/handlers/authorizer';
 import { preflightHeaders } from '#shared/http/cors';
 import { isJsonUtf8 } from '#shared/http/media-type';
 import { translateIdempotencyError } from '#shared/http/middleware/idempotency';

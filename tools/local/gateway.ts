@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
+import { CONTRACTS } from '#functions/operations';
 import { type AllowedOrigins, corsHeaders, preflightHeaders, singleOrigin } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
 import { methodNotAllowed } from '#shared/http/gateway-responses';
@@ -13,7 +14,7 @@ import {
   type ProxyHandler,
   type TokenAuthorizerHandler,
 } from '#shared/lambda';
-import type { OperationId } from '#shared/operations/routes';
+import type { Operation } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
@@ -36,7 +37,13 @@ import { type StaticRoutes, staticFile } from '#tools/local/static-files';
  */
 
 export interface LocalGatewayOptions {
-  readonly handlers: Readonly<Record<OperationId, ProxyHandler>>;
+  /**
+   * The operations it routes to (their contracts).
+   * @default every operation of OPERATIONS (functions/operations.ts)
+   */
+  readonly operations?: readonly Operation[];
+  /** One handler per operation, by operation id. */
+  readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
   /** @default 3000 (0 picks a free port) */
   readonly port?: number;
@@ -95,6 +102,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   const host = options.host ?? '127.0.0.1';
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
   const timeoutMs = options.functionTimeoutMs ?? HANDLER_TIMEOUT_SECONDS * 1_000;
+  const operations = options.operations ?? CONTRACTS;
   const staticRoutes = Promise.resolve(options.staticRoutes ?? {});
   const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
   const corsOrigins = options.corsOrigins ?? [];
@@ -112,7 +120,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);
-    const match = route(method, url.pathname);
+    const match = route(method, url.pathname, operations);
     if (match.kind === 'no-resource') throw GatewayRefusal.of('MISSING_AUTHENTICATION_TOKEN');
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
@@ -158,9 +166,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         protocol: `HTTP/${request.httpVersion}`,
       });
+      const handler = options.handlers[operationId];
       let result: unknown;
       try {
-        result = await options.handlers[operationId](event, lambdaContext(operationId, { timeoutMs }));
+        if (!handler) throw new Error(`No handler for ${operationId}`);
+        result = await handler(event, lambdaContext(operationId, { timeoutMs }));
       } catch {
         // A function that throws is an integration failure to API Gateway, never a stack trace.
         throw GatewayRefusal.of('INTEGRATION_FAILURE');

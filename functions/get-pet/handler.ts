@@ -1,7 +1,7 @@
+import { getPet } from '#functions/get-pet/contract';
 import type { PetService } from '#shared/domain/pet-service';
 import { type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
 import { ok } from '#shared/http/responses';
-import { getPet } from '#shared/operations/get-pet';
 
 export interface GetPetDependencies extends FunctionDependencies {
   readonly pets: PetService;

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
+import { listPets } from '#functions/list-pets/contract';
 import { PetNotFoundError } from '#shared/domain/errors';
-import { describe, Pet, PetId } from '#shared/domain/pet';
+import { Pet, PetId } from '#shared/domain/pet';
 import { integerParam } from '#shared/http/params';
-import { listPets } from '#shared/operations/list-pets';
 import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
 
 export const GetPetPath = z.strictObject({
   petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }),
@@ -34,6 +34,5 @@ export const getPet = defineOperation({
   },
   errors: [{ summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) }],
   deprecation: { deprecatedAt: DEPRECATED_AT, sunsetAt: SUNSET_AT, successor: listPets.path },
-  data: DATA_ACCESS.pets.get,
   examples: { invalid: { summary: '`petId` is not a positive integer', path: { petId: 'abc' } } },
 });

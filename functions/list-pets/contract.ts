@@ -1,18 +1,11 @@
 import * as z from 'zod/mini';
-import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
-import {
-  describe,
-  LIST_LIMIT_DEFAULT,
-  LIST_LIMIT_MAX,
-  ListPetsOptions,
-  PetStatus,
-  Pets,
-} from '#shared/domain/pet';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListPetsOptions, PetStatus, Pets } from '#shared/domain/pet';
 import { cursorMatchesStatus, cursorParam, MAX_CURSOR_LENGTH } from '#shared/http/cursor';
 import { nextPageLink } from '#shared/http/pagination';
 import { integerParam } from '#shared/http/params';
 import { BASE_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
 
 const PATH = '/pets';
 
@@ -69,6 +62,5 @@ export const listPets = defineOperation({
       ],
     },
   },
-  data: DATA_ACCESS.pets.list,
   examples: { invalid: { summary: `\`limit\` above ${LIST_LIMIT_MAX}`, query: { limit: '500' } } },
 });

@@ -1,4 +1,4 @@
-import { authorizerRoot } from '#shared/composition/authorizer';
+import { authorizerRoot } from '#functions/authorizer/root';
 import { fromEnvironment } from '#shared/composition/root';
 
 /** Lambda entry: the authorizer function, configured once, at cold start, from its environment. */

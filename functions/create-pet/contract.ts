@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
-import { DEFAULT_PET_STATUS, describe, NewPet, Pet } from '#shared/domain/pet';
+import { DEFAULT_PET_STATUS, NewPet, Pet } from '#shared/domain/pet';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { petLocation } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** How long a key and its answer are kept: a day covers any client's retries. */
@@ -78,7 +78,6 @@ export const createPet = defineOperation({
     },
   ],
   idempotency: { header: KEY_HEADER, retentionSeconds: IDEMPOTENCY_RETENTION_SECONDS },
-  data: [...DATA_ACCESS.ids.next, ...DATA_ACCESS.pets.create, ...DATA_ACCESS.idempotency.record],
   examples: {
     requests: {
       minimal: { summary: 'Name and category only', value: { name: 'Rex', categoryId: 3 } },

@@ -1,10 +1,10 @@
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
+import { createPet } from '#functions/create-pet/contract';
 import type { PetService } from '#shared/domain/pet-service';
 import { type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
 import { idempotentRequests } from '#shared/http/middleware/idempotency';
 import { petLocation } from '#shared/http/paths';
 import { created } from '#shared/http/responses';
-import { createPet } from '#shared/operations/create-pet';
 
 export interface CreatePetDependencies extends FunctionDependencies {
   readonly pets: PetService;

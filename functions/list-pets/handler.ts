@@ -1,8 +1,8 @@
+import { listPets } from '#functions/list-pets/contract';
 import type { PetService } from '#shared/domain/pet-service';
 import { type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
 import { nextPageLink } from '#shared/http/pagination';
 import { ok } from '#shared/http/responses';
-import { listPets } from '#shared/operations/list-pets';
 
 export interface ListPetsDependencies extends FunctionDependencies {
   readonly pets: PetService;
