@@ -6,6 +6,7 @@ import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { everyOperation } from '../support/every-operation';
 
 /**
  * The local gateway's own answers, in the situations the real functions never produce: an
@@ -23,7 +24,7 @@ const policy = (effect: 'Allow' | 'Deny', resource: string): APIGatewayAuthorize
 });
 
 const ok: ProxyHandler = async () => ({ statusCode: 200, body: '[]' });
-const handlers = (handler: ProxyHandler = ok) => ({ listPets: handler, createPet: handler, getPet: handler });
+const handlers = (handler: ProxyHandler = ok) => everyOperation(handler);
 
 let gateway: LocalGateway | undefined;
 afterEach(async () => {

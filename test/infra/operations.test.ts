@@ -1,5 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '#functions/operations';
 import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES } from '#infra/stages';
 import { DOCUMENTED_ALARM_EVALUATION, DOCUMENTED_STAGES } from '../support/documented-stages';
@@ -9,12 +10,10 @@ import { dashboardWidgets, functionId, referencedIds, resourcesOfType } from '..
 const { templates } = synthStages();
 
 const AUTHORIZER = 'TOKEN authorizer: Authorization: Bearer <API key>';
-/** The operations' functions, by the descriptions docs/deploy.md shows. */
-const OPERATION_FUNCTIONS = [
-  ['listPets', 'GET /pets (listPets)'],
-  ['createPet', 'POST /pets (createPet)'],
-  ['getPet', 'GET /pets/{petId} (getPet)'],
-] as const;
+/** Every operation's function, by the description docs/deploy.md shows (`GET /pets (listPets)`). */
+const OPERATION_FUNCTIONS = CONTRACTS.map(
+  ({ operationId, method, path }) => [operationId, `${method} ${path} (${operationId})`] as const,
+);
 const TABLES = ['Pets', 'Counters', 'ApiKeys', 'Idempotency'] as const;
 /** Every Error code, in the order docs/interface.md lists them. */
 const ERROR_CODES = [
