@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDataDir } from '#tools/local/preflight';
 import { readLocalSettings } from '#tools/local/settings';
+import { ensureDataDir } from '#tools/local/startup-checks';
 
 describe('npm start settings', () => {
   it('defaults to port 3000, ./.data and any origin, and takes the rest as given', () => {
