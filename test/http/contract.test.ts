@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { CONTRACT_SUITE } from '../contract/suite';
-import { contractTarget } from '../contract/target';
+import { CONTRACT_SUITE } from '#tools/contract/suite';
+import { contractTarget } from '#tools/contract/target';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /**
- * The contract suite (test/contract/) against the local server: the same checks `npm run smoke`
+ * The contract suite (tools/contract/) against the local server: the same checks `npm run smoke`
  * runs against a deployed stage. Each check makes its own pets and keys: they run side by side.
  */
 

@@ -3,9 +3,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { CONTRACT_SUITE, READ_ONLY_SUITE } from '#tools/contract/suite';
+import { contractTarget, smokeName } from '#tools/contract/target';
 import { freePort } from '#tools/local/dynamodb-local';
-import { CONTRACT_SUITE, READ_ONLY_SUITE } from '../contract/suite';
-import { contractTarget, smokeName } from '../contract/target';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 type Pet = { id: number };

@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
-import type { ContractArea, ContractTarget } from '../../test/contract/target';
+import type { ContractArea, ContractTarget } from '#tools/contract/target';
 
 /** The outcome of one check of the contract suite. */
 export interface CheckResult {

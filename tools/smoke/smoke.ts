@@ -3,13 +3,13 @@ import { parseArgs } from 'node:util';
 import { ENV, optionalEnv } from '#shared/config';
 import { ANY_ORIGIN } from '#shared/http/cors';
 import { BASE_PATH } from '#shared/http/paths';
+import { CONTRACT_SUITE, READ_ONLY_SUITE } from '#tools/contract/suite';
+import { contractTarget } from '#tools/contract/target';
 import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
-import { CONTRACT_SUITE, READ_ONLY_SUITE } from '../../test/contract/suite';
-import { contractTarget } from '../../test/contract/target';
 import { formatReport, runSuite } from './run-suite';
 
 /**
- * `npm run smoke`: the contract suite (test/contract/, the same checks the HTTP tests run)
+ * `npm run smoke`: the contract suite (tools/contract/, the same checks the HTTP tests run)
  * against a running API, and a readable report; exits 1 when a check fails, 2 when it cannot run.
  *
  *   npm run smoke                                   the local server npm start runs (its port and key)

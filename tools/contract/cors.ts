@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from './api-client';
 import { type ContractArea, type ContractTarget, check } from './target';
 
 /** CORS as a browser on another origin meets it. */

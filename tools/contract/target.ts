@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { ApiClient, type ObservedExchange, type ResponseCheck } from '../support/api-client';
-import { type Contract, loadContract } from '../support/conformance';
+import { ApiClient, type ObservedExchange, type ResponseCheck } from './api-client';
+import { type Contract, loadContract } from './conformance';
 
 /**
  * What the contract suite runs against: any base URL and key, the local server's in the HTTP

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ApiClient, ObservedExchange } from '../support/api-client';
+import type { ApiClient, ObservedExchange } from './api-client';
 import { type ContractArea, creating, detailsOf, eachCase, expectError, smokeName } from './target';
 
 /** Following `Link: <…>; rel="next"` as a client does, over whatever the stage holds. */
