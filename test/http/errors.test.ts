@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ApiClient } from '#tools/contract/api-client';
+import { assertError } from '#tools/contract/assertions';
 import { responseHeaderProblems } from '#tools/contract/response-headers';
-import { expectError } from '#tools/contract/target';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { apiKeysOf } from '../support/tables';
 
@@ -34,7 +34,7 @@ describe('authentication', () => {
 
     await keys.revoke(record.keyId, new Date().toISOString());
 
-    expectError(await client.get('/pets', { anonymous: true, headers }), 401, 'UNAUTHORIZED');
+    assertError(await client.get('/pets', { anonymous: true, headers }), 401, 'UNAUTHORIZED');
   });
 });
 
@@ -43,7 +43,7 @@ describe('limits of the gateway', () => {
     const response = await client.post('/pets', 'x'.repeat(10 * 1024 * 1024 + 1), {
       headers: { 'Content-Type': 'application/json' },
     });
-    expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+    assertError(response, 413, 'PAYLOAD_TOO_LARGE');
   });
 });
 
