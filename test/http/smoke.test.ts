@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { READ_ONLY_REASON, reasonNotToRun, runCheck } from '#tools/contract/check';
+import { NO_ORIGIN_REASON } from '#tools/contract/cors';
 import { OPERATIONS_AREA } from '#tools/contract/operations';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget, smokeName } from '#tools/contract/target';
@@ -84,8 +85,6 @@ const ALL_CHECKS = CONTRACT_SUITE.flatMap((area) => area.checks);
 const CREATING = ALL_CHECKS.filter((candidate) => candidate.creates);
 /** The CORS checks of what an allowed origin gets: skipped when the run is given no origin. */
 const NEEDS_AN_ORIGIN = 2;
-const NO_ORIGIN_REASON =
-  'no origin the target allows was given (--origin or SMOKE_ORIGIN); production allows none';
 
 beforeAll(async () => {
   api = await startLocalApi('smoke');

@@ -12,13 +12,16 @@ const FOREIGN = 'https://not-allowed.example';
 const corsOf = (response: ObservedExchange) =>
   Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-')));
 
+/** Why the checks of what an allowed origin gets are skipped on a target given no origin. */
+export const NO_ORIGIN_REASON =
+  'no origin the target allows was given (--origin or SMOKE_ORIGIN); production allows none';
+
 /**
  * The origin the target allows. The checks of what an allowed origin gets do not apply to a
  * target that allows none (production) or was given none: they are skipped, saying so.
  */
 const allowedOriginOf = (target: ContractTarget): string =>
-  target.allowedOrigin ??
-  notApplicable('no origin the target allows was given (--origin or SMOKE_ORIGIN); production allows none');
+  target.allowedOrigin ?? notApplicable(NO_ORIGIN_REASON);
 
 const preflight = ({ api }: ContractTarget, path: string, origin: string) =>
   api.request(path, {
