@@ -8,7 +8,7 @@ import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-re
 import { generateApiKey } from '#shared/auth/api-key';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { checkedClient, type LocalApi, startLocalApi } from '../support/local-api';
 import { silent } from '../support/observability';
 import { apiKeysOf } from '../support/tables';
@@ -36,7 +36,7 @@ const expectError = (response: ObservedExchange, status: number, code: string) =
  * What only the local server can show about Idempotency-Key: how many pets the table really
  * holds after repeats, keys of two API keys, and a first request held in flight. What a client
  * sees on any stage (replays, 422, 409, refused keys) is in the contract suite
- * (test/contract/idempotency.ts).
+ * (tools/contract/idempotency.ts).
  */
 
 // Each case has keys and pet names of its own: run side by side.

@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { createPet } from '#functions/create-pet/contract';
 import { getPetRoot } from '#functions/get-pet/root';
-import { createDynamoDbClient, createLocalClient, timeBudget } from '#shared/adapters/dynamodb/client';
+import {
+  createDynamoDbClient,
+  createLocalClient,
+  DYNAMODB_CALL_BUDGET_MS,
+  timeBudget,
+} from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
 import { entryFile, fromEnvironment } from '#shared/composition/root';
@@ -212,5 +217,11 @@ describe('the cursor at its limits', () => {
   it('takes a first byte below 0x20 for another version, and 0x20 or above for no cursor at all', () => {
     expect(problemOf(forge(0x1f, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.version);
     expect(problemOf(forge(0x20, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.notIssued);
+  });
+});
+
+describe('the DynamoDB time budget', () => {
+  it('ends a call whose every attempt times out after 3 × 1 s and 150 ms of back-off', () => {
+    expect(DYNAMODB_CALL_BUDGET_MS).toBe(3_150);
   });
 });

@@ -155,3 +155,11 @@ describe('what a page may send and read', () => {
     }
   });
 });
+
+describe('a preflight', () => {
+  it('lists the methods of the resource, comma-separated', () => {
+    expect(preflightHeaders(['*'], 'https://a.example', ['GET', 'POST'])).toMatchObject({
+      'Access-Control-Allow-Methods': 'GET, POST',
+    });
+  });
+});

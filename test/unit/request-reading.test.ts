@@ -224,3 +224,10 @@ describe('a JSON answer', () => {
     });
   });
 });
+
+describe('JSON in UTF-8', () => {
+  it('takes no parameter but charset, whatever its value', () => {
+    expect(isJsonUtf8('application/json; format=utf-8')).toBe(false);
+    expect(isJsonUtf8('application/json; charset=utf-8')).toBe(true);
+  });
+});

@@ -12,6 +12,7 @@ import {
 } from '#shared/domain/errors';
 import { PetService } from '#shared/domain/pet-service';
 import { toHttpError } from '#shared/http/error-mapper';
+import { translateIdempotencyError } from '#shared/http/middleware/idempotency';
 import { retryHeaders } from '#shared/http/retry';
 import type { PetRepository } from '#shared/ports/pet-repository';
 import { silent } from '../support/observability';
@@ -193,5 +194,11 @@ describe('idempotency errors', () => {
 
     expect([error.status, error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
     expect(retryHeaders(error.code)).toEqual({});
+  });
+
+  it('pass any other error on as it is, cause and all', () => {
+    const other = new Error('something else', { cause: new Error('inner') });
+
+    expect(translateIdempotencyError(other)).toBe(other);
   });
 });

@@ -10,8 +10,8 @@ import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
-import { assertSettingsUsable, listenError } from '#tools/local/preflight';
 import { LOCAL_HOST as HOST, LocalConfigError, localDataPaths } from '#tools/local/settings';
+import { assertSettingsUsable, listenError } from '#tools/local/startup-checks';
 import type { StaticRoutes } from '#tools/local/static-files';
 
 /** Table names of the local server: `petstore-local-pets`, … */

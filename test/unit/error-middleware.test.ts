@@ -1,83 +1,14 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  IdempotencyKeyInUseError,
-  IdempotencyKeyReusedError,
-  StoreUnavailableError,
-} from '#shared/domain/errors';
-import { errorBody, truncate } from '#shared/http/error-body';
-import { invalidJson, toHttpError } from '#shared/http/error-mapper';
 import { HttpError } from '#shared/http/http-error';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';
 
-/**
- * The Error object at its limits, the causes the mapper keeps for the log, and what the error
- * middleware logs, counts and answers.
- */
-
-const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+/** What the error middleware logs, counts and answers. */
 
 afterEach(() => vi.restoreAllMocks());
-
-describe('the Error object at its limits', () => {
-  it('keeps a name of exactly 64 characters whole, and cuts one of 65', () => {
-    expect(truncate('f'.repeat(64), 64)).toBe('f'.repeat(64));
-    expect(truncate('f'.repeat(65), 64)).toBe(`${'f'.repeat(63)}…`);
-  });
-
-  it('keeps a body of exactly 4 KiB whole', () => {
-    // 51 bytes around the message; a control character is six bytes once JSON escapes it.
-    const message = `${'\u0001'.repeat(674)}x`;
-
-    const body = errorBody('INTERNAL_ERROR', message);
-
-    expect(bytes(body)).toBe(4_096);
-    expect(body.message).toBe(message);
-  });
-
-  it('halves the message of a body over 4 KiB before it drops the last detail', () => {
-    const body = errorBody('VALIDATION_FAILED', '\u0001'.repeat(1_000), {
-      details: [{ field: 'body.name', message: 'is required' }],
-    });
-
-    expect(body.details).toEqual([{ field: 'body.name', message: 'is required' }]);
-    expect(Array.from(body.message)).toHaveLength(500);
-    expect(bytes(body)).toBeLessThanOrEqual(4_096);
-  });
-
-  it('cuts a request id to 128 characters', () => {
-    expect(errorBody('NOT_FOUND', 'x', { requestId: 'r'.repeat(200) }).requestId).toBe(`${'r'.repeat(127)}…`);
-  });
-});
-
-describe('the error mapper', () => {
-  it('keeps the cause of every error it replaces, for the log', () => {
-    const inUse = new IdempotencyKeyInUseError();
-    const reused = new IdempotencyKeyReusedError();
-    const unavailable = new StoreUnavailableError('DynamoDB Query failed: ThrottlingException');
-    const unexpected = new TypeError('x is undefined');
-    const parserFailure = new SyntaxError('Unexpected token');
-
-    expect(toHttpError(inUse).cause).toBe(inUse);
-    expect(toHttpError(reused).cause).toBe(reused);
-    expect(toHttpError(unavailable).cause).toBe(unavailable);
-    expect(toHttpError(unexpected).cause).toBe(unexpected);
-    expect(invalidJson(parserFailure).cause).toBe(parserFailure);
-  });
-
-  it('answers a value that is not an Error, thrown by anything, with 500 and keeps it as the cause', () => {
-    const mapped = toHttpError('a string');
-
-    expect([mapped.code, mapped.message, mapped.cause]).toEqual([
-      'INTERNAL_ERROR',
-      'An internal error occurred',
-      'a string',
-    ]);
-  });
-});
 
 describe('the error middleware', () => {
   const run = (error: unknown, event?: Partial<APIGatewayProxyEvent>) => {

@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
 import {
   assertDynamoDbReachable,
   assertPortFree,
@@ -10,8 +11,7 @@ import {
   ensureDataDir,
   listenError,
   REACHABLE_TIMEOUT_MS,
-} from '#tools/local/preflight';
-import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
+} from '#tools/local/startup-checks';
 
 /**
  * What `npm start` checks before it starts anything, each failure one LocalConfigError that names
@@ -100,7 +100,7 @@ describe('a DynamoDB endpoint', () => {
   });
 
   it('is not looked for when none is set (DynamoDB Local is started instead)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-preflight-'));
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-startup-checks-'));
     try {
       await expect(
         assertSettingsUsable({ dataDir: dir, port: 0, host: '127.0.0.1' }),
@@ -113,7 +113,7 @@ describe('a DynamoDB endpoint', () => {
 
 describe('the data directory', () => {
   it('is created level by level, and left with no file of the check in it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-preflight-'));
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-startup-checks-'));
     try {
       const wanted = join(dir, 'a', 'b');
 

@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import { type ContractArea, creating, detailsOf, eachCase, expectError, smokeName } from './target';
+import { assertError, detailsOf } from './assertions';
+import { type ContractArea, creating, eachCase } from './check';
+import { smokeName } from './target';
 
 /** `POST /pets` with an `Idempotency-Key`, as a client retrying after a timeout sees it. */
 
@@ -18,12 +20,12 @@ export const IDEMPOTENCY_AREA: ContractArea = {
         const first = await api.post('/pets', body, withKey(key));
         const repeat = await api.post('/pets', body, withKey(key));
 
-        expect(first.status).toBe(201);
-        expect(first.headers.get('idempotent-replayed')).toBeNull();
-        expect(repeat.status).toBe(201);
-        expect(repeat.headers.get('idempotent-replayed')).toBe('true');
-        expect(repeat.json).toEqual(first.json);
-        expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
+        assert.equal(first.status, 201);
+        assert.equal(first.headers.get('idempotent-replayed'), null);
+        assert.equal(repeat.status, 201);
+        assert.equal(repeat.headers.get('idempotent-replayed'), 'true');
+        assert.deepEqual(repeat.json, first.json);
+        assert.equal(repeat.headers.get('location'), first.headers.get('location'));
       },
     ),
 
@@ -34,9 +36,9 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       const first = await api.post('/pets', `{"name":"${name}","categoryId":5}`, { headers });
       const repeat = await api.post('/pets', `{ "categoryId": 5,\n  "name": "${name}" }`, { headers });
 
-      expect(repeat.status).toBe(201);
-      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
-      expect(repeat.json).toEqual(first.json);
+      assert.equal(repeat.status, 201);
+      assert.equal(repeat.headers.get('idempotent-replayed'), 'true');
+      assert.deepEqual(repeat.json, first.json);
     }),
 
     creating(
@@ -49,10 +51,10 @@ export const IDEMPOTENCY_AREA: ContractArea = {
         const reused = await api.post('/pets', { name: smokeName('other'), categoryId: 1 }, withKey(key));
         const retry = await api.post('/pets', original, withKey(key));
 
-        expectError(reused, 422, 'IDEMPOTENCY_KEY_REUSED');
-        expect(retry.status).toBe(201);
-        expect(retry.headers.get('idempotent-replayed')).toBe('true');
-        expect(retry.json).toEqual(first.json);
+        assertError(reused, 422, 'IDEMPOTENCY_KEY_REUSED');
+        assert.equal(retry.status, 201);
+        assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+        assert.deepEqual(retry.json, first.json);
       },
     ),
 
@@ -68,17 +70,18 @@ export const IDEMPOTENCY_AREA: ContractArea = {
 
         const created = responses.filter((response) => response.status === 201);
         const busy = responses.filter((response) => response.status === 409);
-        expect(created.length + busy.length).toBe(20);
-        expect(
-          created.filter((response) => response.headers.get('idempotent-replayed') === null),
-        ).toHaveLength(1);
-        expect(new Set(created.map((response) => JSON.stringify(response.json))).size).toBe(1);
+        assert.equal(created.length + busy.length, 20);
+        assert.equal(
+          created.filter((response) => response.headers.get('idempotent-replayed') === null).length,
+          1,
+        );
+        assert.equal(new Set(created.map((response) => JSON.stringify(response.json))).size, 1);
         for (const response of busy) {
-          expectError(response, 409, 'IDEMPOTENCY_KEY_IN_USE');
-          expect(response.headers.get('retry-after')).toBe('1');
+          assertError(response, 409, 'IDEMPOTENCY_KEY_IN_USE');
+          assert.equal(response.headers.get('retry-after'), '1');
         }
         const after = await api.post('/pets', body, withKey(key));
-        expect(after.json).toEqual(created[0]?.json);
+        assert.deepEqual(after.json, created[0]?.json);
       },
     ),
 
@@ -88,9 +91,9 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       const refused = await api.post('/pets', { name: '', categoryId: 1 }, withKey(key));
       const retried = await api.post('/pets', { name: smokeName('second-try'), categoryId: 1 }, withKey(key));
 
-      expectError(refused, 400, 'VALIDATION_FAILED');
-      expect(retried.status).toBe(201);
-      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+      assertError(refused, 400, 'VALIDATION_FAILED');
+      assert.equal(retried.status, 201);
+      assert.equal(retried.headers.get('idempotent-replayed'), null);
     }),
 
     creating('adds a pet per request without the header', async ({ api }) => {
@@ -99,8 +102,8 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       const first = await api.post('/pets', body);
       const second = await api.post('/pets', body);
 
-      expect([first.status, second.status]).toEqual([201, 201]);
-      expect((second.json as { id: number }).id).not.toBe((first.json as { id: number }).id);
+      assert.deepEqual([first.status, second.status], [201, 201]);
+      assert.notEqual((second.json as { id: number }).id, (first.json as { id: number }).id);
     }),
 
     ...eachCase(
@@ -114,8 +117,8 @@ export const IDEMPOTENCY_AREA: ContractArea = {
       async ({ api }, [_what, key]) => {
         const response = await api.post('/pets', { name: smokeName('bad-key'), categoryId: 1 }, withKey(key));
 
-        expectError(response, 400, 'VALIDATION_FAILED');
-        expect(detailsOf(response)).toEqual([
+        assertError(response, 400, 'VALIDATION_FAILED');
+        assert.deepEqual(detailsOf(response), [
           { field: 'headers.idempotency-key', message: 'must be 1 to 255 printable ASCII characters' },
         ]);
       },
@@ -124,9 +127,9 @@ export const IDEMPOTENCY_AREA: ContractArea = {
     creating('accepts a key of 255 printable ASCII characters', async ({ api }) => {
       const key = `${randomUUID()} ~!`.padEnd(255, '#');
 
-      expect(
-        (await api.post('/pets', { name: smokeName('long-key'), categoryId: 1 }, withKey(key))).status,
-      ).toBe(201);
+      const response = await api.post('/pets', { name: smokeName('long-key'), categoryId: 1 }, withKey(key));
+
+      assert.equal(response.status, 201);
     }),
   ],
 };

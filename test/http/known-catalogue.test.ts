@@ -4,7 +4,7 @@ import { type LocalApi, startLocalApi } from '../support/local-api';
 /**
  * Listings of a catalogue whose content is known, which only the local server can guarantee:
  * exact counts, orders and pages. What holds on any stage is in the contract suite
- * (test/contract/operations.ts).
+ * (tools/contract/operations.ts).
  */
 
 describe('GET /v1/pets on a known catalogue of 25 pets', () => {

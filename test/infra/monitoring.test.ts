@@ -31,7 +31,7 @@ const ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
 ];
 
-describe.each(STAGE_NAMES)('%s operations', (stageName) => {
+describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
   const template = templates[stageName];
   const thresholds = DOCUMENTED_STAGES[stageName].alarms;
   const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(

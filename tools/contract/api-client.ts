@@ -1,10 +1,11 @@
 import { assertResponseHeaders } from './response-headers';
 
 /**
- * The HTTP tests' client. Built with `ApiClient.checkedAgainst(contract, …)`, it holds every
- * response, as it arrives, to the OpenAPI document and to the headers every response carries
- * (nosniff, no-store, Retry-After on 429 and 503): a response that breaks either fails the
- * request, and so the test. A plain `new ApiClient(…)` checks nothing.
+ * The contract suite's client, which the HTTP tests use too. Built with
+ * `ApiClient.checkedAgainst(contract, …)`, it holds every response, as it arrives, to the OpenAPI
+ * document and to the headers every response carries (nosniff, no-store, Retry-After on 429 and
+ * 503): a response that breaks either fails the request, and so the check or test. A plain
+ * `new ApiClient(…)` checks nothing.
  */
 
 export interface ObservedExchange {

@@ -1,5 +1,6 @@
-import { expect } from 'vitest';
-import { type ContractArea, check, detailsOf, eachCase, expectError } from './target';
+import assert from 'node:assert/strict';
+import { assertAtMost, assertContains, assertError, assertIncludes, detailsOf } from './assertions';
+import { type ContractArea, check, eachCase } from './check';
 
 /** Every way a request can be wrong that changes nothing, and the Error object it gets. */
 
@@ -22,7 +23,7 @@ export const AUTHENTICATION_AREA: ContractArea = {
           ...(method === 'POST' ? { body: {} } : {}),
         });
 
-        expectError(response, 401, 'UNAUTHORIZED');
+        assertError(response, 401, 'UNAUTHORIZED');
       },
     ),
     ...eachCase(
@@ -39,8 +40,8 @@ export const AUTHENTICATION_AREA: ContractArea = {
           headers: { Authorization: authorization },
         });
 
-        expectError(response, 401, 'UNAUTHORIZED');
-        expect(response.text).not.toContain('not-a-key');
+        assertError(response, 401, 'UNAUTHORIZED');
+        assert.doesNotMatch(response.text, /not-a-key/);
       },
     ),
     check('accepts the bearer scheme in any case', async ({ api, apiKey }) => {
@@ -49,7 +50,7 @@ export const AUTHENTICATION_AREA: ContractArea = {
         headers: { authorization: `BEARER ${apiKey}` },
       });
 
-      expect(response.status).toBe(200);
+      assert.equal(response.status, 200);
     }),
   ],
 };
@@ -76,14 +77,21 @@ export const QUERY_AREA: ContractArea = {
       async ({ api }, [query, field]) => {
         const response = await api.get(`/pets?${query}`);
 
-        expectError(response, 400, 'VALIDATION_FAILED');
-        expect(detailsOf(response).map((detail) => detail.field)).toContain(field);
+        assertError(response, 400, 'VALIDATION_FAILED');
+        assertIncludes(
+          detailsOf(response).map((detail) => detail.field),
+          field,
+        );
       },
     ),
     check('never clamps: limit=1000 is an error, not 100 pets', async ({ api }) => {
       const response = await api.get('/pets?limit=1000');
 
-      expect(response.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'query.limit' }] });
+      assert.equal((response.json as { code?: string }).code, 'VALIDATION_FAILED');
+      assert.deepEqual(
+        detailsOf(response).map((detail) => detail.field),
+        ['query.limit'],
+      );
     }),
     ...eachCase(
       ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'].map((name) => [name] as const),
@@ -91,8 +99,13 @@ export const QUERY_AREA: ContractArea = {
       async ({ api }, [name]) => {
         const response = await api.get(`/pets?${name}=1`);
 
-        expectError(response, 400, 'VALIDATION_FAILED');
-        expect(detailsOf(response)).toEqual([{ field: `query.${name}`, message: expect.any(String) }]);
+        assertError(response, 400, 'VALIDATION_FAILED');
+        const details = detailsOf(response);
+        assert.deepEqual(
+          details.map((detail) => detail.field),
+          [`query.${name}`],
+        );
+        assert.equal(typeof details[0]?.message, 'string');
       },
     ),
     check(
@@ -100,9 +113,12 @@ export const QUERY_AREA: ContractArea = {
       async ({ api }) => {
         const response = await api.get(`/pets?${'q'.repeat(10_000)}=1`);
 
-        expectError(response, 400, 'VALIDATION_FAILED');
-        expect(detailsOf(response).map((detail) => detail.field)).toEqual([`query.${'q'.repeat(57)}…`]);
-        expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(4_096);
+        assertError(response, 400, 'VALIDATION_FAILED');
+        assert.deepEqual(
+          detailsOf(response).map((detail) => detail.field),
+          [`query.${'q'.repeat(57)}…`],
+        );
+        assertAtMost(Buffer.byteLength(response.text), 4_096);
       },
     ),
   ],
@@ -116,8 +132,11 @@ export const PET_ID_AREA: ContractArea = {
     async ({ api }, [petId]) => {
       const response = await api.get(`/pets/${petId}`);
 
-      expectError(response, 400, 'VALIDATION_FAILED');
-      expect(detailsOf(response).map((detail) => detail.field)).toEqual(['path.petId']);
+      assertError(response, 400, 'VALIDATION_FAILED');
+      assert.deepEqual(
+        detailsOf(response).map((detail) => detail.field),
+        ['path.petId'],
+      );
     },
   ),
 };
@@ -181,19 +200,20 @@ export const BODY_AREA: ContractArea = {
       async ({ api }, [_what, body, field, message]) => {
         const response = await api.post('/pets', body);
 
-        expectError(response, 400, 'VALIDATION_FAILED');
+        assertError(response, 400, 'VALIDATION_FAILED');
         const detail = detailsOf(response).find((candidate) => candidate.field === field);
-        expect(detail?.message).toContain(message);
+        assertContains(detail?.message, message);
       },
     ),
     check('lists every problem of a body at once', async ({ api }) => {
       const response = await api.post('/pets', { name: '', categoryId: -2, extra: true });
 
-      expect(
+      assert.deepEqual(
         detailsOf(response)
           .map((detail) => detail.field)
           .sort(),
-      ).toEqual(['body.categoryId', 'body.extra', 'body.name']);
+        ['body.categoryId', 'body.extra', 'body.name'],
+      );
     }),
     check('answers 1,500 unknown fields with a 400 of 10 details, under 4 KiB', async ({ api }) => {
       const body: Record<string, unknown> = { name: 'Rex', categoryId: 1 };
@@ -201,10 +221,10 @@ export const BODY_AREA: ContractArea = {
 
       const response = await api.post('/pets', body);
 
-      expectError(response, 400, 'VALIDATION_FAILED');
-      expect(detailsOf(response)).toHaveLength(10);
-      expect((response.json as { message: string }).message).toMatch(/; and 1490 more problems$/);
-      expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(4_096);
+      assertError(response, 400, 'VALIDATION_FAILED');
+      assert.equal(detailsOf(response).length, 10);
+      assert.match((response.json as { message: string }).message, /; and 1490 more problems$/);
+      assertAtMost(Buffer.byteLength(response.text), 4_096);
     }),
     ...eachCase(
       [
@@ -217,8 +237,8 @@ export const BODY_AREA: ContractArea = {
       async ({ api }, [_what, text]) => {
         const response = await api.post('/pets', text, { headers: { 'Content-Type': 'application/json' } });
 
-        expectError(response, 400, 'VALIDATION_FAILED');
-        expect(detailsOf(response)).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
+        assertError(response, 400, 'VALIDATION_FAILED');
+        assert.deepEqual(detailsOf(response), [{ field: 'body', message: 'must be a JSON object' }]);
       },
     ),
     ...eachCase(
@@ -231,7 +251,7 @@ export const BODY_AREA: ContractArea = {
       async ({ api }, [_what, text]) => {
         const response = await api.post('/pets', text, { headers: { 'Content-Type': 'application/json' } });
 
-        expectError(response, 400, 'INVALID_JSON');
+        assertError(response, 400, 'INVALID_JSON');
       },
     ),
     check('answers 400 INVALID_JSON for an empty body', async ({ api }) => {
@@ -240,7 +260,7 @@ export const BODY_AREA: ContractArea = {
         headers: { 'Content-Type': 'application/json' },
       });
 
-      expectError(response, 400, 'INVALID_JSON');
+      assertError(response, 400, 'INVALID_JSON');
     }),
     ...eachCase(
       [
@@ -255,13 +275,13 @@ export const BODY_AREA: ContractArea = {
           headers: { 'Content-Type': contentType },
         });
 
-        expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+        assertError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
       },
     ),
     check('answers 413 PAYLOAD_TOO_LARGE for a body over 16 KiB, even valid JSON', async ({ api }) => {
       const response = await api.post('/pets', { name: 'x'.repeat(17 * 1024), categoryId: 1 });
 
-      expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+      assertError(response, 413, 'PAYLOAD_TOO_LARGE');
     }),
   ],
 };
@@ -273,7 +293,7 @@ export const ROUTING_AREA: ContractArea = {
       ['/nope', '/pets/1/owner', '/', '/pets//1'].map((path) => [path] as const),
       ([path]) => `answers 404 NOT_FOUND for the unknown path /v1${path}`,
       async ({ api }, [path]) => {
-        expectError(await api.get(path), 404, 'NOT_FOUND');
+        assertError(await api.get(path), 404, 'NOT_FOUND');
       },
     ),
     ...eachCase(
@@ -288,15 +308,15 @@ export const ROUTING_AREA: ContractArea = {
       async ({ api }, [method, path, allow]) => {
         const response = await api.request(path, { method });
 
-        expectError(response, 405, 'METHOD_NOT_ALLOWED');
-        expect(response.headers.get('allow')).toBe(allow);
+        assertError(response, 405, 'METHOD_NOT_ALLOWED');
+        assert.equal(response.headers.get('allow'), allow);
       },
     ),
     ...eachCase(
       ['toString', 'constructor', '__proto__', 'hasOwnProperty'].map((name) => [name] as const),
       ([name]) => `serves a request carrying a header named ${name} like any other`,
       async ({ api }, [name]) => {
-        expect((await api.get('/pets?limit=1', { headers: { [name]: '1' } })).status).toBe(200);
+        assert.equal((await api.get('/pets?limit=1', { headers: { [name]: '1' } })).status, 200);
       },
     ),
   ],
