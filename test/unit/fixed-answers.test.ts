@@ -8,7 +8,7 @@ import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { ENV } from '#shared/config';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import { ERROR_STATUS } from '#shared/http/error-body';
-import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-behaviour';
 import { DOCUMENTED_ERROR_STATUS } from '../support/documented-errors';
 
 /**

@@ -5,7 +5,7 @@ import { authorizerRoot } from '#functions/authorizer/root';
 import { DYNAMODB_CALL_BUDGET_MS } from '#shared/adapters/dynamodb/client';
 import { recordFor } from '#shared/auth/api-key';
 import { NewPet } from '#shared/domain/pet';
-import { preflightHeaders } from '#shared/http/cors';
+import { answerHeaders, preflight } from '#shared/http/gateway-behaviour';
 import { isJsonUtf8 } from '#shared/http/media-type';
 import { translateIdempotencyError } from '#shared/http/middleware/idempotency';
 import { createLogger } from '#shared/observability/logger';
@@ -140,7 +140,7 @@ describe('JSON in UTF-8', () => {
 
 describe('a preflight', () => {
   it('lists the methods of the resource, comma-separated', () => {
-    expect(preflightHeaders(['*'], 'https://a.example', ['GET', 'POST'])).toMatchObject({
+    expect(answerHeaders(preflight(['GET', 'POST']), ['*'], 'https://a.example')).toMatchObject({
       'Access-Control-Allow-Methods': 'GET, POST',
     });
   });
