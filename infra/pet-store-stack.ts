@@ -16,7 +16,7 @@ import type { OperationRoot } from '#shared/composition/root';
 import { ENV } from '#shared/config';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
-  /** What differs per stage (infra/stages.ts). */
+  /** The stage this stack is: everything that differs between stages, its account and region included. */
   readonly stage: StageConfig;
   /**
    * The operations the API serves: a method, a function and its grants each.

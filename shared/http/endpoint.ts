@@ -2,8 +2,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { type AllowedOrigins, withCors } from '#shared/http/cors';
+import type { AllowedOrigins } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
+import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { jsonBody } from '#shared/http/middleware/json-body';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
@@ -61,8 +62,9 @@ const headerNamesOf = (operation: Operation): string[] => {
  * headers refused → header normalisation → body checks and parsing (when the operation reads a
  * body) → validation → idempotency (when the operation has it: only valid requests are recorded,
  * and the handler's answer is what is kept) → handler, whose result is sent as JSON with the
- * operation's fixed headers. Around all of it, the CORS headers, on every answer (see cors.ts): a replayed answer leaves
- * middy early and skips its `after` steps, so they cannot be one of them.
+ * operation's fixed headers. Around all of it, the CORS headers, on every answer
+ * (middleware/cors-headers.ts): a replayed answer leaves middy early and skips its `after` steps,
+ * so they cannot be one of them.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,

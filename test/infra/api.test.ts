@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
-import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
+import { MOCK_CONTENT_TYPES } from '#infra/constructs/gateway-answers';
 import { STAGE_NAMES } from '#infra/stages';
 import { STAGE_NAME } from '#shared/http/paths';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';

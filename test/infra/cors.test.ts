@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_PATHS } from '#functions/operations';
-import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
+import { MOCK_CONTENT_TYPES } from '#infra/constructs/gateway-answers';
 import { STAGE_NAMES } from '#infra/stages';
 import { synthStages } from '../support/pet-store-app';
 import { type CfnResource, functionId, methodPath, resourcesOfType } from '../support/template-queries';

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '#functions/operations';
-import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
+import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/gateway-answers';
 import { ConfigError, readFunctionConfig } from '#shared/config';
+import { parseAllowedOrigins } from '#shared/http/cors';
+import { deprecationHeaders } from '#shared/http/deprecation';
 import {
+  answerHeaders,
   CORS_ALLOWED_HEADERS,
   CORS_EXPOSED_HEADERS,
   corsHeaders,
+  gatewayResponse,
   gatewayResponseCorsHeaders,
-  parseAllowedOrigins,
-  preflightHeaders,
-} from '#shared/http/cors';
-import { deprecationHeaders } from '#shared/http/deprecation';
+  preflight,
+} from '#shared/http/gateway-behaviour';
 import { retryHeaders } from '#shared/http/retry';
 
 describe('allowed origins', () => {
@@ -65,7 +67,7 @@ describe('CORS headers of an answer', () => {
   });
 
   it('grant a preflight the methods asked about, the request headers and two hours of caching', () => {
-    expect(preflightHeaders(['*'], 'http://127.0.0.1:8080', ['GET'])).toEqual({
+    expect(corsHeaders(['*'], 'http://127.0.0.1:8080', preflight(['GET']).cors)).toEqual({
       Vary: 'Origin',
       'Access-Control-Allow-Origin': 'http://127.0.0.1:8080',
       'Access-Control-Allow-Methods': 'GET',
@@ -96,6 +98,41 @@ describe("CORS on API Gateway's own answers", () => {
   it('sends nothing with several origins: a fixed value names one, a copy would allow all', () => {
     expect(gatewayResponseCorsHeaders(['https://a.example', 'https://b.example'])).toEqual({});
     expect(gatewayResponseCorsHeaders([])).toEqual({});
+  });
+});
+
+/** The CORS headers a client receives with a gateway response (here a 401), for a request from `origin`. */
+const gatewayResponseCorsFor = (allowed: readonly string[], origin: string | undefined) =>
+  Object.fromEntries(
+    Object.entries(answerHeaders(gatewayResponse('UNAUTHORIZED'), allowed, origin)).filter(
+      ([name]) => name.startsWith('Access-Control-') || name === 'Vary',
+    ),
+  );
+
+describe('the CORS headers a client receives with a gateway response', () => {
+  it('copy the request Origin back when any origin is allowed, and name none without one', () => {
+    expect(gatewayResponseCorsFor(['*'], 'https://a.example')).toEqual({
+      'Access-Control-Allow-Origin': 'https://a.example',
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+      Vary: 'Origin',
+    });
+    expect(gatewayResponseCorsFor(['*'], undefined)).toStrictEqual({
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+      Vary: 'Origin',
+    });
+  });
+
+  it('name the one allowed origin whoever asks, and nothing with several', () => {
+    expect(gatewayResponseCorsFor(['https://a.example'], 'https://b.example')).toEqual({
+      'Access-Control-Allow-Origin': 'https://a.example',
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+    });
+    expect(gatewayResponseCorsFor(['https://a.example', 'https://b.example'], 'https://a.example')).toEqual(
+      {},
+    );
   });
 });
 
@@ -158,7 +195,7 @@ describe('what a page may send and read', () => {
 
 describe('a preflight', () => {
   it('lists the methods of the resource, comma-separated', () => {
-    expect(preflightHeaders(['*'], 'https://a.example', ['GET', 'POST'])).toMatchObject({
+    expect(answerHeaders(preflight(['GET', 'POST']), ['*'], 'https://a.example')).toMatchObject({
       'Access-Control-Allow-Methods': 'GET, POST',
     });
   });

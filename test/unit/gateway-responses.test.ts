@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-behaviour';
 
 /** The answers API Gateway gives itself, held to the codes and messages the API documents. */
 

@@ -240,15 +240,20 @@ describe('the authorizer step', () => {
 });
 
 describe('a gateway refusal', () => {
-  it('carries the code and message of its gateway response, no header, and is answered by a gateway response', () => {
+  it('carries the code, message and headers of its gateway response, and is answered by a gateway response', () => {
     const refusal = GatewayRefusal.of('THROTTLED');
 
     expect(refusal).toMatchObject({
       name: 'GatewayRefusal',
       code: 'TOO_MANY_REQUESTS',
       message: 'Too many requests; slow down and retry',
-      headers: {},
       answeredBy: 'gateway-response',
+    });
+    expect(refusal.answer.headers).toEqual({
+      'Content-Type': 'application/json',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      'Retry-After': '1',
     });
   });
 });

@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
-import { type AllowedOrigins, corsHeaders, preflightHeaders, singleOrigin } from '#shared/http/cors';
+import { type AllowedOrigins, singleOrigin } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
-import { methodNotAllowed } from '#shared/http/gateway-responses';
+import { answerHeaders, methodNotAllowed, preflight } from '#shared/http/gateway-behaviour';
 import { BASE_PATH } from '#shared/http/paths';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import {
@@ -19,14 +19,7 @@ import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import {
-  gatewayResponseCors,
-  headerPairs,
-  readBody,
-  sendRefusal,
-  sendResult,
-  valuesOf,
-} from '#tools/local/http-io';
+import { headerPairs, readBody, sendRefusal, sendResult, valuesOf } from '#tools/local/http-io';
 import { route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
 
@@ -124,14 +117,13 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     if (match.kind === 'no-resource') throw GatewayRefusal.of('MISSING_AUTHENTICATION_TOKEN');
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
-      const { 'Content-Type': _none, ...noBody } = RESPONSE_HEADERS;
-      response.writeHead(204, {
-        ...noBody,
-        ...preflightHeaders(corsOrigins, originOf(request), match.allow),
+      const answer = preflight(match.allow);
+      response.writeHead(answer.status, {
+        ...answerHeaders(answer, corsOrigins, originOf(request)),
         'x-amzn-RequestId': requestId,
       });
       response.end();
-      return 204;
+      return answer.status;
     }
     const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
@@ -143,15 +135,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         methodArn: arn,
         timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
       });
-      if (match.kind === 'method-not-allowed') {
-        const { code, message, allow } = methodNotAllowed(match.allow);
-        throw new GatewayRefusal(
-          code,
-          message,
-          { Allow: allow, ...corsHeaders(corsOrigins, originOf(request)) },
-          'mock',
-        );
-      }
+      if (match.kind === 'method-not-allowed') throw new GatewayRefusal(methodNotAllowed(match.allow));
       const { operationId } = match.operation;
       const event = proxyEvent({
         method,
@@ -184,7 +168,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const requestId = randomUUID();
     serve(request, response, requestId)
       .catch((error: unknown) => {
-        const cors = gatewayResponseCors(corsOrigins, originOf(request));
+        const cors = { allowed: corsOrigins, origin: originOf(request) };
         if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId, cors);
         options.log?.(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
         return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId, cors);

@@ -14,7 +14,7 @@ import { StoreUnavailableError } from '#shared/domain/errors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { ERROR_STATUS, ErrorBody, errorBody } from '#shared/http/error-body';
 import { invalidJson } from '#shared/http/error-mapper';
-import { methodNotAllowed } from '#shared/http/gateway-responses';
+import { methodNotAllowed } from '#shared/http/gateway-behaviour';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { checkBody } from '#shared/http/middleware/json-body';
 import { parseRequest, requestSchema } from '#shared/http/middleware/validate-request';
@@ -224,7 +224,9 @@ const buildOperation = (
       ...fromFunction(Object.fromEntries(retry)),
     });
   }
-  const { message, allow, code } = methodNotAllowed(allowedMethodsIn(operations, operation.path));
+  const allowed = allowedMethodsIn(operations, operation.path);
+  const allow = allowed.join(', ');
+  const { message, code } = methodNotAllowed(allowed).error;
   responses[ERROR_STATUS.METHOD_NOT_ALLOWED] = errorResponse(
     [
       {
