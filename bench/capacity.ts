@@ -3,6 +3,7 @@ import { authorizerHandler } from '#functions/authorizer/handler';
 import { createPetHandler } from '#functions/create-pet/handler';
 import { getPetHandler } from '#functions/get-pet/handler';
 import { listPetsHandler } from '#functions/list-pets/handler';
+import { STAGE_PLANS } from '#infra/stage-plans';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
@@ -133,6 +134,7 @@ const handlersFor = (plain: DynamoDBClient, names: TableNames) => {
       authorizer: authorizerHandler({
         apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable }),
         logger: observability.logger,
+        plans: STAGE_PLANS.production,
       }),
     } as Record<BenchFunction, Handler>,
     baseline: {

@@ -1,7 +1,9 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { STAGE_NAMES, type StageName } from '#infra/stage-names';
+import { STAGE_PLANS } from '#infra/stage-plans';
 import type { LogLevel } from '#shared/config';
+import type { Plans } from '#shared/fair-use/plans';
 
 export { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
 
@@ -49,6 +51,27 @@ export interface DataProtection {
   readonly terminationProtection: boolean;
 }
 
+/** Windows AWS WAF counts a rate-based rule's requests over, in seconds. */
+export type FirewallWindowSeconds = 60 | 120 | 300 | 600;
+
+/**
+ * The stage's WAF web ACL (infra/constructs/firewall.ts): a rate-based rule per client IP in
+ * front of the authorizer, and AWS's managed common and known-bad-inputs rule groups. Costs
+ * money whether or not it blocks anything (docs/deploy.md, "Firewall").
+ */
+export interface FirewallSettings {
+  /** Whether the stage has the web ACL at all. */
+  readonly enabled: boolean;
+  /**
+   * Requests one IP address may send in `windowSeconds` before WAF blocks its requests (403
+   * FORBIDDEN) until its rate falls back. At least the largest plan's rate over the window: a
+   * key's server behind one address must never be blocked within its plan (the synth checks it).
+   */
+  readonly requestsPerIp: number;
+  /** The window WAF counts an address's requests over. */
+  readonly windowSeconds: FirewallWindowSeconds;
+}
+
 export interface StageConfig {
   /** The stage's name: its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: StageName;
@@ -77,6 +100,13 @@ export interface StageConfig {
    * answers are (docs/deploy.md, "CORS").
    */
   readonly allowedOrigins: readonly string[];
+  /**
+   * The plans API keys belong to (infra/stage-plans.ts): a usage plan each in API Gateway, bound
+   * to the stage, and the plan of a key whose record names none.
+   */
+  readonly plans: Plans;
+  /** The WAF web ACL in front of the stage. */
+  readonly firewall: FirewallSettings;
 }
 
 const STAGING: Omit<StageConfig, 'env'> = {
@@ -106,6 +136,9 @@ const STAGING: Omit<StageConfig, 'env'> = {
     removalPolicy: RemovalPolicy.DESTROY,
     terminationProtection: false,
   },
+  plans: STAGE_PLANS.staging,
+  // Off: about $8 a month plus requests for a stage nobody outside uses; turn it on to try rules.
+  firewall: { enabled: false, requestsPerIp: 5_000, windowSeconds: 300 },
 };
 
 const PRODUCTION: Omit<StageConfig, 'env'> = {
@@ -135,6 +168,10 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
     removalPolicy: RemovalPolicy.RETAIN,
     terminationProtection: true,
   },
+  plans: STAGE_PLANS.production,
+  // 20,000 per 5 minutes (about 67 a second) from one address: above the partner plan's 50 a
+  // second, so only floods, with or without a key, are blocked before the authorizer runs.
+  firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
 };
 
 export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>>> = {

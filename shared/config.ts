@@ -1,4 +1,5 @@
 import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/http/cors';
 
 /**
@@ -32,6 +33,12 @@ export const ENV = {
    * reads it too, and allows any origin when it is unset.
    */
   corsOrigins: 'PETSTORE_CORS_ORIGINS',
+  /**
+   * The stage's plans as JSON (`{ "plans": { "standard": { "rateLimit", "burstLimit", "quota":
+   * { "limit", "period" } } }, "defaultPlan": "standard" }`), set by the stack for the authorizer,
+   * which names each caller's plan to API Gateway and in `RateLimit-Policy`.
+   */
+  plans: 'PETSTORE_PLANS',
   /** Powertools' own variables, set by the stack. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
@@ -41,6 +48,8 @@ export const ENV = {
     port: 'PORT',
     dataDir: 'PETSTORE_DATA_DIR',
     apiKey: 'PETSTORE_API_KEY',
+    /** The plan of the local key: one of the local plans (staging's), the default one when unset. */
+    apiKeyPlan: 'PETSTORE_API_KEY_PLAN',
   },
   /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */
   smoke: {
@@ -93,6 +102,8 @@ export interface FunctionConfig {
   readonly metrics: boolean;
   /** Web origins whose pages may read the answers (CORS). @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** The stage's plans: required by the authorizer, which names each caller's plan. */
+  readonly plans?: Plans;
 }
 
 /** The allowed origins in a variable, or a ConfigError naming it. */
@@ -105,6 +116,28 @@ export const readAllowedOrigins = (name: string, value: string): AllowedOrigins 
   }
 };
 
+/** The plans in a variable (JSON), or a ConfigError naming it and the first problem. */
+export const readPlans = (name: string, value: string): Plans => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(`${name} must be the plans as JSON, not "${value.slice(0, 40)}"`);
+  }
+  try {
+    return checkPlans(parsed);
+  } catch (error) {
+    if (error instanceof PlansError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+};
+
+/** The plans the configuration must hold; a ConfigError names the variable otherwise. */
+export const requirePlans = (config: Pick<FunctionConfig, 'plans'>): Plans => {
+  if (!config.plans) throw new ConfigError(`Environment variable ${ENV.plans} must be set`);
+  return config.plans;
+};
+
 /**
  * A function's configuration from the environment Lambda gives it: the variables of `tables`
  * are required (the stack sets exactly those), the rest optional.
@@ -113,6 +146,7 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
   const stage = optionalEnv(ENV.stage, env);
   const origins = optionalEnv(ENV.corsOrigins, env);
+  const plans = optionalEnv(ENV.plans, env);
   const logLevel = readLogLevel(env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
@@ -121,6 +155,7 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     ...(logLevel ? { logLevel } : {}),
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
+    ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
   };
 };
 

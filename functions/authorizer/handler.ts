@@ -1,7 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { authorize, isUnauthorized } from '#shared/auth/authorize';
+import { authorize, isUnauthorized, UnknownPlanError } from '#shared/auth/authorize';
+import type { Plans } from '#shared/fair-use/plans';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import type { Logger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -9,23 +10,33 @@ import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 export interface AuthorizerDependencies {
   readonly apiKeys: ApiKeyRepository;
   readonly logger: Logger;
+  /** The stage's plans: each key is on one of them. */
+  readonly plans: Plans;
 }
 
 /**
  * The TOKEN authorizer for `Authorization: Bearer <key>`. The token is never logged: only the
- * outcome and, on success, the key's id. A refused key ends as API Gateway's 401; any other
+ * outcome and, on success, the key's id and plan (never its usage identifier). A refused key ends as API Gateway's 401; any other
  * failure as its AUTHORIZER_FAILURE (503).
  */
-export const authorizerHandler = ({ apiKeys, logger }: AuthorizerDependencies): TokenAuthorizerHandler =>
+export const authorizerHandler = ({
+  apiKeys,
+  logger,
+  plans,
+}: AuthorizerDependencies): TokenAuthorizerHandler =>
   middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event) => {
       try {
-        const result = await authorize(apiKeys, event.authorizationToken, event.methodArn);
-        logger.info('Key accepted', { keyId: result.context.keyId });
+        const result = await authorize(apiKeys, event.authorizationToken, event.methodArn, plans);
+        logger.info('Key accepted', { keyId: result.context.keyId, plan: result.context.plan });
         return result;
       } catch (error) {
-        if (isUnauthorized(error)) logger.info('Key refused');
+        // A key on a plan the stage does not have is refused like any other, but it is a mistake
+        // of the operator's (a plan removed from infra/stage-plans.ts): say which plan.
+        if (error instanceof UnknownPlanError)
+          logger.warn('Key refused: its plan is not a plan of this stage', { plan: error.plan });
+        else if (isUnauthorized(error)) logger.info('Key refused');
         else logger.error('Authorizer failed', { error });
         throw error;
       }

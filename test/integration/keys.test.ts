@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { LOCAL_PLANS } from '#infra/stage-plans';
 import { hashApiKey } from '#shared/auth/api-key';
 import { authorize } from '#shared/auth/authorize';
 import { type KeysIo, main, parseKeysArgs, repositoryFor, runKeys } from '#tools/keys/keys';
@@ -55,7 +56,7 @@ describe('keys command on DynamoDB Local', () => {
   it('creates a key the authorizer accepts for the whole stage, until it is revoked', async () => {
     const [key = ''] = (await keys(['create', 'partner', ...target])).out;
     const { apiKeys } = await keys(['list', ...target]);
-    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN);
+    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS);
     expect(allowed.policyDocument.Statement).toEqual([
       expect.objectContaining({
         Effect: 'Allow',
@@ -66,7 +67,9 @@ describe('keys command on DynamoDB Local', () => {
     const revoked = await keys(['revoke', allowed.context.keyId, ...target]);
 
     expect(revoked.code).toBe(0);
-    await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN)).rejects.toThrow('Unauthorized');
+    await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).rejects.toThrow(
+      'Unauthorized',
+    );
   });
 
   it('lists id, name, creation and revocation of every key, and never a hash', async () => {

@@ -4,11 +4,12 @@ import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamo
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { FunctionConfig } from '#shared/config';
+import { TEST_PLANS } from './plans';
 
 export interface TestTables {
   readonly endpoint: string;
   readonly names: TableNames;
-  /** A function configuration for these tables: every table, this DynamoDB, silent logs, no metrics. */
+  /** A function configuration for these tables: every table, this DynamoDB, silent logs, no metrics, TEST_PLANS. */
   readonly config: FunctionConfig;
 }
 
@@ -25,7 +26,7 @@ export const createTestTables = async (label: string): Promise<TestTables> => {
   return {
     endpoint,
     names,
-    config: { tables: names, dynamoDb: { endpoint }, logLevel: 'SILENT', metrics: false },
+    config: { tables: names, dynamoDb: { endpoint }, logLevel: 'SILENT', metrics: false, plans: TEST_PLANS },
   };
 };
 

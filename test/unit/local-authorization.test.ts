@@ -9,6 +9,7 @@ import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { arnMatches, authorizeRequest, policyAllows } from '#tools/local/authorization';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
+import { TEST_PLANS } from '../support/plans';
 
 /**
  * The authorizer step of the local gateway, as API Gateway runs a TOKEN authorizer. The real
@@ -34,9 +35,11 @@ const keysHolding = (...records: ReturnType<typeof recordFor>[]): ApiKeyReposito
   put: async () => undefined,
   list: async () => records,
   revoke: async () => false,
+  findById: async () => undefined,
+  assignPlan: async () => false,
 });
 const realAuthorizer = (apiKeys: ApiKeyRepository = keysHolding(recordFor(KEY, 'tests'))) =>
-  authorizerHandler({ apiKeys, logger: createLogger({ logLevel: 'SILENT' }) });
+  authorizerHandler({ apiKeys, logger: createLogger({ logLevel: 'SILENT' }), plans: TEST_PLANS });
 
 const refusalOf = async (promise: Promise<unknown>): Promise<GatewayRefusal> => {
   const error = await promise.then(

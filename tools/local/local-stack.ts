@@ -1,11 +1,13 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
+import { LOCAL_PLANS } from '#infra/stage-plans';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import type { FunctionConfig, LogLevel } from '#shared/config';
+import type { Plans } from '#shared/fair-use/plans';
 import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
@@ -33,11 +35,14 @@ export const localFunctions = (options: {
   readonly logLevel?: LogLevel;
   /** What the stack would set from the stage's `allowedOrigins`. @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** What the stack gives the authorizer from the stage's plans. @default LOCAL_PLANS (staging's) */
+  readonly plans?: Plans;
 }): LocalFunctions => {
   const config: FunctionConfig = {
     tables: options.tables,
     dynamoDb: { endpoint: options.endpoint },
     metrics: false,
+    plans: options.plans ?? LOCAL_PLANS,
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
