@@ -4,6 +4,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
+import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { jsonBody } from '#shared/http/middleware/json-body';
@@ -62,9 +63,10 @@ const headerNamesOf = (operation: Operation): string[] => {
  * headers refused → header normalisation → body checks and parsing (when the operation reads a
  * body) → validation → idempotency (when the operation has it: only valid requests are recorded,
  * and the handler's answer is what is kept) → handler, whose result is sent as JSON with the
- * operation's fixed headers. Around all of it, the CORS headers, on every answer
- * (middleware/cors-headers.ts): a replayed answer leaves middy early and skips its `after` steps,
- * so they cannot be one of them.
+ * operation's fixed headers. Around all of it, the CORS headers (middleware/cors-headers.ts), the
+ * `Request-Id` and the caller's `RateLimit-Policy` (middleware/answer-headers.ts), on every
+ * answer: a replayed answer leaves middy early and skips its `after` steps, so they cannot be
+ * one of them.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,
@@ -88,5 +90,5 @@ export const httpEndpoint = <O extends Operation>(
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
-  return withCors(dependencies.corsOrigins ?? [], handler);
+  return withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler));
 };

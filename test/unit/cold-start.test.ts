@@ -192,9 +192,11 @@ describe('an operation', () => {
       'Content-Type',
       'Deprecation',
       'Link',
+      'Request-Id',
       'Sunset',
       'X-Content-Type-Options',
     ]);
+    expect(response.headers?.['Request-Id']).toBe('no-cors');
   });
 });
 
