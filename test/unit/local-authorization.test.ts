@@ -249,7 +249,8 @@ describe('a gateway refusal', () => {
     expect(refusal).toMatchObject({
       name: 'GatewayRefusal',
       code: 'TOO_MANY_REQUESTS',
-      message: 'Too many requests; slow down and retry',
+      message:
+        'Too many requests: slow down to the rate of your plan (RateLimit-Policy) and retry after Retry-After seconds',
       answeredBy: 'gateway-response',
     });
     expect(refusal.answer.headers).toEqual({
