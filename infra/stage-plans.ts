@@ -7,8 +7,9 @@ import type { Plans } from '#shared/fair-use/plans';
  * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together; the
  * synth fails otherwise.
  *
- * The local server (`npm start`) has staging's plans: a client tried on a laptop is paced as on
- * staging, and the `trial` plan's small numbers make both refusals (rate and quota) easy to reach.
+ * The local server (`npm start`) has staging's plans (LOCAL_PLANS): a client tried on a laptop is
+ * paced as on staging, and the `trial` plan's small numbers make both refusals (rate and quota)
+ * easy to reach.
  */
 export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
   staging: {
@@ -29,5 +30,20 @@ export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
   },
 };
 
-/** The plans of the local server: staging's. */
-export const LOCAL_PLANS: Plans = STAGE_PLANS.staging;
+/**
+ * The plans of the local server: staging's, plus `local`, the plan of `npm start`'s own key
+ * unless PETSTORE_API_KEY_PLAN names another. It is large enough that a test run or
+ * `npm run smoke` (hundreds of requests in seconds, over staging's `standard` rate) is never
+ * throttled; `PETSTORE_API_KEY_PLAN=trial` puts the key on staging's numbers to try a client's
+ * back-off. Keys made with `npm run keys` locally get staging's default, as on staging.
+ */
+export const LOCAL_PLANS: Plans = {
+  plans: {
+    ...STAGE_PLANS.staging.plans,
+    local: { rateLimit: 1_000, burstLimit: 2_000, quota: { limit: 10_000_000, period: 'DAY' } },
+  },
+  defaultPlan: STAGE_PLANS.staging.defaultPlan,
+};
+
+/** The plan of `npm start`'s own key when PETSTORE_API_KEY_PLAN names none. */
+export const LOCAL_KEY_PLAN = 'local';

@@ -48,7 +48,7 @@ export const ENV = {
     port: 'PORT',
     dataDir: 'PETSTORE_DATA_DIR',
     apiKey: 'PETSTORE_API_KEY',
-    /** The plan of the local key: one of the local plans (staging's), the default one when unset. */
+    /** The plan of the local key: one of the local plans (staging's, and `local`, the one when unset). */
     apiKeyPlan: 'PETSTORE_API_KEY_PLAN',
   },
   /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */

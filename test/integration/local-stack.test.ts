@@ -151,7 +151,50 @@ describe('the local stack', () => {
       apiKeysTable: 'petstore-local-apikeys',
     });
 
-    expect(await keys.findByHash(recordFor('psk_named', 'x').keyHash)).toMatchObject({ name: 'local' });
+    expect(await keys.findByHash(recordFor('psk_named', 'x').keyHash)).toMatchObject({
+      name: 'local',
+      plan: 'local',
+    });
+  });
+
+  it('puts the local key on the local plan, or on the one asked for, and enforces it', async () => {
+    const onDefault = await startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint });
+    await onDefault.stop();
+    const onTrial = await startLocalStack({
+      dataDir: dataDir(),
+      port: 0,
+      dynamoDbEndpoint: endpoint,
+      apiKey: 'psk_on-trial',
+      apiKeyPlan: 'trial',
+    });
+    try {
+      // trial: a burst of 2, then 1 a second. Six at once: all six would pass only if the
+      // authorizer took seconds longer for some than for others.
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() =>
+          fetch(`${onTrial.gateway.baseUrl}/pets?limit=1`, {
+            headers: { Authorization: 'Bearer psk_on-trial' },
+          }),
+        ),
+      );
+
+      expect(onDefault.apiKeyPlan).toBe('local');
+      expect(onTrial.apiKeyPlan).toBe('trial');
+      expect(answers.map((answer) => answer.status)).toContain(429);
+      expect(answers[0]?.headers.get('ratelimit-policy')).toBe('"trial";q=100;w=86400, "trial-rate";q=2;w=2');
+    } finally {
+      await onTrial.stop();
+    }
+  });
+
+  it('refuses a local key plan the local server does not have, in one sentence naming the variable', async () => {
+    await expect(
+      startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKeyPlan: 'gold' }),
+    ).rejects.toThrow(
+      new LocalConfigError(
+        'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, local), not "gold"',
+      ),
+    );
   });
 
   it('refuses a DynamoDB endpoint that does not answer, naming DYNAMODB_ENDPOINT', async () => {

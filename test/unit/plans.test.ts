@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_PLANS, STAGE_PLANS } from '#infra/stage-plans';
+import { LOCAL_KEY_PLAN, LOCAL_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import { ConfigError, ENV, readFunctionConfig, readPlans } from '#shared/config';
 import { checkPlans, planOf } from '#shared/fair-use/plans';
 import {
@@ -86,10 +86,11 @@ describe('plans', () => {
     expect(() => checkPlans(value)).toThrow(message);
   });
 
-  it('of every stage, and of the local server (staging’s), are valid', () => {
+  it('of every stage, and of the local server (staging’s and its own key’s), are valid', () => {
     for (const plans of [...Object.values(STAGE_PLANS), LOCAL_PLANS])
       expect(checkPlans(plans)).toEqual(plans);
-    expect(LOCAL_PLANS).toBe(STAGE_PLANS.staging);
+    expect(LOCAL_PLANS.plans).toEqual({ ...STAGE_PLANS.staging.plans, [LOCAL_KEY_PLAN]: expect.anything() });
+    expect(LOCAL_PLANS.defaultPlan).toBe(STAGE_PLANS.staging.defaultPlan);
   });
 
   it("put a key on its record's plan, or on the default one when it names none", () => {

@@ -5,8 +5,14 @@ import pLimit from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
 import { type AllowedOrigins, singleOrigin } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
-import { answerHeaders, methodNotAllowed, preflight } from '#shared/http/gateway-behaviour';
+import {
+  type AnswerContext,
+  answerHeaders,
+  methodNotAllowed,
+  preflight,
+} from '#shared/http/gateway-behaviour';
 import { BASE_PATH } from '#shared/http/paths';
+import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import {
   AUTHORIZER_TIMEOUT_SECONDS,
@@ -18,6 +24,7 @@ import type { Operation } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
+import { callerOf, type FairUse } from '#tools/local/fair-use';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import { headerPairs, readBody, sendRefusal, sendResult, valuesOf } from '#tools/local/http-io';
 import { route } from '#tools/local/routing';
@@ -61,6 +68,11 @@ export interface LocalGatewayOptions {
    * @default none
    */
   readonly corsOrigins?: AllowedOrigins;
+  /**
+   * Each key's plan, enforced as API Gateway's usage plans enforce it (tools/local/fair-use.ts).
+   * @default none: no key is limited
+   */
+  readonly fairUse?: FairUse;
 }
 
 export interface LocalGateway {
@@ -73,13 +85,18 @@ export interface LocalGateway {
 
 const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 
-/** The answer to malformed HTTP framing: a 400 with the Error object, and the server goes on. */
-const MALFORMED_REQUEST = (() => {
-  const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request'));
-  const headers = { ...RESPONSE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+/** The answer to malformed HTTP framing: a 400 with the Error object and a request id of its own, and the server goes on. */
+const malformedRequest = (requestId: string): string => {
+  const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request', { requestId }));
+  const headers = {
+    ...RESPONSE_HEADERS,
+    [REQUEST_ID_HEADER]: requestId,
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return `HTTP/1.1 400 Bad Request\r\n${lines.join('')}\r\n${body}`;
-})();
+};
 
 /**
  * Requests the local server runs at once, the authorizer and the function of each. In AWS every
@@ -102,14 +119,29 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   /** The request's one `Origin`, as the functions read it (none when repeated). */
   const originOf = (request: IncomingMessage) => singleOrigin(valuesOf(headerPairs(request), 'origin'));
 
-  /** One request, in API Gateway's order: body size, route, authorizer, 405, function. */
-  const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+  /**
+   * One request, in API Gateway's order: body size, route, authorizer, the key's plan, 405,
+   * function. `context` gains the authorizer's context once a key is accepted, so that a refusal
+   * after that names the caller's plan.
+   */
+  const serve = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    context: { readonly requestId: string; authorizer?: Readonly<Record<string, unknown>> },
+  ) => {
+    const { requestId } = context;
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
     const inStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
     const file = method === 'GET' && !inStage ? staticFile(await staticRoutes, url.pathname) : undefined;
     if (file) {
-      response.writeHead(200, { ...RESPONSE_HEADERS, 'Content-Type': file.contentType }).end(file.body);
+      response
+        .writeHead(200, {
+          ...RESPONSE_HEADERS,
+          'Content-Type': file.contentType,
+          [REQUEST_ID_HEADER]: requestId,
+        })
+        .end(file.body);
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);
@@ -119,7 +151,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       // The OPTIONS mock: no key, no function, no body.
       const answer = preflight(match.allow);
       response.writeHead(answer.status, {
-        ...answerHeaders(answer, corsOrigins, originOf(request)),
+        ...answerHeaders(answer, corsOrigins, originOf(request), context),
         'x-amzn-RequestId': requestId,
       });
       response.end();
@@ -135,6 +167,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         methodArn: arn,
         timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
       });
+      context.authorizer = authorization.context ?? {};
+      const admission = options.fairUse?.admit(callerOf(authorization));
+      if (admission && !admission.admitted) throw GatewayRefusal.of(admission.refusal);
       if (match.kind === 'method-not-allowed') throw new GatewayRefusal(methodNotAllowed(match.allow));
       const { operationId } = match.operation;
       const event = proxyEvent({
@@ -165,13 +200,16 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
 
   const server = createServer((request, response) => {
     const started = performance.now();
-    const requestId = randomUUID();
-    serve(request, response, requestId)
+    const context: { readonly requestId: string; authorizer?: AnswerContext['authorizer'] } = {
+      requestId: randomUUID(),
+    };
+    serve(request, response, context)
       .catch((error: unknown) => {
         const cors = { allowed: corsOrigins, origin: originOf(request) };
-        if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId, cors);
+        if (error instanceof GatewayRefusal)
+          return sendRefusal(response, error, context.requestId, cors, context.authorizer);
         options.log?.(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
-        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId, cors);
+        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), context.requestId, cors);
       })
       .then((status) => {
         // The path only: a query string may carry anything, a key sent by mistake included.
@@ -180,7 +218,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       });
   });
   server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end(MALFORMED_REQUEST);
+    if (socket.writable) socket.end(malformedRequest(randomUUID()));
   });
 
   await new Promise<void>((resolveListen, reject) => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
-import { answerHeaders } from '#shared/http/gateway-behaviour';
+import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviour';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
@@ -53,17 +53,22 @@ export interface RequestCors {
 
 /**
  * The Error object of a refusal, with the headers of its answer (CORS ones as API Gateway sends
- * them for `cors`) and the request id; returns the status sent.
+ * them for `cors`; `Request-Id`, and once a key was accepted the caller's plan from the
+ * `authorizer`'s context) and the request id; returns the status sent.
  */
 export const sendRefusal = (
   response: ServerResponse,
   refusal: GatewayRefusal,
   requestId: string,
   cors: RequestCors = { allowed: [], origin: undefined },
+  authorizer?: AnswerContext['authorizer'],
 ): number => {
   const { status } = refusal.answer;
   response.writeHead(status, {
-    ...answerHeaders(refusal.answer, cors.allowed, cors.origin),
+    ...answerHeaders(refusal.answer, cors.allowed, cors.origin, {
+      requestId,
+      ...(authorizer ? { authorizer } : {}),
+    }),
     'x-amzn-RequestId': requestId,
   });
   response.end(JSON.stringify(errorBody(refusal.code, refusal.message, { requestId })));

@@ -1,18 +1,24 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
-import { LOCAL_PLANS } from '#infra/stage-plans';
+import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import type { FunctionConfig, LogLevel } from '#shared/config';
-import type { Plans } from '#shared/fair-use/plans';
+import { isPlanName, type Plans } from '#shared/fair-use/plans';
 import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
+import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
-import { LOCAL_HOST as HOST, LocalConfigError, localDataPaths } from '#tools/local/settings';
+import {
+  LOCAL_HOST as HOST,
+  LocalConfigError,
+  localDataPaths,
+  unknownLocalPlan,
+} from '#tools/local/settings';
 import { assertSettingsUsable, listenError } from '#tools/local/startup-checks';
 import type { StaticRoutes } from '#tools/local/static-files';
 
@@ -67,6 +73,8 @@ export interface LocalStackOptions {
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   /** Web origins whose pages may call the API (CORS), for the gateway and the functions alike. @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** The local key's plan, one of the local plans (staging's, and `local`). @default LOCAL_KEY_PLAN */
+  readonly apiKeyPlan?: string;
   readonly log?: (line: string) => void;
   /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
@@ -76,6 +84,8 @@ export interface LocalStack {
   readonly gateway: LocalGateway;
   readonly apiKey: string;
   readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
+  /** The plan of `apiKey`. */
+  readonly apiKeyPlan: string;
   readonly dynamoDbEndpoint: string;
   /** Set when this stack started DynamoDB Local itself (and keeps it running). */
   readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
@@ -113,6 +123,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     ...(options.dynamoDbEndpoint ? { dynamoDbEndpoint: options.dynamoDbEndpoint } : {}),
   });
   const key = localKey(options);
+  const apiKeyPlan = options.apiKeyPlan ?? LOCAL_KEY_PLAN;
+  if (!isPlanName(LOCAL_PLANS, apiKeyPlan)) throw new LocalConfigError(unknownLocalPlan(apiKeyPlan));
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
   /** The tables and the key, created where missing: at start and after DynamoDB Local restarts. */
@@ -125,9 +137,10 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     }
     const client = createDocumentClient({ endpoint });
     try {
-      await new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys }).put(
-        recordFor(key.apiKey, 'local'),
-      );
+      await new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys }).put({
+        ...recordFor(key.apiKey, 'local'),
+        plan: apiKeyPlan,
+      });
     } finally {
       client.destroy();
     }
@@ -148,6 +161,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     const gateway = await startLocalGateway({
       ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
       corsOrigins,
+      // Every key's plan enforced as in AWS: the local key's, and any made with npm run keys.
+      fairUse: new FairUse(LOCAL_PLANS),
       port,
       host: HOST,
       ...(options.log ? { log: options.log } : {}),
@@ -159,6 +174,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     return {
       gateway,
       ...key,
+      apiKeyPlan,
       dynamoDbEndpoint: endpoint,
       dynamoDbLocal,
       stop: async () => {

@@ -71,6 +71,7 @@ const main = async (): Promise<void> => {
     [
       `Pet store API listening on ${stack.gateway.baseUrl}`,
       `API key (${keySource}): ${stack.apiKey}`,
+      `Its plan: ${stack.apiKeyPlan}, enforced as API Gateway would (${ENV.local.apiKeyPlan}=trial tries a client's back-off)`,
       `Database: ${database}`,
       `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
