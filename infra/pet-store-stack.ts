@@ -77,6 +77,8 @@ export class PetStoreStack extends Stack {
       timeout: AUTHORIZER_TIMEOUT,
     });
     this.grantData(this.authorizer, authorizerRoot.data);
+    // The authorizer names each caller's plan: it needs the stage's plans.
+    this.authorizer.function.addEnvironment(ENV.plans, JSON.stringify(stage.plans));
 
     this.api = new PetStoreApi(this, 'Api', {
       stage,

@@ -118,6 +118,9 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
         'method.response.header.X-Content-Type-Options': "'nosniff'",
         'method.response.header.Cache-Control': "'no-store'",
         ...(corsOrigins ? { 'method.response.header.Vary': "'Origin'" } : {}),
+        // Behind the authorizer: the request's id and the caller's plan, from API Gateway's context.
+        'method.response.header.Request-Id': 'context.requestId',
+        'method.response.header.RateLimit-Policy': 'context.authorizer.rateLimitPolicy',
       });
       // The body template, after the CORS template (if any) that writes nothing.
       const bodyTemplate = response?.ResponseTemplates['application/json'] ?? '';
@@ -135,6 +138,8 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
             'method.response.header.Content-Type': true,
             'method.response.header.X-Content-Type-Options': true,
             'method.response.header.Cache-Control': true,
+            'method.response.header.Request-Id': true,
+            'method.response.header.RateLimit-Policy': true,
             ...(corsOrigins
               ? {
                   'method.response.header.Vary': true,

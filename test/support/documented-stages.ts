@@ -10,6 +10,13 @@ export const DOCUMENTED_STAGES = {
     logRetentionDays: 7,
     logLevel: 'DEBUG',
     allowedOrigins: ['http://localhost:5173'],
+    plans: {
+      trial: { rateLimit: 1, burstLimit: 2, quota: { limit: 100, period: 'DAY' } },
+      standard: { rateLimit: 5, burstLimit: 10, quota: { limit: 5_000, period: 'DAY' } },
+      partner: { rateLimit: 10, burstLimit: 20, quota: { limit: 100_000, period: 'MONTH' } },
+    },
+    defaultPlan: 'standard',
+    firewall: { enabled: false, requestsPerIp: 5_000, windowSeconds: 300 },
     alarms: {
       serverErrorRate: 0.05,
       p99LatencyMs: 3_000,
@@ -25,6 +32,12 @@ export const DOCUMENTED_STAGES = {
     logRetentionDays: 90,
     logLevel: 'INFO',
     allowedOrigins: [],
+    plans: {
+      standard: { rateLimit: 10, burstLimit: 20, quota: { limit: 10_000, period: 'DAY' } },
+      partner: { rateLimit: 50, burstLimit: 100, quota: { limit: 1_000_000, period: 'MONTH' } },
+    },
+    defaultPlan: 'standard',
+    firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
     alarms: {
       serverErrorRate: 0.01,
       p99LatencyMs: 2_000,
