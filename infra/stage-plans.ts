@@ -31,6 +31,12 @@ export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
 };
 
 /**
+ * The name of a plan's usage plan in API Gateway, `<stack name>-<plan>`: the stack gives it
+ * (infra/constructs/usage-plans.ts) and `npm run keys` finds a plan's usage plan by it.
+ */
+export const usagePlanName = (stackName: string, plan: string): string => `${stackName}-${plan}`;
+
+/**
  * The plans of the local server: staging's, plus `local`, the plan of `npm start`'s own key
  * unless PETSTORE_API_KEY_PLAN names another. It is large enough that a test run or
  * `npm run smoke` (hundreds of requests in seconds, over staging's `standard` rate) is never

@@ -1,12 +1,10 @@
 import { Period, type RestApi, UsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
+import { usagePlanName } from '#infra/stage-plans';
 import type { Plans, QuotaPeriod } from '#shared/fair-use/plans';
 
 const PERIOD: Readonly<Record<QuotaPeriod, Period>> = { DAY: Period.DAY, MONTH: Period.MONTH };
-
-/** The name of a plan's usage plan: what `npm run keys` looks a plan up by (tools/keys/). */
-export const usagePlanName = (stackName: string, plan: string): string => `${stackName}-${plan}`;
 
 export interface UsagePlansProps {
   /** The REST API whose deployment stage the usage plans meter; its key source must be AUTHORIZER. */
