@@ -56,6 +56,8 @@ export const ENV = {
     baseUrl: 'BASE_URL',
     apiKey: 'API_KEY',
     origin: 'SMOKE_ORIGIN',
+    /** A key of its own the throttling check may spend (best on a small plan). */
+    throttleKey: 'SMOKE_THROTTLE_KEY',
   },
   /** The browser tests' Chromium, when it is not where Debian's chromium-headless-shell puts it. */
   chromiumPath: 'CHROMIUM_PATH',
