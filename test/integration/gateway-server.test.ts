@@ -17,7 +17,8 @@ import { apiKeysOf, createTestTables, type TestTables } from '../support/tables'
  */
 
 const APP = 'http://localhost:5173';
-const EXPOSED = 'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed';
+const EXPOSED =
+  'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface Recorded {
@@ -305,18 +306,22 @@ describe('the local gateway server', () => {
     await once(socket, 'end');
 
     const [head = '', body] = raw.split('\r\n\r\n');
+    const requestId = /^Request-Id: (.+)$/m.exec(head)?.[1];
     expect(head.split('\r\n')).toEqual([
       'HTTP/1.1 400 Bad Request',
       'Content-Type: application/json',
       'X-Content-Type-Options: nosniff',
       'Cache-Control: no-store',
+      `Request-Id: ${requestId}`,
       `Content-Length: ${Buffer.byteLength(body ?? '')}`,
       'Connection: close',
     ]);
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(body ?? '')).toEqual({
       code: 'VALIDATION_FAILED',
       message: 'Malformed HTTP request',
       status: 400,
+      requestId,
     });
     expect((await fetch(`${root()}/docs`)).status).toBe(200);
   });
