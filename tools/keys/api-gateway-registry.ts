@@ -40,8 +40,8 @@ const tolerating = async (
 };
 
 /**
- * Usage identifiers as API Gateway API keys: one per bearer key, named `<stack>/<key id>` and
- * tagged with the key id, whose value (64 random hex digits) is what the authorizer returns as
+ * Usage identifiers as API Gateway API keys: one per bearer key, named `<stack>/<key id>`, whose
+ * value (64 random hex digits) is what the authorizer returns as
  * `usageIdentifierKey`. With the API's key source AUTHORIZER, API Gateway ignores any `X-API-Key`
  * a client sends, so the value is a meter, not a credential. Plans are found by their usage
  * plans' names (`<stack>-<plan>`), looked up once.
@@ -68,7 +68,6 @@ export class ApiGatewayRegistry implements UsageRegistry {
         description: `Usage identifier of the pet store key ${keyId}: meters it in its plan's usage plan (npm run keys)`,
         enabled: true,
         value,
-        tags: { 'petstore:key-id': keyId, 'petstore:stack': this.stackName },
       }),
     );
     if (!created.id) throw new Error(`API Gateway created an API key for ${keyId} without an id`);
