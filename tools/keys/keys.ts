@@ -260,7 +260,9 @@ export const runKeys = async (command: KeysCommand, stores: KeysStores, io: Keys
         return 1;
       }
       io.err(
-        `${command.keyId} is on plan ${command.plan}; answers name it in RateLimit-Policy once the authorizer's cached decision expires.`,
+        stores.registry
+          ? `${command.keyId} is on plan ${command.plan}; answers name it in RateLimit-Policy once the authorizer's cached decision expires.`
+          : `${command.keyId} is on plan ${command.plan} from its next request.`,
       );
       return 0;
     }
