@@ -85,6 +85,12 @@ export interface LocalGateway {
 
 const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 
+/** What API Gateway knows of a request as it goes: its id, and once a key is accepted the authorizer's context. */
+interface RequestContext {
+  readonly requestId: string;
+  authorizer?: AnswerContext['authorizer'];
+}
+
 /** The answer to malformed HTTP framing: a 400 with the Error object and a request id of its own, and the server goes on. */
 const malformedRequest = (requestId: string): string => {
   const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request', { requestId }));
@@ -124,11 +130,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
    * function. `context` gains the authorizer's context once a key is accepted, so that a refusal
    * after that names the caller's plan.
    */
-  const serve = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    context: { readonly requestId: string; authorizer?: Readonly<Record<string, unknown>> },
-  ) => {
+  const serve = async (request: IncomingMessage, response: ServerResponse, context: RequestContext) => {
     const { requestId } = context;
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -200,9 +202,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
 
   const server = createServer((request, response) => {
     const started = performance.now();
-    const context: { readonly requestId: string; authorizer?: AnswerContext['authorizer'] } = {
-      requestId: randomUUID(),
-    };
+    const context: RequestContext = { requestId: randomUUID() };
     serve(request, response, context)
       .catch((error: unknown) => {
         const cors = { allowed: corsOrigins, origin: originOf(request) };
