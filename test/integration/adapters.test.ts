@@ -1,5 +1,3 @@
-import { IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
-import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +5,7 @@ import { createDocumentClient, createLocalClient, documentClientOf } from '#shar
 import { ensureTables, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { recordFor } from '#shared/auth/api-key';
 import { StoreUnavailableError } from '#shared/domain/errors';
@@ -306,33 +304,29 @@ describe('the id sequence', () => {
 
 describe('the idempotency store', () => {
   it('names the call that failed when DynamoDB cannot be reached', async () => {
-    const store = createIdempotencyStore({
-      client: createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }),
+    const store = new DynamoDbIdempotencyStore({
+      client: unreachable(),
       idempotencyTable: 'idempotency',
+      keyPrefix: 'createPet',
+      retentionSeconds: 86_400,
     });
+    const key = { caller: 'key-1', key: 'k' };
+    const lock = { token: 't', until: Date.now() + 1_000 };
     const failure = (promise: Promise<unknown>) =>
       promise.then(
         () => 'no failure',
         (error: Error) => error.message,
       );
-    const record = new IdempotencyRecord({
-      idempotencyKey: 'createPet#abc',
-      status: IdempotencyRecordStatus.INPROGRESS,
-      expiryTimestamp: 2_000_000_000,
-    });
-    const layer = store as unknown as Record<string, (argument: unknown) => Promise<unknown>>;
 
-    expect(await failure(layer._putRecord?.call(store, record) ?? Promise.resolve())).toBe(
+    expect(await failure(store.start(key, { state: 'in-progress', fingerprint: 'f', petId: 1, lock }))).toBe(
       'DynamoDB PutItem failed: Error',
     );
-    expect(await failure(layer._getRecord?.call(store, 'createPet#abc') ?? Promise.resolve())).toBe(
-      'DynamoDB GetItem failed: Error',
-    );
-    expect(await failure(layer._updateRecord?.call(store, record) ?? Promise.resolve())).toBe(
+    expect(await failure(store.takeOver(key, lock, { token: 'u', until: 0 }))).toBe(
       'DynamoDB UpdateItem failed: Error',
     );
-    expect(await failure(layer._deleteRecord?.call(store, record) ?? Promise.resolve())).toBe(
-      'DynamoDB DeleteItem failed: Error',
-    );
+    expect(
+      await failure(store.complete(key, { id: 1, name: 'Rex', categoryId: 1, status: 'available' })),
+    ).toBe('DynamoDB UpdateItem failed: Error');
+    expect(await failure(store.release(key, lock))).toBe('DynamoDB UpdateItem failed: Error');
   });
 });

@@ -1,7 +1,5 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { writablePetService } from '#shared/composition/pets';
 import { PetService } from '#shared/domain/pet-service';
 import { createPetHandler } from '#shared/handlers/create-pet';
@@ -56,11 +54,10 @@ beforeAll(async () => {
 
 describe('EMF metrics', () => {
   it('counts a created pet in namespace PetStore, tagged with the service and the stage', async () => {
-    const client = createDynamoDbClient(tables.config.dynamoDb);
+    const logger = createLogger({ logLevel: 'SILENT' });
     const handler = createPetHandler({
-      pets: writablePetService(tables.config, documentClientOf(client)),
-      idempotencyStore: createIdempotencyStore({ client, idempotencyTable: tables.names.idempotency }),
-      logger: createLogger({ logLevel: 'SILENT' }),
+      pets: writablePetService(tables.config, logger),
+      logger,
       metrics: createMetrics({ stage: 'production' }),
     });
     captureStdout();

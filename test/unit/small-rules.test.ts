@@ -7,7 +7,6 @@ import { NewPet } from '#shared/domain/pet';
 import { authorizerHandler } from '#shared/handlers/authorizer';
 import { preflightHeaders } from '#shared/http/cors';
 import { isJsonUtf8 } from '#shared/http/media-type';
-import { translateIdempotencyError } from '#shared/http/middleware/idempotency';
 import { createLogger } from '#shared/observability/logger';
 import { createObservability } from '#shared/observability/observability';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -143,14 +142,6 @@ describe('a preflight', () => {
     expect(preflightHeaders(['*'], 'https://a.example', ['GET', 'POST'])).toMatchObject({
       'Access-Control-Allow-Methods': 'GET, POST',
     });
-  });
-});
-
-describe('idempotency errors', () => {
-  it('pass any other error on as it is, cause and all', () => {
-    const other = new Error('something else', { cause: new Error('inner') });
-
-    expect(translateIdempotencyError(other)).toBe(other);
   });
 });
 
