@@ -8,7 +8,9 @@ import { DynamoDbIdSequence } from '#shared/adapters/dynamodb/dynamodb-id-sequen
 import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { recordFor } from '#shared/auth/api-key';
+import { Deadline, withDeadline } from '#shared/deadline';
 import { StoreUnavailableError } from '#shared/domain/errors';
+import { FaultProxy } from '../support/fault-proxy';
 import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -74,6 +76,66 @@ describe('making the tables', () => {
       });
     } finally {
       client.destroy();
+    }
+  });
+});
+
+describe("the functions' client under a request's deadline", () => {
+  /** The pet repository's GetItem through `proxy`, on the functions' own client, timed. */
+  const timedGet = async (proxy: FaultProxy, deadline?: Deadline) => {
+    const pets = new DynamoDbPetRepository({
+      client: createDocumentClient({ endpoint: proxy.endpoint }),
+      petsTable: tables.names.pets,
+    });
+    const started = performance.now();
+    const get = () =>
+      pets.get(1).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+    const outcome = await (deadline ? withDeadline(deadline, get) : get());
+    return { outcome, ms: performance.now() - started };
+  };
+
+  it('abandons the attempt in flight at the deadline, and starts no retry after it', async () => {
+    const proxy = await FaultProxy.start(tables.endpoint);
+    proxy.stall();
+    try {
+      const { outcome, ms } = await timedGet(proxy, Deadline.in(1_500));
+
+      expect(outcome).toBe('DynamoDB GetItem failed: AbortError');
+      // The first attempt timed out at 1 s, the second was cut at 1.5 s: no third (until 3.15 s).
+      expect(proxy.seen.map((request) => request.operation)).toEqual(['GetItem', 'GetItem']);
+      expect(ms).toBeGreaterThanOrEqual(1_450);
+      expect(ms).toBeLessThan(2_500);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('fails at once, without a call, once the deadline has passed', async () => {
+    const proxy = await FaultProxy.start(tables.endpoint);
+    try {
+      const { outcome } = await timedGet(proxy, new Deadline(Date.now() - 1));
+
+      expect(outcome).toBe('DynamoDB GetItem failed: AbortError');
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps 1 s attempts, three of them, for a call made outside any request', async () => {
+    const proxy = await FaultProxy.start(tables.endpoint);
+    proxy.stall();
+    try {
+      const { outcome, ms } = await timedGet(proxy);
+
+      expect(outcome).toBe('DynamoDB GetItem failed: TimeoutError');
+      expect(proxy.seen.map((request) => request.operation)).toEqual(['GetItem', 'GetItem', 'GetItem']);
+      expect(ms).toBeGreaterThanOrEqual(2_950);
+    } finally {
+      await proxy.close();
     }
   });
 });

@@ -1,6 +1,8 @@
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { writablePetService } from '#shared/composition/pets';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { readOnlyPetService, writablePetService } from '#shared/composition/pets';
 import { PetService } from '#shared/domain/pet-service';
 import { createPetHandler } from '#shared/handlers/create-pet';
 import { getPetHandler } from '#shared/handlers/get-pet';
@@ -132,5 +134,51 @@ describe('logs', () => {
     const logged = lines().find((line) => line.message === 'Request failed');
     expect(logged).toMatchObject({ level: 'ERROR', code: 'INTERNAL_ERROR', service: 'pet-store' });
     expect(JSON.stringify(logged)).toContain('disk on fire at shard 7');
+  });
+
+  it('log a malformed stored item by its id and what is wrong with it, never by what it holds', async () => {
+    const raw = createLocalClient(tables.endpoint);
+    await raw.send(
+      new PutItemCommand({
+        TableName: tables.names.pets,
+        Item: {
+          id: { N: '77' },
+          name: { S: 'secret\u0007name' },
+          categoryId: { N: '1' },
+          status: { S: 'sold' },
+        },
+      }),
+    );
+    raw.destroy();
+    const handler = getPetHandler({
+      pets: readOnlyPetService(tables.config),
+      logger: createLogger({ logLevel: 'INFO' }),
+      metrics: createMetrics(),
+    });
+    captureStdout();
+
+    const result = await handler(
+      proxyEvent({
+        method: 'GET',
+        path: '/pets/77',
+        resource: '/pets/{petId}',
+        pathParameters: { petId: '77' },
+        requestId: 'req-4',
+      }),
+      context,
+    );
+
+    expect(result.statusCode).toBe(500);
+    const logged = lines().find((line) => line.message === 'Request failed');
+    expect(logged).toMatchObject({
+      level: 'ERROR',
+      code: 'INTERNAL_ERROR',
+      error: expect.objectContaining({
+        name: 'InvalidStoredItemError',
+        message:
+          'The stored pet 77 is not valid: name: must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+      }),
+    });
+    expect(JSON.stringify(logged)).not.toContain('secret');
   });
 });
