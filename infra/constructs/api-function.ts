@@ -19,15 +19,15 @@ import { METRICS_NAMESPACE } from '#shared/observability/metrics';
  * The timeout ladder, from the inside out; every rung gives up before the one around it, so a
  * slow dependency ends as a clean error response and never as a gateway timeout:
  *
- * 1. one DynamoDB call: 3 attempts, each abandoned after 1 s, + at most 150 ms of back-off:
- *    3.15 s (`shared/adapters/dynamodb/client.ts`, DYNAMODB_CALL_BUDGET_MS);
- * 2. a handler: 15 s. createPet with an Idempotency-Key makes four calls in a row (record the
- *    key, counter, pet, complete the record: 12.6 s at worst), and middy answers 503 500 ms before
- *    the Lambda timeout (`shared/http/endpoint.ts`), so even four slow calls finish, and stalled
- *    ones end as a 503 with the Error body, not as a killed invocation;
- * 3. the authorizer: 6 s, one call (3.15 s at worst) plus the hash; when it fails, API Gateway
- *    answers AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
- * 4. API Gateway's integration timeout: 29 s, never reached.
+ * 1. one DynamoDB attempt: abandoned after 1 s, and retried (3 attempts at most);
+ * 2. a request's DynamoDB calls: all end at one deadline, 3 s after API Gateway received the
+ *    request (`shared/deadline.ts`; the authorizer's lookup has 3 s from its start), so a client
+ *    has its answer, a 503 at worst, within 4 s, however many calls the request makes;
+ * 3. a handler: 15 s, never reached while the deadline holds; middy answers 503 500 ms before
+ *    the Lambda timeout (`shared/http/endpoint.ts`) should anything else ever hang;
+ * 4. the authorizer: 6 s, its lookup over by 3 s; when it fails, API Gateway answers
+ *    AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
+ * 5. API Gateway's integration timeout: 29 s, never reached.
  */
 export const HANDLER_TIMEOUT = Duration.seconds(HANDLER_TIMEOUT_SECONDS);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);

@@ -150,9 +150,8 @@ export const originOf = (event: Pick<APIGatewayProxyEvent, 'headers' | 'multiVal
   singleOrigin(headerValues(event, 'origin'));
 
 /**
- * A function's handler with the CORS headers of `allowed` on every answer it gives, the
- * replayed and early ones included: applied around the whole middleware stack, so no answer
- * can leave without them.
+ * A function's handler with the CORS headers of `allowed` on every answer it gives, the early
+ * ones included: applied around the whole middleware stack, so no answer can leave without them.
  */
 export const withCors =
   (allowed: AllowedOrigins, handler: ProxyHandler): ProxyHandler =>

@@ -11,7 +11,6 @@ export type DynamoDbAction =
   | 'dynamodb:GetItem'
   | 'dynamodb:PutItem'
   | 'dynamodb:UpdateItem'
-  | 'dynamodb:DeleteItem'
   | 'dynamodb:Query'
   | 'dynamodb:Scan';
 

@@ -62,9 +62,10 @@ export const API_KEYS_TABLE = {
 } as const satisfies TableDesign;
 
 /**
- * Idempotency records of createPet (Powertools idempotency, DynamoDB persistence): one item per
- * API key and Idempotency-Key, holding the first answer for 24 hours. `expiration` (epoch seconds)
- * is both Powertools' own expiry and the TTL that lets DynamoDB delete the item afterwards.
+ * Idempotency records of createPet (dynamodb-idempotency-store.ts): one item per API key and
+ * Idempotency-Key, holding the id reserved for the pet, then the pet, for 24 hours. `expiration`
+ * (epoch seconds) is both the records' own end and the TTL that lets DynamoDB delete the item
+ * afterwards.
  */
 export const IDEMPOTENCY_TABLE = {
   key: 'idempotency',
