@@ -32,7 +32,8 @@ export interface PetServiceDependencies {
   readonly records?: IdempotencyStore;
   /**
    * How long a create holds its record before a retry may take it over: at least as long as the
-   * request may run (its deadline). @default 3 s
+   * request may run (its deadline, REQUEST_BUDGET_MS, which the composition root passes).
+   * @default 3 s
    */
   readonly lockMs?: number;
   /** Epoch ms. @default Date.now */
