@@ -21,7 +21,7 @@ import { addGatewayResponse, mockAnswer } from '#infra/constructs/gateway-answer
 import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
-import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/http/cors';
+import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseType,

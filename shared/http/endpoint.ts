@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { AllowedOrigins } from '#shared/http/cors';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';

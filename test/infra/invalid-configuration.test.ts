@@ -5,7 +5,7 @@ import { Tables } from '#infra/constructs/tables';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { PetStoreStack } from '#infra/pet-store-stack';
 import { STAGE_DEFAULTS, type StageConfig } from '#infra/stages';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import { buildTestApp } from '../support/pet-store-app';
 
 /** A stage as staging, with `changes`; built in a test app (no bundling). */

@@ -5,7 +5,7 @@ import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import { createTestTables, type TestTables } from '../support/tables';
 
 /**

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
-import { type AllowedOrigins, singleOrigin } from '#shared/http/cors';
+import type { AllowedOrigins } from '#shared/allowed-origins';
+import { singleOrigin } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
 import { answerHeaders, methodNotAllowed, preflight } from '#shared/http/gateway-behaviour';
 import { BASE_PATH } from '#shared/http/paths';

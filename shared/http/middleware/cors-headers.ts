@@ -1,4 +1,5 @@
-import { type AllowedOrigins, originOf } from '#shared/http/cors';
+import type { AllowedOrigins } from '#shared/allowed-origins';
+import { originOf } from '#shared/http/cors';
 import { corsHeaders } from '#shared/http/gateway-behaviour';
 import type { ProxyHandler } from '#shared/lambda';
 
