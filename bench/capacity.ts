@@ -1,4 +1,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { authorizerHandler } from '#functions/authorizer/handler';
+import { createPet as createPetOperation } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { getPetHandler } from '#functions/get-pet/handler';
+import { listPetsHandler } from '#functions/list-pets/handler';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
@@ -6,13 +11,8 @@ import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/d
 import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { PetService } from '#shared/domain/pet-service';
-import { authorizerHandler } from '#shared/handlers/authorizer';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { getPetHandler } from '#shared/handlers/get-pet';
-import { listPetsHandler } from '#shared/handlers/list-pets';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';
-import { createPet as createPetOperation } from '#shared/operations/create-pet';
 import { lambdaContext } from '#tools/lambda/context';
 import { baselineAuthorizer } from './baselines/authorizer';
 import { baselineCreatePet } from './baselines/create-pet';

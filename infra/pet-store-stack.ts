@@ -2,6 +2,9 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { authorizer as authorizerContract } from '#functions/authorizer/contract';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { OPERATIONS } from '#functions/operations';
 import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { Monitoring } from '#infra/constructs/monitoring';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
@@ -9,13 +12,17 @@ import { Tables } from '#infra/constructs/tables';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
+import type { OperationRoot } from '#shared/composition/root';
 import { ENV } from '#shared/config';
-import { authorizerFunction } from '#shared/operations/authorizer';
-import { entryFile } from '#shared/operations/operation';
-import { OPERATIONS, type OperationId } from '#shared/operations/routes';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
+  /** The stage this stack is: everything that differs between stages, its account and region included. */
   readonly stage: StageConfig;
+  /**
+   * The operations the API serves: a method, a function and its grants each.
+   * @default OPERATIONS (functions/operations.ts)
+   */
+  readonly operations?: readonly OperationRoot[];
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
@@ -23,13 +30,14 @@ const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.sli
 /** The whole service for one stage: tables, functions, API, alarms and dashboard. */
 export class PetStoreStack extends Stack {
   readonly tables: Tables;
-  readonly handlers: Readonly<Record<OperationId, ApiFunction>>;
+  /** Each operation's function, by operation id. */
+  readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
   readonly api: PetStoreApi;
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
-    const { stage } = props;
+    const { stage, operations = OPERATIONS } = props;
     super(scope, id, {
       ...props,
       env: stage.env,
@@ -47,35 +55,36 @@ export class PetStoreStack extends Stack {
     };
 
     this.handlers = Object.fromEntries(
-      OPERATIONS.map((operation) => {
+      operations.map(({ operation, entry, data }) => {
         const fn = new ApiFunction(this, pascal(operation.operationId), {
           ...functionProps,
-          entry: entryFile(operation.operationId),
+          entry,
           description: `${operation.method} ${operation.path} (${operation.operationId})`,
         });
-        this.grantData(fn, operation.data);
+        this.grantData(fn, data);
         // The functions answer with the CORS headers of the stage's origins (none: no variable).
         if (stage.allowedOrigins.length > 0) {
           fn.function.addEnvironment(ENV.corsOrigins, stage.allowedOrigins.join(','));
         }
         return [operation.operationId, fn];
       }),
-    ) as Record<OperationId, ApiFunction>;
+    );
 
-    this.authorizer = new ApiFunction(this, pascal(authorizerFunction.name), {
+    this.authorizer = new ApiFunction(this, pascal(authorizerRoot.name), {
       ...functionProps,
-      entry: entryFile(authorizerFunction.name),
-      description: authorizerFunction.description,
+      entry: authorizerRoot.entry,
+      description: authorizerContract.description,
       timeout: AUTHORIZER_TIMEOUT,
     });
-    this.grantData(this.authorizer, authorizerFunction.data);
+    this.grantData(this.authorizer, authorizerRoot.data);
 
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
+      operations: operations.map((root) => root.operation),
       handlers: Object.fromEntries(
         Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.function]),
-      ) as Record<OperationId, ApiFunction['function']>,
+      ),
       authorizer: this.authorizer.function,
     });
 
@@ -109,7 +118,7 @@ export class PetStoreStack extends Stack {
   }
 
   /**
-   * Exactly the DynamoDB actions the function's descriptor lists, each on the table or index it
+   * Exactly the DynamoDB actions the function's composition root declares, each on the table or index it
    * names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
    */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {

@@ -32,13 +32,16 @@ export interface AlarmThresholds {
   readonly tableThrottles: number;
   /** Length of one evaluation period, in minutes. */
   readonly periodMinutes: number;
-  /** How many periods are evaluated, and how many of them must breach to alarm. */
+  /** How many periods are evaluated. */
   readonly evaluationPeriods: number;
+  /** How many of the evaluated periods must breach to alarm; at most `evaluationPeriods`. */
   readonly datapointsToAlarm: number;
 }
 
 export interface DataProtection {
+  /** DynamoDB refuses to delete a table while this is on. */
   readonly deletionProtection: boolean;
+  /** DynamoDB point-in-time recovery (35 days) on every table. */
   readonly pointInTimeRecovery: boolean;
   /** What happens to tables and logs when the stack, or the resource, is deleted. */
   readonly removalPolicy: RemovalPolicy;
@@ -47,13 +50,17 @@ export interface DataProtection {
 }
 
 export interface StageConfig {
+  /** The stage's name: its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: StageName;
+  /** Where the stage deploys. */
   readonly env: StageEnvironment;
   /** API Gateway stage throttling: steady requests per second, and the burst above it. */
   readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
   /** Retention of function logs and API access logs. */
   readonly logRetention: RetentionDays;
+  /** `POWERTOOLS_LOG_LEVEL` of every function. */
   readonly logLevel: LogLevel;
+  /** When the stage's alarms fire (infra/constructs/monitoring.ts). */
   readonly alarms: AlarmThresholds;
   /**
    * How long API Gateway reuses an authorizer decision for the same token. It is also how long a
@@ -61,6 +68,7 @@ export interface StageConfig {
    * tests hold every stage to it). The authorizer reads keys strongly consistently, so the TTL is the whole delay.
    */
   readonly authorizerCacheTtlSeconds: number;
+  /** What protects the stage's data, and what happens to it when the stack is deleted. */
   readonly dataProtection: DataProtection;
   /**
    * Web origins whose pages may call the API from a browser (CORS): exact origins such as

@@ -6,6 +6,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { nodejsBundling } from '#infra/bundling';
+import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { StageName } from '#infra/stages';
@@ -43,19 +44,29 @@ export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
 export const DEFAULT_MEMORY_MB = 512;
 
 export interface ApiFunctionProps {
-  /** Entry file, relative to the project root. */
+  /** Entry file exporting `handler`, relative to the project root (e.g. `functions/get-pet.ts`). */
   readonly entry: string;
+  /** The function's description in the console; the tests find functions by it. */
   readonly description: string;
-  /** @default HANDLER_TIMEOUT */
+  /**
+   * The Lambda timeout; at most API Gateway's integration timeout, 29 s.
+   * @default HANDLER_TIMEOUT
+   */
   readonly timeout?: Duration;
   /** @default DEFAULT_MEMORY_MB */
   readonly memorySize?: number;
+  /** How long the function's log group keeps its lines. */
   readonly logRetention: RetentionDays;
+  /** What happens to the log group when the stack, or the function, is deleted. */
   readonly logRemovalPolicy: RemovalPolicy;
+  /** `POWERTOOLS_LOG_LEVEL` of the function. */
   readonly logLevel: LogLevel;
   /** Tags the function's metrics, so stages sharing an account keep apart. */
   readonly stage: StageName;
 }
+
+/** API Gateway's integration timeout: a function allowed longer would be cut off by a 504. */
+export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
 /**
  * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
@@ -65,22 +76,19 @@ export interface ApiFunctionProps {
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
+  /** The function's own log group, with the stage's retention. */
   readonly logGroup: LogGroup;
+  /** The function's execution role: its log group, X-Ray, and whatever grants add. */
   readonly role: Role;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
-
+    const timeout = this.checkedTimeout(props.timeout ?? HANDLER_TIMEOUT);
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
-
-    // An own role instead of AWSLambdaBasicExecutionRole: that managed policy may create and
-    // write any log group in the account; this role writes to its one log group only.
-    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    this.logGroup.grantWrite(this.role);
-
+    this.role = this.executionRole();
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(PROJECT_ROOT, props.entry),
       handler: 'handler',
@@ -90,7 +98,7 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
-      timeout: props.timeout ?? HANDLER_TIMEOUT,
+      timeout,
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,
@@ -103,7 +111,32 @@ export class ApiFunction extends Construct {
         [ENV.stage]: props.stage,
       },
     });
+    this.acknowledgeFindings();
+  }
 
+  /** The timeout ladder's outer rungs: a function API Gateway would give up on first fails the synth. */
+  private checkedTimeout(timeout: Duration): Duration {
+    if (timeout.toSeconds() > API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()) {
+      throw new ValidationError(
+        `timeout ${timeout.toSeconds()} s exceeds API Gateway's integration timeout (${API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()} s): clients would get a 504 instead of the function's answer`,
+        this,
+      );
+    }
+    return timeout;
+  }
+
+  /**
+   * A role of its own instead of AWSLambdaBasicExecutionRole: that managed policy may create and
+   * write any log group in the account; this role writes to its one log group only.
+   */
+  private executionRole(): Role {
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(role);
+    return role;
+  }
+
+  /** cdk-nag and Control Tower findings every function accepts, each with its reason. */
+  private acknowledgeFindings(): void {
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

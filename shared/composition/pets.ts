@@ -6,7 +6,6 @@ import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-re
 import { type FunctionConfig, tableName } from '#shared/config';
 import { REQUEST_BUDGET_MS } from '#shared/deadline';
 import { PetService, type ProblemLog } from '#shared/domain/pet-service';
-import { createPet } from '#shared/operations/create-pet';
 
 /** The pet service of the read-only functions: the pets table only. */
 export const readOnlyPetService = (
@@ -15,6 +14,15 @@ export const readOnlyPetService = (
 ): PetService =>
   new PetService({ pets: new DynamoDbPetRepository({ client, petsTable: tableName(config, 'pets') }) });
 
+/** What createPet's records need from its contract, and where the service reports. */
+export interface WritablePetServiceOptions {
+  /** Starts every record's key: the operation's id. */
+  readonly keyPrefix: string;
+  /** How long a key and its answer are kept: the contract's idempotency rule. */
+  readonly retentionSeconds: number;
+  readonly problems: ProblemLog;
+}
+
 /**
  * The pet service of createPet: the pets table, the id sequence's counters table, and the
  * idempotency records. A record's lock lasts as long as a request may: past it, the request
@@ -22,7 +30,7 @@ export const readOnlyPetService = (
  */
 export const writablePetService = (
   config: FunctionConfig,
-  problems: ProblemLog,
+  { keyPrefix, retentionSeconds, problems }: WritablePetServiceOptions,
   client: DynamoDBDocumentClient = createDocumentClient(config.dynamoDb),
 ): PetService =>
   new PetService({
@@ -35,8 +43,8 @@ export const writablePetService = (
     records: new DynamoDbIdempotencyStore({
       client,
       idempotencyTable: tableName(config, 'idempotency'),
-      keyPrefix: createPet.operationId,
-      retentionSeconds: createPet.idempotency.retentionSeconds,
+      keyPrefix,
+      retentionSeconds,
     }),
     lockMs: REQUEST_BUDGET_MS,
     problems,

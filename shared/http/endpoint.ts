@@ -2,9 +2,10 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { requestDeadline, withinDeadline } from '#shared/deadline';
-import { type AllowedOrigins, withCors } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
+import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { jsonBody } from '#shared/http/middleware/json-body';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
@@ -58,8 +59,8 @@ const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
  * headers refused → header normalisation → body checks and parsing (when the operation reads a
  * body) → validation (only valid requests reach the domain, an idempotent create's record
  * included) → handler, whose result is sent as JSON with the operation's fixed headers. Around it,
- * the CORS headers on every answer (see cors.ts), and the request's deadline, which every
- * DynamoDB call of the request shares.
+ * the CORS headers on every answer (middleware/cors-headers.ts), and the request's deadline,
+ * which every DynamoDB call of the request shares.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,

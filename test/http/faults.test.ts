@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
+import type { ApiClient, ObservedExchange } from '#tools/contract/api-client';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
-import type { ApiClient, ObservedExchange } from '../support/api-client';
 import { FaultProxy } from '../support/fault-proxy';
 import { checkedClient } from '../support/local-api';
 import { apiKeysOf, createTestTables } from '../support/tables';

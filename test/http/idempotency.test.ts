@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPet } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
@@ -7,9 +9,7 @@ import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-re
 import { generateApiKey } from '#shared/auth/api-key';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { createPet } from '#shared/operations/create-pet';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { checkedClient, type LocalApi, startLocalApi } from '../support/local-api';
 import { silent } from '../support/observability';
 import { apiKeysOf } from '../support/tables';
@@ -37,7 +37,7 @@ const expectError = (response: ObservedExchange, status: number, code: string) =
  * What only the local server can show about Idempotency-Key: how many pets the table really
  * holds after repeats, keys of two API keys, and a first request held in flight. What a client
  * sees on any stage (replays, 422, 409, refused keys) is in the contract suite
- * (test/contract/idempotency.ts).
+ * (tools/contract/idempotency.ts).
  */
 
 // Each case has keys and pet names of its own: run side by side.

@@ -1,7 +1,7 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /**

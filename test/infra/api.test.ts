@@ -1,9 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
+import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
+import { MOCK_CONTENT_TYPES } from '#infra/constructs/gateway-answers';
 import { STAGE_NAMES } from '#infra/stages';
 import { STAGE_NAME } from '#shared/http/paths';
-import { allowedMethods, RESOURCE_PATHS, OPERATIONS as ROUTES } from '#shared/operations/routes';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
 import { functionId, methodPath, referencedIds, resourcesOfType } from '../support/template-queries';

@@ -6,7 +6,7 @@ import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import { createTestTables, type TestTables } from '../support/tables';
 
 /**

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPet } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
 import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import {
   createDocumentClient,
@@ -13,8 +15,6 @@ import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-ide
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { createPet } from '#shared/operations/create-pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 import { lambdaContext } from '#tools/lambda/context';
 import { idempotentCreateEvent } from '../support/create-events';

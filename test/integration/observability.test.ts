@@ -1,11 +1,12 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPet } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { getPetHandler } from '#functions/get-pet/handler';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { readOnlyPetService, writablePetService } from '#shared/composition/pets';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { getPetHandler } from '#shared/handlers/get-pet';
 import { createLogger } from '#shared/observability/logger';
 import { createMetrics } from '#shared/observability/metrics';
 import type { PetRepository } from '#shared/ports/pet-repository';
@@ -58,7 +59,11 @@ describe('EMF metrics', () => {
   it('counts a created pet in namespace PetStore, tagged with the service and the stage', async () => {
     const logger = createLogger({ logLevel: 'SILENT' });
     const handler = createPetHandler({
-      pets: writablePetService(tables.config, logger),
+      pets: writablePetService(tables.config, {
+        keyPrefix: createPet.operationId,
+        retentionSeconds: createPet.idempotency.retentionSeconds,
+        problems: logger,
+      }),
       logger,
       metrics: createMetrics({ stage: 'production' }),
     });

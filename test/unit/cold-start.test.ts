@@ -2,22 +2,22 @@ import { createHmac } from 'node:crypto';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { getPetRoot } from '#functions/get-pet/root';
 import {
   createDynamoDbClient,
   createLocalClient,
+  DYNAMODB_CALL_BUDGET_MS,
   DYNAMODB_HTTP_OPTIONS,
   timeBudget,
 } from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
-import { authorizerRoot } from '#shared/composition/authorizer';
-import { getPetRoot } from '#shared/composition/get-pet';
-import { fromEnvironment } from '#shared/composition/root';
+import { entryFile, fromEnvironment } from '#shared/composition/root';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { CURSOR_PROBLEM, decodeCursor } from '#shared/http/cursor';
 import { createObservability } from '#shared/observability/observability';
-import { entryFile } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
 
@@ -167,9 +167,9 @@ describe('the pet service', () => {
 });
 
 describe('an operation', () => {
-  it('lives in an entry file named after its id in kebab-case', () => {
-    expect(entryFile('listPets')).toBe('functions/list-pets.ts');
-    expect(entryFile('authorizer')).toBe('functions/authorizer.ts');
+  it('lives in a folder named after its id in kebab-case, its Lambda entry lambda.ts', () => {
+    expect(entryFile('listPets')).toBe('functions/list-pets/lambda.ts');
+    expect(entryFile('authorizer')).toBe('functions/authorizer/lambda.ts');
   });
 
   it('of a function that allows no origin sends no CORS header at all, not even Vary', async () => {
@@ -221,5 +221,11 @@ describe('the cursor at its limits', () => {
   it('takes a first byte below 0x20 for another version, and 0x20 or above for no cursor at all', () => {
     expect(problemOf(forge(0x1f, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.version);
     expect(problemOf(forge(0x20, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.notIssued);
+  });
+});
+
+describe('the DynamoDB time budget', () => {
+  it('ends a call whose every attempt times out after 3 × 1 s and 150 ms of back-off', () => {
+    expect(DYNAMODB_CALL_BUDGET_MS).toBe(3_150);
   });
 });

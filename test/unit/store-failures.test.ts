@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { getPetHandler } from '#functions/get-pet/handler';
+import { listPetsHandler } from '#functions/list-pets/handler';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { getPetHandler } from '#shared/handlers/get-pet';
-import { listPetsHandler } from '#shared/handlers/list-pets';
 import { toHttpError } from '#shared/http/error-mapper';
 import { retryHeaders } from '#shared/http/retry';
 import type { PetRepository } from '#shared/ports/pet-repository';

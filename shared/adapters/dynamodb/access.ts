@@ -1,4 +1,5 @@
-import { STATUS_INDEX, type TableKey } from '#shared/adapters/dynamodb/table-design';
+import { STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 
 /**
  * What each adapter method calls, on which table or index. An operation's descriptor lists the
@@ -11,6 +12,7 @@ export type DynamoDbAction =
   | 'dynamodb:GetItem'
   | 'dynamodb:PutItem'
   | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
   | 'dynamodb:Query'
   | 'dynamodb:Scan';
 

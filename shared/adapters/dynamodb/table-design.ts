@@ -1,10 +1,9 @@
+import type { TableKey } from '#shared/config';
+
 /**
  * The shape of every DynamoDB table: key attributes and indexes. The CDK stack and the local
  * table creation both read it, so the deployed and the local tables cannot differ.
  */
-
-/** How the rest of the code names a table: its variable, its grants, its stack output. */
-export type TableKey = 'pets' | 'counters' | 'apiKeys' | 'idempotency';
 
 export type KeyType = 'S' | 'N';
 
