@@ -10,4 +10,6 @@ export const OUTPUT = {
   tableName: (design: Pick<TableDesign, 'logicalName'>) => `${design.logicalName}TableName`,
   dashboard: 'DashboardName',
   alarmTopic: 'AlarmTopicArn',
+  /** The CodeDeploy application whose deployment groups shift each function's traffic. */
+  deployments: 'DeploymentApplicationName',
 } as const;

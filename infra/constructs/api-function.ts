@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -65,6 +65,9 @@ export interface ApiFunctionProps {
   readonly stage: StageName;
 }
 
+/** The alias API Gateway invokes: the version in service, moved by CodeDeploy on each deployment. */
+export const LIVE_ALIAS = 'live';
+
 /** API Gateway's integration timeout: a function allowed longer would be cut off by a 504. */
 export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
@@ -72,7 +75,8 @@ export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
  * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
  * esbuild with the options of `infra/bundling.ts`, source maps, X-Ray tracing, and a log group of
  * its own with the stage's retention. Its role can write to that log group and nothing else until
- * a table grants it more.
+ * a table grants it more. It is published as a version behind the `live` alias, which is what
+ * callers invoke.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
@@ -80,6 +84,11 @@ export class ApiFunction extends Construct {
   readonly logGroup: LogGroup;
   /** The function's execution role: its log group, X-Ray, and whatever grants add. */
   readonly role: Role;
+  /**
+   * `live`: the alias API Gateway invokes. Each change to the function publishes a new version
+   * (`currentVersion`, kept when replaced, so traffic can go back to it) that the alias moves to.
+   */
+  readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -111,6 +120,7 @@ export class ApiFunction extends Construct {
         [ENV.stage]: props.stage,
       },
     });
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion });
     this.acknowledgeFindings();
   }
 

@@ -48,6 +48,15 @@ describe('a stage the constructs cannot build', () => {
     expect(thrownBy(stackWith({ alarms })).constructPath).toBe('PetStore-broken/Monitoring');
   });
 
+  it('fails naming the monitoring when a deployment alarm could not fire within a 5-minute canary', () => {
+    const alarms = { ...STAGE_DEFAULTS.production.alarms, deploymentPeriodMinutes: 3 };
+
+    const error = thrownBy(stackWith({ alarms }));
+
+    expect(error.constructPath).toBe('PetStore-broken/Monitoring');
+    expect(error.message).toContain('could not fire within a canary');
+  });
+
   it("fails naming the function when its timeout is longer than API Gateway's 29 s", () => {
     const stack = new Stack(buildTestApp().app, 'Functions');
 
