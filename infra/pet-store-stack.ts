@@ -7,6 +7,7 @@ import { authorizerRoot } from '#functions/authorizer/root';
 import { OPERATIONS } from '#functions/operations';
 import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
+import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
@@ -41,6 +42,7 @@ export class PetStoreStack extends Stack {
   readonly api: PetStoreApi;
   readonly monitoring: Monitoring;
   readonly deployments: GradualDeployments;
+  readonly logQueries: LogQueries;
 
   private readonly stage: StageConfig;
 
@@ -74,6 +76,14 @@ export class PetStoreStack extends Stack {
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
     });
     this.deployments = this.gradualDeployments();
+    this.logQueries = new LogQueries(this, 'LogQueries', {
+      prefix: this.stackName,
+      accessLogs: this.api.accessLogs,
+      handlerLogs: Object.fromEntries(
+        Object.entries(this.byPascalName(this.handlers)).map(([name, fn]) => [name, fn.logGroup]),
+      ),
+      authorizerLogs: this.authorizer.logGroup,
+    });
     this.addOutputs();
   }
 
@@ -160,6 +170,16 @@ export class PetStoreStack extends Stack {
       value: this.monitoring.topic.topicArn,
       description: 'Every alarm of the stage notifies this topic: subscribe to it',
     });
+    new CfnOutput(this, OUTPUT.accessLogs, {
+      value: this.api.accessLogs.logGroupName,
+      description: 'API access log: one JSON line per request, with its requestId',
+    });
+    for (const [name, fn] of Object.entries({
+      ...this.byPascalName(this.handlers),
+      Authorizer: this.authorizer,
+    })) {
+      new CfnOutput(this, OUTPUT.functionLogs(name), { value: fn.logGroup.logGroupName });
+    }
     new CfnOutput(this, OUTPUT.deployments, {
       value: this.deployments.application.applicationName,
       description:

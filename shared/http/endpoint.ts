@@ -12,6 +12,7 @@ import { singleValuedHeaders } from '#shared/http/middleware/single-valued-heade
 import { validateRequest } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
+import { logRequestId } from '#shared/observability/logger';
 import type { Observability } from '#shared/observability/observability';
 import type { Operation, RequestInput, ResultOf } from '#shared/operations/operation';
 
@@ -73,6 +74,7 @@ export const httpEndpoint = <O extends Operation>(
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logRequestId(logger))
     .use(metrics.middleware())
     .use(errorResponses({ headers, logger, metrics }))
     .use(singleValuedHeaders(headerNamesOf(operation)))

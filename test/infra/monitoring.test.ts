@@ -242,7 +242,7 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     );
   });
 
-  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic and the deployments', () => {
+  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic, the deployments and the log groups', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -251,6 +251,11 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         'CountersTableName',
         'DashboardName',
         'DeploymentApplicationName',
+        'AccessLogGroupName',
+        'ListPetsLogGroupName',
+        'CreatePetLogGroupName',
+        'GetPetLogGroupName',
+        'AuthorizerLogGroupName',
         'IdempotencyTableName',
         'PetsTableName',
       ].sort(),

@@ -186,4 +186,29 @@ describe('logs', () => {
     });
     expect(JSON.stringify(logged)).not.toContain('secret');
   });
+
+  it("name the request on every line by API Gateway's request id, the Error body's requestId, and forget it after", async () => {
+    const handler = getPetHandler({
+      pets: new PetService({ pets: { get: async () => undefined } as unknown as PetRepository }),
+      logger: createLogger({ logLevel: 'INFO' }),
+      metrics: createMetrics(),
+    });
+    const request = (requestId: string) =>
+      proxyEvent({
+        method: 'GET',
+        path: '/pets/9',
+        resource: '/pets/{petId}',
+        pathParameters: { petId: 'nine' },
+        requestId,
+      });
+    captureStdout();
+
+    const first = await handler(request('req-4'), context);
+    const second = await handler(request('req-5'), context);
+
+    expect([first.statusCode, JSON.parse(first.body).requestId]).toEqual([400, 'req-4']);
+    const logged = lines().filter((line) => line.message === 'Request rejected');
+    expect(logged.map((line) => line.requestId)).toEqual(['req-4', 'req-5']);
+    expect(second.statusCode).toBe(400);
+  });
 });
