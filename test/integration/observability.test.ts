@@ -201,14 +201,18 @@ describe('logs', () => {
         pathParameters: { petId: 'nine' },
         requestId,
       });
+    // An event with no request id (a test's, a console invocation's) names no request.
+    const anonymous = request('unused');
+    delete (anonymous.requestContext as { requestId?: string }).requestId;
     captureStdout();
 
     const first = await handler(request('req-4'), context);
     const second = await handler(request('req-5'), context);
+    const third = await handler(anonymous, context);
 
     expect([first.statusCode, JSON.parse(first.body).requestId]).toEqual([400, 'req-4']);
     const logged = lines().filter((line) => line.message === 'Request rejected');
-    expect(logged.map((line) => line.requestId)).toEqual(['req-4', 'req-5']);
-    expect(second.statusCode).toBe(400);
+    expect(logged.map((line) => line.requestId)).toEqual(['req-4', 'req-5', undefined]);
+    expect([second.statusCode, third.statusCode]).toEqual([400, 400]);
   });
 });
