@@ -10,6 +10,10 @@ const access = (name: keyof typeof ACCESS_LOG_FIELDS): string => name;
 /** What Powertools writes on every line of a function: its level, and the X-Ray trace id in Lambda. */
 const POWERTOOLS = { level: 'level', message: 'message', traceId: 'xray_trace_id' } as const;
 
+/** "This request", in the access log (`requestId`) and in the functions' lines (REQUEST_ID_LOG_KEY). */
+const isRequest = (id: string): string =>
+  `${access('requestId')} = "${id}" or ${REQUEST_ID_LOG_KEY} = "${id}"`;
+
 /** Where the operator pastes the value a saved query looks for. */
 export const PLACEHOLDER = {
   requestId: 'PASTE-THE-REQUEST-ID',
@@ -30,7 +34,7 @@ export interface LogQueriesProps {
 /**
  * Saved CloudWatch Logs Insights queries of one stage, each over the log groups it needs:
  * everything a request logged, found by the `requestId` of its Error body (the API Gateway request
- * id, which the access log and the functions' lines carry under the same name), or by its X-Ray
+ * id: the access log's `requestId`, the functions' `correlation_id`), or by its X-Ray
  * trace id (which reaches the authorizer's lines too); the errors of a period by code; the slowest
  * requests. Saved queries take no parameters: the first two hold a placeholder to replace.
  */
@@ -80,7 +84,7 @@ export class LogQueries extends Construct {
       logGroups: [this.props.accessLogs, ...this.handlerLogs],
       queryString: new QueryString({
         fields: this.storyFields,
-        filterStatements: [`${REQUEST_ID_LOG_KEY} = "${PLACEHOLDER.requestId}"`],
+        filterStatements: [isRequest(PLACEHOLDER.requestId)],
         sort: '@timestamp asc',
         limit: 200,
       }),

@@ -8,20 +8,21 @@ export const SERVICE_NAME = 'pet-store';
 export type { Logger } from '@aws-lambda-powertools/logger';
 
 /**
- * The key of API Gateway's request id on every line a request makes a function log: the same
- * name and value as in the API's access log and the Error body's `requestId`, so that one Logs
- * Insights query (`requestId = "…"`) finds them all (infra/constructs/log-queries.ts).
+ * The key of API Gateway's request id on every line a request makes a function log: Powertools'
+ * correlation id (`setCorrelationId`). Its value is the access log's `requestId` and the Error
+ * body's, so one Logs Insights query finds them all (infra/constructs/log-queries.ts).
  */
-export const REQUEST_ID_LOG_KEY = 'requestId';
+export const REQUEST_ID_LOG_KEY = 'correlation_id';
 
 /**
- * Appends the request's API Gateway id to every line logged until the invocation ends (used after
- * Powertools' `injectLambdaContext` with `resetKeys`, which removes it then).
+ * Sets the request's API Gateway id as the correlation id of every line logged until the
+ * invocation ends (used after Powertools' `injectLambdaContext` with `resetKeys`, which removes
+ * it then).
  */
 export const logRequestId = (logger: Logger): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
   before: ({ event }) => {
     const requestId = event.requestContext?.requestId;
-    if (requestId) logger.appendKeys({ [REQUEST_ID_LOG_KEY]: requestId });
+    if (requestId) logger.setCorrelationId(requestId);
   },
 });
 

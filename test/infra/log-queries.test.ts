@@ -53,13 +53,15 @@ describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
     const query = queries.get(`${stage}/One request by requestId`);
 
     expect(query?.logGroups.sort()).toEqual([accessLogs, ...handlerLogs].sort());
-    expect(query?.text).toContain(`| filter requestId = "${PLACEHOLDER.requestId}"\n`);
+    expect(query?.text).toContain(
+      `| filter requestId = "${PLACEHOLDER.requestId}" or correlation_id = "${PLACEHOLDER.requestId}"\n`,
+    );
     expect(query?.text).toContain('| sort @timestamp asc');
   });
 
-  it("looks for the name and value the access log and the functions' lines both carry: API Gateway's request id", () => {
+  it("looks for API Gateway's request id under the names the access log and the functions' lines give it", () => {
     expect(accessLogFormat.requestId).toBe('$context.requestId');
-    expect(REQUEST_ID_LOG_KEY).toBe('requestId');
+    expect(REQUEST_ID_LOG_KEY).toBe('correlation_id');
   });
 
   it("finds one trace's lines by X-Ray trace id, the authorizer's included", () => {

@@ -212,7 +212,7 @@ describe('logs', () => {
 
     expect([first.statusCode, JSON.parse(first.body).requestId]).toEqual([400, 'req-4']);
     const logged = lines().filter((line) => line.message === 'Request rejected');
-    expect(logged.map((line) => line.requestId)).toEqual(['req-4', 'req-5', undefined]);
+    expect(logged.map((line) => line.correlation_id)).toEqual(['req-4', 'req-5', undefined]);
     expect([second.statusCode, third.statusCode]).toEqual([400, 400]);
   });
 });
