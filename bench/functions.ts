@@ -1,7 +1,7 @@
 import { authorizerRoot } from '#functions/authorizer/root';
 import { OPERATIONS, type OperationId } from '#functions/operations';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import type { BenchFunction } from './lambda-events';
 
 /** A function of the stack and the baseline it is measured against. */

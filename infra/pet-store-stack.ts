@@ -6,6 +6,8 @@ import { authorizer as authorizerContract } from '#functions/authorizer/contract
 import { authorizerRoot } from '#functions/authorizer/root';
 import { OPERATIONS } from '#functions/operations';
 import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
+import { GradualDeployments } from '#infra/constructs/gradual-deployments';
+import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
@@ -27,7 +29,11 @@ export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** The whole service for one stage: tables, functions, API, alarms and dashboard. */
+/**
+ * The whole service for one stage: tables, functions (each published behind its `live` alias),
+ * the API invoking those aliases, alarms and dashboard, gradual deployments rolled back by the
+ * alarms, and the outputs operators need.
+ */
 export class PetStoreStack extends Stack {
   readonly tables: Tables;
   /** Each operation's function, by operation id. */
@@ -35,6 +41,10 @@ export class PetStoreStack extends Stack {
   readonly authorizer: ApiFunction;
   readonly api: PetStoreApi;
   readonly monitoring: Monitoring;
+  readonly deployments: GradualDeployments;
+  readonly logQueries: LogQueries;
+
+  private readonly stage: StageConfig;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
     const { stage, operations = OPERATIONS } = props;
@@ -44,62 +54,107 @@ export class PetStoreStack extends Stack {
       description: `Serverless pet store (${stage.name})`,
       terminationProtection: stage.dataProtection.terminationProtection,
     });
-
+    this.stage = stage;
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
+    this.handlers = this.operationFunctions(operations);
+    this.authorizer = this.authorizerFunction();
+    this.api = new PetStoreApi(this, 'Api', {
+      stage,
+      restApiName: this.stackName,
+      operations: operations.map((root) => root.operation),
+      // API Gateway invokes the `live` aliases: the versions CodeDeploy has let in.
+      handlers: Object.fromEntries(
+        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.alias]),
+      ),
+      authorizer: this.authorizer.alias,
+    });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      stage,
+      api: this.api.api,
+      handlers: this.byPascalName(this.handlers),
+      authorizer: this.authorizer,
+      tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
+    });
+    this.deployments = this.gradualDeployments();
+    this.logQueries = new LogQueries(this, 'LogQueries', {
+      prefix: this.stackName,
+      accessLogs: this.api.accessLogs,
+      handlerLogs: Object.fromEntries(
+        Object.entries(this.byPascalName(this.handlers)).map(([name, fn]) => [name, fn.logGroup]),
+      ),
+      authorizerLogs: this.authorizer.logGroup,
+    });
+    this.addOutputs();
+  }
 
-    const functionProps = {
-      logRetention: stage.logRetention,
-      logRemovalPolicy: stage.dataProtection.removalPolicy,
-      logLevel: stage.logLevel,
-      stage: stage.name,
+  /** The shared settings of every function of the stage. */
+  private get functionProps() {
+    return {
+      logRetention: this.stage.logRetention,
+      logRemovalPolicy: this.stage.dataProtection.removalPolicy,
+      logLevel: this.stage.logLevel,
+      stage: this.stage.name,
     };
+  }
 
-    this.handlers = Object.fromEntries(
+  /** One function per operation, from its composition root: entry, grants, table variables, CORS origins. */
+  private operationFunctions(operations: readonly OperationRoot[]): Record<string, ApiFunction> {
+    return Object.fromEntries(
       operations.map(({ operation, entry, data }) => {
         const fn = new ApiFunction(this, pascal(operation.operationId), {
-          ...functionProps,
+          ...this.functionProps,
           entry,
           description: `${operation.method} ${operation.path} (${operation.operationId})`,
         });
         this.grantData(fn, data);
         // The functions answer with the CORS headers of the stage's origins (none: no variable).
-        if (stage.allowedOrigins.length > 0) {
-          fn.function.addEnvironment(ENV.corsOrigins, stage.allowedOrigins.join(','));
+        if (this.stage.allowedOrigins.length > 0) {
+          fn.function.addEnvironment(ENV.corsOrigins, this.stage.allowedOrigins.join(','));
         }
         return [operation.operationId, fn];
       }),
     );
+  }
 
-    this.authorizer = new ApiFunction(this, pascal(authorizerRoot.name), {
-      ...functionProps,
+  /** The TOKEN authorizer's function, with its shorter timeout and its one grant. */
+  private authorizerFunction(): ApiFunction {
+    const fn = new ApiFunction(this, pascal(authorizerRoot.name), {
+      ...this.functionProps,
       entry: authorizerRoot.entry,
       description: authorizerContract.description,
       timeout: AUTHORIZER_TIMEOUT,
     });
-    this.grantData(this.authorizer, authorizerRoot.data);
+    this.grantData(fn, authorizerRoot.data);
     // The authorizer names each caller's plan: it needs the stage's plans.
-    this.authorizer.function.addEnvironment(ENV.plans, JSON.stringify(stage.plans));
+    fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
+    return fn;
+  }
 
-    this.api = new PetStoreApi(this, 'Api', {
-      stage,
-      restApiName: this.stackName,
-      operations: operations.map((root) => root.operation),
-      handlers: Object.fromEntries(
-        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.function]),
+  /**
+   * A CodeDeploy deployment group per function, the authorizer's included: it stands in front of
+   * every request, so a bad version of it would fail them all at once; as a canary it fails a
+   * tenth of the authorizer's calls, and its alarms send it back.
+   */
+  private gradualDeployments(): GradualDeployments {
+    const functions = { ...this.byPascalName(this.handlers), Authorizer: this.authorizer };
+    return new GradualDeployments(this, 'Deployments', {
+      config: this.stage.deployment,
+      functions: Object.fromEntries(
+        Object.entries(functions).map(([name, fn]) => [
+          name,
+          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
+        ]),
       ),
-      authorizer: this.authorizer.function,
     });
+  }
 
-    this.monitoring = new Monitoring(this, 'Monitoring', {
-      stage,
-      api: this.api.api,
-      handlers: Object.fromEntries(
-        Object.entries(this.handlers).map(([operationId, fn]) => [pascal(operationId), fn]),
-      ),
-      authorizer: this.authorizer,
-      tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
-    });
+  /** The handlers by the PascalCase names their alarms, deployment groups and graphs carry. */
+  private byPascalName(handlers: Readonly<Record<string, ApiFunction>>): Record<string, ApiFunction> {
+    return Object.fromEntries(Object.entries(handlers).map(([operationId, fn]) => [pascal(operationId), fn]));
+  }
 
+  /** What operators read with `aws cloudformation describe-stacks` (docs/deploy.md). */
+  private addOutputs(): void {
     new CfnOutput(this, OUTPUT.apiUrl, {
       value: this.api.api.url,
       description: 'Base URL of the API: the stage URL, ending in /v1/',
@@ -116,6 +171,21 @@ export class PetStoreStack extends Stack {
     new CfnOutput(this, OUTPUT.alarmTopic, {
       value: this.monitoring.topic.topicArn,
       description: 'Every alarm of the stage notifies this topic: subscribe to it',
+    });
+    new CfnOutput(this, OUTPUT.accessLogs, {
+      value: this.api.accessLogs.logGroupName,
+      description: 'API access log: one JSON line per request, with its requestId',
+    });
+    for (const [name, fn] of Object.entries({
+      ...this.byPascalName(this.handlers),
+      Authorizer: this.authorizer,
+    })) {
+      new CfnOutput(this, OUTPUT.functionLogs(name), { value: fn.logGroup.logGroupName });
+    }
+    new CfnOutput(this, OUTPUT.deployments, {
+      value: this.deployments.application.applicationName,
+      description:
+        'CodeDeploy application of the gradual deployments: aws deploy list-deployments --application-name <this>',
     });
   }
 

@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorize, isUnauthorized, UnknownPlanError } from '#shared/auth/authorize';
+import { requestDeadline, withinDeadline } from '#shared/deadline';
 import type { Plans } from '#shared/fair-use/plans';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import type { Logger } from '#shared/observability/logger';
@@ -16,14 +17,21 @@ export interface AuthorizerDependencies {
 
 /**
  * The TOKEN authorizer for `Authorization: Bearer <key>`. The token is never logged: only the
- * outcome and, on success, the key's id and plan (never its usage identifier). A refused key ends as API Gateway's 401; any other
- * failure as its AUTHORIZER_FAILURE (503).
+ * outcome and, on success, the key's id and plan (never its usage identifier). A refused key
+ * ends as API Gateway's 401; any other failure as its AUTHORIZER_FAILURE (503). Its key lookup
+ * has the request's budget from the moment it starts (a TOKEN event carries no request time), so
+ * a stalled DynamoDB ends it, and the request, as fast as it ends a function.
  */
-export const authorizerHandler = ({
-  apiKeys,
-  logger,
-  plans,
-}: AuthorizerDependencies): TokenAuthorizerHandler =>
+export const authorizerHandler = (dependencies: AuthorizerDependencies): TokenAuthorizerHandler =>
+  withinDeadline(
+    (_event, context) =>
+      requestDeadline({
+        remainingMs: context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY,
+      }),
+    authorizerStack(dependencies),
+  );
+
+const authorizerStack = ({ apiKeys, logger, plans }: AuthorizerDependencies): TokenAuthorizerHandler =>
   middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event) => {

@@ -30,7 +30,7 @@ const KEY_HEADER: Lowercase<typeof IDEMPOTENCY_KEY_HEADER> = 'idempotency-key';
 
 export const CreatePetHeaders = z.object({
   [KEY_HEADER]: describe(z.optional(IdempotencyKey), {
-    description: `Makes the create safe to retry: a key of your choosing (a UUID, say), new for each animal you mean to add. Repeated within 24 hours with the same body, the first answer (201, same body and \`Location\`) is sent again with \`${IDEMPOTENT_REPLAYED_HEADER}: true\` and no second animal is added; with another body, 422; while the first request is still being processed, 409. Keys are per API key. A request that failed (4xx, 5xx) is not remembered.`,
+    description: `Makes the create safe to retry: a key of your choosing (a UUID, say), new for each animal you mean to add. Repeated within 24 hours with the same body, the first answer (201, same body and \`Location\`) is sent again with \`${IDEMPOTENT_REPLAYED_HEADER}: true\` and no second animal is added; with another body, 422; while the first request is still being processed, 409. Keys are per API key. A failure (4xx, 5xx) is not replayed: a retry is processed again, and after a 5xx or no answer it adds the animal only if no earlier request with the key did.`,
   }),
 });
 
@@ -43,7 +43,7 @@ export const createPet = defineOperation({
   description: [
     `Adds an animal. The service assigns its \`id\`; \`status\` is \`${DEFAULT_PET_STATUS}\` when omitted.`,
     `The body must be a JSON object of at most ${MAX_BODY_BYTES / 1024} KiB, sent as \`application/json\`. Unknown fields (including \`id\`) are refused, so a misspelt field never silently creates an animal.`,
-    `With an \`${IDEMPOTENCY_KEY_HEADER}\` header the request can be retried safely, after a timeout for instance: the animal is added once, and every repeat gets the first answer.`,
+    `With an \`${IDEMPOTENCY_KEY_HEADER}\` header the request can be retried safely, after a timeout, a 503 or no answer at all: the animal is added once, and every repeat gets the first answer. Without one, a request answered 201 or 4xx added one animal or none; one that got a 5xx or no answer may have added it, and sending it again may add a second.`,
   ].join('\n\n'),
   request: { headers: CreatePetHeaders, body: NewPet },
   responses: {
@@ -58,7 +58,7 @@ export const createPet = defineOperation({
           example: petLocation(1),
         },
         [IDEMPOTENT_REPLAYED_HEADER]: {
-          description: `\`true\` when this is the first answer to the same \`${IDEMPOTENCY_KEY_HEADER}\`, sent again; absent when the animal was added by this request.`,
+          description: `\`true\` when this is the answer an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\` got, sent again. Absent when this request added the animal, or finished adding it for an earlier request with the key that got no answer or a 503.`,
           required: false,
           schema: z.literal('true'),
           example: 'true',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -20,15 +20,15 @@ import { METRICS_NAMESPACE } from '#shared/observability/metrics';
  * The timeout ladder, from the inside out; every rung gives up before the one around it, so a
  * slow dependency ends as a clean error response and never as a gateway timeout:
  *
- * 1. one DynamoDB call: 3 attempts, each abandoned after 1 s, + at most 150 ms of back-off:
- *    3.15 s (`shared/adapters/dynamodb/client.ts`, DYNAMODB_CALL_BUDGET_MS);
- * 2. a handler: 15 s. createPet with an Idempotency-Key makes four calls in a row (record the
- *    key, counter, pet, complete the record: 12.6 s at worst), and middy answers 503 500 ms before
- *    the Lambda timeout (`shared/http/endpoint.ts`), so even four slow calls finish, and stalled
- *    ones end as a 503 with the Error body, not as a killed invocation;
- * 3. the authorizer: 6 s, one call (3.15 s at worst) plus the hash; when it fails, API Gateway
- *    answers AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
- * 4. API Gateway's integration timeout: 29 s, never reached.
+ * 1. one DynamoDB attempt: abandoned after 1 s, and retried (3 attempts at most);
+ * 2. a request's DynamoDB calls: all end at one deadline, 3 s after API Gateway received the
+ *    request (`shared/deadline.ts`; the authorizer's lookup has 3 s from its start), so a client
+ *    has its answer, a 503 at worst, within 4 s, however many calls the request makes;
+ * 3. a handler: 15 s, never reached while the deadline holds; middy answers 503 500 ms before
+ *    the Lambda timeout (`shared/http/endpoint.ts`) should anything else ever hang;
+ * 4. the authorizer: 6 s, its lookup over by 3 s; when it fails, API Gateway answers
+ *    AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
+ * 5. API Gateway's integration timeout: 29 s, never reached.
  */
 export const HANDLER_TIMEOUT = Duration.seconds(HANDLER_TIMEOUT_SECONDS);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
@@ -65,6 +65,9 @@ export interface ApiFunctionProps {
   readonly stage: StageName;
 }
 
+/** The alias API Gateway invokes: the version in service, moved by CodeDeploy on each deployment. */
+export const LIVE_ALIAS = 'live';
+
 /** API Gateway's integration timeout: a function allowed longer would be cut off by a 504. */
 export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
@@ -72,7 +75,8 @@ export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
  * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
  * esbuild with the options of `infra/bundling.ts`, source maps, X-Ray tracing, and a log group of
  * its own with the stage's retention. Its role can write to that log group and nothing else until
- * a table grants it more.
+ * a table grants it more. It is published as a version behind the `live` alias, which is what
+ * callers invoke.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
@@ -80,6 +84,11 @@ export class ApiFunction extends Construct {
   readonly logGroup: LogGroup;
   /** The function's execution role: its log group, X-Ray, and whatever grants add. */
   readonly role: Role;
+  /**
+   * `live`: the alias API Gateway invokes. Each change to the function publishes a new version
+   * (`currentVersion`, kept when replaced, so traffic can go back to it) that the alias moves to.
+   */
+  readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -111,6 +120,7 @@ export class ApiFunction extends Construct {
         [ENV.stage]: props.stage,
       },
     });
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion });
     this.acknowledgeFindings();
   }
 

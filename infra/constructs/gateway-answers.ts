@@ -5,7 +5,7 @@ import {
   ResponseType,
   type RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
 import {
   type ContextVariable,

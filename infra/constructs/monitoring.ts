@@ -41,6 +41,18 @@ export interface MonitoringProps {
 /** Metric (from a log filter) counting the failures the authorizer logs at ERROR level. */
 export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
 
+/**
+ * Metric (from a log filter, per operation function) counting the lines it logs at ERROR level:
+ * one for each 5xx it answers (shared/http/middleware/error-responses.ts), and any other failure.
+ */
+export const SERVER_ERRORS_METRIC = 'ServerErrors';
+
+/** A line a function logs at ERROR level (Powertools' JSON `level`). */
+const ERROR_LINES = FilterPattern.stringValue('$.level', '=', 'ERROR');
+
+/** How long a canary sends a new version part of the traffic (LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES). */
+const CANARY_MINUTES = 5;
+
 interface AlarmOptions {
   readonly metric: IMetric;
   readonly threshold: number;
@@ -59,26 +71,35 @@ export class Monitoring extends Construct {
   readonly dashboard: Dashboard;
   /** Every alarm of the stage, in the order the dashboard shows them. */
   readonly alarms: Alarm[] = [];
+  /**
+   * The alarms that roll back a deployment of each function (by the names of `handlers`, and
+   * `Authorizer`): on its `live` alias, over short periods, so that they fire within a canary.
+   */
+  readonly deploymentAlarms: Readonly<Record<string, readonly Alarm[]>>;
 
   private readonly stage: StageConfig;
   private readonly period: Duration;
+  private readonly deploymentPeriod: Duration;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     this.stage = props.stage;
     this.checkThresholds();
     this.period = Duration.minutes(this.stage.alarms.periodMinutes);
+    this.deploymentPeriod = Duration.minutes(this.stage.alarms.deploymentPeriodMinutes);
     this.topic = this.alarmTopic();
     this.addApiAlarms(props.api);
     this.addHandlerAlarms(props.handlers);
     this.addAuthorizerAlarms(props.authorizer);
     this.addTableAlarms(props.tables);
+    this.deploymentAlarms = this.addDeploymentAlarms(props.handlers, props.authorizer);
     this.dashboard = this.createDashboard(props);
   }
 
   /** Thresholds CloudWatch could never evaluate fail the synth, naming this construct. */
   private checkThresholds(): void {
-    const { serverErrorRate, evaluationPeriods, datapointsToAlarm, periodMinutes } = this.stage.alarms;
+    const { serverErrorRate, evaluationPeriods, datapointsToAlarm, periodMinutes, deploymentPeriodMinutes } =
+      this.stage.alarms;
     if (!(serverErrorRate > 0 && serverErrorRate < 1)) {
       throw new ValidationError(
         `alarms.serverErrorRate is a share, between 0 and 1: got ${serverErrorRate}`,
@@ -91,10 +112,16 @@ export class Monitoring extends Construct {
         this,
       );
     }
-    // CloudWatch periods above a minute are whole minutes; the dashboard and alarms share one.
-    if (!Number.isInteger(periodMinutes) || periodMinutes < 1) {
+    // CloudWatch periods above a minute are whole minutes.
+    for (const [name, minutes] of Object.entries({ periodMinutes, deploymentPeriodMinutes })) {
+      if (!Number.isInteger(minutes) || minutes < 1) {
+        throw new ValidationError(`alarms.${name} must be a whole number of minutes: got ${minutes}`, this);
+      }
+    }
+    // A canary lasts 5 minutes: the deployment alarms must be able to fire inside it.
+    if (deploymentPeriodMinutes * datapointsToAlarm >= CANARY_MINUTES) {
       throw new ValidationError(
-        `alarms.periodMinutes must be a whole number of minutes: got ${periodMinutes}`,
+        `alarms.deploymentPeriodMinutes (${deploymentPeriodMinutes}) × datapointsToAlarm (${datapointsToAlarm}) is ${CANARY_MINUTES} minutes or more: a deployment alarm could not fire within a canary`,
         this,
       );
     }
@@ -177,7 +204,7 @@ export class Monitoring extends Construct {
     const { authorizerFailures, functionThrottles } = this.stage.alarms;
     new MetricFilter(this, 'AuthorizerFailureFilter', {
       logGroup: authorizer.logGroup,
-      filterPattern: FilterPattern.stringValue('$.level', '=', 'ERROR'),
+      filterPattern: ERROR_LINES,
       metricNamespace: METRICS_NAMESPACE,
       metricName: AUTHORIZER_FAILURES_METRIC,
       metricValue: '1',
@@ -206,6 +233,80 @@ export class Monitoring extends Construct {
         description: `${name} table: ${tableThrottles}+ read or write throttle events`,
       });
     }
+  }
+
+  /** The deployment alarms of every function, by the names of `handlers`, and `Authorizer`. */
+  private addDeploymentAlarms(
+    handlers: MonitoringProps['handlers'],
+    authorizer: ApiFunction,
+  ): Record<string, readonly Alarm[]> {
+    return {
+      ...Object.fromEntries(
+        Object.entries(handlers).map(([name, handler]) => [
+          name,
+          this.handlerDeploymentAlarms(name, handler),
+        ]),
+      ),
+      Authorizer: this.authorizerDeploymentAlarms(authorizer),
+    };
+  }
+
+  /**
+   * What rolls back a deployment of an operation's function, each on its `live` alias: a crash or
+   * timeout (Lambda `Errors`), a 5xx answer (the ERROR lines it logs, counted by a metric filter),
+   * a slow p99. The alias sees every request of a canary, the new version's included.
+   */
+  private handlerDeploymentAlarms(name: string, handler: ApiFunction): Alarm[] {
+    const { functionErrors, functionServerErrors, functionP99DurationMs } = this.stage.alarms;
+    const period = this.deploymentPeriod;
+    new MetricFilter(this, `${name}ServerErrorFilter`, {
+      logGroup: handler.logGroup,
+      filterPattern: ERROR_LINES,
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: SERVER_ERRORS_METRIC,
+      metricValue: '1',
+      dimensions: { function_name: '$.function_name' },
+    });
+    return [
+      this.alarm(`${name}LiveErrors`, {
+        metric: handler.alias.metricErrors({ statistic: 'Sum', period }),
+        threshold: functionErrors,
+        description: `${name} (live): ${functionErrors}+ failed invocations a minute; rolls back a deployment`,
+      }),
+      this.alarm(`${name}LiveServerErrors`, {
+        metric: this.loggedErrors(SERVER_ERRORS_METRIC, handler, period),
+        threshold: functionServerErrors,
+        description: `${name}: ${functionServerErrors}+ 5xx answers a minute; rolls back a deployment`,
+      }),
+      this.alarm(`${name}LiveDurationP99`, {
+        metric: handler.alias.metricDuration({ statistic: 'p99', period }),
+        threshold: functionP99DurationMs,
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        description: `${name} (live): p99 duration above ${functionP99DurationMs} ms; rolls back a deployment`,
+      }),
+    ];
+  }
+
+  /**
+   * What rolls back a deployment of the authorizer: failures it logs (its Lambda `Errors` count
+   * refused keys, by design), a slow p99 on its `live` alias.
+   */
+  private authorizerDeploymentAlarms(authorizer: ApiFunction): Alarm[] {
+    const { authorizerFailures, functionP99DurationMs } = this.stage.alarms;
+    const period = this.deploymentPeriod;
+    return [
+      this.alarm('AuthorizerLiveFailures', {
+        metric: this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, period),
+        threshold: authorizerFailures,
+        description: `Authorizer: ${authorizerFailures}+ failures logged a minute; rolls back a deployment`,
+      }),
+      this.alarm('AuthorizerLiveDurationP99', {
+        metric: authorizer.alias.metricDuration({ statistic: 'p99', period }),
+        threshold: functionP99DurationMs,
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        description: `Authorizer (live): p99 duration above ${functionP99DurationMs} ms; rolls back a deployment`,
+      }),
+    ];
   }
 
   /**
@@ -297,12 +398,17 @@ export class Monitoring extends Construct {
 
   /** The authorizer's logged failures (AUTHORIZER_FAILURES_METRIC), for this stage's function. */
   private authorizerFailures(authorizer: ApiFunction, label?: string): Metric {
+    return this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, this.period, label);
+  }
+
+  /** A metric of the ERROR lines a metric filter counts, for one function of this stage. */
+  private loggedErrors(metricName: string, fn: ApiFunction, period: Duration, label?: string): Metric {
     return new Metric({
       namespace: METRICS_NAMESPACE,
-      metricName: AUTHORIZER_FAILURES_METRIC,
-      dimensionsMap: { function_name: authorizer.function.functionName },
+      metricName,
+      dimensionsMap: { function_name: fn.function.functionName },
       statistic: 'Sum',
-      period: this.period,
+      period,
       ...(label ? { label } : {}),
     });
   }

@@ -24,7 +24,7 @@ import { UsagePlans } from '#infra/constructs/usage-plans';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
-import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/http/cors';
+import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseType,
@@ -54,31 +54,35 @@ export interface PetStoreApiProps {
   readonly authorizer: IFunction;
 }
 
-/** One JSON line per request; names the key (its id, never the key) and where time went. */
-const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
-  JSON.stringify({
-    requestId: AccessLogField.contextRequestId(),
-    extendedRequestId: AccessLogField.contextExtendedRequestId(),
-    requestTime: AccessLogField.contextRequestTime(),
-    sourceIp: AccessLogField.contextIdentitySourceIp(),
-    userAgent: AccessLogField.contextIdentityUserAgent(),
-    method: AccessLogField.contextHttpMethod(),
-    resourcePath: AccessLogField.contextResourcePath(),
-    path: AccessLogField.contextPath(),
-    protocol: AccessLogField.contextProtocol(),
-    status: AccessLogField.contextStatus(),
-    responseLength: AccessLogField.contextResponseLength(),
-    responseLatency: AccessLogField.contextResponseLatency(),
-    integrationLatency: AccessLogField.contextIntegrationLatency(),
-    integrationStatus: AccessLogField.contextIntegrationStatus(),
-    keyId: AccessLogField.contextAuthorizerPrincipalId(),
-    authorizerLatency: AccessLogField.contextAuthorizerLatency(),
-    authorizerStatus: AccessLogField.contextAuthorizerStatus(),
-    errorType: AccessLogField.contextErrorResponseType(),
-    errorMessage: AccessLogField.contextErrorMessage(),
-    xrayTraceId: AccessLogField.contextXrayTraceId(),
-  }),
-);
+/**
+ * The fields of the access log: one JSON line per request; names the key (its id, never the key)
+ * and where time went. `requestId` is API Gateway's request id, the name and value the functions'
+ * log lines and the Error body carry too (the saved queries of log-queries.ts rely on it).
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: AccessLogField.contextRequestId(),
+  extendedRequestId: AccessLogField.contextExtendedRequestId(),
+  requestTime: AccessLogField.contextRequestTime(),
+  sourceIp: AccessLogField.contextIdentitySourceIp(),
+  userAgent: AccessLogField.contextIdentityUserAgent(),
+  method: AccessLogField.contextHttpMethod(),
+  resourcePath: AccessLogField.contextResourcePath(),
+  path: AccessLogField.contextPath(),
+  protocol: AccessLogField.contextProtocol(),
+  status: AccessLogField.contextStatus(),
+  responseLength: AccessLogField.contextResponseLength(),
+  responseLatency: AccessLogField.contextResponseLatency(),
+  integrationLatency: AccessLogField.contextIntegrationLatency(),
+  integrationStatus: AccessLogField.contextIntegrationStatus(),
+  keyId: AccessLogField.contextAuthorizerPrincipalId(),
+  authorizerLatency: AccessLogField.contextAuthorizerLatency(),
+  authorizerStatus: AccessLogField.contextAuthorizerStatus(),
+  errorType: AccessLogField.contextErrorResponseType(),
+  errorMessage: AccessLogField.contextErrorMessage(),
+  xrayTraceId: AccessLogField.contextXrayTraceId(),
+} as const;
+
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS));
 
 /**
  * The REST API of one stage: resources and methods generated from the operations' descriptors,

@@ -4,12 +4,8 @@ import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { controlTowerRule } from '#infra/control-tower';
 import type { DataProtection } from '#infra/stages';
-import {
-  ALL_TABLES,
-  type KeyAttribute,
-  type TableDesign,
-  type TableKey,
-} from '#shared/adapters/dynamodb/table-design';
+import { ALL_TABLES, type KeyAttribute, type TableDesign } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 
 export interface TablesProps {
   /** The stage's protection of its data: deletion protection, point-in-time recovery, removal policy. */

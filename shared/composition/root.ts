@@ -1,5 +1,5 @@
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import { type FunctionConfig, readFunctionConfig } from '#shared/config';
 import type { ProxyHandler } from '#shared/lambda';
 import type { Operation } from '#shared/operations/operation';

@@ -1,4 +1,5 @@
-import { type AllowedOrigins, ANY_ORIGIN, isAllowedOrigin } from '#shared/http/cors';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
+import { isAllowedOrigin } from '#shared/http/cors';
 import { ERROR_STATUS, type ErrorCode } from '#shared/http/error-body';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
 import { RATE_LIMIT_POLICY_HEADER } from '#shared/http/rate-limit-policy';

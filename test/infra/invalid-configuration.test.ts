@@ -5,7 +5,7 @@ import { Tables } from '#infra/constructs/tables';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { PetStoreStack } from '#infra/pet-store-stack';
 import { STAGE_DEFAULTS, type StageConfig } from '#infra/stages';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import { buildTestApp } from '../support/pet-store-app';
 
 /** A stage as staging, with `changes`; built in a test app (no bundling). */
@@ -46,6 +46,15 @@ describe('a stage the constructs cannot build', () => {
     const alarms = { ...STAGE_DEFAULTS.staging.alarms, serverErrorRate: 5 };
 
     expect(thrownBy(stackWith({ alarms })).constructPath).toBe('PetStore-broken/Monitoring');
+  });
+
+  it('fails naming the monitoring when a deployment alarm could not fire within a 5-minute canary', () => {
+    const alarms = { ...STAGE_DEFAULTS.production.alarms, deploymentPeriodMinutes: 3 };
+
+    const error = thrownBy(stackWith({ alarms }));
+
+    expect(error.constructPath).toBe('PetStore-broken/Monitoring');
+    expect(error.message).toContain('could not fire within a canary');
   });
 
   it("fails naming the function when its timeout is longer than API Gateway's 29 s", () => {

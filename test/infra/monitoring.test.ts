@@ -5,7 +5,13 @@ import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES } from '#infra/stages';
 import { DOCUMENTED_ALARM_EVALUATION, DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
-import { dashboardWidgets, functionId, referencedIds, resourcesOfType } from '../support/template-queries';
+import {
+  dashboardWidgets,
+  deploymentAlarmIds,
+  functionId,
+  referencedIds,
+  resourcesOfType,
+} from '../support/template-queries';
 
 const { templates } = synthStages();
 
@@ -36,9 +42,11 @@ const ERROR_CODES = [
 describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
   const template = templates[stageName];
   const thresholds = DOCUMENTED_STAGES[stageName].alarms;
-  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(
-    ([, alarm]) => alarm.Properties ?? {},
-  );
+  /** The stage's alarms; those that roll back deployments are tested in deployments.test.ts. */
+  const rollbackAlarms = deploymentAlarmIds(template);
+  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm')
+    .filter(([id]) => !rollbackAlarms.has(id))
+    .map(([, alarm]) => alarm.Properties ?? {});
   const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
   const alarmOn = (metricName: string, dimension?: unknown) =>
     alarms.filter(
@@ -236,7 +244,7 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     );
   });
 
-  it('outputs the base URL ending in /v1/, the table names, the dashboard and the alarm topic', () => {
+  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic, the deployments and the log groups', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -244,6 +252,12 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         'ApiUrl',
         'CountersTableName',
         'DashboardName',
+        'DeploymentApplicationName',
+        'AccessLogGroupName',
+        'ListPetsLogGroupName',
+        'CreatePetLogGroupName',
+        'GetPetLogGroupName',
+        'AuthorizerLogGroupName',
         'IdempotencyTableName',
         'PetsTableName',
       ].sort(),

@@ -1,6 +1,6 @@
 import type { OperationId } from '#functions/operations';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { generateApiKey } from '#shared/auth/api-key';
-import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler } from '#shared/lambda';
 import { ApiClient } from '#tools/contract/api-client';
 import { loadContract } from '#tools/contract/conformance';

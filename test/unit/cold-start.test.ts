@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authorizerRoot } from '#functions/authorizer/root';
-import { createPet } from '#functions/create-pet/contract';
 import { getPetRoot } from '#functions/get-pet/root';
 import {
   createDynamoDbClient,
   createLocalClient,
   DYNAMODB_CALL_BUDGET_MS,
+  DYNAMODB_HTTP_OPTIONS,
   timeBudget,
 } from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
@@ -16,11 +17,9 @@ import { entryFile, fromEnvironment } from '#shared/composition/root';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { CURSOR_PROBLEM, decodeCursor } from '#shared/http/cursor';
-import { httpEndpoint } from '#shared/http/endpoint';
 import { createObservability } from '#shared/observability/observability';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
-import { silent } from '../support/observability';
 
 /**
  * What a function settles once, at cold start: its configuration and clients, the pieces its
@@ -80,16 +79,14 @@ describe('configuration', () => {
 
 describe('the DynamoDB client', () => {
   it('has the time budget of the timeout ladder: 3 attempts of 1 s, sockets kept alive', () => {
-    expect(timeBudget()).toEqual({
-      maxAttempts: 3,
-      requestHandler: {
-        requestTimeout: 1_000,
-        connectionTimeout: 1_000,
-        throwOnRequestTimeout: true,
-        httpAgent: { keepAlive: true, maxSockets: 50 },
-        httpsAgent: { keepAlive: true, maxSockets: 50 },
-      },
+    expect(DYNAMODB_HTTP_OPTIONS).toEqual({
+      requestTimeout: 1_000,
+      connectionTimeout: 1_000,
+      throwOnRequestTimeout: true,
+      httpAgent: { keepAlive: true, maxSockets: 50 },
+      httpsAgent: { keepAlive: true, maxSockets: 50 },
     });
+    expect(timeBudget()).toEqual({ maxAttempts: 3, requestHandler: expect.any(NodeHttpHandler) });
   });
 
   it('goes to DynamoDB Local with its dummy region and credentials only when an endpoint is set', async () => {
@@ -154,18 +151,25 @@ describe('the pet service', () => {
       'PetService was built without an IdSequence: it cannot create pets',
     );
   });
+
+  it('refuses a create by key when it was built without an idempotency store, before drawing an id', async () => {
+    let drawn = 0;
+    const service = new PetService({
+      pets: { create: async () => undefined } as never,
+      ids: { next: async () => ++drawn },
+    });
+
+    await expect(
+      service.create({ name: 'Rex', categoryId: 1 }, { caller: 'key-1', key: 'k' }),
+    ).rejects.toThrow('PetService was built without an IdempotencyStore: it cannot create pets by key');
+    expect(drawn).toBe(0);
+  });
 });
 
 describe('an operation', () => {
   it('lives in a folder named after its id in kebab-case, its Lambda entry lambda.ts', () => {
     expect(entryFile('listPets')).toBe('functions/list-pets/lambda.ts');
     expect(entryFile('authorizer')).toBe('functions/authorizer/lambda.ts');
-  });
-
-  it('that is idempotent cannot be built without its idempotency middleware', () => {
-    expect(() => httpEndpoint(createPet, silent(), async () => ({ status: 201, body: {} }) as never)).toThrow(
-      'createPet is idempotent: it needs its idempotency middleware',
-    );
   });
 
   it('of a function that allows no origin sends no CORS header at all, not even Vary', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '#functions/operations';
 import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/gateway-answers';
+import { parseAllowedOrigins } from '#shared/allowed-origins';
 import { ConfigError, readFunctionConfig } from '#shared/config';
-import { parseAllowedOrigins } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import {
   answerHeaders,

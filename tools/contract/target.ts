@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SMOKE_PREFIX } from '#tools/pet-names';
 import { ApiClient, type ResponseCheck } from './api-client';
 import { type Contract, loadContract } from './conformance';
 
@@ -10,7 +11,7 @@ import { type Contract, loadContract } from './conformance';
  */
 
 /** The start of the name of every pet the suite creates, so operators can find and remove them. */
-export const SMOKE_PREFIX = 'smoke-';
+export { SMOKE_PREFIX };
 
 export interface ContractTarget {
   /** The API's base URL, ending in `/v1`. */

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
-import { type AllowedOrigins, singleOrigin } from '#shared/http/cors';
+import type { AllowedOrigins } from '#shared/allowed-origins';
+import { singleOrigin } from '#shared/http/cors';
 import { errorBody } from '#shared/http/error-body';
 import {
   type AnswerContext,
@@ -163,6 +164,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const arn = methodArn(LOCAL_API, method, match.path);
     // The authorizer and the function run in turn with the other requests (LOCAL_CONCURRENCY).
     return limit(async () => {
+      // When API Gateway would have received it: the request's deadline counts from here, the
+      // authorizer's time included. (Not from its arrival: in AWS no request waits in a queue.)
+      const received = new Date();
       const authorization = await authorizeRequest({
         authorizer: options.authorizer,
         tokens: valuesOf(headers, 'authorization'),
@@ -186,6 +190,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         authorizer: { principalId: authorization.principalId, ...authorization.context },
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         protocol: `HTTP/${request.httpVersion}`,
+        now: received,
       });
       const handler = options.handlers[operationId];
       let result: unknown;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { AllowedOrigins } from '#shared/http/cors';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
 import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviour';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';

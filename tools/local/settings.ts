@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { LOCAL_PLANS } from '#infra/stage-plans';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import {
   ConfigError,
   ENV,
@@ -10,7 +11,6 @@ import {
   readLogLevel,
 } from '#shared/config';
 import { isPlanName, planNames } from '#shared/fair-use/plans';
-import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 
 /**
  * The settings of `npm start` and `npm run dev`, read from their environment and checked at

@@ -1,5 +1,5 @@
+import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV } from '#shared/config';
-import { ANY_ORIGIN } from '#shared/http/cors';
 import type { LocalStack } from '#tools/local/local-stack';
 import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { assertSettingsUsable } from '#tools/local/startup-checks';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV, optionalEnv } from '#shared/config';
-import { ANY_ORIGIN } from '#shared/http/cors';
 import { BASE_PATH } from '#shared/http/paths';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget } from '#tools/contract/target';
