@@ -78,7 +78,7 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       const built = await buildBundles(join(options.workDir, 'bundles'));
       progress(`bundles built: ${built.pairs.length} functions and their baselines`);
       const latencyTables = await createBenchTables(admin, 'bench-latency');
-      await seedPets(admin, latencyTables, 1, settings.smallTable);
+      await seedPets(admin, latencyTables, settings.smallTable);
       await storeApiKey(admin, latencyTables, record);
       const measured = {
         endpoint,

@@ -258,13 +258,13 @@ export const measureCapacity = async (options: CapacityOptions): Promise<Capacit
     ];
   };
 
-  await seedPets(options.admin, options.names, 1, options.smallTable);
+  await seedPets(options.admin, options.names, options.smallTable);
   petsInTable = options.smallTable;
   const small = await measureAt(options.smallTable);
   options.progress?.(`capacity: ${options.smallTable} pets done`);
 
-  // Creates took ids up to `petsInTable` (the sequence started at `smallTable`); fill up after them.
-  await seedPets(options.admin, options.names, petsInTable + 1, options.largeTable - petsInTable);
+  // Fill up after the ids the creates' blocks took.
+  await seedPets(options.admin, options.names, options.largeTable - petsInTable);
   petsInTable = options.largeTable;
   // The walks read only: before the creates of the large table's rows, at exactly `largeTable` pets.
   const walks = [...(await walk()), ...(await walk('available'))];

@@ -8,17 +8,22 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * - `pass`: bytes flow both ways;
  * - `stall`: connections are accepted and kept, bytes sent either way are held back, as with a
  *   SIGSTOPped DynamoDB or a dead route; `resume()` delivers them and passes again;
- * - `drop`: every connection, open or new, is reset at once.
+ * - `drop`: every connection, open or new, is reset at once;
+ * - `lose-answers`: connections opened now deliver their requests, but their answers never arrive
+ *   (held back for good, even after the mode changes), as when a response is lost on the way: the
+ *   request was applied, the client times out and retries on a new connection.
  *
  * It emits `held` each time it holds a chunk back, so a test can wait for a request to be stuck
  * instead of sleeping.
  */
-export type ProxyMode = 'pass' | 'stall' | 'drop';
+export type ProxyMode = 'pass' | 'stall' | 'drop' | 'lose-answers';
 
 interface Link {
   readonly client: Socket;
   readonly upstream: Socket;
   readonly held: { readonly to: Socket; readonly chunk: Buffer }[];
+  /** Opened in `lose-answers` mode: its answers are held back for good. */
+  readonly losesAnswers: boolean;
 }
 
 export class FaultProxy extends EventEmitter {
@@ -61,10 +66,19 @@ export class FaultProxy extends EventEmitter {
     for (const link of this.links) this.reset(link);
   }
 
-  /** Passes bytes again, delivering what was held back. */
+  /** Connections opened from now on lose their answers, for good (see `lose-answers`). */
+  loseAnswers(): void {
+    this.mode = 'lose-answers';
+  }
+
+  /**
+   * Passes bytes again, delivering what was held back, except the answers of connections opened
+   * in `lose-answers` mode: those stay lost.
+   */
   resume(): void {
     this.mode = 'pass';
     for (const link of this.links) {
+      if (link.losesAnswers) continue;
       for (const { to, chunk } of link.held.splice(0)) if (!to.destroyed) to.write(chunk);
     }
   }
@@ -81,10 +95,11 @@ export class FaultProxy extends EventEmitter {
       return;
     }
     const upstream = connect(port, host);
-    const link: Link = { client, upstream, held: [] };
+    const link: Link = { client, upstream, held: [], losesAnswers: this.mode === 'lose-answers' };
     this.links.add(link);
     const forward = (to: Socket) => (chunk: Buffer) => {
-      if (this.mode === 'pass') {
+      const lost = link.losesAnswers && to === client;
+      if (!lost && (this.mode === 'pass' || this.mode === 'lose-answers')) {
         to.write(chunk);
       } else {
         link.held.push({ to, chunk });

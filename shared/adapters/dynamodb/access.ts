@@ -35,7 +35,7 @@ export const DATA_ACCESS = {
     create: [{ table: 'pets', actions: ['dynamodb:PutItem'] }],
   },
   ids: {
-    /** An atomic ADD on the counter item. */
+    /** An atomic ADD on the counter item, once per block of ids (hi/lo). */
     next: [{ table: 'counters', actions: ['dynamodb:UpdateItem'] }],
   },
   apiKeys: {
