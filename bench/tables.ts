@@ -10,6 +10,7 @@ import {
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { PET_STATUSES, type Pet } from '#shared/domain/pet';
 
@@ -66,7 +67,7 @@ export const seedPets = async (admin: Admin, names: TableNames, count: number): 
     );
   }
   const writeBatch = async (pets: Pet[]) => {
-    let requests: unknown[] = pets.map((pet) => ({ PutRequest: { Item: pet } }));
+    let requests: unknown[] = pets.map((pet) => ({ PutRequest: { Item: petItem(pet) } }));
     while (requests.length > 0) {
       const { UnprocessedItems } = await admin.doc.send(
         new BatchWriteCommand({ RequestItems: { [petsTable]: requests as never } }),

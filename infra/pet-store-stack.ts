@@ -9,6 +9,7 @@ import { Tables } from '#infra/constructs/tables';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
+import { LEGACY_STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
 import { ENV } from '#shared/config';
 import { authorizerFunction } from '#shared/operations/authorizer';
 import { entryFile } from '#shared/operations/operation';
@@ -37,7 +38,10 @@ export class PetStoreStack extends Stack {
       terminationProtection: stage.dataProtection.terminationProtection,
     });
 
-    this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
+    this.tables = new Tables(this, 'Tables', {
+      dataProtection: stage.dataProtection,
+      legacyStatusIndex: stage.legacyStatusIndex,
+    });
 
     const functionProps = {
       logRetention: stage.logRetention,
@@ -110,10 +114,15 @@ export class PetStoreStack extends Stack {
 
   /**
    * Exactly the DynamoDB actions the function's descriptor lists, each on the table or index it
-   * names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
+   * names (no `grantReadData`, no `index/*`), and the variable of each table it touches. An index
+   * the table does not have is granted nothing; a function granted the legacy status index reads
+   * it (PETS_LEGACY_STATUS_INDEX).
    */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {
     for (const access of accesses) {
+      if (access.index && !this.tables.hasIndex(access.table, access.index)) continue;
+      if (access.index === LEGACY_STATUS_INDEX.indexName)
+        fn.function.addEnvironment(ENV.legacyStatusIndex, 'true');
       const table: Table = this.tables.byKey(access.table);
       fn.role.addToPrincipalPolicy(
         new PolicyStatement({

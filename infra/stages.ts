@@ -69,6 +69,13 @@ export interface StageConfig {
    * answers are (docs/deploy.md, "CORS").
    */
   readonly allowedOrigins: readonly string[];
+  /**
+   * The pets table still has the unsharded `status-index` of stacks deployed before the status
+   * index was sharded, besides the sharded one, and listPets reads it. Only while such a stage
+   * migrates: set it for the first deploy of the sharded index, backfill, then clear it
+   * (docs/deploy.md, "Migrating to the sharded status index"). A new stage never sets it.
+   */
+  readonly legacyStatusIndex: boolean;
 }
 
 const STAGING: Omit<StageConfig, 'env'> = {
@@ -91,6 +98,7 @@ const STAGING: Omit<StageConfig, 'env'> = {
   authorizerCacheTtlSeconds: 30,
   // A web client's development server (Vite's default port) may call staging.
   allowedOrigins: ['http://localhost:5173'],
+  legacyStatusIndex: false,
   // Disposable: a staging stack can be deleted and rebuilt with its data.
   dataProtection: {
     deletionProtection: false,
@@ -120,6 +128,7 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
   authorizerCacheTtlSeconds: 60,
   // Servers only until a web client ships; its origin goes here then.
   allowedOrigins: [],
+  legacyStatusIndex: false,
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
   dataProtection: {
     deletionProtection: true,

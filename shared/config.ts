@@ -24,6 +24,11 @@ export const ENV = {
   } satisfies Record<TableKey, string>,
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
+  /**
+   * `true` while a stage migrates to the sharded status index: listPets then lists by status from
+   * the unsharded `status-index` (docs/deploy.md). Set by the stack; unset otherwise.
+   */
+  legacyStatusIndex: 'PETS_LEGACY_STATUS_INDEX',
   /** `staging` or `production`, set by the stack; unset locally. */
   stage: 'PETSTORE_STAGE',
   /**
@@ -93,6 +98,8 @@ export interface FunctionConfig {
   readonly metrics: boolean;
   /** Web origins whose pages may read the answers (CORS). @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** List by status from the unsharded index of a stage still migrating. @default false */
+  readonly legacyStatusIndex?: boolean;
 }
 
 /** The allowed origins in a variable, or a ConfigError naming it. */
@@ -114,6 +121,10 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   const stage = optionalEnv(ENV.stage, env);
   const origins = optionalEnv(ENV.corsOrigins, env);
   const logLevel = readLogLevel(env);
+  const legacy = optionalEnv(ENV.legacyStatusIndex, env);
+  if (legacy !== undefined && legacy !== 'true') {
+    throw new ConfigError(`${ENV.legacyStatusIndex} must be "true" or unset, not "${legacy}"`);
+  }
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
     dynamoDb: endpoint ? { endpoint } : {},
@@ -121,6 +132,7 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     ...(logLevel ? { logLevel } : {}),
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
+    ...(legacy ? { legacyStatusIndex: true } : {}),
   };
 };
 

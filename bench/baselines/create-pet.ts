@@ -1,11 +1,13 @@
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { nextBlockSize } from '#shared/adapters/dynamodb/id-blocks';
+import { petItem } from '#shared/adapters/dynamodb/pet-items';
+import type { Pet } from '#shared/domain/pet';
 
 /**
  * Baseline of createPet: the same writes with the same conditions (a block of ids leased with an
  * ADD on the counter when the last one is used up, sized as the service sizes it, then a
- * conditional PutItem), same client, no middleware and no validation. One invocation at a time,
+ * conditional PutItem of the same item, status shard key included), same client, no middleware and no validation. One invocation at a time,
  * as in Lambda, so the block needs no guard against concurrent callers.
  */
 export const baselineCreatePet = ({
@@ -50,10 +52,14 @@ export const baselineCreatePet = ({
       id: await nextId(),
       name: body.name,
       categoryId: body.categoryId,
-      status: body.status ?? 'available',
+      status: (body.status ?? 'available') as Pet['status'],
     };
     await client.send(
-      new PutCommand({ TableName: petsTable, Item: pet, ConditionExpression: 'attribute_not_exists(id)' }),
+      new PutCommand({
+        TableName: petsTable,
+        Item: petItem(pet),
+        ConditionExpression: 'attribute_not_exists(id)',
+      }),
     );
     return {
       statusCode: 201,

@@ -3,15 +3,13 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Construct } from 'constructs';
 import { controlTowerRule } from '#infra/control-tower';
 import type { DataProtection } from '#infra/stages';
-import {
-  ALL_TABLES,
-  type KeyAttribute,
-  type TableDesign,
-  type TableKey,
-} from '#shared/adapters/dynamodb/table-design';
+import { deployedDesigns } from '#shared/adapters/dynamodb/create-tables';
+import type { KeyAttribute, TableDesign, TableKey } from '#shared/adapters/dynamodb/table-design';
 
 export interface TablesProps {
   readonly dataProtection: DataProtection;
+  /** Keep the unsharded status index of a stage that migrates (StageConfig). @default false */
+  readonly legacyStatusIndex?: boolean;
 }
 
 const attribute = (key: KeyAttribute) => ({
@@ -29,7 +27,10 @@ export class Tables extends Construct {
 
   constructor(scope: Construct, id: string, props: TablesProps) {
     super(scope, id);
-    this.all = ALL_TABLES.map((design) => ({ design, table: this.table(design, props.dataProtection) }));
+    this.all = deployedDesigns({ legacyStatusIndex: props.legacyStatusIndex ?? false }).map((design) => ({
+      design,
+      table: this.table(design, props.dataProtection),
+    }));
     if (!props.dataProtection.pointInTimeRecovery) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-DDB3',
@@ -47,9 +48,18 @@ export class Tables extends Construct {
   }
 
   byKey(key: TableKey): Table {
+    return this.entry(key).table;
+  }
+
+  /** Whether the table has this index as deployed (the legacy status index may or may not be). */
+  hasIndex(key: TableKey, indexName: string): boolean {
+    return this.entry(key).design.indexes.some((index) => index.indexName === indexName);
+  }
+
+  private entry(key: TableKey): { readonly design: TableDesign; readonly table: Table } {
     const found = this.all.find(({ design }) => design.key === key);
     if (!found) throw new Error(`No table "${key}"`);
-    return found.table;
+    return found;
   }
 
   private table(design: TableDesign, protection: DataProtection): Table {

@@ -10,7 +10,13 @@ export const readOnlyPetService = (
   config: FunctionConfig,
   client: DynamoDBDocumentClient = createDocumentClient(config.dynamoDb),
 ): PetService =>
-  new PetService({ pets: new DynamoDbPetRepository({ client, petsTable: tableName(config, 'pets') }) });
+  new PetService({
+    pets: new DynamoDbPetRepository({
+      client,
+      petsTable: tableName(config, 'pets'),
+      ...(config.legacyStatusIndex ? { legacyStatusIndex: true } : {}),
+    }),
+  });
 
 /** The pet service of createPet: the pets table and the id sequence's counters table. */
 export const writablePetService = (

@@ -32,6 +32,18 @@ export class PetIdTakenError extends Error {
   }
 }
 
+/**
+ * A listing was asked to continue from a position that a listing of another order issued (a
+ * cursor from before the listing by status was sharded, say): following it could skip or repeat
+ * pets, so the walk has to start again.
+ */
+export class StaleListPositionError extends Error {
+  override readonly name = 'StaleListPositionError';
+  constructor() {
+    super('This position belongs to a listing of another order; start the listing again');
+  }
+}
+
 /** The id sequence is exhausted: every id up to 2^53−1 has been handed out. */
 export class IdSpaceExhaustedError extends Error {
   override readonly name = 'IdSpaceExhaustedError';

@@ -65,7 +65,7 @@ export const PAGINATION_AREA: ContractArea = {
     ),
 
     creating(
-      'walks a status in ascending ids across pages, every link keeping status and limit',
+      'walks a status across pages, no pet twice, every link keeping status and limit',
       async ({ api }) => {
         await ensureThree(api, 'sold');
 
@@ -73,8 +73,8 @@ export const PAGINATION_AREA: ContractArea = {
 
         const pets = pages.flat();
         expect(pets.every((pet) => pet.status === 'sold')).toBe(true);
+        for (const page of pages.slice(0, -1)) expect(page).toHaveLength(2);
         const ids = pets.map((pet) => pet.id);
-        expect(ids).toEqual([...ids].sort((a, b) => a - b));
         expect(new Set(ids).size).toBe(ids.length);
         expect(links.length).toBeGreaterThanOrEqual(1);
         for (const link of links) {
@@ -100,7 +100,7 @@ export const PAGINATION_AREA: ContractArea = {
       const page = second.json as Pet[];
       expect(page.length).toBeGreaterThanOrEqual(1);
       expect(page.length).toBeLessThanOrEqual(2);
-      for (const pet of page) expect(pet.id).toBeGreaterThan(firstPet?.id ?? 0);
+      for (const pet of page) expect([pet.status, pet.id === firstPet?.id]).toEqual(['pending', false]);
     }),
 
     ...eachCase(

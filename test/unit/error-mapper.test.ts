@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { PetNotFoundError, StoreUnavailableError } from '#shared/domain/errors';
+import { PetNotFoundError, StaleListPositionError, StoreUnavailableError } from '#shared/domain/errors';
 import { toHttpError } from '#shared/http/error-mapper';
 import { HttpError } from '#shared/http/http-error';
 import { retryHeaders } from '#shared/http/retry';
@@ -33,6 +33,22 @@ describe('toHttpError', () => {
     const mapped = toHttpError(new PetNotFoundError(42));
 
     expect([mapped.status, mapped.code, mapped.message]).toEqual([404, 'NOT_FOUND', 'Pet 42 does not exist']);
+  });
+
+  it('maps StaleListPositionError to 400 VALIDATION_FAILED on query.cursor, telling the client to start again', () => {
+    const mapped = toHttpError(new StaleListPositionError());
+
+    expect([mapped.status, mapped.code, mapped.message, mapped.details]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      'Invalid request: query.cursor was issued by another version of the API; start the listing again',
+      [
+        {
+          field: 'query.cursor',
+          message: 'was issued by another version of the API; start the listing again',
+        },
+      ],
+    ]);
   });
 
   it('maps StoreUnavailableError to 503 SERVICE_UNAVAILABLE with a generic message, keeping the cause', () => {

@@ -1,4 +1,8 @@
-import { STATUS_INDEX, type TableKey } from '#shared/adapters/dynamodb/table-design';
+import {
+  LEGACY_STATUS_INDEX,
+  STATUS_SHARD_INDEX,
+  type TableKey,
+} from '#shared/adapters/dynamodb/table-design';
 
 /**
  * What each adapter method calls, on which table or index. An operation's descriptor lists the
@@ -17,7 +21,10 @@ export type DynamoDbAction =
 
 export interface TableAccess {
   readonly table: TableKey;
-  /** The index the actions apply to; the table itself when omitted. */
+  /**
+   * The index the actions apply to; the table itself when omitted. An index the deployed table
+   * does not have (the legacy status index, once a stage has migrated) is granted nothing.
+   */
   readonly index?: string;
   readonly actions: readonly DynamoDbAction[];
 }
@@ -26,10 +33,14 @@ export const DATA_ACCESS = {
   pets: {
     /** Strongly consistent GetItem by id. */
     get: [{ table: 'pets', actions: ['dynamodb:GetItem'] }],
-    /** A Scan of the table (unfiltered) or a Query of the status index (filtered). */
+    /**
+     * A Scan of the table (unfiltered) or Queries of the status index, shard after shard
+     * (filtered); of the unsharded index instead while a stage migrates (docs/deploy.md).
+     */
     list: [
       { table: 'pets', actions: ['dynamodb:Scan'] },
-      { table: 'pets', index: STATUS_INDEX.indexName, actions: ['dynamodb:Query'] },
+      { table: 'pets', index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
+      { table: 'pets', index: LEGACY_STATUS_INDEX.indexName, actions: ['dynamodb:Query'] },
     ],
     /** A conditional PutItem of a new pet. */
     create: [{ table: 'pets', actions: ['dynamodb:PutItem'] }],

@@ -6,7 +6,12 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { ALL_TABLES, type TableDesign, type TableKey } from '#shared/adapters/dynamodb/table-design';
+import {
+  ALL_TABLES,
+  LEGACY_STATUS_INDEX,
+  type TableDesign,
+  type TableKey,
+} from '#shared/adapters/dynamodb/table-design';
 
 /**
  * Resolves when the DynamoDB at `endpoint` answers one ListTables within `timeoutMs`, a single
@@ -42,13 +47,33 @@ const attributeDefinitions = (design: TableDesign) => {
   return [...unique].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
 };
 
+export interface EnsureTablesOptions {
+  /**
+   * Give the pets table the unsharded `status-index` too, as a stage that is migrating to the
+   * sharded one has it (docs/deploy.md): for the tests of that migration. @default false
+   */
+  readonly legacyStatusIndex?: boolean;
+}
+
+/** The designs as a stage deploys them: the pets table with the legacy status index while it migrates. */
+export const deployedDesigns = (options: EnsureTablesOptions = {}): readonly TableDesign[] =>
+  ALL_TABLES.map((design) =>
+    options.legacyStatusIndex && design.key === 'pets'
+      ? { ...design, indexes: [...design.indexes, LEGACY_STATUS_INDEX] }
+      : design,
+  );
+
 /**
  * Creates the tables of `table-design.ts` that do not exist yet, on-demand and with their TTL
  * attribute, as the stack does. Used outside AWS only: by the local server, the tests and the
  * benchmark. (DynamoDB Local records the TTL setting; it does not delete expired items.)
  */
-export const ensureTables = async (client: DynamoDBClient, names: TableNames): Promise<void> => {
-  for (const design of ALL_TABLES) {
+export const ensureTables = async (
+  client: DynamoDBClient,
+  names: TableNames,
+  options: EnsureTablesOptions = {},
+): Promise<void> => {
+  for (const design of deployedDesigns(options)) {
     const TableName = names[design.key];
     try {
       await client.send(
