@@ -85,6 +85,10 @@ export const benchEvents = ({
 export const listEvent = (query: Readonly<Record<string, string>> = {}): APIGatewayProxyEvent =>
   benchProxyEvent({ method: 'GET', path: '/pets', resource: '/pets', query });
 
+/** A create as a client sends it, with this body: measured for the partitions its writes reach. */
+export const createEvent = (body: unknown): APIGatewayProxyEvent =>
+  benchProxyEvent({ method: 'POST', path: '/pets', resource: '/pets', body });
+
 /** The status each function must answer with its bench event. */
 export const EXPECTED_STATUS: Readonly<Record<BenchFunction, number>> = {
   'list-pets': 200,
