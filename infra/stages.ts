@@ -78,6 +78,22 @@ export interface StageConfig {
   readonly legacyStatusIndex: boolean;
 }
 
+/**
+ * What production's throttle is sized for (docs/deploy.md, "Throttling"): an expected peak of
+ * 1,000 requests a second, creates at most half of them. Change it here when the expected load
+ * changes, and the throttle with it.
+ */
+export const PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND = 1_000;
+
+/**
+ * The create rate the data model takes before its hottest partition key reaches DynamoDB's
+ * 1,000 write units a second: one status shard's key takes 1/16 of the creates of a status, one
+ * write unit each (a pet is under 1 KB), so 16 × 1,000. `npm run bench` measures it (the
+ * partition-load model, BENCHMARKS.md), and the stage throttle keeps production's busiest second
+ * under half of it.
+ */
+export const DATA_MODEL_CEILING_CREATES_PER_SECOND = 16_000;
+
 const STAGING: Omit<StageConfig, 'env'> = {
   name: 'staging',
   throttling: { rateLimit: 20, burstLimit: 40 },
@@ -110,7 +126,14 @@ const STAGING: Omit<StageConfig, 'env'> = {
 
 const PRODUCTION: Omit<StageConfig, 'env'> = {
   name: 'production',
-  throttling: { rateLimit: 100, burstLimit: 200 },
+  // Twice the expected peak, and twice that as a burst: even if every request were a create, the
+  // busiest second (burst + rate, 6,000) stays under half the data model's ceiling (16,000), under
+  // API Gateway's default account quota (10,000 a second, burst 5,000), and the steady rate
+  // (2 WCU a create) within the 4,000 WCU/s a new on-demand table serves at once.
+  throttling: {
+    rateLimit: 2 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+    burstLimit: 4 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+  },
   logRetention: RetentionDays.THREE_MONTHS,
   logLevel: 'INFO',
   alarms: {
