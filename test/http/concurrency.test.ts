@@ -20,8 +20,14 @@ const storedPets = async (): Promise<{ id: number; name: string }[]> => {
   return pets;
 };
 
+/**
+ * Measured: 2–10 s for the burst on a 2-core machine, the longer with both cores kept busy by
+ * other work; four times the worst of it, so a busy machine never fails it on time alone.
+ */
+const BURST_TIMEOUT_MS = 40_000;
+
 describe('concurrent creates', () => {
-  it('answers a burst of 300 simultaneous creates with 300 distinct ids, no 5xx, and loses none', async () => {
+  it('answers a burst of 300 simultaneous creates with 300 × 201, 300 distinct ids, and loses none', async () => {
     const responses = await Promise.all(
       Array.from({ length: 300 }, (_, index) =>
         api.client.post('/pets', { name: `Pet ${index}`, categoryId: 1 }),
@@ -36,5 +42,5 @@ describe('concurrent creates', () => {
     expect(new Set(stored.map((pet) => pet.name)).size).toBe(300);
     const listed = (await api.client.get('/pets?limit=100')).json as { id: number }[];
     expect(listed).toHaveLength(100);
-  });
+  }, BURST_TIMEOUT_MS);
 });
