@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
-import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import { authorizerRoot } from '#shared/composition/authorizer';
@@ -11,6 +11,7 @@ import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { ensureLocalTables } from '#tools/local/local-tables';
 import { assertSettingsUsable, listenError } from '#tools/local/preflight';
 import { LOCAL_HOST as HOST, LocalConfigError, localDataPaths } from '#tools/local/settings';
 import type { StaticRoutes } from '#tools/local/static-files';
@@ -115,7 +116,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const prepare = async (endpoint: string) => {
     const admin = createLocalClient(endpoint);
     try {
-      await ensureTables(admin, tables);
+      await ensureLocalTables(admin, endpoint, tables, log);
     } finally {
       admin.destroy();
     }
