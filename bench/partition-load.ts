@@ -1,12 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createPet } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
-import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { ALL_TABLES, type TableDesign } from '#shared/adapters/dynamodb/table-design';
-import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
+import { writablePetService } from '#shared/composition/pets';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';
 import { lambdaContext } from '#tools/lambda/context';
@@ -129,19 +127,20 @@ const recordingClient = (endpoint: string, names: TableNames) => {
   return { client, writes };
 };
 
+/** createPet as its composition root builds it, on the recording client, silent. */
 const createPetFunction = (client: DynamoDBClient, names: TableNames) => {
-  const documents = documentClientOf(client);
+  const logger = createLogger({ logLevel: 'SILENT' });
   return createPetHandler({
-    pets: new PetService({
-      pets: new DynamoDbPetRepository({ client: documents, petsTable: names.pets }),
-      ids: new DynamoDbIdSequence({
-        client: documents,
-        countersTable: names.counters,
-        sequence: PET_ID_SEQUENCE,
-      }),
-    }),
-    idempotencyStore: createIdempotencyStore({ client, idempotencyTable: names.idempotency }),
-    logger: createLogger({ logLevel: 'SILENT' }),
+    pets: writablePetService(
+      { tables: names, dynamoDb: {}, metrics: false },
+      {
+        keyPrefix: createPet.operationId,
+        retentionSeconds: createPet.idempotency.retentionSeconds,
+        problems: logger,
+      },
+      documentClientOf(client),
+    ),
+    logger,
     metrics: NO_METRICS,
   });
 };

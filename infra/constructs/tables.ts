@@ -1,12 +1,15 @@
 import { Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { ValidationError } from '#infra/constructs/validation-error';
 import { controlTowerRule } from '#infra/control-tower';
 import type { DataProtection } from '#infra/stages';
 import { deployedDesigns } from '#shared/adapters/dynamodb/create-tables';
-import type { KeyAttribute, TableDesign, TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { KeyAttribute, TableDesign } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 
 export interface TablesProps {
+  /** The stage's protection of its data: deletion protection, point-in-time recovery, removal policy. */
   readonly dataProtection: DataProtection;
   /** Keep the unsharded status index of a stage that migrates (StageConfig). @default false */
   readonly legacyStatusIndex?: boolean;
@@ -23,6 +26,7 @@ const attribute = (key: KeyAttribute) => ({
  * stage says. No physical names: CloudFormation names them, so two stages never collide.
  */
 export class Tables extends Construct {
+  /** Every table, with the design it was made from, in the order of `ALL_TABLES`. */
   readonly all: readonly { readonly design: TableDesign; readonly table: Table }[];
 
   constructor(scope: Construct, id: string, props: TablesProps) {
@@ -31,7 +35,28 @@ export class Tables extends Construct {
       design,
       table: this.table(design, props.dataProtection),
     }));
-    if (!props.dataProtection.pointInTimeRecovery) {
+    this.acknowledgeFindings(props.dataProtection);
+  }
+
+  /** The table of a design, by its key (`pets`, `apiKeys`…). */
+  byKey(key: TableKey): Table {
+    return this.entry(key).table;
+  }
+
+  /** Whether the table has this index as deployed (the legacy status index may or may not be). */
+  hasIndex(key: TableKey, indexName: string): boolean {
+    return this.entry(key).design.indexes.some((index) => index.indexName === indexName);
+  }
+
+  private entry(key: TableKey): { readonly design: TableDesign; readonly table: Table } {
+    const found = this.all.find(({ design }) => design.key === key);
+    if (!found) throw new ValidationError(`no table "${key}"`, this);
+    return found;
+  }
+
+  /** Without point-in-time recovery (staging), the findings that ask for it, accepted by configuration. */
+  private acknowledgeFindings(protection: DataProtection): void {
+    if (!protection.pointInTimeRecovery) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-DDB3',
         reason:
@@ -47,21 +72,7 @@ export class Tables extends Construct {
     }
   }
 
-  byKey(key: TableKey): Table {
-    return this.entry(key).table;
-  }
-
-  /** Whether the table has this index as deployed (the legacy status index may or may not be). */
-  hasIndex(key: TableKey, indexName: string): boolean {
-    return this.entry(key).design.indexes.some((index) => index.indexName === indexName);
-  }
-
-  private entry(key: TableKey): { readonly design: TableDesign; readonly table: Table } {
-    const found = this.all.find(({ design }) => design.key === key);
-    if (!found) throw new Error(`No table "${key}"`);
-    return found;
-  }
-
+  /** One on-demand table of a design, with its indexes and TTL. */
   private table(design: TableDesign, protection: DataProtection): Table {
     const table = new Table(this, design.logicalName, {
       partitionKey: attribute(design.partitionKey),

@@ -4,13 +4,13 @@ import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/c
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { PET_STATUSES, type Pet } from '#shared/domain/pet';
 import { encodeCursor } from '#shared/http/cursor';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /**
  * Walks over catalogues whose content is known (57 and 250 pets), which only the local server can
  * guarantee: every pet exactly once, exact page sizes. Bad cursors and the walks that hold on any
- * stage are in the contract suite (test/contract/pagination.ts).
+ * stage are in the contract suite (tools/contract/pagination.ts).
  */
 
 let small: LocalApi;

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDbClient, createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
@@ -143,15 +142,13 @@ describe('ids leased in blocks', () => {
     try {
       const { instance, counter } = freshSequence(proxy.endpoint);
       const ids = instance();
-      proxy.loseAnswers();
-      const lostAnswer = once(proxy, 'held');
+      // DynamoDB applies the first lease; its answer is lost (the connection reset), and the SDK
+      // sends the same ADD again, which DynamoDB applies a second time.
+      proxy.failAnswers({ operation: 'UpdateItem', table: tables.names.counters, fate: 'drop', times: 1 });
 
-      const pending = ids.next();
-      await lostAnswer;
-      // DynamoDB applied the first attempt; its answer is lost. The SDK's retry goes through.
-      proxy.resume();
-      const id = await pending;
+      const id = await ids.next();
 
+      await proxy.answersFailed(1);
       // The first attempt's block (1..10) went to nobody: the retry took 11..20.
       expect(id).toBe(ID_BLOCKS.min + 1);
       expect(await counter()).toBe(2 * ID_BLOCKS.min);

@@ -53,7 +53,9 @@ describe('a walk by status while pets are being created', () => {
           const create = (petStatus: PetStatus): Promise<Pet> => {
             turn += 1;
             const service = services[turn % services.length] as PetService;
-            return service.create({ name: `Pet ${turn}`, categoryId: 1, status: petStatus });
+            return service
+              .create({ name: `Pet ${turn}`, categoryId: 1, status: petStatus })
+              .then(({ pet }) => pet);
           };
           const existing = await Promise.all(before.map(create));
           const throughout = existing.filter((pet) => pet.status === walked).map((pet) => pet.id);

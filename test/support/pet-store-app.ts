@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
+import { inject } from 'vitest';
 import { createPetStoreApp, type PetStoreApp, type PetStoreAppOptions } from '#infra/pet-store-app';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { StageName } from '#infra/stages';
@@ -18,6 +19,8 @@ const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
  */
 export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
   createPetStoreApp({
+    // In the project's directory for assemblies, which the run removes (cdk-outdir-global-setup.ts).
+    outdir: mkdtempSync(join(inject('cdkOutdir'), 'app-')),
     builtinCloudFormationValidation: false,
     controlTowerChecks: false,
     ...options,

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { ENV } from '#shared/config';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
-import { ensureDataDir } from '#tools/local/preflight';
 import { readLocalSettings } from '#tools/local/settings';
+import { ensureDataDir } from '#tools/local/startup-checks';
 
 /**
  * `npm run dev`: `npm start` with the handlers reloaded on every change. DynamoDB Local is started

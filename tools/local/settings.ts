@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import {
   ConfigError,
   ENV,
@@ -8,7 +9,6 @@ import {
   readAllowedOrigins,
   readLogLevel,
 } from '#shared/config';
-import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 
 /**
  * The settings of `npm start` and `npm run dev`, read from their environment and checked at

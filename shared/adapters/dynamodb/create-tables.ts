@@ -13,8 +13,8 @@ import {
   type IndexDesign,
   LEGACY_STATUS_INDEX,
   type TableDesign,
-  type TableKey,
 } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 
 /**
  * Resolves when the DynamoDB at `endpoint` answers one ListTables within `timeoutMs`, a single
