@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ApiClient, ObservedExchange } from './api-client';
 import {
-  assertAbove,
   assertAtLeast,
   assertAtMost,
   assertContains,
