@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ApiClient, ObservedExchange } from './api-client';
-import {
-  assertAtLeast,
-  assertAtMost,
-  assertContains,
-  assertError,
-  detailsOf,
-} from './assertions';
+import { assertAtLeast, assertAtMost, assertContains, assertError, detailsOf } from './assertions';
 import { type ContractArea, creating, eachCase } from './check';
 import { smokeName } from './target';
 
