@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { OPERATIONS } from '#functions/operations';
 import { runBench } from '../../bench/bench';
 import { writeReportFile } from '../../bench/benchmarks-file';
 import { findLambdaNode } from '../../bench/lambda-node';
@@ -14,9 +15,14 @@ import { type BenchReport, renderConsole } from '../../bench/report';
  * (bundle bytes, capacity units) are, and must be met.
  */
 describe('npm run bench (quick mode)', () => {
-  const functions = ['list-pets', 'create-pet', 'create-pet-idempotent', 'get-pet', 'authorizer'];
+  /** Every operation of OPERATIONS by its folder, createPet sent a key, and the authorizer. */
+  const functions = [
+    ...OPERATIONS.map((root) => root.entry.split('/').at(-2)),
+    'create-pet-idempotent',
+    'authorizer',
+  ];
   /** The functions with a bundle of their own: create-pet-idempotent is create-pet sent a key. */
-  const ownBundles = ['list-pets', 'create-pet', 'get-pet', 'authorizer'];
+  const ownBundles = functions.filter((name) => name !== 'create-pet-idempotent');
   let workDir: string;
   let report: BenchReport;
   let printed: string;
