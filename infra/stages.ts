@@ -117,6 +117,13 @@ export interface StageConfig {
    */
   readonly allowedOrigins: readonly string[];
   /**
+   * The pets table still has the unsharded `status-index` of stacks deployed before the status
+   * index was sharded, besides the sharded one, and listPets reads it. Only while such a stage
+   * migrates: set it for the first deploy of the sharded index, backfill, then clear it
+   * (docs/deploy.md, "Migrating to the sharded status index"). A new stage never sets it.
+   */
+  readonly legacyStatusIndex: boolean;
+  /**
    * The plans API keys belong to (infra/stage-plans.ts): a usage plan each in API Gateway, bound
    * to the stage, and the plan of a key whose record names none.
    */
@@ -124,6 +131,22 @@ export interface StageConfig {
   /** The WAF web ACL in front of the stage. */
   readonly firewall: FirewallSettings;
 }
+
+/**
+ * What production's throttle is sized for (docs/deploy.md, "Throttling"): an expected peak of
+ * 1,000 requests a second, creates at most half of them. Change it here when the expected load
+ * changes, and the throttle with it.
+ */
+export const PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND = 1_000;
+
+/**
+ * The create rate the data model takes before its hottest partition key reaches DynamoDB's
+ * 1,000 write units a second: one status shard's key takes 1/16 of the creates of a status, one
+ * write unit each (a pet is under 1 KB), so 16 × 1,000. `npm run bench` measures it (the
+ * partition-load model, BENCHMARKS.md), and the stage throttle keeps production's busiest second
+ * under half of it.
+ */
+export const DATA_MODEL_CEILING_CREATES_PER_SECOND = 16_000;
 
 const STAGING: Omit<StageConfig, 'env'> = {
   name: 'staging',
@@ -150,6 +173,7 @@ const STAGING: Omit<StageConfig, 'env'> = {
   deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
   // A web client's development server (Vite's default port) may call staging.
   allowedOrigins: ['http://localhost:5173'],
+  legacyStatusIndex: false,
   // Disposable: a staging stack can be deleted and rebuilt with its data.
   dataProtection: {
     deletionProtection: false,
@@ -164,7 +188,14 @@ const STAGING: Omit<StageConfig, 'env'> = {
 
 const PRODUCTION: Omit<StageConfig, 'env'> = {
   name: 'production',
-  throttling: { rateLimit: 100, burstLimit: 200 },
+  // Twice the expected peak, and twice that as a burst: even if every request were a create, the
+  // busiest second (burst + rate, 6,000) stays under half the data model's ceiling (16,000), under
+  // API Gateway's default account quota (10,000 a second, burst 5,000), and the steady rate
+  // (2 WCU a create) within the 4,000 WCU/s a new on-demand table serves at once.
+  throttling: {
+    rateLimit: 2 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+    burstLimit: 4 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+  },
   logRetention: RetentionDays.THREE_MONTHS,
   logLevel: 'INFO',
   alarms: {
@@ -187,6 +218,7 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
   deployment: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
   // Servers only until a web client ships; its origin goes here then.
   allowedOrigins: [],
+  legacyStatusIndex: false,
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
   dataProtection: {
     deletionProtection: true,

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List animals
-         * @description One page of animals: at most `limit` of them. With `status`, only the animals of that availability, oldest (lowest id) first, page after page; without it, in storage order (stable, but not by id).
+         * @description One page of animals: at most `limit` of them. With `status`, only the animals of that availability, in a stable order that is not by id (the status index is split into 16 shards by id; a walk reads them one after the other, ascending id within each); without it, in storage order (stable, but not by id either).
          *
          *     While more animals follow, the answer carries `Link: <…>; rel="next"`: the same listing (same `status` and `limit`) with a `cursor`. Follow it until an answer has no `Link`; the last page never links to an empty one. Walking the pages visits every animal that exists throughout the walk exactly once. `limit` may change from page to page, `status` may not.
          *
@@ -302,7 +302,7 @@ export interface operations {
                 headers: {
                     /**
                      * @description The next page (RFC 8288), present while more animals follow: this listing (same `status` and `limit`) with the `cursor` where it continues.
-                     * @example </v1/pets?status=pending&limit=2&cursor=AUC9NacUUqLpeyJzIjoicGVuZGluZyIsInAiOlsyXX0>; rel="next"
+                     * @example </v1/pets?status=pending&limit=2&cursor=AkX8praXBaMReyJzIjoicGVuZGluZyIsInAiOlsyXX0>; rel="next"
                      */
                     Link?: string;
                     "Request-Id": components["headers"]["Request-Id"];

@@ -27,7 +27,7 @@ export const DOCUMENTED_STAGES = {
     },
   },
   production: {
-    throttling: { rateLimit: 100, burstLimit: 200 },
+    throttling: { rateLimit: 2_000, burstLimit: 4_000 },
     authorizerCacheTtlSeconds: 60,
     logRetentionDays: 90,
     logLevel: 'INFO',

@@ -273,7 +273,7 @@ export const runKeys = async (command: KeysCommand, stores: KeysStores, io: Keys
  * An operator's laptop may be far from the region (TLS set-up alone can take a second), so the
  * command allows more than the functions' 1 s per attempt; but a stalled network still ends it.
  */
-const OPERATOR_TIME_BUDGET = {
+export const OPERATOR_TIME_BUDGET = {
   maxAttempts: 3,
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
 } as const;

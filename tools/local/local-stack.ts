@@ -3,7 +3,7 @@ import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
-import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
@@ -13,6 +13,7 @@ import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { ensureLocalTables } from '#tools/local/local-tables';
 import {
   LOCAL_HOST as HOST,
   LocalConfigError,
@@ -131,7 +132,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const prepare = async (endpoint: string) => {
     const admin = createLocalClient(endpoint);
     try {
-      await ensureTables(admin, tables);
+      await ensureLocalTables(admin, endpoint, tables, log);
     } finally {
       admin.destroy();
     }
