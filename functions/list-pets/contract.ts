@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListPetsOptions, PetStatus, Pets } from '#shared/domain/pet';
-import { cursorMatchesStatus, cursorParam, MAX_CURSOR_LENGTH } from '#shared/http/cursor';
+import { cursorMatchesStatus, cursorParam } from '#shared/http/cursor';
+import { MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 import { nextPageLink } from '#shared/http/pagination';
 import { integerParam } from '#shared/http/params';
-import { BASE_PATH } from '#shared/http/paths';
+import { BASE_PATH, PETS_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
 
-const PATH = '/pets';
+const PATH = PETS_PATH;
 
 export const ListPetsQuery = z
   .strictObject(

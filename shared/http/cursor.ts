@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
+import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 
 /**
  * The `cursor` of a listing: where the next page starts, as an opaque token a client copies from
@@ -31,8 +32,6 @@ import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
 
 /** The versions a cursor may have: what the ids of its positions mean. */
 export const CURSOR_VERSIONS = { afterId: 1, fromId: 2 } as const;
-/** A cursor is at most 67 characters; anything much longer is refused unread. */
-export const MAX_CURSOR_LENGTH = 128;
 /** Positions a cursor carries: one per partition a listing walks. */
 export const POSITIONS_PER_LISTING = 1;
 
@@ -93,16 +92,6 @@ export const encodeCursor = (cursor: ListCursor): string => {
   );
   return Buffer.concat([Buffer.from([version]), tagOf(version, payload), payload]).toString('base64url');
 };
-
-/** Why a text is not a cursor, in the words of an Error detail on `query.cursor`. */
-export const CURSOR_PROBLEM = {
-  empty: 'must not be empty',
-  tooLong: `must be at most ${MAX_CURSOR_LENGTH} characters`,
-  alphabet: 'must be copied unchanged from a Link header (base64url characters only)',
-  version: 'was issued by another version of the API; start the listing again',
-  notIssued: 'is not a cursor this API issued, or it was altered; copy it unchanged from a Link header',
-  otherStatus: 'belongs to a listing with another status; a cursor keeps the status of the first page',
-} as const;
 
 export type CursorDecoding =
   | { readonly ok: true; readonly cursor: ListCursor }

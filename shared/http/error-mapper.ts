@@ -5,7 +5,7 @@ import {
   StaleListPositionError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
-import { CURSOR_PROBLEM } from '#shared/http/cursor';
+import { CURSOR_PROBLEM } from '#shared/http/cursor-problems';
 import { HttpError } from '#shared/http/http-error';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
