@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
 import { ensureDataDir } from '#tools/local/preflight';
-import { LocalConfigError } from '#tools/local/settings';
+import { DYNAMODB_LOCAL_LAUNCHER, LocalConfigError } from '#tools/local/settings';
 
 /** How a process ended: its exit code, or the signal that ended it. */
 export interface ProcessExit {
@@ -127,10 +127,7 @@ const jarDirectory = (): string => {
 };
 
 /** The launcher that binds DynamoDB Local to 127.0.0.1 (see the file). */
-const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
-
-/** A marker on the command line of every DynamoDB Local this project starts: how to find them. */
-export const LAUNCHER_NAME = 'LoopbackDynamoDbLocal.java';
+const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
 
 /**
  * The command line of DynamoDB Local on `port`, with its data in `path` (in memory without one),

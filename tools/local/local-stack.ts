@@ -9,6 +9,7 @@ import type { FunctionConfig, LogLevel } from '#shared/config';
 import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import type { OperationId } from '#shared/operations/routes';
+import { lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { assertSettingsUsable, listenError } from '#tools/local/preflight';
@@ -64,6 +65,8 @@ export interface LocalStackOptions {
   /** Web origins whose pages may call the API (CORS), for the gateway and the functions alike. @default none */
   readonly corsOrigins?: AllowedOrigins;
   readonly log?: (line: string) => void;
+  /** Who holds the data directory, as another server's refusal names it. @default 'npm start' */
+  readonly serverName?: string;
   /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
 }
@@ -129,15 +132,26 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     }
   };
 
-  const dynamoDbLocal = options.dynamoDbEndpoint
+  // Taken before DynamoDB Local starts, given up once it has stopped: one server per directory.
+  const lock = options.dynamoDbEndpoint
     ? undefined
-    : await superviseDynamoDbLocal({
-        dataDir: localDataPaths(options.dataDir).dynamoDb,
-        onRestart: prepare,
-        onGiveUp: (message) => (options.onFatal ?? log)(message),
+    : await lockDataDir({
+        dataDir: options.dataDir,
+        port,
         log,
+        ...(options.serverName ? { server: options.serverName } : {}),
       });
+  let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   try {
+    dynamoDbLocal = lock
+      ? await superviseDynamoDbLocal({
+          dataDir: localDataPaths(options.dataDir).dynamoDb,
+          onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
+          onRestart: prepare,
+          onGiveUp: (message) => (options.onFatal ?? log)(message),
+          log,
+        })
+      : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     await prepare(endpoint);
     const corsOrigins = options.corsOrigins ?? [];
@@ -152,18 +166,22 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       // Taken since the check above.
       throw listenError(error, port, HOST);
     });
+    lock?.update({ port: gateway.port });
+    const running = dynamoDbLocal;
     return {
       gateway,
       ...key,
       dynamoDbEndpoint: endpoint,
-      dynamoDbLocal,
+      dynamoDbLocal: running,
       stop: async () => {
         await gateway.close();
-        await dynamoDbLocal?.stop();
+        await running?.stop();
+        lock?.release();
       },
     };
   } catch (error) {
     await dynamoDbLocal?.stop();
+    lock?.release();
     throw error;
   }
 };
