@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { main as runKeysCommand } from '#tools/keys/keys';
 import { freePort } from '#tools/local/dynamodb-local';
 import { checkedClient } from '../support/local-api';
 import { responseHeaderProblems } from '../support/response-headers';
@@ -169,6 +170,69 @@ describe('npm start', () => {
         expect(await stopServer(second, 'SIGINT')).toBe(0);
       }
       expect(javaPids(dataDir)).toEqual([]);
+    },
+    3 * START_BUDGET_MS,
+  );
+
+  it.concurrent(
+    'keeps a revoked key revoked, and its creation date, when DynamoDB Local and the server start again',
+    async ({ expect }) => {
+      const dataDir = newDataDir();
+      const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
+      const key = keyIn(dataDir);
+      const database = first.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
+      /** `npm run keys -- <args> --endpoint <its DynamoDB Local> --table petstore-local-apikeys`. */
+      const keys = async (...args: string[]) => {
+        const out: string[] = [];
+        const code = await runKeysCommand(
+          [...args, '--endpoint', database, '--table', 'petstore-local-apikeys'],
+          {
+            out: (line) => out.push(line),
+            err: () => undefined,
+          },
+        );
+        return { code, out };
+      };
+      const listed = await keys('list');
+      const keyId = listed.out[1]?.split(/\s+/)[0] ?? '';
+      const stillRefused = async (server: Server) =>
+        (await checkedClient(server.baseUrl, key).get('/pets')).status;
+      let second: Server | undefined;
+      try {
+        expect((await keys('revoke', keyId)).code).toBe(0);
+        expect(await stillRefused(first)).toBe(401);
+
+        // DynamoDB Local killed and started again by the server, which then checks the tables and the key.
+        const [java = ''] = javaPids(dataDir);
+        process.kill(Number(java), 'SIGKILL');
+        await printed(first, 'DynamoDB Local is back');
+        expect(await stillRefused(first)).toBe(401);
+        expect(await stopServer(first)).toBe(0);
+
+        second = await startServer({ PETSTORE_DATA_DIR: dataDir });
+        expect(await stillRefused(second)).toBe(401);
+        expect(second.output()).toContain(
+          `API key (from ${join(dataDir, 'api-key')}): ${key}\n  This key was revoked at `,
+        );
+        const after = second.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
+        const relisted = await runKeysCommand(
+          ['list', '--endpoint', after, '--table', 'petstore-local-apikeys'],
+          {
+            out: (line) => listed.out.push(`after: ${line}`),
+            err: () => undefined,
+          },
+        );
+        const [created, revoked] = listed.out[1]?.split(/\s+/).slice(2) ?? [];
+        expect(relisted).toBe(0);
+        expect(revoked).toBe('-');
+        // Same creation date as before the restarts, now revoked.
+        expect(listed.out.find((line) => line.startsWith(`after: ${keyId}`))).toMatch(
+          new RegExp(`^after: ${keyId}\\s+local\\s+${created}\\s+\\d{4}-\\d\\d-\\d\\dT`),
+        );
+      } finally {
+        if (first.child.exitCode === null) await stopServer(first);
+        if (second) await stopServer(second);
+      }
     },
     3 * START_BUDGET_MS,
   );

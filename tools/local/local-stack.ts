@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
-import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
+import { type ApiKeyRecord, generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import { authorizerRoot } from '#shared/composition/authorizer';
 import { buildOperationHandlers } from '#shared/composition/operation-roots';
 import type { FunctionConfig, LogLevel } from '#shared/config';
@@ -75,6 +75,8 @@ export interface LocalStack {
   readonly gateway: LocalGateway;
   readonly apiKey: string;
   readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
+  /** Set when the key was revoked (`npm run keys -- revoke`): the server refuses it, as it should. */
+  readonly apiKeyRevokedAt?: string;
   readonly dynamoDbEndpoint: string;
   /** Set when this stack started DynamoDB Local itself (and keeps it running). */
   readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
@@ -114,8 +116,12 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const key = localKey(options);
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
-  /** The tables and the key, created where missing: at start and after DynamoDB Local restarts. */
-  const prepare = async (endpoint: string) => {
+  /**
+   * The tables and the key, created where missing: at start and after DynamoDB Local restarts.
+   * A stored key record is never rewritten (a revoked key stays revoked, its creation date stays):
+   * resolves to the record as stored.
+   */
+  const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
     const admin = createLocalClient(endpoint);
     try {
       await ensureTables(admin, tables);
@@ -124,7 +130,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     }
     const client = createDocumentClient({ endpoint });
     try {
-      await new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys }).put(
+      return await new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys }).putIfAbsent(
         recordFor(key.apiKey, 'local'),
       );
     } finally {
@@ -147,13 +153,15 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       ? await superviseDynamoDbLocal({
           dataDir: localDataPaths(options.dataDir).dynamoDb,
           onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
-          onRestart: prepare,
+          onRestart: async (endpoint) => {
+            await prepare(endpoint);
+          },
           onGiveUp: (message) => (options.onFatal ?? log)(message),
           log,
         })
       : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
-    await prepare(endpoint);
+    const stored = await prepare(endpoint);
     const corsOrigins = options.corsOrigins ?? [];
     const gateway = await startLocalGateway({
       ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
@@ -171,6 +179,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     return {
       gateway,
       ...key,
+      ...(stored.revokedAt ? { apiKeyRevokedAt: stored.revokedAt } : {}),
       dynamoDbEndpoint: endpoint,
       dynamoDbLocal: running,
       stop: async () => {

@@ -62,6 +62,11 @@ export const runServer = async (): Promise<void> => {
     [
       `Pet store API listening on ${stack.gateway.baseUrl}`,
       `API key (${keySource}): ${stack.apiKey}`,
+      ...(stack.apiKeyRevokedAt
+        ? [
+            `  This key was revoked at ${stack.apiKeyRevokedAt}: requests with it are refused (401). For a new one, ${stack.apiKeySource === 'PETSTORE_API_KEY' ? `set ${ENV.local.apiKey} to another key` : `stop the server, delete ${paths.apiKey} and start again`}.`,
+          ]
+        : []),
       `Database: ${database}`,
       `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,

@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -51,6 +52,27 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
 
   async put(record: ApiKeyRecord): Promise<void> {
     await sdkCall('PutItem', () => this.client.send(new PutCommand({ TableName: this.table, Item: record })));
+  }
+
+  async putIfAbsent(record: ApiKeyRecord): Promise<ApiKeyRecord> {
+    try {
+      await sdkCall('PutItem', () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: record,
+            ConditionExpression: 'attribute_not_exists(keyHash)',
+          }),
+        ),
+      );
+      return record;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    // Stored already (or by this very call, its answer lost and the put retried): as it is now.
+    const stored = await this.findByHash(record.keyHash);
+    if (!stored) throw new Error('An API key record refused as present cannot be read back');
+    return stored;
   }
 
   /** Key administration only (a handful of keys): a paginated scan is fine here. */
