@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import pLimit from 'p-limit';
 import { type AllowedOrigins, corsHeaders, preflightHeaders, singleOrigin } from '#shared/http/cors';
-import { errorBody } from '#shared/http/error-body';
-import { methodNotAllowed } from '#shared/http/gateway-responses';
+import { ERROR_STATUS } from '#shared/http/error-body';
+import { GATEWAY_RESPONSES, methodNotAllowed } from '#shared/http/gateway-responses';
 import { BASE_PATH } from '#shared/http/paths';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import {
@@ -19,8 +19,12 @@ import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import {
+  expectationRefusal,
+  framingRefusal,
   gatewayResponseCors,
   headerPairs,
+  parserRefusal,
+  rawRefusal,
   readBody,
   sendRefusal,
   sendResult,
@@ -61,6 +65,16 @@ export interface LocalGatewayOptions {
    * @default none
    */
   readonly corsOrigins?: AllowedOrigins;
+  /**
+   * Node's limits on a slow client, answered with a 408 Error: the headers within
+   * `headersTimeoutMs`, the whole request within `requestTimeoutMs`, checked every
+   * `connectionsCheckingIntervalMs`. @default Node's: 60 s, 300 s, every 30 s
+   */
+  readonly timeouts?: {
+    readonly headersTimeoutMs: number;
+    readonly requestTimeoutMs: number;
+    readonly connectionsCheckingIntervalMs: number;
+  };
 }
 
 export interface LocalGateway {
@@ -72,14 +86,6 @@ export interface LocalGateway {
 }
 
 const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
-
-/** The answer to malformed HTTP framing: a 400 with the Error object, and the server goes on. */
-const MALFORMED_REQUEST = (() => {
-  const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request'));
-  const headers = { ...RESPONSE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 400 Bad Request\r\n${lines.join('')}\r\n${body}`;
-})();
 
 /**
  * Requests the local server runs at once, the authorizer and the function of each. In AWS every
@@ -113,7 +119,12 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     }
     const body = await readBody(request, maxPayloadBytes);
     const match = route(method, url.pathname);
-    if (match.kind === 'no-resource') throw GatewayRefusal.of('MISSING_AUTHENTICATION_TOKEN');
+    if (match.kind === 'no-resource') {
+      // Where the reference is served, a path that is not the API's says where its paths are listed.
+      const { code, message } = GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN;
+      const docs = staticFile(await staticRoutes.catch(() => ({})), '/docs');
+      throw new GatewayRefusal(code, docs ? `${message}: the API's paths are listed at /docs` : message);
+    }
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
       const { 'Content-Type': _none, ...noBody } = RESPONSE_HEADERS;
@@ -169,24 +180,70 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     });
   };
 
-  const server = createServer((request, response) => {
+  /** The answer each socket is writing now, if any: a parser error then must not write over it. */
+  const answering = new WeakMap<Socket, ServerResponse>();
+
+  /** A request to its answer and its log line; `refused`: answered with it, without being served. */
+  const handle = (request: IncomingMessage, response: ServerResponse, refused?: GatewayRefusal) => {
     const started = performance.now();
     const requestId = randomUUID();
-    serve(request, response, requestId)
+    answering.set(request.socket, response);
+    response.once('finish', () => answering.delete(request.socket));
+    (refused ? Promise.reject(refused) : serve(request, response, requestId))
       .catch((error: unknown) => {
         const cors = gatewayResponseCors(corsOrigins, originOf(request));
         if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId, cors);
-        options.log?.(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
+        options.log?.(
+          `gateway error: ${error instanceof Error ? error.message : String(error)} ${requestId}`,
+        );
         return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId, cors);
       })
       .then((status) => {
         // The path only: a query string may carry anything, a key sent by mistake included.
         const path = (request.url ?? '/').split('?')[0];
-        options.log?.(`${request.method} ${path} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+        options.log?.(
+          `${request.method} ${path} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`,
+        );
       });
+  };
+
+  const server = createServer(
+    {
+      // Checked in framingRefusal, to answer with the Error object rather than Node's bare 400.
+      requireHostHeader: false,
+      ...(options.timeouts
+        ? {
+            headersTimeout: options.timeouts.headersTimeoutMs,
+            requestTimeout: options.timeouts.requestTimeoutMs,
+            connectionsCheckingInterval: options.timeouts.connectionsCheckingIntervalMs,
+          }
+        : {}),
+    },
+    (request, response) => handle(request, response, framingRefusal(request)),
+  );
+  // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
+  server.on('checkExpectation', (request, response) =>
+    handle(request, response, expectationRefusal(request)),
+  );
+  // CONNECT has no resource here: the same steps as any method answer it (404, or 401/405), then close.
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket);
+    response.once('finish', () => socket.end());
+    handle(request, response, framingRefusal(request));
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end(MALFORMED_REQUEST);
+  // What Node's parser refuses never becomes a request: answered here, with the Error object,
+  // unless the client is gone or an answer is already on its way on that connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const refusal = parserRefusal(error);
+    if (refusal && socket.writable && !answering.get(socket)?.headersSent) {
+      const requestId = randomUUID();
+      socket.end(rawRefusal(refusal, requestId));
+      options.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
+    } else {
+      socket.destroy();
+    }
   });
 
   await new Promise<void>((resolveListen, reject) => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type AllowedOrigins, gatewayResponseCorsHeaders } from '#shared/http/cors';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
@@ -95,4 +95,80 @@ export const sendResult = (response: ServerResponse, result: unknown, requestId:
   response.writeHead(proxy.statusCode, headers);
   response.end(proxy.isBase64Encoded ? Buffer.from(proxy.body, 'base64') : proxy.body);
   return proxy.statusCode;
+};
+
+/**
+ * A request Node parsed but API Gateway would not take as one: a request line of an HTTP version
+ * other than 1.x (Node's parser reads `HTTP/2.0` and `HTTP/0.9` as versions like any other), or
+ * an HTTP/1.1 request without exactly one `Host` (RFC 9112, 3.2: 400).
+ */
+export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undefined => {
+  if (request.httpVersionMajor !== 1) {
+    return new GatewayRefusal(
+      'HTTP_VERSION_NOT_SUPPORTED',
+      `HTTP/${request.httpVersion} is not supported: send HTTP/1.1`,
+      { Connection: 'close' },
+    );
+  }
+  const hosts = valuesOf(headerPairs(request), 'host');
+  if (request.httpVersionMinor >= 1 && hosts.length !== 1) {
+    const problem = hosts.length === 0 ? 'is required' : 'must be given once';
+    return new GatewayRefusal('VALIDATION_FAILED', `Invalid request: headers.host ${problem}`, {
+      Connection: 'close',
+    });
+  }
+  return undefined;
+};
+
+/** The answer to an `Expect` other than `100-continue` (RFC 9110, 10.1.1): 417, and the connection closed. */
+export const expectationRefusal = (request: IncomingMessage): GatewayRefusal =>
+  new GatewayRefusal(
+    'EXPECTATION_FAILED',
+    `Expect: ${String(request.headers.expect ?? '').slice(0, 64)} cannot be met; only 100-continue is`,
+    { Connection: 'close' },
+  );
+
+/**
+ * What to answer a request Node's HTTP parser refused, by the parser's error code, or undefined
+ * when there is no one to answer (the client reset the connection). Node's own statuses are kept:
+ * 431 for headers over its limit, 408 for a request not received in time, 400 for any other
+ * malformed request; a version it cannot read is 505.
+ */
+export const parserRefusal = (error: NodeJS.ErrnoException): GatewayRefusal | undefined => {
+  switch (error.code) {
+    case 'ECONNRESET':
+      return undefined;
+    case 'HPE_HEADER_OVERFLOW':
+      return new GatewayRefusal('HEADERS_TOO_LARGE', 'Request headers are too large');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new GatewayRefusal('PAYLOAD_TOO_LARGE', 'Request chunk extensions are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new GatewayRefusal('REQUEST_TIMEOUT', 'The request was not received in time');
+    case 'HPE_INVALID_VERSION':
+      return new GatewayRefusal(
+        'HTTP_VERSION_NOT_SUPPORTED',
+        'The HTTP version is not supported: send HTTP/1.1',
+      );
+    default:
+      return new GatewayRefusal('VALIDATION_FAILED', 'Malformed HTTP request');
+  }
+};
+
+/**
+ * A refusal as the raw bytes of an HTTP/1.1 answer, for a socket whose request Node could not
+ * parse (there is no ServerResponse then): the Error object with the headers of every answer,
+ * the request id, and the connection closed.
+ */
+export const rawRefusal = (refusal: GatewayRefusal, requestId: string): string => {
+  const status = ERROR_STATUS[refusal.code];
+  const body = JSON.stringify(errorBody(refusal.code, refusal.message, { requestId }));
+  const headers = {
+    ...gatewayHeaders(refusal.code),
+    ...refusal.headers,
+    'x-amzn-RequestId': requestId,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('')}\r\n${body}`;
 };

@@ -20,6 +20,13 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
     'the `Idempotency-Key` was already used, within 24 hours and with the same API key, for a request with another body; a new request needs a new key',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not sent as `application/json`',
   TOO_MANY_REQUESTS: "the stage's rate limit is exceeded; retry later, with backoff",
+  REQUEST_TIMEOUT:
+    'the request (its headers, or its body) did not arrive in time; the connection is closed (an answer of the HTTP layer, before any operation)',
+  EXPECTATION_FAILED:
+    'an `Expect` header other than `100-continue` (an answer of the HTTP layer, before any operation)',
+  HEADERS_TOO_LARGE: 'the request headers are too large (an answer of the HTTP layer, before any operation)',
+  HTTP_VERSION_NOT_SUPPORTED:
+    'the request line names an HTTP version other than 1.x (an answer of the HTTP layer, before any operation)',
   INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',
   SERVICE_UNAVAILABLE:
     'the database or the authorizer is temporarily unavailable, or the request ran out of time; retry shortly',
