@@ -1,9 +1,8 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorize, isUnauthorized } from '#shared/auth/authorize';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
-import type { Logger } from '#shared/observability/logger';
+import { invocationLogger, type Logger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 export interface AuthorizerDependencies {
@@ -17,16 +16,16 @@ export interface AuthorizerDependencies {
  * failure as its AUTHORIZER_FAILURE (503).
  */
 export const authorizerHandler = ({ apiKeys, logger }: AuthorizerDependencies): TokenAuthorizerHandler =>
-  middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .handler(async (event) => {
-      try {
-        const result = await authorize(apiKeys, event.authorizationToken, event.methodArn);
-        logger.info('Key accepted', { keyId: result.context.keyId });
-        return result;
-      } catch (error) {
-        if (isUnauthorized(error)) logger.info('Key refused');
-        else logger.error('Authorizer failed', { error });
-        throw error;
-      }
-    });
+  middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event, context) => {
+    // A TOKEN event carries no request id: the lines name the invocation (function_request_id).
+    const log = invocationLogger(logger, context);
+    try {
+      const result = await authorize(apiKeys, event.authorizationToken, event.methodArn);
+      log.info('Key accepted', { keyId: result.context.keyId });
+      return result;
+    } catch (error) {
+      if (isUnauthorized(error)) log.info('Key refused');
+      else log.error('Authorizer failed', { error });
+      throw error;
+    }
+  });

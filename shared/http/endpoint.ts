@@ -1,4 +1,3 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -10,6 +9,7 @@ import { singleValuedHeaders } from '#shared/http/middleware/single-valued-heade
 import { validateRequest } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
+import { invocationLogging } from '#shared/observability/logger';
 import type { Observability } from '#shared/observability/observability';
 import type { Operation, RequestInput, ResultOf } from '#shared/operations/operation';
 
@@ -57,7 +57,7 @@ const headerNamesOf = (operation: Operation): string[] => {
 
 /**
  * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
- * that only speaks the domain. Order: logging context and metrics → error responses → repeated
+ * that only speaks the domain. Order: the invocation's logger (its lines carry the request id) and metrics → error responses → repeated
  * headers refused → header normalisation → body checks and parsing (when the operation reads a
  * body) → validation → idempotency (when the operation has it: only valid requests are recorded,
  * and the handler's answer is what is kept) → handler, whose result is sent as JSON with the
@@ -74,7 +74,7 @@ export const httpEndpoint = <O extends Operation>(
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(invocationLogging(logger))
     .use(metrics.middleware())
     .use(errorResponses({ headers, logger, metrics }))
     .use(singleValuedHeaders(headerNamesOf(operation)))

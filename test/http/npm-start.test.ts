@@ -266,6 +266,16 @@ describe('npm start', () => {
         await printed(server, ' GET /v1/pets 400 ');
 
         const lines = server.output().split('\n');
+        // Where the logs go, and how to find a request's lines, said at start; the ids are there.
+        expect(server.output()).toContain(
+          "A request's lines: its id is the requestId of every Error; grep it",
+        );
+        for (const answer of [refused, keyInQuery]) {
+          const { requestId } = answer.json as { requestId: string };
+          // The gateway's line, and (at DEBUG, as here) the JSON lines of the authorizer or the function.
+          expect(lines.filter((line) => line.endsWith(` ${requestId}`))).toHaveLength(1);
+          expect(lines.some((line) => line.startsWith('{') && line.includes(`"${requestId}"`))).toBe(true);
+        }
         expect(lines.some((line) => / GET \/v1\/pets 200 /.test(line))).toBe(true);
         expect(lines.some((line) => / GET \/v1\/pets 401 /.test(line))).toBe(true);
         expect(lines.some((line) => / GET \/v1\/pets 400 /.test(line))).toBe(true);

@@ -66,30 +66,56 @@ describe('the authorizer', () => {
     revoke: async () => false,
   });
 
+  /** The JSON lines Powertools writes (info to stdout, errors to stderr) while `run` runs. */
+  const linesWritten = async (run: () => Promise<unknown>): Promise<Record<string, unknown>[]> => {
+    const written: string[] = [];
+    const spies = [process.stdout, process.stderr].map((stream) =>
+      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        written.push(String(chunk));
+        return true;
+      }),
+    );
+    try {
+      await run();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    return written
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  };
+
   it('logs the id of a key it accepts, and that it refused one, never the key', async () => {
-    const logger = createLogger({ logLevel: 'SILENT' });
-    const info = vi.spyOn(logger, 'info');
-    const handler = authorizerHandler({ apiKeys: keys(), logger });
+    const handler = authorizerHandler({ apiKeys: keys(), logger: createLogger({ logLevel: 'INFO' }) });
 
-    await handler(tokenEvent(`Bearer ${key}`), context);
-    await expect(handler(tokenEvent('Bearer psk_other'), context)).rejects.toThrow('Unauthorized');
+    const lines = await linesWritten(async () => {
+      await handler(tokenEvent(`Bearer ${key}`), context);
+      await expect(handler(tokenEvent('Bearer psk_other'), context)).rejects.toThrow('Unauthorized');
+    });
 
-    expect(info.mock.calls).toEqual([
-      ['Key accepted', { keyId: recordFor(key, 'ci').keyId }],
-      ['Key refused'],
+    expect(lines.map(({ message, keyId }) => [message, keyId])).toEqual([
+      ['Key accepted', recordFor(key, 'ci').keyId],
+      ['Key refused', undefined],
     ]);
+    expect(JSON.stringify(lines)).not.toContain('psk_');
   });
 
   it('logs any other failure as an error with its cause', async () => {
-    const logger = createLogger({ logLevel: 'SILENT' });
-    const error = vi.spyOn(logger, 'error');
-    const info = vi.spyOn(logger, 'info');
-    const handler = authorizerHandler({ apiKeys: keys(true), logger });
+    const handler = authorizerHandler({ apiKeys: keys(true), logger: createLogger({ logLevel: 'INFO' }) });
 
-    await expect(handler(tokenEvent(`Bearer ${key}`), context)).rejects.toThrow('table missing');
+    const lines = await linesWritten(() =>
+      expect(handler(tokenEvent(`Bearer ${key}`), context)).rejects.toThrow('table missing'),
+    );
 
-    expect(error).toHaveBeenCalledWith('Authorizer failed', { error: new Error('table missing') });
-    expect(info).not.toHaveBeenCalled();
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'Authorizer failed',
+        error: expect.objectContaining({ message: 'table missing' }),
+      }),
+    ]);
   });
 
   it('built by its root, logs at the level configured', async () => {

@@ -145,6 +145,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         tokens: valuesOf(headers, 'authorization'),
         methodArn: arn,
         timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
+        requestId,
       });
       if (match.kind === 'method-not-allowed') {
         const { code, message, allow } = methodNotAllowed(match.allow);

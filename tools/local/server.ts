@@ -71,6 +71,8 @@ export const runServer = async (): Promise<void> => {
       `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
       `API reference: ${new URL('/docs', stack.gateway.baseUrl).href} (document: /openapi.yaml, /openapi.json)`,
+      `Logs: here, on stdout and stderr: a line per request ending in its request id, and the functions' JSON lines (level ${settings.logLevel ?? 'WARN'}; set ${ENV.logLevel}) carrying it too.`,
+      "A request's lines: its id is the requestId of every Error; grep it (keep them with: npm start 2>&1 | tee server.log, then grep <requestId> server.log).",
       'Stop with Ctrl+C.',
     ].join('\n'),
   );

@@ -13,7 +13,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
 import { IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
-import type { Logger } from '#shared/observability/logger';
+import { type Logger, loggerOf } from '#shared/observability/logger';
 import type { IdempotencyRule } from '#shared/operations/operation';
 
 export interface IdempotentRequestsOptions {
@@ -113,7 +113,9 @@ export const idempotentRequests = (
       } catch (error) {
         // The pet exists and the client gets its 201. Failing now would invite a retry that,
         // once the in-progress record expires, creates the pet twice.
-        options.logger.error('Idempotency record not completed', { error: translateIdempotencyError(error) });
+        loggerOf(request, options.logger).error('Idempotency record not completed', {
+          error: translateIdempotencyError(error),
+        });
       }
     },
     onError: async (request) => {
@@ -122,7 +124,9 @@ export const idempotentRequests = (
         await powertools.onError?.(request);
       } catch (error) {
         // The answer is an error either way; the record expires with the Lambda deadline.
-        options.logger.error('Idempotency record not deleted', { error: translateIdempotencyError(error) });
+        loggerOf(request, options.logger).error('Idempotency record not deleted', {
+          error: translateIdempotencyError(error),
+        });
       }
     },
   };
