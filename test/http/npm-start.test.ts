@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -397,6 +397,13 @@ describe('npm start with a setting that cannot work', () => {
       await once(busy, 'listening');
       const busyPort = (busy.address() as { port: number }).port;
       const refusingPort = await freePort();
+      // Java 11 first on PATH, as on a machine whose default JDK is old.
+      const oldJava = newDataDir();
+      writeFileSync(
+        join(oldJava, 'java'),
+        '#!/bin/sh\nif [ "$1" = "--list-modules" ]; then printf "java.base@11.0.2\\n"; exit 0; fi\necho \'openjdk version "11.0.2"\' >&2\n',
+      );
+      chmodSync(join(oldJava, 'java'), 0o755);
       try {
         // One after the other, as a person would meet them. A stalled DynamoDB is given up on after
         // REACHABLE_TIMEOUT_MS (1 s); nothing here waits for DynamoDB Local, which never starts.
@@ -406,6 +413,8 @@ describe('npm start with a setting that cannot work', () => {
           { PORT: String(busyPort) },
           { DYNAMODB_ENDPOINT: `http://127.0.0.1:${refusingPort}` },
           { DYNAMODB_ENDPOINT: `http://127.0.0.1:${busyPort}`, PORT: '0' },
+          { PETSTORE_CORS_ORIGINS: 'localhost:5173' },
+          { PATH: `${oldJava}:${process.env.PATH}`, PORT: '0' },
         ];
         for (const env of settings) results.push(await attempt(env));
 
@@ -432,6 +441,18 @@ describe('npm start with a setting that cannot work', () => {
             code: 1,
             lines: [
               `Cannot start: No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:${busyPort} (ETIMEDOUT): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.`,
+            ],
+          },
+          {
+            code: 1,
+            lines: [
+              'Cannot start: PETSTORE_CORS_ORIGINS: "localhost:5173" is not an origin: an origin starts with http:// or https://, as in http://localhost:5173 (did you mean http://localhost:5173?)',
+            ],
+          },
+          {
+            code: 1,
+            lines: [
+              'Cannot start: DynamoDB Local needs Java 17 or newer, and `java` on PATH is Java 11. Install Java 17 or newer (Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.',
             ],
           },
         ]);

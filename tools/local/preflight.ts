@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { ENV } from '#shared/config';
 import { DataDirInUseError, dataDirHolder } from '#tools/local/data-dir-lock';
+import { assertJava } from '#tools/local/java';
 import { LocalConfigError } from '#tools/local/settings';
 
 /**
@@ -97,7 +98,7 @@ export const assertDynamoDbReachable = async (
 /**
  * Every check of the settings npm start can make before it starts anything: the data directory
  * (and, when DynamoDB Local is to run on it, that no other server holds it), the port, and the
- * DynamoDB it is pointed at (if any). `npm start` runs it before it loads the
+ * DynamoDB it is pointed at, or else the Java that DynamoDB Local needs. `npm start` runs it before it loads the
  * service's modules, so a bad setting is reported in well under a second; startLocalStack runs it
  * for every other caller.
  */
@@ -115,4 +116,5 @@ export const assertSettingsUsable = async (settings: {
   }
   await assertPortFree(settings.port, settings.host);
   if (settings.dynamoDbEndpoint) await assertDynamoDbReachable(settings.dynamoDbEndpoint);
+  else assertJava();
 };
