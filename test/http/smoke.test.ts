@@ -128,6 +128,18 @@ describe('npm run smoke', () => {
     expect((await readOnly.api.post('/pets', { name: '', categoryId: 1 })).status).toBe(400);
   });
 
+  it.each([
+    ['unknown', 'psk_wrong'],
+    ['not a bearer token', 'not a key!'],
+  ])('stops at once, in one line, when the API refuses the key (%s)', async (_, key) => {
+    const { code, output } = await smoke(['--url', api.gateway.baseUrl, '--key', key]);
+
+    expect(code).toBe(2);
+    expect(output.trim()).toBe(
+      `Cannot run the smoke suite: The API at ${api.gateway.baseUrl} refused the key (401 UNAUTHORIZED): give the key npm start printed, or one made for that stage with npm run keys -- create`,
+    );
+  });
+
   it('stops at once, saying so, when no API answers at the URL', async () => {
     const url = `http://127.0.0.1:${await freePort()}/v1`;
 
