@@ -62,7 +62,13 @@ export default defineConfig({
       {
         extends: true,
         // One CDK app build per worker, shared by the template test files (see test/support/pet-store-app.ts).
-        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000, isolate: false },
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          globalSetup: ['test/support/cdk-outdir-setup.ts'],
+          testTimeout: 60_000,
+          isolate: false,
+        },
       },
       ...browserTests(),
     ],

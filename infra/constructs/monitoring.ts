@@ -20,7 +20,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { ApiFunction } from '#infra/constructs/api-function';
 import type { StageConfig } from '#infra/stages';
-import { ERROR_CODES } from '#shared/http/error-body';
+import { ERROR_CODES, HTTP_LAYER_CODES } from '#shared/http/error-body';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metrics';
 
@@ -176,7 +176,10 @@ export class Monitoring extends Construct {
       graph('Pets created', [this.serviceMetric(METRIC.petsCreated, {}, 'PetsCreated')]),
       graph(
         'Errors by code',
-        ERROR_CODES.map((code) => this.serviceMetric(METRIC.errors, { [DIMENSION.code]: code }, code)),
+        // The codes a function can count (the HTTP layer's never reach one).
+        ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(code)).map((code) =>
+          this.serviceMetric(METRIC.errors, { [DIMENSION.code]: code }, code),
+        ),
       ),
       graph('Authorizer failures', [
         new Metric({

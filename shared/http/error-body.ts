@@ -28,6 +28,18 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 /**
+ * The codes of what the HTTP layer refuses before any route or function (a request too slow,
+ * an `Expect` it cannot meet, headers too large, another HTTP version): the local server answers
+ * with them; no function ever sends or counts one.
+ */
+export const HTTP_LAYER_CODES: readonly ErrorCode[] = [
+  'REQUEST_TIMEOUT',
+  'EXPECTATION_FAILED',
+  'HEADERS_TOO_LARGE',
+  'HTTP_VERSION_NOT_SUPPORTED',
+];
+
+/**
  * How much of a request an Error echoes, so that no request, however hostile, gets a large
  * answer: at most 10 details (the first ones), field names cut to 64 characters, and never more
  * than 4 KiB of JSON.

@@ -1,6 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -463,5 +472,26 @@ describe('npm start with a setting that cannot work', () => {
       }
     },
     2 * START_BUDGET_MS,
+  );
+
+  it(
+    'leaves nothing of its own in the temporary directory when it fails after it began rendering the reference',
+    async () => {
+      const temporary = newDataDir();
+
+      // The key is checked once the reference is being rendered (in a directory of its own there).
+      const { code, lines } = await attempt({
+        TMPDIR: temporary,
+        PETSTORE_API_KEY: 'not a key!',
+        DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+      });
+
+      expect([code, lines]).toEqual([
+        1,
+        ['Cannot start: PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters'],
+      ]);
+      expect(readdirSync(temporary).filter((name) => name.startsWith('petstore-'))).toEqual([]);
+    },
+    START_BUDGET_MS,
   );
 });

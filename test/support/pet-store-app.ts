@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
+import { inject } from 'vitest';
 import { createPetStoreApp, type PetStoreApp, type PetStoreAppOptions } from '#infra/pet-store-app';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { StageName } from '#infra/stages';
@@ -16,10 +17,18 @@ const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
  * Tower rules (cdk-nag runs). No credentials, no account: the stacks are environment-agnostic
  * unless `env` says otherwise.
  */
+/**
+ * A directory for one cloud assembly, in the run's directory for them (removed at its end; see
+ * test/support/cdk-outdir-setup.ts). Any App a test makes gets one: an App without `outdir`, or a
+ * Stack made without a scope (which makes its own App), leaves a `cdk.out…` directory behind.
+ */
+export const testOutdir = (): string => mkdtempSync(join(inject('cdkOutRoot'), 'cdk.out-'));
+
 export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
   createPetStoreApp({
     builtinCloudFormationValidation: false,
     controlTowerChecks: false,
+    outdir: testOutdir(),
     ...options,
     env: options.env ?? {},
     context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...options.context },
