@@ -335,6 +335,19 @@ describe('npm start', () => {
       expect(second.stderr.trim().split('\n')).toEqual([
         `Cannot start: Another npm start (PID ${first.child.pid}, API port ${firstPort}) is using the data directory ${dataDir}: stop it (Ctrl+C where it runs, or kill ${first.child.pid}), or set PETSTORE_DATA_DIR to another directory.`,
       ]);
+      // npm run dev takes the directory too, before it starts its DynamoDB Local: refused alike.
+      const dev = spawnSync(process.execPath, ['--import', 'tsx', 'tools/local/dev.ts'], {
+        cwd: PROJECT_ROOT,
+        env: { ...userEnv(), PETSTORE_DATA_DIR: dataDir, PORT: String(await freePort()) },
+        encoding: 'utf8',
+        timeout: START_BUDGET_MS,
+      });
+      expect([dev.status, dev.stderr.trim().split('\n')]).toEqual([
+        1,
+        [
+          `Cannot start: Another npm start (PID ${first.child.pid}, API port ${firstPort}) is using the data directory ${dataDir}: stop it (Ctrl+C where it runs, or kill ${first.child.pid}), or set PETSTORE_DATA_DIR to another directory.`,
+        ],
+      ]);
       expect(javaPids(dataDir)).toEqual([java]);
 
       // Killed without a chance to clean up: its DynamoDB Local ends with it, and its lock is stale.

@@ -43,6 +43,12 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     });
     request.on('end', () => resolveBody(Buffer.concat(chunks)));
     request.on('error', reject);
+    // The client went away (or Node gave up on a slow one) before the body ended: settled, so
+    // the request still gets its log line.
+    request.on('close', () => {
+      if (!request.complete)
+        reject(new GatewayRefusal('VALIDATION_FAILED', 'The request ended before its body'));
+    });
   });
 
 /**
