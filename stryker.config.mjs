@@ -17,7 +17,7 @@ export default {
     'tools/local/**/*.ts',
     // The entry points of `npm start` and `npm run dev`: they run at import, install signal
     // handlers and exit the process, so only test/http/npm-start.test.ts runs them, as processes
-    // whose coverage Stryker cannot see. What they call (settings, preflight, the stack) is in scope.
+    // whose coverage Stryker cannot see. What they call (settings, the start-up checks, the stack) is in scope.
     '!tools/local/start.ts',
     '!tools/local/server.ts',
     '!tools/local/dev.ts',

@@ -3,6 +3,8 @@ import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
 import { findChromium, HOW_TO_INSTALL } from './test/support/browser.ts';
 
 const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
+/** Test CDK apps synthesize into a directory the run removes (test/support/pet-store-app.ts). */
+const cdkOutdirSetup = ['test/support/cdk-outdir-global-setup.ts'];
 
 // The AWS SDK warns once per process that this machine's Node.js is older than the Lambda's; the
 // tests know. Set before the global setups create their first client, in this process and, through
@@ -47,7 +49,11 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: dynamoDbSetup },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
+        },
       },
       {
         extends: true,
@@ -65,7 +71,7 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
-          globalSetup: ['test/support/cdk-outdir-setup.ts'],
+          globalSetup: cdkOutdirSetup,
           testTimeout: 60_000,
           isolate: false,
         },

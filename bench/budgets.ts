@@ -8,8 +8,8 @@ import type { WarmRow } from './warm';
 /** The budgets: each a ratio to a reference measured in the same run, but one difference. */
 export const LIMITS = {
   /**
-   * Cold start (median) per function, on the Lambda's Node major. createPet carries Powertools
-   * idempotency (jmespath and its middleware, about 45 KiB) that the others do not need.
+   * Cold start (median) per function, on the Lambda's Node major. createPet carries code the
+   * others do not need: the idempotent create, its store and the schemas its records are read with.
    */
   coldStart: {
     'list-pets': 1.2,
@@ -23,7 +23,7 @@ export const LIMITS = {
   listCapacityGrowth: 1.05,
   /** A page deep into a walk against the walk's first page. */
   laterPageCapacity: 1.05,
-  /** Write units an Idempotency-Key adds to a create (its record: put, then completed). */
+  /** Write units an Idempotency-Key adds to a create (its record: started, then completed). */
   idempotencyExtraWriteUnits: 2,
 } as const;
 

@@ -1,15 +1,16 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { authorizerHandler } from '#functions/authorizer/handler';
+import { createPet as createPetOperation } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { getPetHandler } from '#functions/get-pet/handler';
+import { listPetsHandler } from '#functions/list-pets/handler';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { PetService } from '#shared/domain/pet-service';
-import { authorizerHandler } from '#shared/handlers/authorizer';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { getPetHandler } from '#shared/handlers/get-pet';
-import { listPetsHandler } from '#shared/handlers/list-pets';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';
 import { lambdaContext } from '#tools/lambda/context';
@@ -18,7 +19,7 @@ import { baselineCreatePet } from './baselines/create-pet';
 import { baselineCreatePetIdempotent } from './baselines/create-pet-idempotent';
 import { baselineGetPet } from './baselines/get-pet';
 import { baselineListPets } from './baselines/list-pets';
-import { BENCH_CONTEXT, freshIdempotencyKey, outcomeOf } from './lambda-context';
+import { BENCH_CONTEXT, freshRequest, outcomeOf } from './lambda-context';
 import { type BenchEvent, type BenchFunction, EXPECTED_STATUS, listEvent } from './lambda-events';
 import { type Admin, seedPets } from './tables';
 
@@ -118,12 +119,15 @@ const handlersFor = (plain: DynamoDBClient, names: TableNames) => {
   const writable = new PetService({
     pets: new DynamoDbPetRepository({ client, petsTable }),
     ids: new DynamoDbIdSequence({ client, countersTable, sequence: PET_ID_SEQUENCE }),
+    records: new DynamoDbIdempotencyStore({
+      client,
+      idempotencyTable,
+      keyPrefix: createPetOperation.operationId,
+      retentionSeconds: createPetOperation.idempotency.retentionSeconds,
+    }),
+    problems: observability.logger,
   });
-  const createPet = createPetHandler({
-    pets: writable,
-    idempotencyStore: createIdempotencyStore({ client: plain, idempotencyTable }),
-    ...observability,
-  });
+  const createPet = createPetHandler({ pets: writable, ...observability });
   return {
     service: {
       'list-pets': listPetsHandler({ pets: readOnly, ...observability }),
@@ -191,7 +195,7 @@ export const measureCapacity = async (options: CapacityOptions): Promise<Capacit
     for (let index = 0; index < options.requests; index++) {
       const status = outcomeOf(
         await handler(
-          freshIdempotencyKey(structuredClone(event)) as never,
+          freshRequest(structuredClone(event)) as never,
           lambdaContext(label, BENCH_CONTEXT) as never,
         ),
       );

@@ -1,14 +1,13 @@
+import { authorizerRoot } from '#functions/authorizer/root';
+import { OPERATIONS, type OperationId } from '#functions/operations';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
-import { authorizerFunction } from '#shared/operations/authorizer';
-import { entryFile } from '#shared/operations/operation';
-import { OPERATIONS, type OperationId } from '#shared/operations/routes';
+import type { TableKey } from '#shared/config';
 import type { BenchFunction } from './lambda-events';
 
 /** A function of the stack and the baseline it is measured against. */
 export interface BenchTarget {
   readonly name: BenchFunction;
-  /** Entry file of the function, relative to the project root (from its descriptor). */
+  /** Entry file of the function, relative to the project root (from its composition root). */
   readonly entry: string;
   /** The tables it uses: the stack sets exactly their variables, and so does the benchmark. */
   readonly tables: readonly TableKey[];
@@ -36,9 +35,9 @@ const operation = (
   operationId: OperationId,
   variant?: { readonly of: BenchFunction; readonly baseline: BenchFunction },
 ): BenchTarget => {
-  const described = OPERATIONS.find((candidate) => candidate.operationId === operationId);
-  if (!described) throw new Error(`No operation ${operationId}`);
-  const built = target(name, { entry: entryFile(described.operationId), data: described.data });
+  const root = OPERATIONS.find((candidate) => candidate.operation.operationId === operationId);
+  if (!root) throw new Error(`No operation ${operationId}`);
+  const built = target(name, root);
   return variant
     ? { ...built, baseline: `bench/baselines/entries/${variant.baseline}.ts`, variantOf: variant.of }
     : built;
@@ -51,7 +50,7 @@ export const TARGETS: readonly BenchTarget[] = [
   // The same function and bundle, sent an Idempotency-Key: its baseline makes the record's writes too.
   operation('create-pet-idempotent', 'createPet', { of: 'create-pet', baseline: 'create-pet-idempotent' }),
   operation('get-pet', 'getPet'),
-  target('authorizer', { entry: entryFile(authorizerFunction.name), data: authorizerFunction.data }),
+  target('authorizer', authorizerRoot),
 ];
 
 export const targetOf = (name: BenchFunction): BenchTarget => {

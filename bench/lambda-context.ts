@@ -23,14 +23,22 @@ export const outcomeOf = (result: unknown): number => {
 };
 
 /**
- * The event with a new Idempotency-Key, when it carries one: every measured create with the
- * header is a first request (a replay would cost and take something else), in every process.
+ * The event as a new request: received now (a function's deadline counts from the request's
+ * time, so a stored event would be past it), and with a new Idempotency-Key when it carries one,
+ * so that every measured create with the header is a first request (a replay would cost and take
+ * something else), in every process.
  */
-export const freshIdempotencyKey = <E>(event: E): E => {
-  const { headers, multiValueHeaders } = event as {
+export const freshRequest = <E>(event: E): E => {
+  const { headers, multiValueHeaders, requestContext } = event as {
     headers?: Record<string, string>;
     multiValueHeaders?: Record<string, string[]>;
+    requestContext?: { requestTimeEpoch?: number; requestTime?: string };
   };
+  if (requestContext) {
+    const now = new Date();
+    requestContext.requestTimeEpoch = now.getTime();
+    requestContext.requestTime = now.toUTCString();
+  }
   for (const name of Object.keys(headers ?? {})) {
     if (name.toLowerCase() !== 'idempotency-key') continue;
     const key = randomUUID();

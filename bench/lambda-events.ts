@@ -48,7 +48,7 @@ const benchProxyEvent = (request: BenchRequest): APIGatewayProxyEvent =>
 
 /**
  * One event per function: a first page of 20, a new pet (without and with an Idempotency-Key,
- * which the harnesses make new for every invocation: `freshIdempotencyKey`), an existing pet, a
+ * which the harnesses make new for every invocation: `freshRequest`), an existing pet, a
  * valid key.
  */
 export const benchEvents = ({

@@ -10,4 +10,10 @@ export const OUTPUT = {
   tableName: (design: Pick<TableDesign, 'logicalName'>) => `${design.logicalName}TableName`,
   dashboard: 'DashboardName',
   alarmTopic: 'AlarmTopicArn',
+  /** The API's access log group: one JSON line per request. */
+  accessLogs: 'AccessLogGroupName',
+  /** A function's log group: `ListPetsLogGroupName`, …, `AuthorizerLogGroupName`. */
+  functionLogs: (name: string) => `${name}LogGroupName`,
+  /** The CodeDeploy application whose deployment groups shift each function's traffic. */
+  deployments: 'DeploymentApplicationName',
 } as const;

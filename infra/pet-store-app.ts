@@ -3,6 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { ControlTowerChecks } from '#infra/control-tower';
 import { PetStoreStack } from '#infra/pet-store-stack';
 import { resolveStages, type StageName, stackName } from '#infra/stages';
+import type { OperationRoot } from '#shared/composition/root';
 
 export interface PetStoreAppOptions extends AppProps {
   /** The process environment: where `CDK_DEFAULT_ACCOUNT` / `CDK_DEFAULT_REGION` come from. */
@@ -13,6 +14,11 @@ export interface PetStoreAppOptions extends AppProps {
    * @default true
    */
   readonly controlTowerChecks?: boolean;
+  /**
+   * The operations each stack serves.
+   * @default OPERATIONS (functions/operations.ts)
+   */
+  readonly operations?: readonly OperationRoot[];
 }
 
 export interface PetStoreApp {
@@ -26,11 +32,14 @@ export interface PetStoreApp {
  * fixed or acknowledged next to its cause, with the reason; an unacknowledged one fails the synth.
  */
 export const createPetStoreApp = (options: PetStoreAppOptions = {}): PetStoreApp => {
-  const { env = {}, controlTowerChecks = true, ...appProps } = options;
+  const { env = {}, controlTowerChecks = true, operations, ...appProps } = options;
   const app = new App(appProps);
   const stages = resolveStages({ context: (key) => app.node.tryGetContext(key), env });
   const stacks = Object.fromEntries(
-    stages.map((stage) => [stage.name, new PetStoreStack(app, stackName(stage.name), { stage })]),
+    stages.map((stage) => [
+      stage.name,
+      new PetStoreStack(app, stackName(stage.name), { stage, ...(operations ? { operations } : {}) }),
+    ]),
   ) as Record<StageName, PetStoreStack>;
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   if (controlTowerChecks) Validations.of(app).addPlugins(new ControlTowerChecks());

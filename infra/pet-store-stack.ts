@@ -2,93 +2,157 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { authorizer as authorizerContract } from '#functions/authorizer/contract';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { OPERATIONS } from '#functions/operations';
 import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
+import { GradualDeployments } from '#infra/constructs/gradual-deployments';
+import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
+import type { OperationRoot } from '#shared/composition/root';
 import { ENV } from '#shared/config';
-import { authorizerFunction } from '#shared/operations/authorizer';
-import { entryFile } from '#shared/operations/operation';
-import { OPERATIONS, type OperationId } from '#shared/operations/routes';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
+  /** The stage this stack is: everything that differs between stages, its account and region included. */
   readonly stage: StageConfig;
+  /**
+   * The operations the API serves: a method, a function and its grants each.
+   * @default OPERATIONS (functions/operations.ts)
+   */
+  readonly operations?: readonly OperationRoot[];
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** The whole service for one stage: tables, functions, API, alarms and dashboard. */
+/**
+ * The whole service for one stage: tables, functions (each published behind its `live` alias),
+ * the API invoking those aliases, alarms and dashboard, gradual deployments rolled back by the
+ * alarms, and the outputs operators need.
+ */
 export class PetStoreStack extends Stack {
   readonly tables: Tables;
-  readonly handlers: Readonly<Record<OperationId, ApiFunction>>;
+  /** Each operation's function, by operation id. */
+  readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
   readonly api: PetStoreApi;
   readonly monitoring: Monitoring;
+  readonly deployments: GradualDeployments;
+  readonly logQueries: LogQueries;
+
+  private readonly stage: StageConfig;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
-    const { stage } = props;
+    const { stage, operations = OPERATIONS } = props;
     super(scope, id, {
       ...props,
       env: stage.env,
       description: `Serverless pet store (${stage.name})`,
       terminationProtection: stage.dataProtection.terminationProtection,
     });
-
+    this.stage = stage;
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
-
-    const functionProps = {
-      logRetention: stage.logRetention,
-      logRemovalPolicy: stage.dataProtection.removalPolicy,
-      logLevel: stage.logLevel,
-      stage: stage.name,
-    };
-
-    this.handlers = Object.fromEntries(
-      OPERATIONS.map((operation) => {
-        const fn = new ApiFunction(this, pascal(operation.operationId), {
-          ...functionProps,
-          entry: entryFile(operation.operationId),
-          description: `${operation.method} ${operation.path} (${operation.operationId})`,
-        });
-        this.grantData(fn, operation.data);
-        // The functions answer with the CORS headers of the stage's origins (none: no variable).
-        if (stage.allowedOrigins.length > 0) {
-          fn.function.addEnvironment(ENV.corsOrigins, stage.allowedOrigins.join(','));
-        }
-        return [operation.operationId, fn];
-      }),
-    ) as Record<OperationId, ApiFunction>;
-
-    this.authorizer = new ApiFunction(this, pascal(authorizerFunction.name), {
-      ...functionProps,
-      entry: entryFile(authorizerFunction.name),
-      description: authorizerFunction.description,
-      timeout: AUTHORIZER_TIMEOUT,
-    });
-    this.grantData(this.authorizer, authorizerFunction.data);
-
+    this.handlers = this.operationFunctions(operations);
+    this.authorizer = this.authorizerFunction();
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
+      operations: operations.map((root) => root.operation),
+      // API Gateway invokes the `live` aliases: the versions CodeDeploy has let in.
       handlers: Object.fromEntries(
-        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.function]),
-      ) as Record<OperationId, ApiFunction['function']>,
-      authorizer: this.authorizer.function,
+        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.alias]),
+      ),
+      authorizer: this.authorizer.alias,
     });
-
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage,
       api: this.api.api,
-      handlers: Object.fromEntries(
-        Object.entries(this.handlers).map(([operationId, fn]) => [pascal(operationId), fn]),
-      ),
+      handlers: this.byPascalName(this.handlers),
       authorizer: this.authorizer,
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
     });
+    this.deployments = this.gradualDeployments();
+    this.logQueries = new LogQueries(this, 'LogQueries', {
+      prefix: this.stackName,
+      accessLogs: this.api.accessLogs,
+      handlerLogs: Object.fromEntries(
+        Object.entries(this.byPascalName(this.handlers)).map(([name, fn]) => [name, fn.logGroup]),
+      ),
+      authorizerLogs: this.authorizer.logGroup,
+    });
+    this.addOutputs();
+  }
 
+  /** The shared settings of every function of the stage. */
+  private get functionProps() {
+    return {
+      logRetention: this.stage.logRetention,
+      logRemovalPolicy: this.stage.dataProtection.removalPolicy,
+      logLevel: this.stage.logLevel,
+      stage: this.stage.name,
+    };
+  }
+
+  /** One function per operation, from its composition root: entry, grants, table variables, CORS origins. */
+  private operationFunctions(operations: readonly OperationRoot[]): Record<string, ApiFunction> {
+    return Object.fromEntries(
+      operations.map(({ operation, entry, data }) => {
+        const fn = new ApiFunction(this, pascal(operation.operationId), {
+          ...this.functionProps,
+          entry,
+          description: `${operation.method} ${operation.path} (${operation.operationId})`,
+        });
+        this.grantData(fn, data);
+        // The functions answer with the CORS headers of the stage's origins (none: no variable).
+        if (this.stage.allowedOrigins.length > 0) {
+          fn.function.addEnvironment(ENV.corsOrigins, this.stage.allowedOrigins.join(','));
+        }
+        return [operation.operationId, fn];
+      }),
+    );
+  }
+
+  /** The TOKEN authorizer's function, with its shorter timeout and its one grant. */
+  private authorizerFunction(): ApiFunction {
+    const fn = new ApiFunction(this, pascal(authorizerRoot.name), {
+      ...this.functionProps,
+      entry: authorizerRoot.entry,
+      description: authorizerContract.description,
+      timeout: AUTHORIZER_TIMEOUT,
+    });
+    this.grantData(fn, authorizerRoot.data);
+    return fn;
+  }
+
+  /**
+   * A CodeDeploy deployment group per function, the authorizer's included: it stands in front of
+   * every request, so a bad version of it would fail them all at once; as a canary it fails a
+   * tenth of the authorizer's calls, and its alarms send it back.
+   */
+  private gradualDeployments(): GradualDeployments {
+    const functions = { ...this.byPascalName(this.handlers), Authorizer: this.authorizer };
+    return new GradualDeployments(this, 'Deployments', {
+      config: this.stage.deployment,
+      functions: Object.fromEntries(
+        Object.entries(functions).map(([name, fn]) => [
+          name,
+          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
+        ]),
+      ),
+    });
+  }
+
+  /** The handlers by the PascalCase names their alarms, deployment groups and graphs carry. */
+  private byPascalName(handlers: Readonly<Record<string, ApiFunction>>): Record<string, ApiFunction> {
+    return Object.fromEntries(Object.entries(handlers).map(([operationId, fn]) => [pascal(operationId), fn]));
+  }
+
+  /** What operators read with `aws cloudformation describe-stacks` (docs/deploy.md). */
+  private addOutputs(): void {
     new CfnOutput(this, OUTPUT.apiUrl, {
       value: this.api.api.url,
       description: 'Base URL of the API: the stage URL, ending in /v1/',
@@ -106,10 +170,25 @@ export class PetStoreStack extends Stack {
       value: this.monitoring.topic.topicArn,
       description: 'Every alarm of the stage notifies this topic: subscribe to it',
     });
+    new CfnOutput(this, OUTPUT.accessLogs, {
+      value: this.api.accessLogs.logGroupName,
+      description: 'API access log: one JSON line per request, with its requestId',
+    });
+    for (const [name, fn] of Object.entries({
+      ...this.byPascalName(this.handlers),
+      Authorizer: this.authorizer,
+    })) {
+      new CfnOutput(this, OUTPUT.functionLogs(name), { value: fn.logGroup.logGroupName });
+    }
+    new CfnOutput(this, OUTPUT.deployments, {
+      value: this.deployments.application.applicationName,
+      description:
+        'CodeDeploy application of the gradual deployments: aws deploy list-deployments --application-name <this>',
+    });
   }
 
   /**
-   * Exactly the DynamoDB actions the function's descriptor lists, each on the table or index it
+   * Exactly the DynamoDB actions the function's composition root declares, each on the table or index it
    * names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
    */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {

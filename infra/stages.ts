@@ -1,4 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
+import { type ILambdaDeploymentConfig, LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { STAGE_NAMES, type StageName } from '#infra/stage-names';
 import type { LogLevel } from '#shared/config';
@@ -30,15 +31,28 @@ export interface AlarmThresholds {
   readonly authorizerFailures: number;
   /** Read plus write throttle events of one table in a period. */
   readonly tableThrottles: number;
+  /** 5xx answers one function gives in a deployment alarm period (each is a line logged at ERROR). */
+  readonly functionServerErrors: number;
+  /** p99 Lambda `Duration` of one function through its `live` alias, in milliseconds. */
+  readonly functionP99DurationMs: number;
   /** Length of one evaluation period, in minutes. */
   readonly periodMinutes: number;
-  /** How many periods are evaluated, and how many of them must breach to alarm. */
+  /**
+   * Length of one period of the deployment alarms (each function's, on its `live` alias, watched
+   * by CodeDeploy), in minutes: short, so that `datapointsToAlarm` breaching periods fit inside a
+   * canary's 5 minutes and a bad version is rolled back before it takes all the traffic.
+   */
+  readonly deploymentPeriodMinutes: number;
+  /** How many periods are evaluated. */
   readonly evaluationPeriods: number;
+  /** How many of the evaluated periods must breach to alarm; at most `evaluationPeriods`. */
   readonly datapointsToAlarm: number;
 }
 
 export interface DataProtection {
+  /** DynamoDB refuses to delete a table while this is on. */
   readonly deletionProtection: boolean;
+  /** DynamoDB point-in-time recovery (35 days) on every table. */
   readonly pointInTimeRecovery: boolean;
   /** What happens to tables and logs when the stack, or the resource, is deleted. */
   readonly removalPolicy: RemovalPolicy;
@@ -47,13 +61,17 @@ export interface DataProtection {
 }
 
 export interface StageConfig {
+  /** The stage's name: its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: StageName;
+  /** Where the stage deploys. */
   readonly env: StageEnvironment;
   /** API Gateway stage throttling: steady requests per second, and the burst above it. */
   readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
   /** Retention of function logs and API access logs. */
   readonly logRetention: RetentionDays;
+  /** `POWERTOOLS_LOG_LEVEL` of every function. */
   readonly logLevel: LogLevel;
+  /** When the stage's alarms fire (infra/constructs/monitoring.ts). */
   readonly alarms: AlarmThresholds;
   /**
    * How long API Gateway reuses an authorizer decision for the same token. It is also how long a
@@ -61,6 +79,12 @@ export interface StageConfig {
    * tests hold every stage to it). The authorizer reads keys strongly consistently, so the TTL is the whole delay.
    */
   readonly authorizerCacheTtlSeconds: number;
+  /**
+   * How CodeDeploy shifts each function's traffic from the version in service to a new one (a
+   * canary or all at once); a deployment alarm firing meanwhile rolls it back.
+   */
+  readonly deployment: ILambdaDeploymentConfig;
+  /** What protects the stage's data, and what happens to it when the stack is deleted. */
   readonly dataProtection: DataProtection;
   /**
    * Web origins whose pages may call the API from a browser (CORS): exact origins such as
@@ -83,12 +107,17 @@ const STAGING: Omit<StageConfig, 'env'> = {
     functionThrottles: 5,
     authorizerFailures: 5,
     tableThrottles: 10,
+    functionServerErrors: 5,
+    functionP99DurationMs: 2_000,
     periodMinutes: 5,
+    deploymentPeriodMinutes: 1,
     evaluationPeriods: 3,
     datapointsToAlarm: 2,
   },
   // Shorter than production: keys created or revoked while testing take effect sooner.
   authorizerCacheTtlSeconds: 30,
+  // A new version takes all the traffic at once: staging is where versions are tried first.
+  deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
   // A web client's development server (Vite's default port) may call staging.
   allowedOrigins: ['http://localhost:5173'],
   // Disposable: a staging stack can be deleted and rebuilt with its data.
@@ -112,12 +141,17 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
     functionThrottles: 1,
     authorizerFailures: 1,
     tableThrottles: 1,
+    functionServerErrors: 1,
+    functionP99DurationMs: 1_000,
     periodMinutes: 5,
+    deploymentPeriodMinutes: 1,
     evaluationPeriods: 3,
     datapointsToAlarm: 2,
   },
   // A revoked key stops working within a minute; caching longer would save little.
   authorizerCacheTtlSeconds: 60,
+  // A canary: 10% of each function's requests go to a new version for 5 minutes, then all of them.
+  deployment: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
   // Servers only until a web client ships; its origin goes here then.
   allowedOrigins: [],
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.

@@ -1,5 +1,4 @@
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
-import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/http/cors';
+import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
 
 /**
  * Configuration from the environment: the one module that names environment variables and reads
@@ -12,6 +11,12 @@ export class ConfigError extends Error {
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The tables the service keeps, as the code names them: each has its variable here, its grants
+ * and its design in the DynamoDB adapter (table-design.ts), and its stack output.
+ */
+export type TableKey = 'pets' | 'counters' | 'apiKeys' | 'idempotency';
 
 /** Every environment variable the project reads or sets, by what it means. */
 export const ENV = {

@@ -1,74 +1,86 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { baselineCreatePet } from './create-pet';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 
 const DAY_SECONDS = 86_400;
 
 /**
  * Baseline of createPet with an Idempotency-Key: the writes the service makes, with the same
- * client and nothing else. First the conditional PutItem of an in-progress record (Powertools'
- * condition: absent, expired, or in progress past its deadline), then the create's two writes
- * (baselineCreatePet), then the UpdateItem that completes the record with the answer.
+ * client and nothing else. The counter's ADD (the id is reserved first), the conditional PutItem
+ * of the in-progress record holding that id, the conditional PutItem of the pet, then the
+ * UpdateItem that completes the record with the pet.
  */
-export const baselineCreatePetIdempotent = (tables: {
-  client: DynamoDBDocumentClient;
-  petsTable: string;
-  countersTable: string;
-  idempotencyTable: string;
-}) => {
-  const create = baselineCreatePet(tables);
-  return async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+export const baselineCreatePetIdempotent =
+  (tables: {
+    client: DynamoDBDocumentClient;
+    petsTable: string;
+    countersTable: string;
+    idempotencyTable: string;
+  }) =>
+  async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const key = event.headers['Idempotency-Key'] ?? event.headers['idempotency-key'];
     const principal = event.requestContext.authorizer?.principalId;
-    const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64');
-    const id = `createPet#${hash([principal, key])}`;
-    const validation = hash(JSON.parse(event.body ?? '{}'));
+    const body = JSON.parse(event.body ?? '{}') as { name: string; categoryId: number; status?: string };
+    const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+    const id = `createPet#v2#${hash([principal, key])}`;
     const now = Date.now();
+    const { Attributes } = await tables.client.send(
+      new UpdateCommand({
+        TableName: tables.countersTable,
+        Key: { name: 'pet-id' },
+        UpdateExpression: 'ADD #value :one',
+        ConditionExpression: 'attribute_not_exists(#value) OR #value < :max',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':one': 1, ':max': Number.MAX_SAFE_INTEGER },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const pet = {
+      id: Number(Attributes?.value),
+      name: body.name,
+      categoryId: body.categoryId,
+      status: body.status ?? 'available',
+    };
     await tables.client.send(
       new PutCommand({
         TableName: tables.idempotencyTable,
         Item: {
           id,
-          expiration: Math.round(now / 1000 + DAY_SECONDS),
-          status: 'INPROGRESS',
-          in_progress_expiration: now + context.getRemainingTimeInMillis(),
-          validation,
+          status: 'IN_PROGRESS',
+          fingerprint: hash([body.name, body.categoryId, body.status ?? null]),
+          petId: pet.id,
+          lockToken: randomUUID(),
+          lockUntil: now + 3_000,
+          expiration: Math.floor(now / 1000) + DAY_SECONDS,
         },
-        ConditionExpression:
-          'attribute_not_exists(#id) OR #expiry < :now OR (#status = :inprogress AND attribute_exists(#in_progress_expiry) AND #in_progress_expiry < :now_in_millis)',
-        ExpressionAttributeNames: {
-          '#id': 'id',
-          '#expiry': 'expiration',
-          '#status': 'status',
-          '#in_progress_expiry': 'in_progress_expiration',
-        },
-        ExpressionAttributeValues: { ':now': now / 1000, ':now_in_millis': now, ':inprogress': 'INPROGRESS' },
+        ConditionExpression: 'attribute_not_exists(#id) OR #expiration < :now',
+        ExpressionAttributeNames: { '#id': 'id', '#expiration': 'expiration' },
+        ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    const response = await create(event);
+    await tables.client.send(
+      new PutCommand({
+        TableName: tables.petsTable,
+        Item: pet,
+        ConditionExpression: 'attribute_not_exists(id)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
     await tables.client.send(
       new UpdateCommand({
         TableName: tables.idempotencyTable,
         Key: { id },
-        UpdateExpression:
-          'SET #expiry = :expiry, #status = :status, #data = :data, #validation = :validation',
-        ExpressionAttributeNames: {
-          '#expiry': 'expiration',
-          '#status': 'status',
-          '#data': 'data',
-          '#validation': 'validation',
-        },
-        ExpressionAttributeValues: {
-          ':expiry': Math.round(Date.now() / 1000 + DAY_SECONDS),
-          ':status': 'COMPLETED',
-          ':data': response,
-          ':validation': validation,
-        },
+        UpdateExpression: 'SET #status = :completed, pet = :pet REMOVE lockToken, lockUntil',
+        ConditionExpression: 'petId = :petId',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':completed': 'COMPLETED', ':pet': pet, ':petId': pet.id },
       }),
     );
-    return response;
+    return {
+      statusCode: 201,
+      headers: { 'Content-Type': 'application/json', Location: `/v1/pets/${pet.id}` },
+      body: JSON.stringify(pet),
+    };
   };
-};

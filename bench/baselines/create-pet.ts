@@ -35,7 +35,12 @@ export const baselineCreatePet =
       status: body.status ?? 'available',
     };
     await client.send(
-      new PutCommand({ TableName: petsTable, Item: pet, ConditionExpression: 'attribute_not_exists(id)' }),
+      new PutCommand({
+        TableName: petsTable,
+        Item: pet,
+        ConditionExpression: 'attribute_not_exists(id)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
     );
     return {
       statusCode: 201,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#tools/lambda/context';
-import { BENCH_CONTEXT, freshIdempotencyKey, outcomeOf } from '../lambda-context';
+import { BENCH_CONTEXT, freshRequest, outcomeOf } from '../lambda-context';
 
 /**
  * One cold start, in a fresh `node` process: load a Lambda bundle, answer one event, report.
@@ -17,7 +17,7 @@ const [resultPath, bundle, eventJson, functionName = 'bench'] = process.argv.sli
 if (!resultPath || !bundle || !eventJson) {
   throw new Error('usage: cold-start.mjs <result.json> <bundle.mjs> <event JSON> [name]');
 }
-const event: unknown = freshIdempotencyKey(JSON.parse(eventJson));
+const event: unknown = freshRequest(JSON.parse(eventJson));
 const context = lambdaContext(functionName, BENCH_CONTEXT);
 
 const beforeImport = performance.now();

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#tools/lambda/context';
-import { BENCH_CONTEXT, freshIdempotencyKey, outcomeOf } from '../lambda-context';
+import { BENCH_CONTEXT, freshRequest, outcomeOf } from '../lambda-context';
 
 /**
  * Warm invocations of a service bundle and its baseline, in one process, interleaved: after a
@@ -33,7 +33,7 @@ const statuses = { service: new Set<number>(), baseline: new Set<number>() };
 
 const time = async (handler: Handler, which: 'service' | 'baseline'): Promise<number> => {
   // A fresh event and context per invocation, built outside the timed part (middy may mutate them).
-  const event: unknown = freshIdempotencyKey(JSON.parse(eventJson));
+  const event: unknown = freshRequest(JSON.parse(eventJson));
   const context = lambdaContext(functionName, BENCH_CONTEXT);
   const started = performance.now();
   const result = await handler(event, context);

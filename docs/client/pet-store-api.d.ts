@@ -27,7 +27,7 @@ export interface paths {
          *
          *     The body must be a JSON object of at most 16 KiB, sent as `application/json`. Unknown fields (including `id`) are refused, so a misspelt field never silently creates an animal.
          *
-         *     With an `Idempotency-Key` header the request can be retried safely, after a timeout for instance: the animal is added once, and every repeat gets the first answer.
+         *     With an `Idempotency-Key` header the request can be retried safely, after a timeout, a 503 or no answer at all: the animal is added once, and every repeat gets the first answer. Without one, a request answered 201 or 4xx added one animal or none; one that got a 5xx or no answer may have added it, and sending it again may add a second.
          */
         post: operations["createPet"];
         delete?: never;
@@ -307,7 +307,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the create safe to retry: a key of your choosing (a UUID, say), new for each animal you mean to add. Repeated within 24 hours with the same body, the first answer (201, same body and `Location`) is sent again with `Idempotent-Replayed: true` and no second animal is added; with another body, 422; while the first request is still being processed, 409. Keys are per API key. A request that failed (4xx, 5xx) is not remembered. */
+                /** @description Makes the create safe to retry: a key of your choosing (a UUID, say), new for each animal you mean to add. Repeated within 24 hours with the same body, the first answer (201, same body and `Location`) is sent again with `Idempotent-Replayed: true` and no second animal is added; with another body, 422; while the first request is still being processed, 409. Keys are per API key. A failure (4xx, 5xx) is not replayed: a retry is processed again, and after a 5xx or no answer it adds the animal only if no earlier request with the key did. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -328,7 +328,7 @@ export interface operations {
                      */
                     Location: string;
                     /**
-                     * @description `true` when this is the first answer to the same `Idempotency-Key`, sent again; absent when the animal was added by this request.
+                     * @description `true` when this is the answer an earlier request with the same `Idempotency-Key` got, sent again. Absent when this request added the animal, or finished adding it for an earlier request with the key that got no answer or a 503.
                      * @example true
                      */
                     "Idempotent-Replayed"?: "true";

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { nodejsBundling } from '#infra/bundling';
+import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { StageName } from '#infra/stages';
@@ -19,15 +20,15 @@ import { METRICS_NAMESPACE } from '#shared/observability/metrics';
  * The timeout ladder, from the inside out; every rung gives up before the one around it, so a
  * slow dependency ends as a clean error response and never as a gateway timeout:
  *
- * 1. one DynamoDB call: 3 attempts, each abandoned after 1 s, + at most 150 ms of back-off:
- *    3.15 s (`shared/adapters/dynamodb/client.ts`, DYNAMODB_CALL_BUDGET_MS);
- * 2. a handler: 15 s. createPet with an Idempotency-Key makes four calls in a row (record the
- *    key, counter, pet, complete the record: 12.6 s at worst), and middy answers 503 500 ms before
- *    the Lambda timeout (`shared/http/endpoint.ts`), so even four slow calls finish, and stalled
- *    ones end as a 503 with the Error body, not as a killed invocation;
- * 3. the authorizer: 6 s, one call (3.15 s at worst) plus the hash; when it fails, API Gateway
- *    answers AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
- * 4. API Gateway's integration timeout: 29 s, never reached.
+ * 1. one DynamoDB attempt: abandoned after 1 s, and retried (3 attempts at most);
+ * 2. a request's DynamoDB calls: all end at one deadline, 3 s after API Gateway received the
+ *    request (`shared/deadline.ts`; the authorizer's lookup has 3 s from its start), so a client
+ *    has its answer, a 503 at worst, within 4 s, however many calls the request makes;
+ * 3. a handler: 15 s, never reached while the deadline holds; middy answers 503 500 ms before
+ *    the Lambda timeout (`shared/http/endpoint.ts`) should anything else ever hang;
+ * 4. the authorizer: 6 s, its lookup over by 3 s; when it fails, API Gateway answers
+ *    AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
+ * 5. API Gateway's integration timeout: 29 s, never reached.
  */
 export const HANDLER_TIMEOUT = Duration.seconds(HANDLER_TIMEOUT_SECONDS);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
@@ -43,44 +44,60 @@ export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
 export const DEFAULT_MEMORY_MB = 512;
 
 export interface ApiFunctionProps {
-  /** Entry file, relative to the project root. */
+  /** Entry file exporting `handler`, relative to the project root (e.g. `functions/get-pet.ts`). */
   readonly entry: string;
+  /** The function's description in the console; the tests find functions by it. */
   readonly description: string;
-  /** @default HANDLER_TIMEOUT */
+  /**
+   * The Lambda timeout; at most API Gateway's integration timeout, 29 s.
+   * @default HANDLER_TIMEOUT
+   */
   readonly timeout?: Duration;
   /** @default DEFAULT_MEMORY_MB */
   readonly memorySize?: number;
+  /** How long the function's log group keeps its lines. */
   readonly logRetention: RetentionDays;
+  /** What happens to the log group when the stack, or the function, is deleted. */
   readonly logRemovalPolicy: RemovalPolicy;
+  /** `POWERTOOLS_LOG_LEVEL` of the function. */
   readonly logLevel: LogLevel;
   /** Tags the function's metrics, so stages sharing an account keep apart. */
   readonly stage: StageName;
 }
 
+/** The alias API Gateway invokes: the version in service, moved by CodeDeploy on each deployment. */
+export const LIVE_ALIAS = 'live';
+
+/** API Gateway's integration timeout: a function allowed longer would be cut off by a 504. */
+export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
+
 /**
  * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
  * esbuild with the options of `infra/bundling.ts`, source maps, X-Ray tracing, and a log group of
  * its own with the stage's retention. Its role can write to that log group and nothing else until
- * a table grants it more.
+ * a table grants it more. It is published as a version behind the `live` alias, which is what
+ * callers invoke.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
+  /** The function's own log group, with the stage's retention. */
   readonly logGroup: LogGroup;
+  /** The function's execution role: its log group, X-Ray, and whatever grants add. */
   readonly role: Role;
+  /**
+   * `live`: the alias API Gateway invokes. Each change to the function publishes a new version
+   * (`currentVersion`, kept when replaced, so traffic can go back to it) that the alias moves to.
+   */
+  readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
-
+    const timeout = this.checkedTimeout(props.timeout ?? HANDLER_TIMEOUT);
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
-
-    // An own role instead of AWSLambdaBasicExecutionRole: that managed policy may create and
-    // write any log group in the account; this role writes to its one log group only.
-    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    this.logGroup.grantWrite(this.role);
-
+    this.role = this.executionRole();
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(PROJECT_ROOT, props.entry),
       handler: 'handler',
@@ -90,7 +107,7 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
-      timeout: props.timeout ?? HANDLER_TIMEOUT,
+      timeout,
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,
@@ -103,7 +120,33 @@ export class ApiFunction extends Construct {
         [ENV.stage]: props.stage,
       },
     });
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion });
+    this.acknowledgeFindings();
+  }
 
+  /** The timeout ladder's outer rungs: a function API Gateway would give up on first fails the synth. */
+  private checkedTimeout(timeout: Duration): Duration {
+    if (timeout.toSeconds() > API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()) {
+      throw new ValidationError(
+        `timeout ${timeout.toSeconds()} s exceeds API Gateway's integration timeout (${API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()} s): clients would get a 504 instead of the function's answer`,
+        this,
+      );
+    }
+    return timeout;
+  }
+
+  /**
+   * A role of its own instead of AWSLambdaBasicExecutionRole: that managed policy may create and
+   * write any log group in the account; this role writes to its one log group only.
+   */
+  private executionRole(): Role {
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(role);
+    return role;
+  }
+
+  /** cdk-nag and Control Tower findings every function accepts, each with its reason. */
+  private acknowledgeFindings(): void {
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

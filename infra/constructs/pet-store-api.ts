@@ -9,159 +9,143 @@ import {
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
-  MockIntegration,
-  PassthroughBehavior,
-  ResponseType,
+  type MethodOptions,
   RestApi,
   TokenAuthorizer,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
+import { authorizer as authorizerContract } from '#functions/authorizer/contract';
+import { addGatewayResponse, mockAnswer } from '#infra/constructs/gateway-answers';
+import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
-import {
-  CORS_ALLOWED_HEADERS,
-  CORS_EXPOSED_HEADERS,
-  CORS_MAX_AGE_SECONDS,
-  gatewayResponseCorsHeaders,
-  parseAllowedOrigins,
-} from '#shared/http/cors';
-import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
+import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
 import {
   GATEWAY_RESPONSES,
-  type GatewayError,
-  gatewayHeaders,
+  type GatewayResponseType,
   methodNotAllowed,
-} from '#shared/http/gateway-responses';
+  preflight,
+} from '#shared/http/gateway-behaviour';
 import { STAGE_NAME } from '#shared/http/paths';
-import { RESPONSE_HEADERS } from '#shared/http/responses';
-import { authorizerFunction } from '#shared/operations/authorizer';
-import {
-  allowedMethods,
-  OPERATIONS,
-  type OperationId,
-  RESOURCE_PATHS,
-  type ResourcePath,
-} from '#shared/operations/routes';
+import type { Operation } from '#shared/operations/operation';
+import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 
 export interface PetStoreApiProps {
+  /**
+   * The stage the API serves: its throttling, log retention, authorizer cache TTL, allowed web
+   * origins and what happens to its logs when the stack is deleted.
+   */
   readonly stage: StageConfig;
+  /** The REST API's name in the console; the stack gives its own name, so stages never share one. */
   readonly restApiName: string;
-  /** One function per operation of the route table. */
-  readonly handlers: Readonly<Record<OperationId, IFunction>>;
-  /** The TOKEN authorizer (functions/authorizer.ts). */
+  /** The operations the API serves (their contracts): a method each, on its resource. */
+  readonly operations: readonly Operation[];
+  /**
+   * What each operation invokes through a Lambda proxy integration, by operation id: a function,
+   * or an alias of one. Every operation needs one.
+   */
+  readonly handlers: Readonly<Record<string, IFunction>>;
+  /** What the TOKEN authorizer invokes (functions/authorizer/): a function, or an alias of one. */
   readonly authorizer: IFunction;
 }
 
 /**
- * The Error object as an API Gateway mapping template (VTL): the code, message and status of the
- * row, and the request id API Gateway assigned.
+ * The fields of the access log: one JSON line per request; names the key (its id, never the key)
+ * and where time went. `requestId` is API Gateway's request id, the name and value the functions'
+ * log lines and the Error body carry too (the saved queries of log-queries.ts rely on it).
  */
-export const errorTemplate = (error: GatewayError): string =>
-  JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.requestId' });
+export const ACCESS_LOG_FIELDS = {
+  requestId: AccessLogField.contextRequestId(),
+  extendedRequestId: AccessLogField.contextExtendedRequestId(),
+  requestTime: AccessLogField.contextRequestTime(),
+  sourceIp: AccessLogField.contextIdentitySourceIp(),
+  userAgent: AccessLogField.contextIdentityUserAgent(),
+  method: AccessLogField.contextHttpMethod(),
+  resourcePath: AccessLogField.contextResourcePath(),
+  path: AccessLogField.contextPath(),
+  protocol: AccessLogField.contextProtocol(),
+  status: AccessLogField.contextStatus(),
+  responseLength: AccessLogField.contextResponseLength(),
+  responseLatency: AccessLogField.contextResponseLatency(),
+  integrationLatency: AccessLogField.contextIntegrationLatency(),
+  integrationStatus: AccessLogField.contextIntegrationStatus(),
+  keyId: AccessLogField.contextAuthorizerPrincipalId(),
+  authorizerLatency: AccessLogField.contextAuthorizerLatency(),
+  authorizerStatus: AccessLogField.contextAuthorizerStatus(),
+  errorType: AccessLogField.contextErrorResponseType(),
+  errorMessage: AccessLogField.contextErrorMessage(),
+  xrayTraceId: AccessLogField.contextXrayTraceId(),
+} as const;
 
-/** Header name as a method response parameter. */
-const header = (name: string): string => `method.response.header.${name}`;
-
-/** A static header value as API Gateway writes one: in single quotes. */
-const quoted = (value: string): string => `'${value}'`;
-
-/** What a preflight answers with: No Content. */
-const PREFLIGHT_STATUS = 204;
-
-/** The CORS headers a mock's template may set, declared (not required) on its method response. */
-const corsMethodResponse = (
-  origins: readonly string[],
-  headers: Readonly<Record<string, string>>,
-): Record<string, boolean> =>
-  origins.length === 0
-    ? {}
-    : Object.fromEntries(
-        ['Access-Control-Allow-Origin', ...Object.keys(headers)].map((name) => [header(name), false]),
-      );
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS));
 
 /**
- * Content types whose body the 405 mock accepts (it reads none of it). A request with another one
- * gets API Gateway's own UNSUPPORTED_MEDIA_TYPE answer, which is the Error object too: a mock
- * cannot pass an arbitrary body through without failing on it.
- */
-export const MOCK_CONTENT_TYPES = [
-  'application/json',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data',
-  'application/xml',
-  'text/xml',
-  'application/octet-stream',
-] as const;
-
-/** Headers a mock sets only for an allowed origin (through its template), besides the origin. */
-const CORS_ON_ERRORS = { 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(', ') } as const;
-
-/** The preflight's answer for an allowed origin, besides the origin itself. */
-const preflightCors = (methods: readonly string[]) =>
-  ({
-    'Access-Control-Allow-Methods': methods.join(', '),
-    'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
-    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
-  }) as const;
-
-/** A preflight has no body: the headers every answer carries, but `Content-Type`. */
-const { 'Content-Type': _noBody, ...PREFLIGHT_HEADERS } = RESPONSE_HEADERS;
-
-/** One JSON line per request; names the key (its id, never the key) and where time went. */
-const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
-  JSON.stringify({
-    requestId: AccessLogField.contextRequestId(),
-    extendedRequestId: AccessLogField.contextExtendedRequestId(),
-    requestTime: AccessLogField.contextRequestTime(),
-    sourceIp: AccessLogField.contextIdentitySourceIp(),
-    userAgent: AccessLogField.contextIdentityUserAgent(),
-    method: AccessLogField.contextHttpMethod(),
-    resourcePath: AccessLogField.contextResourcePath(),
-    path: AccessLogField.contextPath(),
-    protocol: AccessLogField.contextProtocol(),
-    status: AccessLogField.contextStatus(),
-    responseLength: AccessLogField.contextResponseLength(),
-    responseLatency: AccessLogField.contextResponseLatency(),
-    integrationLatency: AccessLogField.contextIntegrationLatency(),
-    integrationStatus: AccessLogField.contextIntegrationStatus(),
-    keyId: AccessLogField.contextAuthorizerPrincipalId(),
-    authorizerLatency: AccessLogField.contextAuthorizerLatency(),
-    authorizerStatus: AccessLogField.contextAuthorizerStatus(),
-    errorType: AccessLogField.contextErrorResponseType(),
-    errorMessage: AccessLogField.contextErrorMessage(),
-    xrayTraceId: AccessLogField.contextXrayTraceId(),
-  }),
-);
-
-/**
- * The REST API of one stage: resources and methods generated from the operations' descriptors, each a Lambda
- * proxy to its own function behind the TOKEN authorizer; a 405 mock on every resource for the
- * methods it does not have; and API Gateway's own answers mapped to the Error object.
+ * The REST API of one stage: resources and methods generated from the operations' descriptors,
+ * each a Lambda proxy to its own function behind the TOKEN authorizer; a 405 mock on every
+ * resource for the methods it does not have; CORS preflights; and API Gateway's own answers
+ * mapped to the Error object. Every answer API Gateway gives itself comes from
+ * `shared/http/gateway-behaviour.ts`, the table the local gateway and the functions read too.
  */
 export class PetStoreApi extends Construct {
   readonly api: RestApi;
   readonly authorizer: TokenAuthorizer;
+  /** One JSON line per request (ACCESS_LOG_FORMAT), kept for the stage's log retention. */
   readonly accessLogs: LogGroup;
+  /** API Gateway's execution logs (ERROR level), kept for the stage's log retention. */
+  readonly executionLogs: LogGroup;
+
+  private readonly stage: StageConfig;
+  private readonly operations: readonly Operation[];
+  /** The stage's allowed web origins, checked. */
+  private readonly origins: AllowedOrigins;
 
   constructor(scope: Construct, id: string, props: PetStoreApiProps) {
     super(scope, id);
-    const { stage } = props;
-    // Fails the synth on an origin no browser could send (a path, upper case, a typo).
-    const origins = parseAllowedOrigins(stage.allowedOrigins.join(','));
-    const vary = origins.length > 0 ? { Vary: 'Origin' } : {};
+    this.stage = props.stage;
+    this.operations = props.operations;
+    this.origins = this.checkedOrigins();
+    this.accessLogs = this.logGroup('AccessLogs');
+    this.api = this.restApi(props.restApiName);
+    this.executionLogs = this.executionLogGroup();
+    this.authorizer = this.tokenAuthorizer(props.authorizer);
+    this.addOperations(props.handlers);
+    this.addMethodNotAllowedMocks();
+    this.addPreflights();
+    this.addGatewayResponses();
+    // Fair use goes here when it comes, as steps of its own: usage plans (keys per plan, read
+    // through the authorizer) and the WAF web ACL associated with the stage.
+    this.acknowledgeFindings(props.authorizer);
+  }
 
-    this.accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: stage.logRetention,
-      removalPolicy: stage.dataProtection.removalPolicy,
+  /** The stage's origins as browsers send them; the synth fails on any other (a path, upper case, a typo). */
+  private checkedOrigins(): AllowedOrigins {
+    try {
+      return parseAllowedOrigins(this.stage.allowedOrigins.join(','));
+    } catch (error) {
+      if (error instanceof CorsConfigError)
+        throw new ValidationError(`allowedOrigins: ${error.message}`, this);
+      throw error;
+    }
+  }
+
+  /** A log group with the stage's retention, removed or kept with the stage's data. */
+  private logGroup(id: string, logGroupName?: string): LogGroup {
+    const logGroup = new LogGroup(this, id, {
+      ...(logGroupName ? { logGroupName } : {}),
+      retention: this.stage.logRetention,
+      removalPolicy: this.stage.dataProtection.removalPolicy,
     });
+    acknowledgeLogGroupRules(logGroup);
+    return logGroup;
+  }
 
-    this.api = new RestApi(this, 'Api', {
-      restApiName: props.restApiName,
-      description: `Pet store API (${stage.name})`,
+  /** The REST API and its one stage: regional, throttled as the stage says, traced, access-logged. */
+  private restApi(restApiName: string): RestApi {
+    const api = new RestApi(this, 'Api', {
+      restApiName,
+      description: `Pet store API (${this.stage.name})`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       // API Gateway needs an account-wide role to write any log (access and execution logs).
       // Kept on stack deletion: the other stage (or another API) in the account may rely on it.
@@ -169,8 +153,8 @@ export class PetStoreApi extends Construct {
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       deployOptions: {
         stageName: STAGE_NAME,
-        throttlingRateLimit: stage.throttling.rateLimit,
-        throttlingBurstLimit: stage.throttling.burstLimit,
+        throttlingRateLimit: this.stage.throttling.rateLimit,
+        throttlingBurstLimit: this.stage.throttling.burstLimit,
         tracingEnabled: true,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
         accessLogFormat: ACCESS_LOG_FORMAT,
@@ -179,148 +163,103 @@ export class PetStoreApi extends Construct {
         dataTraceEnabled: false,
       },
     });
-
     // RestApi adds an `Endpoint` output of its own; the stack outputs the same URL as `ApiUrl`.
-    this.api.node.tryRemoveChild('Endpoint');
+    api.node.tryRemoveChild('Endpoint');
+    return api;
+  }
 
-    // API Gateway creates the execution log group on first use, kept forever; created here it
-    // gets the stage's retention (it must exist before the stage starts logging).
-    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
-      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${STAGE_NAME}`,
-      retention: stage.logRetention,
-      removalPolicy: stage.dataProtection.removalPolicy,
+  /**
+   * API Gateway creates the execution log group on first use, kept forever; created here it gets
+   * the stage's retention (it must exist before the stage starts logging).
+   */
+  private executionLogGroup(): LogGroup {
+    const logGroup = this.logGroup(
+      'ExecutionLogs',
+      `API-Gateway-Execution-Logs_${this.api.restApiId}/${STAGE_NAME}`,
+    );
+    this.api.deploymentStage.node.addDependency(logGroup);
+    return logGroup;
+  }
+
+  /** The TOKEN authorizer on `Authorization`, its decisions cached for the stage's TTL. */
+  private tokenAuthorizer(handler: IFunction): TokenAuthorizer {
+    return new TokenAuthorizer(this, 'Authorizer', {
+      handler,
+      identitySource: IdentitySource.header(authorizerContract.identitySource),
+      resultsCacheTtl: Duration.seconds(this.stage.authorizerCacheTtlSeconds),
     });
-    this.api.deploymentStage.node.addDependency(executionLogs);
-    for (const logGroup of [this.accessLogs, executionLogs]) acknowledgeLogGroupRules(logGroup);
+  }
 
-    this.authorizer = new TokenAuthorizer(this, 'Authorizer', {
-      handler: props.authorizer,
-      identitySource: IdentitySource.header(authorizerFunction.identitySource),
-      resultsCacheTtl: Duration.seconds(stage.authorizerCacheTtlSeconds),
-    });
-    const authorized = { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM };
+  /** What every method but the preflights requires: the TOKEN authorizer. */
+  private get authorized(): MethodOptions {
+    return { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM };
+  }
 
-    for (const operation of OPERATIONS) {
+  /** Each operation of the descriptors: its method on its resource, a Lambda proxy to its handler. */
+  private addOperations(handlers: PetStoreApiProps['handlers']): void {
+    for (const operation of this.operations) {
+      const handler = handlers[operation.operationId];
+      if (!handler) throw new ValidationError(`handlers: no function for ${operation.operationId}`, this);
       this.resource(operation.path).addMethod(
         operation.method,
-        new LambdaIntegration(props.handlers[operation.operationId], { proxy: true, allowTestInvoke: false }),
-        { ...authorized, operationName: operation.operationId },
+        new LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
+        { ...this.authorized, operationName: operation.operationId },
       );
     }
+  }
 
-    // API Gateway prefers a method of its own over ANY, so these answer only the other methods.
-    for (const path of RESOURCE_PATHS) {
-      const error = methodNotAllowed(allowedMethods(path));
-      const requestTemplate = JSON.stringify({ statusCode: ERROR_STATUS[error.code] });
-      const statusCode = String(ERROR_STATUS[error.code]);
-      const fixed = { ...gatewayHeaders(error.code), Allow: error.allow, ...vary };
-      this.resource(path).addMethod(
-        'ANY',
-        new MockIntegration({
-          passthroughBehavior: PassthroughBehavior.NEVER,
-          requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
-          integrationResponses: [
-            {
-              statusCode,
-              responseTemplates: {
-                'application/json': `${corsOverrideTemplate(origins, CORS_ON_ERRORS)}${errorTemplate(error)}`,
-              },
-              responseParameters: Object.fromEntries(
-                Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
-              ),
-            },
-          ],
-        }),
-        {
-          ...authorized,
-          methodResponses: [
-            {
-              statusCode,
-              responseParameters: {
-                ...Object.fromEntries(Object.keys(fixed).map((name) => [header(name), true])),
-                ...corsMethodResponse(origins, CORS_ON_ERRORS),
-              },
-            },
-          ],
-        },
+  /**
+   * 405 with `Allow` for the methods a resource does not have: an `ANY` mock, behind the
+   * authorizer. API Gateway prefers a method of its own over `ANY`, so it answers only the others.
+   */
+  private addMethodNotAllowedMocks(): void {
+    for (const path of resourcePathsOf(this.operations)) {
+      const { integration, methodResponses } = mockAnswer(
+        methodNotAllowed(allowedMethodsIn(this.operations, path)),
+        this.origins,
       );
+      this.resource(path).addMethod('ANY', integration, { ...this.authorized, methodResponses });
     }
+  }
 
-    // CORS preflights, answered by API Gateway without a key (browsers never send one with a
-    // preflight): CORS headers for an allowed origin, none for any other.
-    for (const path of RESOURCE_PATHS) {
-      const cors = preflightCors(allowedMethods(path));
-      const fixed = { ...PREFLIGHT_HEADERS, ...vary };
-      const requestTemplate = JSON.stringify({ statusCode: PREFLIGHT_STATUS });
-      const preflight = this.resource(path).addMethod(
-        'OPTIONS',
-        new MockIntegration({
-          passthroughBehavior: PassthroughBehavior.NEVER,
-          requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
-          integrationResponses: [
-            {
-              statusCode: String(PREFLIGHT_STATUS),
-              responseTemplates: { 'application/json': corsOverrideTemplate(origins, cors) },
-              responseParameters: Object.fromEntries(
-                Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
-              ),
-            },
-          ],
-        }),
-        {
-          authorizationType: AuthorizationType.NONE,
-          methodResponses: [
-            {
-              statusCode: String(PREFLIGHT_STATUS),
-              responseParameters: {
-                ...Object.fromEntries(Object.keys(fixed).map((name) => [header(name), true])),
-                ...corsMethodResponse(origins, cors),
-              },
-            },
-          ],
-        },
+  /**
+   * CORS preflights, answered by API Gateway without a key (browsers never send one with a
+   * preflight): CORS headers for an allowed origin, none for any other.
+   */
+  private addPreflights(): void {
+    for (const path of resourcePathsOf(this.operations)) {
+      const { integration, methodResponses } = mockAnswer(
+        preflight(allowedMethodsIn(this.operations, path)),
+        this.origins,
       );
-      Validations.of(preflight).acknowledge({
+      const method = this.resource(path).addMethod('OPTIONS', integration, {
+        authorizationType: AuthorizationType.NONE,
+        methodResponses,
+      });
+      Validations.of(method).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
           'A CORS preflight: browsers send it without credentials, so it cannot require a key. It is ' +
           'a mock integration that returns headers only, calls no function and reads no data.',
       });
     }
+  }
 
-    for (const [type, error] of Object.entries(GATEWAY_RESPONSES)) {
-      this.api.addGatewayResponse(type, {
-        type: ResponseType.of(type),
-        statusCode: String(ERROR_STATUS[error.code]),
-        responseHeaders: {
-          ...Object.fromEntries(
-            Object.entries(gatewayHeaders(error.code)).map(([name, value]) => [name, quoted(value)]),
-          ),
-          ...Object.fromEntries(
-            Object.entries(gatewayResponseCorsHeaders(origins)).map(([name, value]) => [
-              name,
-              gatewayResponseValue(value),
-            ]),
-          ),
-        },
-        templates: { 'application/json': errorTemplate(error) },
-      });
+  /** API Gateway's own answers (401, 404, 429, 5xx…) as the Error object, with what CORS they can carry. */
+  private addGatewayResponses(): void {
+    for (const type of Object.keys(GATEWAY_RESPONSES) as GatewayResponseType[]) {
+      addGatewayResponse(this.api, type, this.origins);
     }
-    if (origins.length > 1) {
+    if (this.origins.length > 1) {
       Annotations.of(this).addWarningV2(
         'petstore:corsGatewayResponses',
-        `${origins.length} CORS origins: API Gateway's own errors (401, 429, 5xx…) carry no CORS header, so browsers cannot read them; docs/deploy.md, "CORS".`,
+        `${this.origins.length} CORS origins: API Gateway's own errors (401, 429, 5xx…) carry no CORS header, so browsers cannot read them; docs/deploy.md, "CORS".`,
       );
     }
-
-    this.acknowledgeNagFindings();
-    // The methods' permissions to invoke the functions, and the authorizer's.
-    acknowledgeApiGatewayInvoke(this.api);
-    acknowledgeApiGatewayInvoke(props.authorizer);
   }
 
   /** The resource for a path of an operation, created on first use. */
-  private resource(path: ResourcePath): IResource {
+  private resource(path: string): IResource {
     return path
       .split('/')
       .filter((part) => part !== '')
@@ -330,11 +269,12 @@ export class PetStoreApi extends Construct {
       );
   }
 
-  private acknowledgeNagFindings(): void {
+  /** cdk-nag and Control Tower findings this API accepts, each with its reason. */
+  private acknowledgeFindings(authorizer: IFunction): void {
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated in each function (the zod schemas of shared/operations/), ' +
+        'Requests are validated in each function (the zod schemas of the contract of each operation, in functions/), ' +
         'which answers with the Error object and per-field details; API Gateway request ' +
         'validation would answer in a shape of its own, and the local server could not mirror it.',
     });
@@ -357,5 +297,8 @@ export class PetStoreApi extends Construct {
         'The account-level role API Gateway writes access and execution logs with; AWS ' +
         'maintains this policy for exactly that purpose, and API Gateway names the log groups itself.',
     });
+    // The methods' permissions to invoke the functions, and the authorizer's.
+    acknowledgeApiGatewayInvoke(this.api);
+    acknowledgeApiGatewayInvoke(authorizer);
   }
 }

@@ -1,16 +1,14 @@
 import { Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { ValidationError } from '#infra/constructs/validation-error';
 import { controlTowerRule } from '#infra/control-tower';
 import type { DataProtection } from '#infra/stages';
-import {
-  ALL_TABLES,
-  type KeyAttribute,
-  type TableDesign,
-  type TableKey,
-} from '#shared/adapters/dynamodb/table-design';
+import { ALL_TABLES, type KeyAttribute, type TableDesign } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 
 export interface TablesProps {
+  /** The stage's protection of its data: deletion protection, point-in-time recovery, removal policy. */
   readonly dataProtection: DataProtection;
 }
 
@@ -25,12 +23,25 @@ const attribute = (key: KeyAttribute) => ({
  * stage says. No physical names: CloudFormation names them, so two stages never collide.
  */
 export class Tables extends Construct {
+  /** Every table, with the design it was made from, in the order of `ALL_TABLES`. */
   readonly all: readonly { readonly design: TableDesign; readonly table: Table }[];
 
   constructor(scope: Construct, id: string, props: TablesProps) {
     super(scope, id);
     this.all = ALL_TABLES.map((design) => ({ design, table: this.table(design, props.dataProtection) }));
-    if (!props.dataProtection.pointInTimeRecovery) {
+    this.acknowledgeFindings(props.dataProtection);
+  }
+
+  /** The table of a design, by its key (`pets`, `apiKeys`…). */
+  byKey(key: TableKey): Table {
+    const found = this.all.find(({ design }) => design.key === key);
+    if (!found) throw new ValidationError(`no table "${key}"`, this);
+    return found.table;
+  }
+
+  /** Without point-in-time recovery (staging), the findings that ask for it, accepted by configuration. */
+  private acknowledgeFindings(protection: DataProtection): void {
+    if (!protection.pointInTimeRecovery) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-DDB3',
         reason:
@@ -46,12 +57,7 @@ export class Tables extends Construct {
     }
   }
 
-  byKey(key: TableKey): Table {
-    const found = this.all.find(({ design }) => design.key === key);
-    if (!found) throw new Error(`No table "${key}"`);
-    return found.table;
-  }
-
+  /** One on-demand table of a design, with its indexes and TTL. */
   private table(design: TableDesign, protection: DataProtection): Table {
     const table = new Table(this, design.logicalName, {
       partitionKey: attribute(design.partitionKey),

@@ -1,23 +1,68 @@
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import { type FunctionConfig, readFunctionConfig } from '#shared/config';
+import type { ProxyHandler } from '#shared/lambda';
+import type { Operation } from '#shared/operations/operation';
 
 /**
  * A function's composition root: configuration in, a Lambda handler out, with exactly the
- * adapters its descriptor says it calls. Nothing runs at import: each entry in functions/ calls
- * `fromEnvironment` once, at cold start; the local server and the tests call `build` with a
- * configuration of their own.
+ * adapters it declares. It also declares the DynamoDB calls those adapters make (`data`), beside
+ * the adapters it builds, so the operation's contract knows nothing of storage: the stack grants
+ * exactly these actions and sets exactly these tables' variables.
+ *
+ * Nothing runs at import: each Lambda entry (`functions/<name>/lambda.ts`) calls
+ * `fromEnvironment` once, at cold start; the local server, the bench and the tests call `build`
+ * with a configuration of their own.
  */
 export interface FunctionRoot<H> {
-  /** The tables the function reads or writes: their variables are required. */
+  /** The function's name: an operation's `operationId`, or `authorizer`. */
+  readonly name: string;
+  /** The DynamoDB calls the function's adapters make (shared/adapters/dynamodb/access.ts). */
+  readonly data: readonly TableAccess[];
+  /** The tables the function reads or writes: their variables are required at cold start. */
   readonly tables: readonly TableKey[];
+  /**
+   * Its Lambda entry, relative to the project root.
+   * @default `functions/<kebab-case name>/lambda.ts`
+   */
+  readonly entry: string;
   readonly build: (config: FunctionConfig) => H;
 }
 
-export const defineRoot = <H>(
-  data: readonly TableAccess[],
-  build: (config: FunctionConfig) => H,
-): FunctionRoot<H> => ({ tables: tablesOf(data), build });
+/** The root of an API operation's function: the unit `OPERATIONS` lists (functions/operations.ts). */
+export interface OperationRoot<O extends Operation = Operation> extends FunctionRoot<ProxyHandler> {
+  /** The operation's contract: HTTP shape, schemas, docs. */
+  readonly operation: O;
+}
+
+export interface RootOptions<H> {
+  readonly name: string;
+  readonly data: readonly TableAccess[];
+  readonly build: (config: FunctionConfig) => H;
+  /**
+   * For a function that lives outside `functions/` (a test's).
+   * @default `functions/<kebab-case name>/lambda.ts`
+   */
+  readonly entry?: string;
+}
+
+/** `functions/<kebab-case name>/lambda.ts`: where a function's Lambda entry lives by convention. */
+export const entryFile = (name: string): string =>
+  `functions/${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}/lambda.ts`;
+
+export const defineRoot = <H>({ name, data, build, entry }: RootOptions<H>): FunctionRoot<H> => ({
+  name,
+  data,
+  tables: tablesOf(data),
+  entry: entry ?? entryFile(name),
+  build,
+});
+
+/** An operation's root: its contract, the DynamoDB calls of its adapters, and how to build its handler. */
+export const defineOperationRoot = <const O extends Operation>(
+  operation: O,
+  options: Omit<RootOptions<ProxyHandler>, 'name'>,
+): OperationRoot<O> => ({ operation, ...defineRoot({ name: operation.operationId, ...options }) });
 
 /** The handler, configured from the environment Lambda gives the function (fails fast on a gap). */
 export const fromEnvironment = <H>(root: FunctionRoot<H>): H => root.build(readFunctionConfig(root.tables));

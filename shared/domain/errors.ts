@@ -32,6 +32,23 @@ export class PetIdTakenError extends Error {
   }
 }
 
+/**
+ * The data store returned an item that is not a valid record of its kind (a pet with no name, an
+ * unknown status …): written by something other than this service, or by a bug. It is never
+ * served; the request fails as a fault of the service, logged with the item's key and what is
+ * wrong, never with its content.
+ */
+export class InvalidStoredItemError extends Error {
+  override readonly name = 'InvalidStoredItemError';
+  constructor(
+    readonly kind: string,
+    readonly key: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`The stored ${kind} ${key} is not valid: ${problems.join('; ')}`);
+  }
+}
+
 /** The id sequence is exhausted: every id up to 2^53−1 has been handed out. */
 export class IdSpaceExhaustedError extends Error {
   override readonly name = 'IdSpaceExhaustedError';

@@ -1,4 +1,13 @@
-import { PetNotFoundError } from '#shared/domain/errors';
+import { randomUUID } from 'node:crypto';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, PetNotFoundError } from '#shared/domain/errors';
+import {
+  type CompletedRecord,
+  type CreateRecord,
+  fingerprintOf,
+  type IdempotencyKey,
+  type InProgressRecord,
+  type Lock,
+} from '#shared/domain/idempotency';
 import {
   DEFAULT_PET_STATUS,
   type ListPetsOptions,
@@ -7,38 +16,69 @@ import {
   type PetPage,
 } from '#shared/domain/pet';
 import type { IdSequence } from '#shared/ports/id-sequence';
+import type { IdempotencyStore } from '#shared/ports/idempotency-store';
 import type { PetRepository } from '#shared/ports/pet-repository';
+
+/** Where the service reports what went wrong without failing the request. */
+export interface ProblemLog {
+  error(message: string, attributes: { readonly error: unknown }): void;
+}
 
 export interface PetServiceDependencies {
   readonly pets: PetRepository;
   /** Needed only to create pets: the read-only functions are built without it. */
   readonly ids?: IdSequence;
+  /** Needed only for creates with an idempotency key. */
+  readonly records?: IdempotencyStore;
+  /**
+   * How long a create holds its record before a retry may take it over: at least as long as the
+   * request may run (its deadline, REQUEST_BUDGET_MS, which the composition root passes).
+   * @default 3 s
+   */
+  readonly lockMs?: number;
+  /** Epoch ms. @default Date.now */
+  readonly clock?: () => number;
+  /** @default silence */
+  readonly problems?: ProblemLog;
 }
+
+/** A create's answer: the pet, and whether it is the answer of an earlier request with the key. */
+export interface CreateOutcome {
+  readonly pet: Pet;
+  readonly replayed: boolean;
+}
+
+const DEFAULT_LOCK_MS = 3_000;
 
 /** The pet operations, in the domain's terms: no HTTP, no DynamoDB. */
 export class PetService {
   private readonly pets: PetRepository;
   private readonly ids: IdSequence | undefined;
+  private readonly records: IdempotencyStore | undefined;
+  private readonly lockMs: number;
+  private readonly now: () => number;
+  private readonly problems: ProblemLog | undefined;
 
-  constructor({ pets, ids }: PetServiceDependencies) {
+  constructor({ pets, ids, records, lockMs, clock, problems }: PetServiceDependencies) {
     this.pets = pets;
     this.ids = ids;
+    this.records = records;
+    this.lockMs = lockMs ?? DEFAULT_LOCK_MS;
+    this.now = clock ?? Date.now;
+    this.problems = problems;
   }
 
   list(options: ListPetsOptions): Promise<PetPage> {
     return this.pets.list(options);
   }
 
-  async create(newPet: NewPet): Promise<Pet> {
-    if (!this.ids) throw new Error('PetService was built without an IdSequence: it cannot create pets');
-    const pet: Pet = {
-      id: await this.ids.next(),
-      name: newPet.name,
-      categoryId: newPet.categoryId,
-      status: newPet.status ?? DEFAULT_PET_STATUS,
-    };
-    await this.pets.create(pet);
-    return pet;
+  /**
+   * Adds a pet. Without a key, each call adds one (a write that DynamoDB applied but whose answer
+   * was lost is recognised by the repository when the SDK sends it again). With a key, the pet is
+   * added once, however many times the call is repeated and whatever became of earlier calls.
+   */
+  create(newPet: NewPet, key?: IdempotencyKey): Promise<CreateOutcome> {
+    return key ? this.createOnce(newPet, key) : this.createNew(newPet);
   }
 
   async get(id: number): Promise<Pet> {
@@ -46,4 +86,96 @@ export class PetService {
     if (!pet) throw new PetNotFoundError(id);
     return pet;
   }
+
+  private async createNew(newPet: NewPet): Promise<CreateOutcome> {
+    const pet = petWith(await this.nextId(), newPet);
+    await this.pets.create(pet);
+    return { pet, replayed: false };
+  }
+
+  /**
+   * The create of a key, exactly once:
+   *
+   * 1. an id is reserved and the key's record started with it, unless the key has a record: then
+   *    that record decides (another request: 422; a stored pet: replayed; under way: 409; given up
+   *    on by its request: taken over, with the id it reserved);
+   * 2. the pet is written with the record's id; a write that meets this same pet already stored
+   *    (an earlier attempt, of this request or of the one taken over) is a success;
+   * 3. the record is completed with the pet.
+   *
+   * A failure after step 1 never deletes the record: the reserved id stays, so whatever happened
+   * to the pet, a retry writes the same one. The lock is released for the retry to take over at
+   * once; should that fail too, it expires with the request's deadline.
+   */
+  private async createOnce(newPet: NewPet, key: IdempotencyKey): Promise<CreateOutcome> {
+    const records = this.recordsOrFail();
+    const fingerprint = fingerprintOf(newPet);
+    const lock: Lock = { token: randomUUID(), until: this.now() + this.lockMs };
+    const started = await records.start(key, {
+      state: 'in-progress',
+      fingerprint,
+      petId: await this.nextId(),
+      lock,
+    });
+    const record = await this.hold(records, key, started, fingerprint, lock);
+    if (record.state === 'completed') return { pet: record.pet, replayed: true };
+
+    const pet = petWith(record.petId, newPet);
+    try {
+      await this.pets.create(pet);
+    } catch (error) {
+      await this.quietly('Idempotency record not released', () => records.release(key, lock));
+      throw error;
+    }
+    // The pet is stored: the client gets it even if the record cannot say so yet (a retry then
+    // takes the record over once its lock expires, meets the stored pet and completes it).
+    await this.quietly('Idempotency record not completed', () => records.complete(key, pet));
+    return { pet, replayed: false };
+  }
+
+  /** The record to go on with: one this request holds, or a completed one; refuses the rest. */
+  private async hold(
+    records: IdempotencyStore,
+    key: IdempotencyKey,
+    record: CreateRecord,
+    fingerprint: string,
+    lock: Lock,
+  ): Promise<InProgressRecord | CompletedRecord> {
+    if (record.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
+    if (record.state === 'completed' || record.lock.token === lock.token) return record;
+    if (record.lock.until > this.now()) throw new IdempotencyKeyInUseError();
+    // Its request gave up or died: take over its reserved id. Only one retry gets it.
+    const taken = await records.takeOver(key, record.lock, lock);
+    if (taken?.fingerprint === fingerprint) {
+      if (taken.state === 'completed' || taken.lock.token === lock.token) return taken;
+    }
+    throw new IdempotencyKeyInUseError();
+  }
+
+  private nextId(): Promise<number> {
+    if (!this.ids) throw new Error('PetService was built without an IdSequence: it cannot create pets');
+    return this.ids.next();
+  }
+
+  private recordsOrFail(): IdempotencyStore {
+    if (!this.records)
+      throw new Error('PetService was built without an IdempotencyStore: it cannot create pets by key');
+    return this.records;
+  }
+
+  /** Runs a step whose failure must not change the answer, and reports its failure. */
+  private async quietly(problem: string, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      this.problems?.error(problem, { error });
+    }
+  }
 }
+
+const petWith = (id: number, newPet: NewPet): Pet => ({
+  id,
+  name: newPet.name,
+  categoryId: newPet.categoryId,
+  status: newPet.status ?? DEFAULT_PET_STATUS,
+});

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { describe } from '#shared/schema/describe';
 
 /**
  * The pet schemas: the single source of truth for validation at run time, for the TypeScript
@@ -7,12 +8,6 @@ import * as z from 'zod/mini';
  * Written with `zod/mini`, zod's tree-shakable form: the same schemas and JSON Schema output as
  * classic zod, at about half its import time, which every cold start pays (BENCHMARKS.md).
  */
-
-/** Attaches OpenAPI metadata (`id` makes a named component) and returns the schema. */
-export const describe = <T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta): T => {
-  z.globalRegistry.add(schema as z.ZodMiniType, meta);
-  return schema;
-};
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { describe } from '#shared/domain/pet';
+import { describe } from '#shared/schema/describe';
 
 /**
  * Every error code the API can return, with the HTTP status it always travels with. The Error

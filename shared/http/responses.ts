@@ -9,17 +9,21 @@ export const RESPONSE_HEADERS = {
 
 export type ResponseHeaders = Readonly<Record<string, string | undefined>>;
 
-/** A proxy result with a JSON body; later header sets override earlier ones, `undefined` values are left out. */
+/**
+ * A proxy result with a JSON body, or with none when `body` is `undefined` (a 204: then no
+ * `Content-Type` either). Later header sets override earlier ones, `undefined` values are left out.
+ */
 export const jsonResponse = (
   status: number,
   body: unknown,
   ...headerSets: readonly (ResponseHeaders | undefined)[]
 ): APIGatewayProxyResult => {
-  const headers: Record<string, string> = { ...RESPONSE_HEADERS };
+  const { 'Content-Type': contentType, ...always } = RESPONSE_HEADERS;
+  const headers: Record<string, string> = body === undefined ? { ...always } : { ...RESPONSE_HEADERS };
   for (const set of headerSets) {
     for (const [name, value] of Object.entries(set ?? {})) if (value !== undefined) headers[name] = value;
   }
-  return { statusCode: status, headers, body: JSON.stringify(body) };
+  return { statusCode: status, headers, body: body === undefined ? '' : JSON.stringify(body) };
 };
 
 /**
@@ -36,3 +40,11 @@ export function ok<B>(body: B, headers?: Readonly<Record<string, string>>) {
 }
 export const created = <B, H extends Readonly<Record<string, string>>>(body: B, headers: H) =>
   ({ status: 201, body, headers }) as const;
+/** An answer without a body: 204 No Content, optionally with headers. */
+export function noContent(): { readonly status: 204 };
+export function noContent<H extends Readonly<Record<string, string>>>(
+  headers: H,
+): { readonly status: 204; readonly headers: H };
+export function noContent(headers?: Readonly<Record<string, string>>) {
+  return headers ? { status: 204, headers } : { status: 204 };
+}

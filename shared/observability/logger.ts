@@ -1,5 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { LogLevel } from '#shared/config';
 
@@ -7,7 +7,15 @@ export const SERVICE_NAME = 'pet-store';
 
 export type { Logger } from '@aws-lambda-powertools/logger';
 
-/** Powertools' Logger, and its children, able to say whether an invocation is the first it serves. */
+/** The logger of the invocation running now, and the function's logger it stands in for. */
+const invocations = new AsyncLocalStorage<{ readonly parent: Logger; readonly logger: ServiceLogger }>();
+
+/**
+ * Powertools' Logger, able to say whether an invocation is the first it serves, and, while an
+ * invocation runs (`withInvocationLogger`), writing every line through that invocation's own
+ * logger: code handed the function's logger at build time (middleware, the domain) logs with the
+ * invocation's keys, however many invocations run at once.
+ */
 class ServiceLogger extends Logger {
   /** True the first time only: the cold start of the execution environment this logger lives in. */
   takeColdStart(): boolean {
@@ -17,7 +25,20 @@ class ServiceLogger extends Logger {
   protected override createLogger(options?: ConstructorParameters<typeof Logger>[0]): Logger {
     return new ServiceLogger(options);
   }
+
+  protected override processLogItem(...item: Parameters<Logger['processLogItem']>): void {
+    const current = invocations.getStore();
+    if (current?.parent === this) current.logger.processLogItem(...item);
+    else super.processLogItem(...item);
+  }
 }
+
+/**
+ * The key of API Gateway's request id on every line a request makes a function log: Powertools'
+ * correlation id (`setCorrelationId`). Its value is the access log's `requestId` and the Error
+ * body's, so one Logs Insights query finds them all (infra/constructs/log-queries.ts).
+ */
+export const REQUEST_ID_LOG_KEY = 'correlation_id';
 
 /**
  * Structured JSON logs. Without `logLevel`, Powertools takes it from `POWERTOOLS_LOG_LEVEL` (set
@@ -43,27 +64,27 @@ export const invocationLogger = (logger: Logger, context: Context, requestId?: s
   const cold = logger instanceof ServiceLogger ? logger.takeColdStart() : true;
   if (!cold && child instanceof ServiceLogger) child.takeColdStart();
   child.addContext(context);
+  // setCorrelationId writes REQUEST_ID_LOG_KEY.
   if (requestId) child.setCorrelationId(requestId);
   return child;
 };
 
-/** The invocation logger of each request being handled. */
-const loggers = new WeakMap<object, Logger>();
-
 /**
- * Middleware giving each invocation its logger (`invocationLogger`), with the request id of the
- * API Gateway event it handles; the steps after it log through `loggerOf(request)`.
+ * `handler`, each of whose invocations logs through a logger of its own (`invocationLogger`),
+ * the request id taken from its event by `requestIdOf`. Every line the function's logger writes
+ * while the invocation runs, wherever in its code, is that logger's: Powertools' own
+ * `injectLambdaContext` sets and resets keys on the one shared logger instead, which names the
+ * wrong request as soon as two invocations overlap (the local server runs them side by side).
  */
-export const invocationLogging = (logger: Logger): middy.MiddlewareObj => ({
-  before: (request) => {
-    const requestId = (request.event as { requestContext?: { requestId?: unknown } } | undefined)
-      ?.requestContext?.requestId;
-    loggers.set(
-      request,
-      invocationLogger(logger, request.context, typeof requestId === 'string' ? requestId : undefined),
-    );
-  },
-});
-
-/** The logger of the invocation handling `request`; `fallback` before invocationLogging has run. */
-export const loggerOf = (request: object, fallback: Logger): Logger => loggers.get(request) ?? fallback;
+export const withInvocationLogger =
+  <E, R>(
+    logger: Logger,
+    requestIdOf: (event: E) => string | undefined,
+    handler: (event: E, context: Context) => Promise<R>,
+  ): ((event: E, context: Context) => Promise<R>) =>
+  (event, context) => {
+    const own = invocationLogger(logger, context, requestIdOf(event));
+    return own instanceof ServiceLogger
+      ? invocations.run({ parent: logger, logger: own }, () => handler(event, context))
+      : handler(event, context);
+  };

@@ -1,14 +1,16 @@
 import type * as z from 'zod/mini';
-import type { TableAccess } from '#shared/adapters/dynamodb/access';
 
 /**
- * An operation of the API, described once. The handler validates requests with `request` and
- * answers with one of `responses` (its return type follows from them); the CDK stack makes the
- * method, the function, its variables and its grants from it; the local gateway routes by it;
- * the OpenAPI document is generated from it. Nothing else restates any of it.
+ * An operation of the API, described once: its contract, HTTP only. The handler validates
+ * requests with `request` and answers with one of `responses` (its return type follows from
+ * them); the CDK stack makes the method from it; the local gateway routes by it; the OpenAPI
+ * document is generated from it. Nothing else restates any of it. What the operation's function
+ * stores, and where, is its composition root's business (shared/composition/root.ts).
  */
 
-export type HttpMethod = 'GET' | 'POST';
+/** The methods of RFC 9110 an API operation may have (HEAD and OPTIONS are answered for it). */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** What an operation reads from a request, by part; each part is validated by its schema. */
 export interface RequestParts {
@@ -28,13 +30,24 @@ export interface HeaderDescriptor {
   readonly example?: string;
 }
 
-export interface ResponseDescriptor {
+/** A response with a JSON body: the schema of the body and an example of one. */
+export interface BodyResponseDescriptor {
   readonly description: string;
   readonly body: z.ZodMiniType;
   readonly headers?: Readonly<Record<string, HeaderDescriptor>>;
   /** A body as the operation sends it, for the document. */
   readonly example: unknown;
 }
+
+/** A response without a body (204 No Content, say): headers at most. */
+export interface EmptyResponseDescriptor {
+  readonly description: string;
+  readonly body?: undefined;
+  readonly headers?: Readonly<Record<string, HeaderDescriptor>>;
+  readonly example?: undefined;
+}
+
+export type ResponseDescriptor = BodyResponseDescriptor | EmptyResponseDescriptor;
 
 /** An error of the operation's own logic (beyond validation and the gateway's answers). */
 export interface ErrorDescriptor {
@@ -87,8 +100,6 @@ export interface Operation {
   readonly deprecation?: Deprecation;
   /** Idempotent requests by key; the function then needs an idempotency store. */
   readonly idempotency?: IdempotencyRule;
-  /** The DynamoDB calls its function makes: grants and table variables follow from them. */
-  readonly data: readonly TableAccess[];
   readonly examples: {
     /** Valid request bodies, by name. */
     readonly requests?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
@@ -117,14 +128,13 @@ type HeadersField<R> = R extends { headers: infer H }
     : { readonly headers: HeaderValues<H> }
   : { readonly headers?: undefined };
 
+/** The body of a response: its schema's type, or none at all for a response without one. */
+type BodyField<R> = R extends { body: infer B extends z.ZodMiniType }
+  ? { readonly body: z.output<B> }
+  : { readonly body?: undefined };
+
 /** What a handler returns: one of the operation's responses, its body and its headers typed. */
 export type ResultOf<O extends Operation> = {
-  [S in keyof O['responses'] & number]: {
-    readonly status: S;
-    readonly body: z.output<O['responses'][S]['body']>;
-  } & HeadersField<O['responses'][S]>;
+  [S in keyof O['responses'] & number]: { readonly status: S } & BodyField<O['responses'][S]> &
+    HeadersField<O['responses'][S]>;
 }[keyof O['responses'] & number];
-
-/** The entry file of an operation's function, relative to the project root. */
-export const entryFile = (name: string): string =>
-  `functions/${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}.ts`;

@@ -1,20 +1,19 @@
-import { createPet } from '#shared/operations/create-pet';
-import { getPet } from '#shared/operations/get-pet';
-import { listPets } from '#shared/operations/list-pets';
-import type { HttpMethod } from '#shared/operations/operation';
+import type { HttpMethod, Operation } from '#shared/operations/operation';
 
-/** Every operation of the API, in the order the document lists them. */
-export const OPERATIONS = [listPets, createPet, getPet] as const;
+/**
+ * What a list of operations makes of the API's resources: each path once, and the methods each
+ * answers. functions/operations.ts applies these to `OPERATIONS`; a test applies them to a list
+ * of its own.
+ */
 
-export type AnyOperation = (typeof OPERATIONS)[number];
-export type OperationId = AnyOperation['operationId'];
-export type ResourcePath = AnyOperation['path'];
-
-/** Resource paths, each once. */
-export const RESOURCE_PATHS: readonly ResourcePath[] = [
-  ...new Set(OPERATIONS.map((operation) => operation.path)),
+/** Resource paths, each once, in the order the operations list them. */
+export const resourcePathsOf = (operations: readonly Pick<Operation, 'path'>[]): string[] => [
+  ...new Set(operations.map((operation) => operation.path)),
 ];
 
 /** Methods a resource path answers; any other method gets 405 with this list in `Allow`. */
-export const allowedMethods = (path: string): HttpMethod[] =>
-  OPERATIONS.filter((operation) => operation.path === path).map((operation) => operation.method);
+export const allowedMethodsIn = (
+  operations: readonly Pick<Operation, 'path' | 'method'>[],
+  path: string,
+): HttpMethod[] =>
+  operations.filter((operation) => operation.path === path).map((operation) => operation.method);

@@ -5,9 +5,13 @@ import type { ListPetsOptions, Pet, PetPage } from '#shared/domain/pet';
  * it and translates the SDK's failures into domain errors, so no SDK type crosses this line.
  */
 export interface PetRepository {
-  /** Stores a new pet; its id comes from the IdSequence and is never already taken. */
+  /**
+   * Stores a new pet under its id, never over another pet (PetIdTakenError). Safe to repeat: when
+   * this very pet is already stored (an earlier attempt of the write, applied though its answer
+   * was lost), it succeeds.
+   */
   create(pet: Pet): Promise<void>;
-  /** The pet with this id, or `undefined` when there is none. */
+  /** The pet with this id, or `undefined` when there is none; a stored item that is not a valid pet is InvalidStoredItemError. */
   get(id: number): Promise<Pet | undefined>;
   /**
    * One page: at most `limit` pets after `after` (from the start without it), optionally only

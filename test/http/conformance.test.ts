@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../support/api-client';
-import { type Exchange, loadContract } from '../support/conformance';
+import { ApiClient } from '#tools/contract/api-client';
+import { type Exchange, loadContract } from '#tools/contract/conformance';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /** The documented deprecation headers of getPet (docs/api.md), written out. */
@@ -13,7 +13,7 @@ const GET_PET_DEPRECATION_HEADERS = {
 };
 
 /**
- * The conformance check (test/support/conformance.ts), which the http project runs on every
+ * The conformance check (tools/contract/conformance.ts), which the http project runs on every
  * response an ApiClient receives: it must catch responses that break docs/openapi.yaml, pass
  * the real service's, and fail the test that made the request.
  */

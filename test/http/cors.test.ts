@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /**
@@ -8,7 +8,7 @@ import { type LocalApi, startLocalApi } from '../support/local-api';
  * start, several origins): the gateway's preflight, 405 and refusals (mirroring API Gateway's
  * mocks and gateway responses) and the functions' own answers. What a browser meets on any stage
  * (a readable answer, error and 401; nothing for another origin) is in the contract suite
- * (test/contract/cors.ts).
+ * (tools/contract/cors.ts).
  */
 
 const APP = 'http://localhost:5173';

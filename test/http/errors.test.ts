@@ -4,10 +4,10 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
-import { detailsOf, expectError } from '../contract/target';
-import type { ApiClient } from '../support/api-client';
+import type { ApiClient } from '#tools/contract/api-client';
+import { assertError, detailsOf } from '#tools/contract/assertions';
+import { responseHeaderProblems } from '#tools/contract/response-headers';
 import { type LocalApi, startLocalApi } from '../support/local-api';
-import { responseHeaderProblems } from '../support/response-headers';
 import { apiKeysOf } from '../support/tables';
 
 let api: LocalApi;
@@ -23,7 +23,7 @@ afterAll(() => api.close());
  * Errors only the local server can show: a key revoked in its table, the gateway's own limits,
  * raw HTTP (malformed framing, repeated headers fetch would fold), and random requests by the
  * hundred. Everything a client can provoke on any stage is in the contract suite
- * (test/contract/, run by contract.test.ts).
+ * (tools/contract/, run by contract.test.ts).
  */
 describe('authentication', () => {
   it('refuses a key once it is revoked', async () => {
@@ -35,7 +35,7 @@ describe('authentication', () => {
 
     await keys.revoke(record.keyId, new Date().toISOString());
 
-    expectError(await client.get('/pets', { anonymous: true, headers }), 401, 'UNAUTHORIZED');
+    assertError(await client.get('/pets', { anonymous: true, headers }), 401, 'UNAUTHORIZED');
   });
 });
 
@@ -44,7 +44,7 @@ describe('limits of the gateway', () => {
     const response = await client.post('/pets', 'x'.repeat(10 * 1024 * 1024 + 1), {
       headers: { 'Content-Type': 'application/json' },
     });
-    expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+    assertError(response, 413, 'PAYLOAD_TOO_LARGE');
   });
 });
 
@@ -259,10 +259,10 @@ describe('what a request body and query may carry, end to end', () => {
     const read = await client.get('/pets/1?foo=bar');
     const listed = await client.get('/pets?foo=bar');
 
-    expectError(created, 400, 'VALIDATION_FAILED');
+    assertError(created, 400, 'VALIDATION_FAILED');
     expect(detailsOf(created).map(({ field }) => field)).toEqual(['query.status', 'query.foo']);
     for (const response of [read, listed]) {
-      expectError(response, 400, 'VALIDATION_FAILED');
+      assertError(response, 400, 'VALIDATION_FAILED');
       expect(detailsOf(response)).toEqual([
         { field: 'query.foo', message: 'is not a known query parameter' },
       ]);

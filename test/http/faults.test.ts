@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
+import type { ApiClient, ObservedExchange } from '#tools/contract/api-client';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
-import type { ApiClient, ObservedExchange } from '../support/api-client';
 import { FaultProxy } from '../support/fault-proxy';
 import { checkedClient } from '../support/local-api';
 import { apiKeysOf, createTestTables } from '../support/tables';
@@ -11,11 +12,17 @@ import { apiKeysOf, createTestTables } from '../support/tables';
  * DynamoDB failing under the running service: a proxy between the functions and DynamoDB Local
  * stalls or drops their connections. Two gateways share the tables: on `functions`, only the
  * operations' functions go through the proxy (the authorizer lets requests in, so each
- * operation's own answer shows); on `authorizer`, only the authorizer does.
+ * operation's own answer shows); on `authorizer`, only the authorizer does (the local gateway
+ * calls it on every request, as API Gateway does on a cache miss).
  */
 
-/** What the service promises locally: an answer within 5 s however DynamoDB stalls (docs/deploy.md). */
-const BUDGET_MS = 5_000;
+/**
+ * What the service promises: an answer within 4 s of the request however DynamoDB stalls (each
+ * request's DynamoDB calls end at its deadline, 3 s after it was received; docs/deploy.md). The
+ * slack is for a loaded machine's event loop, not for the service.
+ */
+const PROMISED_MS = 4_000;
+const SLACK_MS = 250;
 
 let proxy: FaultProxy;
 let gateways: LocalGateway[];
@@ -53,10 +60,20 @@ const timed = async (request: Promise<ObservedExchange>) => {
   return { response, ms: performance.now() - started };
 };
 
-/** Every operation through the proxied functions, and one request through the proxied authorizer. */
+/**
+ * Every operation through the proxied functions (a create with an Idempotency-Key, a new one each
+ * time, among them), and one request through the proxied authorizer.
+ */
 const everyPath = () => [
   timed(functions.get('/pets')),
   timed(functions.post('/pets', { name: 'During', categoryId: 1 })),
+  timed(
+    functions.post(
+      '/pets',
+      { name: 'During, once', categoryId: 1 },
+      { headers: { 'Idempotency-Key': randomUUID() } },
+    ),
+  ),
   timed(functions.get(`/pets/${petId}`)),
   timed(authorizer.get('/pets')),
 ];
@@ -67,13 +84,13 @@ const expectUnavailable = ({ response, ms }: { response: ObservedExchange; ms: n
   expect(response.headers.get('retry-after')).toBe('1');
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   expect(response.headers.get('cache-control')).toBe('no-store');
-  expect(ms).toBeLessThan(BUDGET_MS);
+  expect(ms).toBeLessThan(PROMISED_MS + SLACK_MS);
 };
 
-const expectServed = (statuses: number[]) => expect(statuses).toEqual([200, 201, 200, 200]);
+const expectServed = (statuses: number[]) => expect(statuses).toEqual([200, 201, 201, 200, 200]);
 
 describe('with DynamoDB stalled', () => {
-  it('answers 503 with Retry-After within 5 s on every operation and through the authorizer, then serves again once it resumes', async () => {
+  it('answers 503 with Retry-After within 4 s on every operation and through the authorizer, then serves again once it resumes', async () => {
     // Warm: the clients hold open connections through the proxy, which the stall then freezes.
     expectServed((await Promise.all(everyPath())).map(({ response }) => response.status));
 
@@ -100,5 +117,39 @@ describe('with DynamoDB dropping connections', () => {
       expect(answer.ms).toBeLessThan(1_000);
     }
     expectServed(after.map(({ response }) => response.status));
+  });
+});
+
+describe('a request whose authorizer spent most of its time', () => {
+  it('still answers within 4 s: the function has only what is left of the request’s deadline', async () => {
+    // One proxy for the authorizer and the function alike, as one slow DynamoDB would be.
+    const tables = await createTestTables('faults-deadline');
+    const { key, record } = generateApiKey('faults deadline tests');
+    await apiKeysOf(tables).put(record);
+    const slow = await FaultProxy.start(tables.endpoint);
+    const both = localFunctions({ endpoint: slow.endpoint, tables: tables.names, logLevel: 'SILENT' });
+    const gateway = await startLocalGateway({ port: 0, ...both });
+    try {
+      // The key's lookup answers late twice (its third attempt succeeds after about 2 s), then
+      // the listing's Scan gets no answer at all.
+      slow.failAnswers({
+        operation: 'GetItem',
+        table: tables.names.apiKeys,
+        fate: { delayMs: 1_500 },
+        times: 2,
+      });
+      slow.failAnswers({ operation: 'Scan', table: tables.names.pets, fate: 'hold' });
+
+      const answer = await timed(checkedClient(gateway.baseUrl, key).get('/pets'));
+
+      const lookups = slow.seen.filter((request) => request.operation === 'GetItem');
+      expect(lookups.map((request) => request.faulted)).toEqual([true, true, false]);
+      expect(slow.seen.some((request) => request.operation === 'Scan' && request.faulted)).toBe(true);
+      expectUnavailable(answer);
+    } finally {
+      slow.clearAnswerFaults();
+      await gateway.close();
+      await slow.close();
+    }
   });
 });

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
+import { createPet } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { checkedClient, type LocalApi, startLocalApi } from '../support/local-api';
 import { silent } from '../support/observability';
 import { apiKeysOf } from '../support/tables';
@@ -36,7 +37,7 @@ const expectError = (response: ObservedExchange, status: number, code: string) =
  * What only the local server can show about Idempotency-Key: how many pets the table really
  * holds after repeats, keys of two API keys, and a first request held in flight. What a client
  * sees on any stage (replays, 422, 409, refused keys) is in the contract suite
- * (test/contract/idempotency.ts).
+ * (tools/contract/idempotency.ts).
  */
 
 // Each case has keys and pet names of its own: run side by side.
@@ -95,11 +96,8 @@ describe('POST /v1/pets while the first request with the key is in flight', () =
     // createPet as its root builds it, except that storing the pet waits until the test says so.
     held = await startLocalApi('idempotency-held', {
       handlers: (tables) => {
-        const client = createDynamoDbClient({ endpoint: tables.endpoint });
-        const real = new DynamoDbPetRepository({
-          client: documentClientOf(client),
-          petsTable: tables.names.pets,
-        });
+        const client = createDocumentClient({ endpoint: tables.endpoint });
+        const real = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
         return {
           createPet: createPetHandler({
             pets: new PetService({
@@ -113,12 +111,19 @@ describe('POST /v1/pets while the first request with the key is in flight', () =
                 },
               },
               ids: new DynamoDbIdSequence({
-                client: documentClientOf(client),
+                client,
                 countersTable: tables.names.counters,
                 sequence: PET_ID_SEQUENCE,
               }),
+              records: new DynamoDbIdempotencyStore({
+                client,
+                idempotencyTable: tables.names.idempotency,
+                keyPrefix: createPet.operationId,
+                retentionSeconds: createPet.idempotency.retentionSeconds,
+              }),
+              // However slow this machine, the first request keeps its record while the test holds it.
+              lockMs: 60_000,
             }),
-            idempotencyStore: createIdempotencyStore({ client, idempotencyTable: tables.names.idempotency }),
             ...silent(),
           }),
         };

@@ -1,11 +1,12 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
+import { authorizerHandler } from '#functions/authorizer/handler';
 import { StoreUnavailableError } from '#shared/domain/errors';
-import { authorizerHandler } from '#shared/handlers/authorizer';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { everyOperation } from '../support/every-operation';
 
 /**
  * The local gateway's own answers, in the situations the real functions never produce: an
@@ -23,7 +24,7 @@ const policy = (effect: 'Allow' | 'Deny', resource: string): APIGatewayAuthorize
 });
 
 const ok: ProxyHandler = async () => ({ statusCode: 200, body: '[]' });
-const handlers = (handler: ProxyHandler = ok) => ({ listPets: handler, createPet: handler, getPet: handler });
+const handlers = (handler: ProxyHandler = ok) => everyOperation(handler);
 
 let gateway: LocalGateway | undefined;
 afterEach(async () => {

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { responseHeaderProblems } from '#tools/contract/response-headers';
 import { main as runKeysCommand } from '#tools/keys/keys';
 import { freePort } from '#tools/local/dynamodb-local';
 import { checkedClient } from '../support/local-api';
-import { responseHeaderProblems } from '../support/response-headers';
 
 /**
  * `npm start` as a user runs it: a separate process with its own embedded DynamoDB Local.

@@ -2,13 +2,13 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { PET_STATUSES, type Pet } from '#shared/domain/pet';
-import type { ObservedExchange } from '../support/api-client';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /**
  * Walks over catalogues whose content is known (57 and 250 pets), which only the local server can
  * guarantee: every pet exactly once, exact page sizes. Bad cursors and the walks that hold on any
- * stage are in the contract suite (test/contract/pagination.ts).
+ * stage are in the contract suite (tools/contract/pagination.ts).
  */
 
 let small: LocalApi;

@@ -1,11 +1,18 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { READ_ONLY_REASON, reasonNotToRun, runCheck } from '#tools/contract/check';
+import { NO_ORIGIN_REASON } from '#tools/contract/cors';
+import { OPERATIONS_AREA } from '#tools/contract/operations';
+import { CONTRACT_SUITE } from '#tools/contract/suite';
+import { contractTarget, smokeName } from '#tools/contract/target';
 import { freePort } from '#tools/local/dynamodb-local';
-import { CONTRACT_SUITE, READ_ONLY_SUITE } from '../contract/suite';
-import { contractTarget, smokeName } from '../contract/target';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 type Pet = { id: number };
@@ -48,10 +55,11 @@ const startBrokenProxy = async (upstream: string): Promise<Server> => {
   return server;
 };
 
-const smoke = (args: readonly string[]) =>
+/** `npm run smoke` with `args`, run from `root` (the project, or a copy of it). */
+const smoke = (args: readonly string[], root = PROJECT_ROOT) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tools/smoke/smoke.ts', ...args], {
-      cwd: PROJECT_ROOT,
+      cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -64,6 +72,20 @@ const smoke = (args: readonly string[]) =>
     child.on('exit', (code) => resolve({ code, output }));
   });
 
+/** The lines of a section of the report (`Failed (2):`, `Skipped (…)…`), up to the blank line after it. */
+const sectionOf = (output: string, heading: RegExp): string[] => {
+  const lines = output.split('\n');
+  const start = lines.findIndex((line) => heading.test(line));
+  if (start === -1) return [];
+  const end = lines.findIndex((line, index) => index > start && line === '');
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+};
+
+const ALL_CHECKS = CONTRACT_SUITE.flatMap((area) => area.checks);
+const CREATING = ALL_CHECKS.filter((candidate) => candidate.creates);
+/** The CORS checks of what an allowed origin gets: skipped when the run is given no origin. */
+const NEEDS_AN_ORIGIN = 2;
+
 beforeAll(async () => {
   api = await startLocalApi('smoke');
   broken = await startBrokenProxy(api.gateway.baseUrl);
@@ -74,14 +96,34 @@ afterAll(async () => {
   await api.close();
 });
 
-describe('the read-only suite', () => {
-  it('holds every check of the contract suite that creates nothing, and only those', () => {
-    const all = CONTRACT_SUITE.flatMap((area) => area.checks);
-    const readOnly = READ_ONLY_SUITE.flatMap((area) => area.checks);
+describe('a read-only run', () => {
+  const readOnly = contractTarget({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'psk_any', readOnly: true });
+  const full = contractTarget({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'psk_any' });
 
-    expect(readOnly).toEqual(all.filter((candidate) => !candidate.creates));
-    expect(readOnly.length).toBeGreaterThan(all.length / 2);
-    expect(READ_ONLY_SUITE.map((area) => area.area)).toEqual(CONTRACT_SUITE.map((area) => area.area));
+  it('skips every check of the contract suite that creates pets, and only those, saying why', () => {
+    const skipped = ALL_CHECKS.filter((candidate) => reasonNotToRun(candidate, readOnly) !== undefined);
+
+    expect(skipped).toEqual(CREATING);
+    expect(skipped.map((candidate) => reasonNotToRun(candidate, readOnly))).toEqual(
+      CREATING.map(() => READ_ONLY_REASON),
+    );
+    expect(ALL_CHECKS.filter((candidate) => reasonNotToRun(candidate, full) !== undefined)).toEqual([]);
+    expect(ALL_CHECKS.length - CREATING.length).toBeGreaterThan(ALL_CHECKS.length / 2);
+    // Every area keeps a check that a read-only run runs.
+    expect(
+      CONTRACT_SUITE.filter(({ checks }) => checks.every((candidate) => candidate.creates)).map(
+        ({ area }) => area,
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports a check that creates pets as skipped without running it', async () => {
+    const [creates] = OPERATIONS_AREA.checks.filter((candidate) => candidate.creates);
+    if (!creates) throw new Error('The operations area has no check that creates a pet');
+    const target = contractTarget({ baseUrl: api.gateway.baseUrl, apiKey: api.apiKey, readOnly: true });
+
+    // Run, it would create a pet, which a read-only target refuses as a failure.
+    await expect(runCheck(creates, target)).resolves.toEqual({ status: 'skipped', reason: READ_ONLY_REASON });
   });
 });
 
@@ -96,14 +138,19 @@ describe('npm run smoke', () => {
     );
     expect(output).toContain('@1700000000');
     // Only getPet answers carry the header: its checks fail, every other check passes.
-    const failed = output.split('\n').filter((line) => line.startsWith('  - '));
+    const failed = sectionOf(output, /^Failed \(\d+\):$/);
     expect(failed.length).toBeGreaterThanOrEqual(2);
-    for (const line of failed) expect(line).toMatch(/\/pets\/(\{petId\}|\S+)/);
-    expect(output).toMatch(new RegExp(`\n${failed.length} of \\d+ checks failed:\n`));
+    expect(output).toContain(`\nFailed (${failed.length}):\n`);
+    for (const line of failed) expect(line).toMatch(/^ {2}- .*\/pets\/(\{petId\}|\S+)/);
+    expect(output).toMatch(
+      new RegExp(
+        `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - failed.length - NEEDS_AN_ORIGIN} passed, ${failed.length} failed, ${NEEDS_AN_ORIGIN} skipped\\.\n`,
+      ),
+    );
     expect(output).toMatch(/ok {3}POST \/pets creates a pet and answers 201 with it and its Location/);
   });
 
-  it('creates nothing with --read-only, and says which checks it skipped', async () => {
+  it('creates nothing with --read-only, and reports each check it skipped with why', async () => {
     const client = contractTarget({ baseUrl: api.gateway.baseUrl, apiKey: api.apiKey }).api;
     const before = (await client.post('/pets', { name: smokeName('before'), categoryId: 1 })).json as Pet;
 
@@ -113,10 +160,22 @@ describe('npm run smoke', () => {
     expect(code).toBe(0);
     expect(after.id).toBe(before.id + 1);
     expect(output).toContain('read-only: the checks that create pets are skipped');
-    const ran = READ_ONLY_SUITE.flatMap((area) => area.checks).length;
-    expect(output).toContain(`All ${ran} checks passed.`);
+    const skipped = CREATING.length + NEEDS_AN_ORIGIN;
+    expect(output).toContain(
+      `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - skipped} passed, 0 failed, ${skipped} skipped.`,
+    );
+    expect(sectionOf(output, /^Skipped \(\d+\)/)).toEqual([
+      `  - ${CREATING.length} because ${READ_ONLY_REASON}`,
+      `  - ${NEEDS_AN_ORIGIN} because ${NO_ORIGIN_REASON}`,
+    ]);
     expect(output).toMatch(/ok {3}GET \/pets\/\{petId\} answers 404 NOT_FOUND, still deprecated/);
-    expect(output).not.toContain('POST /pets creates a pet');
+    expect(output).toContain(
+      `SKIP POST /pets creates a pet and answers 201 with it and its Location (${READ_ONLY_REASON})`,
+    );
+    expect(output).toContain(
+      `SKIP lets an allowed origin read errors, a refused key included (${NO_ORIGIN_REASON})`,
+    );
+    expect(output).not.toMatch(/ok {3}POST \/pets creates a pet/);
   });
 
   it('fails a read-only check the moment the API answers that it created a pet', async () => {
@@ -149,5 +208,73 @@ describe('npm run smoke', () => {
     expect(output.trim()).toBe(
       `Cannot run the smoke suite: No API answers at ${url} (ECONNREFUSED): start it with npm start, or give --url and --key of a stage`,
     );
+  });
+});
+
+/**
+ * The files of the working tree a clone would have (tracked, or new and not ignored), except
+ * test/, copied into a temporary directory; node_modules is linked, not copied.
+ */
+const copyWithoutTests = (): string => {
+  const copy = mkdtempSync(join(tmpdir(), 'petstore-smoke-without-tests-'));
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((file) => file !== '' && !file.startsWith('test/') && existsSync(join(PROJECT_ROOT, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(PROJECT_ROOT, file), join(copy, file));
+  }
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  return copy;
+};
+
+describe('npm run smoke, shipped without the tests', () => {
+  it('imports nothing from test/ and nothing from the test runner', async () => {
+    const { metafile } = await build({
+      absWorkingDir: PROJECT_ROOT,
+      entryPoints: ['tools/smoke/smoke.ts'],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
+
+    const inputs = Object.keys(metafile.inputs);
+    const packages = Object.values(metafile.inputs).flatMap(({ imports }) =>
+      imports.filter((imported) => imported.external).map((imported) => imported.path),
+    );
+    expect(inputs).toContain('tools/contract/suite.ts');
+    expect(inputs.filter((input) => input.startsWith('test/'))).toEqual([]);
+    expect(packages).toContain('yaml');
+    expect(packages.filter((name) => /^(@vitest\/|vitest($|\/))/.test(name))).toEqual([]);
+  });
+
+  it('runs the contract suite from a copy of the tree with test/ deleted', async () => {
+    await api.client.post('/pets', { name: smokeName('resident'), categoryId: 1 });
+    const copy = copyWithoutTests();
+    try {
+      expect(existsSync(join(copy, 'test'))).toBe(false);
+      expect(existsSync(join(copy, 'tools/smoke/smoke.ts'))).toBe(true);
+
+      const { code, output } = await smoke(
+        ['--url', api.gateway.baseUrl, '--key', api.apiKey, '--read-only'],
+        copy,
+      );
+
+      const skipped = CREATING.length + NEEDS_AN_ORIGIN;
+      expect(output).toContain(`Contract suite against ${api.gateway.baseUrl}, read-only`);
+      expect(output).toContain(
+        `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - skipped} passed, 0 failed, ${skipped} skipped.`,
+      );
+      expect(code).toBe(0);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });

@@ -1,12 +1,18 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
+import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
+import { MOCK_CONTENT_TYPES } from '#infra/constructs/gateway-answers';
 import { STAGE_NAMES } from '#infra/stages';
 import { STAGE_NAME } from '#shared/http/paths';
-import { allowedMethods, RESOURCE_PATHS, OPERATIONS as ROUTES } from '#shared/operations/routes';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
-import { functionId, methodPath, referencedIds, resourcesOfType } from '../support/template-queries';
+import {
+  functionId,
+  liveAliasOf,
+  methodPath,
+  referencedIds,
+  resourcesOfType,
+} from '../support/template-queries';
 
 const { templates } = synthStages();
 
@@ -63,14 +69,15 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     });
   });
 
-  it('routes every operation of the route table to its own function through a Lambda proxy integration', () => {
+  it("routes every operation of the route table to its own function's live alias through a Lambda proxy integration", () => {
     const served = methods
       .filter(([, method]) => !['ANY', 'OPTIONS'].includes(String(method.Properties.HttpMethod)))
       .map(([, method]) => ({
         method: method.Properties.HttpMethod,
         path: methodPath(template, method),
         type: (method.Properties.Integration as { Type: string }).Type,
-        targets: referencedIds((method.Properties.Integration as { Uri: unknown }).Uri),
+        // An array, not a Set: toContainEqual does not compare the members of a Set inside an object.
+        targets: [...referencedIds((method.Properties.Integration as { Uri: unknown }).Uri)],
         operationName: method.Properties.OperationName,
       }));
 
@@ -81,7 +88,7 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
         method: route.method,
         path: route.path,
         type: 'AWS_PROXY',
-        targets: new Set([fn]),
+        targets: [liveAliasOf(template, fn)],
         operationName: route.operationId,
       });
     }
@@ -160,7 +167,7 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     }
   });
 
-  it(`is a TOKEN authorizer on the Authorization header, cached for ${stage.authorizerCacheTtlSeconds} s, calling the authorizer function`, () => {
+  it(`is a TOKEN authorizer on the Authorization header, cached for ${stage.authorizerCacheTtlSeconds} s, calling the authorizer's live alias`, () => {
     template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
     const [, authorizer] = resourcesOfType(template, 'AWS::ApiGateway::Authorizer')[0] ?? [];
     expect(authorizer?.Properties).toMatchObject({
@@ -169,15 +176,15 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
       AuthorizerResultTtlInSeconds: stage.authorizerCacheTtlSeconds,
     });
     expect(referencedIds(authorizer?.Properties.AuthorizerUri)).toEqual(
-      new Set([functionId(template, AUTHORIZER_DESCRIPTION)]),
+      new Set([liveAliasOf(template, functionId(template, AUTHORIZER_DESCRIPTION))]),
     );
   });
 
-  it('lets API Gateway invoke the authorizer function', () => {
+  it("lets API Gateway invoke the authorizer's live alias", () => {
     template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunction',
       Principal: 'apigateway.amazonaws.com',
-      FunctionName: { 'Fn::GetAtt': [functionId(template, AUTHORIZER_DESCRIPTION), 'Arn'] },
+      FunctionName: { Ref: liveAliasOf(template, functionId(template, AUTHORIZER_DESCRIPTION)) },
       SourceArn: Match.anyValue(),
     });
   });

@@ -5,6 +5,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '#functions/operations';
 import {
   ESM_REQUIRE_BANNER,
   esbuildOptions,
@@ -13,8 +14,6 @@ import {
   toNodejsBundling,
 } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { entryFile } from '#shared/operations/operation';
-import { OPERATIONS } from '#shared/operations/routes';
 import { testOutdir } from '../support/pet-store-app';
 
 const require = createRequire(import.meta.url);
@@ -56,8 +55,8 @@ const cliArgs = (options: BuildOptions, outfile: string): string[] =>
 
 describe('bundling options', () => {
   it('builds ESM for Node 24 with the createRequire banner, minified, with source maps and the AWS SDK inside', () => {
-    expect(esbuildOptions('functions/get-pet.ts', 'dist/get-pet.mjs')).toMatchObject({
-      entryPoints: ['functions/get-pet.ts'],
+    expect(esbuildOptions('functions/get-pet/lambda.ts', 'dist/get-pet.mjs')).toMatchObject({
+      entryPoints: ['functions/get-pet/lambda.ts'],
       outfile: 'dist/get-pet.mjs',
       bundle: true,
       platform: 'node',
@@ -88,7 +87,7 @@ describe('bundling options', () => {
     });
   });
 
-  it.each(OPERATIONS.map((operation) => entryFile(operation.operationId)))(
+  it.each(OPERATIONS.map((root) => root.entry))(
     'makes NodejsFunction run esbuild on %s with exactly the options the esbuild API gets',
     (entry) => {
       const fromCdk = nodejsFunctionEsbuildArgs(entry);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MOCK_CONTENT_TYPES } from '#infra/constructs/pet-store-api';
+import { RESOURCE_PATHS } from '#functions/operations';
+import { MOCK_CONTENT_TYPES } from '#infra/constructs/gateway-answers';
 import { STAGE_NAMES } from '#infra/stages';
-import { RESOURCE_PATHS } from '#shared/operations/routes';
 import { synthStages } from '../support/pet-store-app';
 import { type CfnResource, functionId, methodPath, resourcesOfType } from '../support/template-queries';
 

@@ -1,5 +1,3 @@
-import { IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
-import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,10 +5,12 @@ import { createDocumentClient, createLocalClient, documentClientOf } from '#shar
 import { ensureTables, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { recordFor } from '#shared/auth/api-key';
+import { Deadline, withDeadline } from '#shared/deadline';
 import { StoreUnavailableError } from '#shared/domain/errors';
+import { FaultProxy } from '../support/fault-proxy';
 import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -76,6 +76,66 @@ describe('making the tables', () => {
       });
     } finally {
       client.destroy();
+    }
+  });
+});
+
+describe("the functions' client under a request's deadline", () => {
+  /** The pet repository's GetItem through `proxy`, on the functions' own client, timed. */
+  const timedGet = async (proxy: FaultProxy, deadline?: Deadline) => {
+    const pets = new DynamoDbPetRepository({
+      client: createDocumentClient({ endpoint: proxy.endpoint }),
+      petsTable: tables.names.pets,
+    });
+    const started = performance.now();
+    const get = () =>
+      pets.get(1).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+    const outcome = await (deadline ? withDeadline(deadline, get) : get());
+    return { outcome, ms: performance.now() - started };
+  };
+
+  it('abandons the attempt in flight at the deadline, and starts no retry after it', async () => {
+    const proxy = await FaultProxy.start(tables.endpoint);
+    proxy.stall();
+    try {
+      const { outcome, ms } = await timedGet(proxy, Deadline.in(1_500));
+
+      expect(outcome).toBe('DynamoDB GetItem failed: AbortError');
+      // The first attempt timed out at 1 s, the second was cut at 1.5 s: no third (until 3.15 s).
+      expect(proxy.seen.map((request) => request.operation)).toEqual(['GetItem', 'GetItem']);
+      expect(ms).toBeGreaterThanOrEqual(1_450);
+      expect(ms).toBeLessThan(2_500);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('fails at once, without a call, once the deadline has passed', async () => {
+    const proxy = await FaultProxy.start(tables.endpoint);
+    try {
+      const { outcome } = await timedGet(proxy, new Deadline(Date.now() - 1));
+
+      expect(outcome).toBe('DynamoDB GetItem failed: AbortError');
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps 1 s attempts, three of them, for a call made outside any request', async () => {
+    const proxy = await FaultProxy.start(tables.endpoint);
+    proxy.stall();
+    try {
+      const { outcome, ms } = await timedGet(proxy);
+
+      expect(outcome).toBe('DynamoDB GetItem failed: TimeoutError');
+      expect(proxy.seen.map((request) => request.operation)).toEqual(['GetItem', 'GetItem', 'GetItem']);
+      expect(ms).toBeGreaterThanOrEqual(2_950);
+    } finally {
+      await proxy.close();
     }
   });
 });
@@ -306,33 +366,29 @@ describe('the id sequence', () => {
 
 describe('the idempotency store', () => {
   it('names the call that failed when DynamoDB cannot be reached', async () => {
-    const store = createIdempotencyStore({
-      client: createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }),
+    const store = new DynamoDbIdempotencyStore({
+      client: unreachable(),
       idempotencyTable: 'idempotency',
+      keyPrefix: 'createPet',
+      retentionSeconds: 86_400,
     });
+    const key = { caller: 'key-1', key: 'k' };
+    const lock = { token: 't', until: Date.now() + 1_000 };
     const failure = (promise: Promise<unknown>) =>
       promise.then(
         () => 'no failure',
         (error: Error) => error.message,
       );
-    const record = new IdempotencyRecord({
-      idempotencyKey: 'createPet#abc',
-      status: IdempotencyRecordStatus.INPROGRESS,
-      expiryTimestamp: 2_000_000_000,
-    });
-    const layer = store as unknown as Record<string, (argument: unknown) => Promise<unknown>>;
 
-    expect(await failure(layer._putRecord?.call(store, record) ?? Promise.resolve())).toBe(
+    expect(await failure(store.start(key, { state: 'in-progress', fingerprint: 'f', petId: 1, lock }))).toBe(
       'DynamoDB PutItem failed: Error',
     );
-    expect(await failure(layer._getRecord?.call(store, 'createPet#abc') ?? Promise.resolve())).toBe(
-      'DynamoDB GetItem failed: Error',
-    );
-    expect(await failure(layer._updateRecord?.call(store, record) ?? Promise.resolve())).toBe(
+    expect(await failure(store.takeOver(key, lock, { token: 'u', until: 0 }))).toBe(
       'DynamoDB UpdateItem failed: Error',
     );
-    expect(await failure(layer._deleteRecord?.call(store, record) ?? Promise.resolve())).toBe(
-      'DynamoDB DeleteItem failed: Error',
-    );
+    expect(
+      await failure(store.complete(key, { id: 1, name: 'Rex', categoryId: 1, status: 'available' })),
+    ).toBe('DynamoDB UpdateItem failed: Error');
+    expect(await failure(store.release(key, lock))).toBe('DynamoDB UpdateItem failed: Error');
   });
 });

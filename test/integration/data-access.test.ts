@@ -4,8 +4,9 @@ import { DATA_ACCESS, type TableAccess } from '#shared/adapters/dynamodb/access'
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import type { TableKey } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 import { createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -79,13 +80,35 @@ describe('the DynamoDB calls of each adapter method', () => {
     expect(calls).toEqual(declared(DATA_ACCESS.pets.list));
   });
 
-  it('are exactly the declared ones for pets.create: PutItem on the pets table', async () => {
+  it('are exactly the declared ones for pets.create, its own earlier write met included: PutItem on the pets table', async () => {
     const { client, calls } = recordingClient(tables);
     const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
 
     await pets.create({ id: 7, name: 'Rex', categoryId: 1, status: 'available' });
+    await pets.create({ id: 7, name: 'Rex', categoryId: 1, status: 'available' });
 
     expect(calls).toEqual(declared(DATA_ACCESS.pets.create));
+  });
+
+  it('are exactly the declared ones for the idempotency records: PutItem and UpdateItem, no GetItem, no DeleteItem', async () => {
+    const { client, calls } = recordingClient(tables);
+    const records = new DynamoDbIdempotencyStore({
+      client,
+      idempotencyTable: tables.names.idempotency,
+      keyPrefix: 'createPet',
+      retentionSeconds: 86_400,
+    });
+    const key = { caller: 'key-1', key: 'calls' };
+    const gone = { token: 'gone', until: 0 };
+    const mine = { token: 'mine', until: Date.now() + 60_000 };
+
+    await records.start(key, { state: 'in-progress', fingerprint: 'f', petId: 8, lock: gone });
+    await records.start(key, { state: 'in-progress', fingerprint: 'f', petId: 9, lock: mine });
+    await records.takeOver(key, gone, mine);
+    await records.release(key, mine);
+    await records.complete(key, { id: 8, name: 'Rex', categoryId: 1, status: 'available' });
+
+    expect(calls).toEqual(declared(DATA_ACCESS.idempotency.record));
   });
 
   it('are exactly the declared ones for ids.next: UpdateItem on the counters table', async () => {

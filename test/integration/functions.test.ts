@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { createPetRoot } from '#functions/create-pet/root';
+import { getPetRoot } from '#functions/get-pet/root';
+import { listPetsRoot } from '#functions/list-pets/root';
 import { generateApiKey } from '#shared/auth/api-key';
-import { authorizerRoot } from '#shared/composition/authorizer';
-import { createPetRoot } from '#shared/composition/create-pet';
-import { getPetRoot } from '#shared/composition/get-pet';
-import { listPetsRoot } from '#shared/composition/list-pets';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
 import { type ProxyRequest, proxyEvent, tokenAuthorizerEvent } from '#tools/lambda/events';

@@ -7,6 +7,7 @@ import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { type LocalFunctions, localFunctions } from '#tools/local/local-stack';
+import { everyOperation } from '../support/every-operation';
 import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -40,11 +41,9 @@ const recording = (functions: LocalFunctions, recorded: Recorded): LocalFunction
   };
   return {
     authorizer,
-    handlers: {
-      listPets: record(functions.handlers.listPets),
-      createPet: record(functions.handlers.createPet),
-      getPet: record(functions.handlers.getPet),
-    },
+    handlers: Object.fromEntries(
+      Object.entries(functions.handlers).map(([operationId, handler]) => [operationId, record(handler)]),
+    ),
   };
 };
 
@@ -519,7 +518,7 @@ describe('the local gateway when a step fails', () => {
     startLocalGateway({
       port: 0,
       authorizer: allowAll,
-      handlers: { listPets: answer, createPet: answer, getPet: answer },
+      handlers: everyOperation(answer),
       ...options,
     });
 
@@ -548,11 +547,10 @@ describe('the local gateway when a step fails', () => {
   it('answers 500 INTERNAL_ERROR when the function throws, and also when no log is given for a failure of its own', async () => {
     const throwing = await start({
       handlers: {
+        ...everyOperation(answer),
         listPets: async () => {
           throw new Error('secret internals');
         },
-        createPet: answer,
-        getPet: answer,
       },
     });
     const unrendered = Promise.reject(new Error('not rendered'));
@@ -578,11 +576,10 @@ describe('the local gateway when a step fails', () => {
     const throwing = await start({
       log: (line) => logged.push(line),
       handlers: {
+        ...everyOperation(answer),
         listPets: async () => {
           throw new Error('secret internals');
         },
-        createPet: answer,
-        getPet: answer,
       },
     });
     try {
@@ -600,12 +597,11 @@ describe('the local gateway when a step fails', () => {
     const sourceIps: string[] = [];
     const server = await start({
       handlers: {
+        ...everyOperation(answer),
         listPets: async (event) => {
           sourceIps.push(event.requestContext.identity.sourceIp);
           return { statusCode: 200, body: '[]' };
         },
-        createPet: answer,
-        getPet: answer,
       },
     });
     try {
@@ -643,7 +639,7 @@ describe('the local gateway when a step fails', () => {
     };
     const server = await start({
       functionTimeoutMs: 3_000,
-      handlers: { listPets: timed, createPet: timed, getPet: timed },
+      handlers: everyOperation(timed),
     });
     try {
       await fetch(`${server.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
@@ -686,7 +682,7 @@ describe('the local gateway when a step fails', () => {
     };
     const serial = await start({
       concurrency: 1,
-      handlers: { listPets: slow, createPet: slow, getPet: slow },
+      handlers: everyOperation(slow),
     });
     try {
       const statuses = await Promise.all(

@@ -1,26 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import {
-  IdempotencyAlreadyInProgressError,
-  IdempotencyInconsistentStateError,
-  IdempotencyItemNotFoundError,
-  IdempotencyPersistenceLayerError,
-  IdempotencyValidationError,
-} from '@aws-lambda-powertools/idempotency';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
+import { createPet } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import {
-  IdempotencyKeyInUseError,
-  IdempotencyKeyReusedError,
-  StoreUnavailableError,
-} from '#shared/domain/errors';
+import { StoreUnavailableError } from '#shared/domain/errors';
+import { fingerprintOf } from '#shared/domain/idempotency';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { translateIdempotencyError } from '#shared/http/middleware/idempotency';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';
 import { lambdaContext } from '#tools/lambda/context';
@@ -29,10 +19,12 @@ import { FaultProxy } from '../support/fault-proxy';
 import { createTestTables, type TestTables } from '../support/tables';
 
 /**
- * createPet with an Idempotency-Key on DynamoDB Local, in the situations around a request in
- * flight: a repeat meanwhile, and an idempotency table that fails once the pet is stored. The
- * table's failures come from a TCP proxy that drops its connections, as a network would.
+ * createPet with an Idempotency-Key on DynamoDB Local, around a request in flight or gone: a
+ * repeat meanwhile, a retry after its request died, and stores that fail once the record is
+ * taken. The failures come from a TCP proxy that drops connections, as a network would.
  */
+
+const CALLER = 'key-idempotent';
 
 let tables: TestTables;
 let proxy: FaultProxy;
@@ -42,15 +34,23 @@ beforeAll(async () => {
 });
 afterAll(() => proxy.close());
 
-/** createPet on these tables; `create` runs before the pet is stored (to hold it, or fail it). */
+const storeOn = (endpoint: string) =>
+  new DynamoDbIdempotencyStore({
+    client: createDocumentClient({ endpoint }),
+    idempotencyTable: tables.names.idempotency,
+    keyPrefix: createPet.operationId,
+    retentionSeconds: createPet.idempotency.retentionSeconds,
+  });
+
+/** createPet on these tables; `beforeCreate` runs before the pet is stored (to hold it, or fail it). */
 const createPetWith = (
-  options: { beforeCreate?: (pet: Pet) => Promise<void>; storeEndpoint?: string } = {},
+  options: { beforeCreate?: (pet: Pet) => Promise<void>; endpoint?: string; lockMs?: number } = {},
 ) => {
-  const documents = documentClientOf(createDynamoDbClient({ endpoint: tables.endpoint }));
-  const real = new DynamoDbPetRepository({ client: documents, petsTable: tables.names.pets });
+  const client = createDocumentClient({ endpoint: options.endpoint ?? tables.endpoint });
+  const real = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
   const created: Pet[] = [];
-  // Errors only: what is logged of a failure is checked, as written (errorsLoggedBy).
-  const logger = createLogger({ logLevel: 'ERROR' });
+  const logger = createLogger({ logLevel: 'SILENT' });
+  const errors = vi.spyOn(logger, 'error');
   const handler = createPetHandler({
     pets: new PetService({
       pets: {
@@ -63,44 +63,23 @@ const createPetWith = (
         },
       },
       ids: new DynamoDbIdSequence({
-        client: documents,
+        client: createDocumentClient({ endpoint: tables.endpoint }),
         countersTable: tables.names.counters,
         sequence: PET_ID_SEQUENCE,
       }),
-    }),
-    idempotencyStore: createIdempotencyStore({
-      client: createDynamoDbClient({ endpoint: options.storeEndpoint ?? tables.endpoint }),
-      idempotencyTable: tables.names.idempotency,
+      records: storeOn(options.endpoint ?? tables.endpoint),
+      ...(options.lockMs ? { lockMs: options.lockMs } : {}),
+      problems: logger,
     }),
     logger,
     metrics: NO_METRICS,
   });
   const post = (key: string, body: unknown) =>
     handler(
-      idempotentCreateEvent(key, body, 'key-idempotent'),
+      idempotentCreateEvent(key, body, CALLER),
       lambdaContext('createPet', { timeoutMs: 15_000 }),
     ) as Promise<APIGatewayProxyResult>;
-  return { post, created };
-};
-
-/** `run`'s result, and the lines it logged at ERROR (Powertools writes them to stderr, as JSON). */
-const errorsLoggedBy = async <T>(run: () => Promise<T>) => {
-  const written: string[] = [];
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  });
-  try {
-    const result = await run();
-    const lines = written
-      .join('')
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { level: string; message: string; error?: { name?: string } });
-    return { result, errors: lines.filter((line) => line.level === 'ERROR') };
-  } finally {
-    spy.mockRestore();
-  }
+  return { post, created, errors };
 };
 
 describe('a repeat of a create still in flight', () => {
@@ -115,6 +94,7 @@ describe('a repeat of a create still in flight', () => {
     });
     let holds = 1;
     const { post, created } = createPetWith({
+      lockMs: 60_000,
       beforeCreate: async () => {
         if (holds-- <= 0) return;
         entered();
@@ -139,7 +119,6 @@ describe('a repeat of a create still in flight', () => {
         'A request with this Idempotency-Key is still in progress; retry after Retry-After seconds to get its answer',
     });
     expect(second.headers?.['Retry-After']).toBe('1');
-    // Had the refusal deleted the first request's record, this one would have created a pet.
     expect(third.statusCode).toBe(409);
     expect(answer.statusCode).toBe(201);
     expect([replay.statusCode, replay.body, replay.headers?.['Idempotent-Replayed']]).toEqual([
@@ -151,89 +130,109 @@ describe('a repeat of a create still in flight', () => {
   });
 });
 
-describe('an idempotency table that fails after the pet is stored', () => {
-  it('still answers 201, and logs that the record was not completed', async () => {
-    const { post } = createPetWith({
-      storeEndpoint: proxy.endpoint,
-      beforeCreate: async () => proxy.drop(),
-    });
+describe('a retry after its request died', () => {
+  it('takes the record over once its lock has expired, and writes the id that request reserved', async () => {
+    const key = randomUUID();
+    const body = { name: 'Orphan', categoryId: 5 };
+    // What a request that died after starting its record leaves: the record, its id, its lock.
+    await storeOn(tables.endpoint).start(
+      { caller: CALLER, key },
+      {
+        state: 'in-progress',
+        fingerprint: fingerprintOf(body),
+        petId: 9_000_001,
+        lock: { token: 'the dead request', until: Date.now() - 1 },
+      },
+    );
+    const { post, created } = createPetWith();
 
-    try {
-      const { result: response, errors } = await errorsLoggedBy(() =>
-        post(randomUUID(), { name: 'Stored', categoryId: 5 }),
-      );
+    const retried = await post(key, body);
+    const repeat = await post(key, body);
 
-      expect(response.statusCode).toBe(201);
-      expect(errors).toContainEqual(
-        expect.objectContaining({
-          message: 'Idempotency record not completed',
-          error: expect.objectContaining({ name: 'StoreUnavailableError' }),
-        }),
-      );
-    } finally {
-      proxy.resume();
-    }
+    expect(retried.statusCode).toBe(201);
+    expect(JSON.parse(retried.body)).toEqual({ id: 9_000_001, ...body, status: 'available' });
+    expect(repeat.headers?.['Idempotent-Replayed']).toBe('true');
+    expect(repeat.body).toBe(retried.body);
+    expect(created).toHaveLength(1);
   });
 
-  it("answers the request's own failure, and logs that the record was not deleted", async () => {
-    const { post } = createPetWith({
-      storeEndpoint: proxy.endpoint,
+  it('is refused with 409 while that lock has not expired', async () => {
+    const key = randomUUID();
+    const body = { name: 'Still held', categoryId: 5 };
+    await storeOn(tables.endpoint).start(
+      { caller: CALLER, key },
+      {
+        state: 'in-progress',
+        fingerprint: fingerprintOf(body),
+        petId: 9_000_002,
+        lock: { token: 'a live request', until: Date.now() + 60_000 },
+      },
+    );
+    const { post, created } = createPetWith();
+
+    const retried = await post(key, body);
+
+    expect(retried.statusCode).toBe(409);
+    expect(created).toEqual([]);
+  });
+});
+
+describe('two retries taking over the same record', () => {
+  it('let one of them have it: the other meets the lock of the first', async () => {
+    const store = storeOn(tables.endpoint);
+    const key = { caller: CALLER, key: randomUUID() };
+    const expired = { token: 'expired', until: Date.now() - 1 };
+    await store.start(key, { state: 'in-progress', fingerprint: 'f', petId: 9_000_003, lock: expired });
+    const first = { token: 'first', until: Date.now() + 60_000 };
+    const second = { token: 'second', until: Date.now() + 60_000 };
+
+    const taken = await store.takeOver(key, expired, first);
+    const refused = await store.takeOver(key, expired, second);
+
+    expect(taken).toEqual({ state: 'in-progress', fingerprint: 'f', petId: 9_000_003, lock: first });
+    expect(refused).toEqual(taken);
+  });
+});
+
+describe('an idempotency table that fails once the record is taken', () => {
+  it('still answers 201 once the pet is stored, and logs that the record was not completed', async () => {
+    const { post, errors, created } = createPetWith({
+      endpoint: proxy.endpoint,
+      // The pet's write goes through; the completion of the record, after it, does not.
       beforeCreate: async () => {
-        proxy.drop();
-        throw new StoreUnavailableError('DynamoDB PutItem failed: ThrottlingException');
+        proxy.failAnswers({ operation: 'UpdateItem', table: tables.names.idempotency, fate: 'drop' });
       },
     });
 
     try {
-      const { result: response, errors } = await errorsLoggedBy(() =>
-        post(randomUUID(), { name: 'Failed', categoryId: 5 }),
-      );
+      const response = await post(randomUUID(), { name: 'Stored', categoryId: 5 });
+
+      expect(response.statusCode).toBe(201);
+      expect(created).toHaveLength(1);
+      expect(errors).toHaveBeenCalledWith('Idempotency record not completed', {
+        error: expect.any(StoreUnavailableError),
+      });
+    } finally {
+      proxy.clearAnswerFaults();
+    }
+  });
+
+  it("answers the pet write's own failure, and logs that the lock was not released", async () => {
+    const { post, errors, created } = createPetWith({
+      endpoint: proxy.endpoint,
+      beforeCreate: async () => proxy.drop(),
+    });
+
+    try {
+      const response = await post(randomUUID(), { name: 'Failed', categoryId: 5 });
 
       expect(response.statusCode).toBe(503);
-      expect(errors).toContainEqual(
-        expect.objectContaining({
-          message: 'Idempotency record not deleted',
-          error: expect.objectContaining({ name: 'StoreUnavailableError' }),
-        }),
-      );
+      expect(created).toEqual([]);
+      expect(errors).toHaveBeenCalledWith('Idempotency record not released', {
+        error: expect.any(StoreUnavailableError),
+      });
     } finally {
       proxy.resume();
     }
-  });
-});
-
-describe("Powertools' idempotency errors", () => {
-  it('become the domain’s: in progress or changing meanwhile is in use, another body is reused', () => {
-    const cause = new StoreUnavailableError('DynamoDB GetItem failed: TimeoutError');
-    const layerFailure = new IdempotencyPersistenceLayerError('Failed to save', { cause });
-    const other = new Error('something else');
-
-    expect(translateIdempotencyError(new IdempotencyAlreadyInProgressError('busy'))).toBeInstanceOf(
-      IdempotencyKeyInUseError,
-    );
-    expect(translateIdempotencyError(new IdempotencyInconsistentStateError('expired'))).toBeInstanceOf(
-      IdempotencyKeyInUseError,
-    );
-    expect(translateIdempotencyError(new IdempotencyItemNotFoundError('gone'))).toBeInstanceOf(
-      IdempotencyKeyInUseError,
-    );
-    expect(translateIdempotencyError(new IdempotencyValidationError('other body'))).toBeInstanceOf(
-      IdempotencyKeyReusedError,
-    );
-    expect(translateIdempotencyError(layerFailure)).toBe(cause);
-    expect(translateIdempotencyError(new IdempotencyPersistenceLayerError('no cause'))).toBeInstanceOf(
-      IdempotencyPersistenceLayerError,
-    );
-    expect(translateIdempotencyError(other)).toBe(other);
-  });
-
-  it('are kept as the cause of the domain error', () => {
-    const busy = new IdempotencyAlreadyInProgressError('busy');
-    const changing = new IdempotencyItemNotFoundError('gone');
-    const reused = new IdempotencyValidationError('other body');
-
-    expect((translateIdempotencyError(busy) as Error).cause).toBe(busy);
-    expect((translateIdempotencyError(changing) as Error).cause).toBe(changing);
-    expect((translateIdempotencyError(reused) as Error).cause).toBe(reused);
   });
 });

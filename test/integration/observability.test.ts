@@ -1,11 +1,12 @@
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
-import { writablePetService } from '#shared/composition/pets';
+import { createPet } from '#functions/create-pet/contract';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { getPetHandler } from '#functions/get-pet/handler';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { readOnlyPetService, writablePetService } from '#shared/composition/pets';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { getPetHandler } from '#shared/handlers/get-pet';
 import { createLogger } from '#shared/observability/logger';
 import { createMetrics } from '#shared/observability/metrics';
 import type { PetRepository } from '#shared/ports/pet-repository';
@@ -56,11 +57,14 @@ beforeAll(async () => {
 
 describe('EMF metrics', () => {
   it('counts a created pet in namespace PetStore, tagged with the service and the stage', async () => {
-    const client = createDynamoDbClient(tables.config.dynamoDb);
+    const logger = createLogger({ logLevel: 'SILENT' });
     const handler = createPetHandler({
-      pets: writablePetService(tables.config, documentClientOf(client)),
-      idempotencyStore: createIdempotencyStore({ client, idempotencyTable: tables.names.idempotency }),
-      logger: createLogger({ logLevel: 'SILENT' }),
+      pets: writablePetService(tables.config, {
+        keyPrefix: createPet.operationId,
+        retentionSeconds: createPet.idempotency.retentionSeconds,
+        problems: logger,
+      }),
+      logger,
       metrics: createMetrics({ stage: 'production' }),
     });
     captureStdout();
@@ -135,5 +139,80 @@ describe('logs', () => {
     const logged = lines().find((line) => line.message === 'Request failed');
     expect(logged).toMatchObject({ level: 'ERROR', code: 'INTERNAL_ERROR', service: 'pet-store' });
     expect(JSON.stringify(logged)).toContain('disk on fire at shard 7');
+  });
+
+  it('log a malformed stored item by its id and what is wrong with it, never by what it holds', async () => {
+    const raw = createLocalClient(tables.endpoint);
+    await raw.send(
+      new PutItemCommand({
+        TableName: tables.names.pets,
+        Item: {
+          id: { N: '77' },
+          name: { S: 'secret\u0007name' },
+          categoryId: { N: '1' },
+          status: { S: 'sold' },
+        },
+      }),
+    );
+    raw.destroy();
+    const handler = getPetHandler({
+      pets: readOnlyPetService(tables.config),
+      logger: createLogger({ logLevel: 'INFO' }),
+      metrics: createMetrics(),
+    });
+    captureStdout();
+
+    const result = await handler(
+      proxyEvent({
+        method: 'GET',
+        path: '/pets/77',
+        resource: '/pets/{petId}',
+        pathParameters: { petId: '77' },
+        requestId: 'req-4',
+      }),
+      context,
+    );
+
+    expect(result.statusCode).toBe(500);
+    const logged = lines().find((line) => line.message === 'Request failed');
+    expect(logged).toMatchObject({
+      level: 'ERROR',
+      code: 'INTERNAL_ERROR',
+      error: expect.objectContaining({
+        name: 'InvalidStoredItemError',
+        message:
+          'The stored pet 77 is not valid: name: must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+      }),
+    });
+    expect(JSON.stringify(logged)).not.toContain('secret');
+  });
+
+  it("name the request on every line by API Gateway's request id, the Error body's requestId, and forget it after", async () => {
+    const handler = getPetHandler({
+      pets: new PetService({ pets: { get: async () => undefined } as unknown as PetRepository }),
+      logger: createLogger({ logLevel: 'INFO' }),
+      metrics: createMetrics(),
+    });
+    const request = (requestId: string) =>
+      proxyEvent({
+        method: 'GET',
+        path: '/pets/9',
+        resource: '/pets/{petId}',
+        pathParameters: { petId: 'nine' },
+        requestId,
+      });
+    // An event with no request id (a test's, a console invocation's) names no request.
+    const anonymous = request('unused');
+    delete (anonymous.requestContext as { requestId?: string }).requestId;
+    captureStdout();
+
+    const first = await handler(request('req-4'), context);
+    const second = await handler(request('req-5'), context);
+    const third = await handler(anonymous, context);
+
+    expect([first.statusCode, JSON.parse(first.body).requestId]).toEqual([400, 'req-4']);
+    const logged = lines().filter((line) => line.message === 'Request rejected');
+    expect(logged.map((line) => line.correlation_id)).toEqual(['req-4', 'req-5', undefined]);
+    expect([second.statusCode, third.statusCode]).toEqual([400, 400]);
   });
 });

@@ -4,7 +4,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import { IdSpaceExhaustedError, PetIdTakenError, StoreUnavailableError } from '#shared/domain/errors';
+import {
+  IdSpaceExhaustedError,
+  InvalidStoredItemError,
+  PetIdTakenError,
+  StoreUnavailableError,
+} from '#shared/domain/errors';
 import { MAX_ID, type Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
 import { createTestTables, type TestTables } from '../support/tables';
@@ -59,6 +64,16 @@ describe('DynamoDbPetRepository', () => {
     expect(await repository.get(2_001)).toEqual(pet(2_001));
   });
 
+  it('takes a write that meets this very pet already stored for a success: an earlier attempt of it, applied', async () => {
+    const { client } = countingClient(tables.endpoint);
+    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+    await repository.create(pet(2_003));
+
+    await repository.create(pet(2_003));
+
+    expect(await repository.get(2_003)).toEqual(pet(2_003));
+  });
+
   it("reports a taken id to the operator by name and message, with DynamoDB's refusal as the cause", async () => {
     const repository = new DynamoDbPetRepository({
       client: countingClient(tables.endpoint).client,
@@ -66,7 +81,7 @@ describe('DynamoDbPetRepository', () => {
     });
     await repository.create(pet(2_002));
 
-    const error = await repository.create(pet(2_002)).then(
+    const error = await repository.create({ ...pet(2_002), categoryId: 2 }).then(
       () => undefined,
       (failure: unknown) => failure,
     );
@@ -255,9 +270,90 @@ describe('DynamoDbIdSequence', () => {
     });
     await ids.next(); // handed out, then lost (a crash between the two writes)
 
-    const created = await service.create({ name: 'After the gap', categoryId: 1 });
+    const { pet } = await service.create({ name: 'After the gap', categoryId: 1 });
 
-    expect(created.id).toBe(2);
+    expect(pet.id).toBe(2);
     expect(await ids.next()).toBe(3);
+  });
+});
+
+describe('items read from the pets table', () => {
+  /** An item no version of this service would write: a name that is a number, an unknown status. */
+  const putMalformed = async (own: TestTables, id: number) => {
+    const raw = createLocalClient(own.endpoint);
+    await raw.send(
+      new PutItemCommand({
+        TableName: own.names.pets,
+        Item: { id: { N: String(id) }, name: { N: '5' }, status: { S: 'zombie' } },
+      }),
+    );
+    raw.destroy();
+  };
+
+  it('are checked as pets: a malformed one is never returned, but refused naming its id and each problem', async () => {
+    const own = await createTestTables('malformed');
+    await putMalformed(own, 3_001);
+    const repository = new DynamoDbPetRepository({
+      client: countingClient(own.endpoint).client,
+      petsTable: own.names.pets,
+    });
+
+    const failure = await repository.get(3_001).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(failure).toBeInstanceOf(InvalidStoredItemError);
+    expect(failure).toMatchObject({
+      message:
+        'The stored pet 3001 is not valid: name: must be a string; categoryId: must be an integer; status: must be one of: available, pending, sold',
+    });
+  });
+
+  it('are checked in a listing too, filtered or not, and the whole page is refused rather than served without it', async () => {
+    const own = await createTestTables('malformed-list');
+    const repository = new DynamoDbPetRepository({
+      client: countingClient(own.endpoint).client,
+      petsTable: own.names.pets,
+    });
+    await repository.create(pet(1, 'sold'));
+    await putMalformed(own, 2);
+    const raw = createLocalClient(own.endpoint);
+    await raw.send(
+      new PutItemCommand({
+        TableName: own.names.pets,
+        Item: { id: { N: '3' }, name: { S: '' }, categoryId: { N: '1' }, status: { S: 'sold' } },
+      }),
+    );
+    raw.destroy();
+
+    await expect(repository.list({ limit: 10 })).rejects.toBeInstanceOf(InvalidStoredItemError);
+    await expect(repository.list({ limit: 10, status: 'sold' })).rejects.toThrow(
+      'The stored pet 3 is not valid: name: must not be empty',
+    );
+  });
+
+  it('keep only the fields of a Pet: anything else an item holds stays out of the answer', async () => {
+    const own = await createTestTables('extra-fields');
+    const raw = createLocalClient(own.endpoint);
+    await raw.send(
+      new PutItemCommand({
+        TableName: own.names.pets,
+        Item: {
+          id: { N: '4' },
+          name: { S: 'Rex' },
+          categoryId: { N: '1' },
+          status: { S: 'sold' },
+          internalNote: { S: 'not for clients' },
+        },
+      }),
+    );
+    raw.destroy();
+    const repository = new DynamoDbPetRepository({
+      client: countingClient(own.endpoint).client,
+      petsTable: own.names.pets,
+    });
+
+    expect(await repository.get(4)).toEqual({ id: 4, name: 'Rex', categoryId: 1, status: 'sold' });
   });
 });

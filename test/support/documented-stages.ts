@@ -43,3 +43,32 @@ export const DOCUMENTED_ALARM_EVALUATION = {
   DatapointsToAlarm: 2,
   TreatMissingData: 'notBreaching',
 } as const;
+
+/**
+ * What rolls back a deployment, per stage (docs/deploy.md, "Gradual deployments"): how CodeDeploy
+ * shifts traffic, and the thresholds of the alarms on each function's `live` alias, evaluated
+ * over 1-minute periods, 2 breaching out of the last 3.
+ */
+export const DOCUMENTED_DEPLOYMENTS = {
+  staging: {
+    config: 'CodeDeployDefault.LambdaAllAtOnce',
+    functionErrors: 5,
+    functionServerErrors: 5,
+    functionP99DurationMs: 2_000,
+    authorizerFailures: 5,
+  },
+  production: {
+    config: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
+    functionErrors: 1,
+    functionServerErrors: 1,
+    functionP99DurationMs: 1_000,
+    authorizerFailures: 1,
+  },
+} as const;
+
+export const DOCUMENTED_DEPLOYMENT_ALARM_EVALUATION = {
+  Period: 60,
+  EvaluationPeriods: 3,
+  DatapointsToAlarm: 2,
+  TreatMissingData: 'notBreaching',
+} as const;

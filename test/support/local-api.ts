@@ -1,11 +1,11 @@
+import type { OperationId } from '#functions/operations';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { generateApiKey } from '#shared/auth/api-key';
-import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler } from '#shared/lambda';
-import type { OperationId } from '#shared/operations/routes';
+import { ApiClient } from '#tools/contract/api-client';
+import { loadContract } from '#tools/contract/conformance';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
-import { ApiClient } from './api-client';
-import { loadContract } from './conformance';
 import { apiKeysOf, createTestTables, type TestTables } from './tables';
 
 /** docs/openapi.yaml, loaded once per test file. */

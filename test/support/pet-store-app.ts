@@ -12,23 +12,23 @@ const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
 ).context;
 
 /**
+ * A directory for one cloud assembly, in the project's directory for them, which the run removes
+ * (cdk-outdir-global-setup.ts). Any App a test makes needs one: an App without `outdir`, or a
+ * Stack made without a scope (which makes its own App), leaves a `cdk.out…` directory behind.
+ */
+export const testOutdir = (): string => mkdtempSync(join(inject('cdkOutdir'), 'app-'));
+
+/**
  * The app as `cdk synth` builds it, minus the slow parts: no esbuild bundling (the functions get
  * placeholder code) and, unless asked for, no CloudFormation schema validation and no Control
  * Tower rules (cdk-nag runs). No credentials, no account: the stacks are environment-agnostic
  * unless `env` says otherwise.
  */
-/**
- * A directory for one cloud assembly, in the run's directory for them (removed at its end; see
- * test/support/cdk-outdir-setup.ts). Any App a test makes gets one: an App without `outdir`, or a
- * Stack made without a scope (which makes its own App), leaves a `cdk.out…` directory behind.
- */
-export const testOutdir = (): string => mkdtempSync(join(inject('cdkOutRoot'), 'cdk.out-'));
-
 export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
   createPetStoreApp({
+    outdir: testOutdir(),
     builtinCloudFormationValidation: false,
     controlTowerChecks: false,
-    outdir: testOutdir(),
     ...options,
     env: options.env ?? {},
     context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...options.context },

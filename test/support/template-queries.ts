@@ -142,3 +142,19 @@ export const dashboardWidgets = (template: Template): DashboardWidget[] => {
     };
   });
 };
+
+/** Logical id of the `live` alias of the Lambda function with this logical id. */
+export const liveAliasOf = (template: Template, functionLogicalId: string): string =>
+  onlyResource(
+    template,
+    'AWS::Lambda::Alias',
+    (p) => p.Name === 'live' && refTarget(p.FunctionName) === functionLogicalId,
+  )[0];
+
+/** Logical ids of the alarms some CodeDeploy deployment group rolls back on. */
+export const deploymentAlarmIds = (template: Template): Set<string> =>
+  new Set(
+    entries(template, 'AWS::CodeDeploy::DeploymentGroup').flatMap(([, group]) => [
+      ...referencedIds((group.Properties.AlarmConfiguration as { Alarms?: unknown } | undefined)?.Alarms),
+    ]),
+  );

@@ -107,3 +107,16 @@ describe('authorize', () => {
     );
   });
 });
+
+describe('API keys', () => {
+  it('are named by an id made of the first 12 hex digits of their SHA-256 (a known-answer vector)', () => {
+    const record = recordFor('psk_known-answer', 'ci', new Date('2026-01-01T00:00:00Z'));
+
+    expect(record).toEqual({
+      keyHash: 'd270b99271d11f2e446882ec8f2ee8a6571880a66e7f7ff1086cde3e88c2bb97',
+      keyId: 'key-d270b99271d1',
+      name: 'ci',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+  });
+});

@@ -1,22 +1,25 @@
 import { createHmac } from 'node:crypto';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDynamoDbClient, createLocalClient, timeBudget } from '#shared/adapters/dynamodb/client';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { getPetRoot } from '#functions/get-pet/root';
+import {
+  createDynamoDbClient,
+  createLocalClient,
+  DYNAMODB_CALL_BUDGET_MS,
+  DYNAMODB_HTTP_OPTIONS,
+  timeBudget,
+} from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
-import { authorizerRoot } from '#shared/composition/authorizer';
-import { getPetRoot } from '#shared/composition/get-pet';
-import { fromEnvironment } from '#shared/composition/root';
+import { entryFile, fromEnvironment } from '#shared/composition/root';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { CURSOR_PROBLEM, decodeCursor } from '#shared/http/cursor';
-import { httpEndpoint } from '#shared/http/endpoint';
 import { createObservability } from '#shared/observability/observability';
-import { createPet } from '#shared/operations/create-pet';
-import { entryFile } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
-import { silent } from '../support/observability';
 
 /**
  * What a function settles once, at cold start: its configuration and clients, the pieces its
@@ -76,16 +79,14 @@ describe('configuration', () => {
 
 describe('the DynamoDB client', () => {
   it('has the time budget of the timeout ladder: 3 attempts of 1 s, sockets kept alive', () => {
-    expect(timeBudget()).toEqual({
-      maxAttempts: 3,
-      requestHandler: {
-        requestTimeout: 1_000,
-        connectionTimeout: 1_000,
-        throwOnRequestTimeout: true,
-        httpAgent: { keepAlive: true, maxSockets: 50 },
-        httpsAgent: { keepAlive: true, maxSockets: 50 },
-      },
+    expect(DYNAMODB_HTTP_OPTIONS).toEqual({
+      requestTimeout: 1_000,
+      connectionTimeout: 1_000,
+      throwOnRequestTimeout: true,
+      httpAgent: { keepAlive: true, maxSockets: 50 },
+      httpsAgent: { keepAlive: true, maxSockets: 50 },
     });
+    expect(timeBudget()).toEqual({ maxAttempts: 3, requestHandler: expect.any(NodeHttpHandler) });
   });
 
   it('goes to DynamoDB Local with its dummy region and credentials only when an endpoint is set', async () => {
@@ -150,18 +151,25 @@ describe('the pet service', () => {
       'PetService was built without an IdSequence: it cannot create pets',
     );
   });
+
+  it('refuses a create by key when it was built without an idempotency store, before drawing an id', async () => {
+    let drawn = 0;
+    const service = new PetService({
+      pets: { create: async () => undefined } as never,
+      ids: { next: async () => ++drawn },
+    });
+
+    await expect(
+      service.create({ name: 'Rex', categoryId: 1 }, { caller: 'key-1', key: 'k' }),
+    ).rejects.toThrow('PetService was built without an IdempotencyStore: it cannot create pets by key');
+    expect(drawn).toBe(0);
+  });
 });
 
 describe('an operation', () => {
-  it('lives in an entry file named after its id in kebab-case', () => {
-    expect(entryFile('listPets')).toBe('functions/list-pets.ts');
-    expect(entryFile('authorizer')).toBe('functions/authorizer.ts');
-  });
-
-  it('that is idempotent cannot be built without its idempotency middleware', () => {
-    expect(() => httpEndpoint(createPet, silent(), async () => ({ status: 201, body: {} }) as never)).toThrow(
-      'createPet is idempotent: it needs its idempotency middleware',
-    );
+  it('lives in a folder named after its id in kebab-case, its Lambda entry lambda.ts', () => {
+    expect(entryFile('listPets')).toBe('functions/list-pets/lambda.ts');
+    expect(entryFile('authorizer')).toBe('functions/authorizer/lambda.ts');
   });
 
   it('of a function that allows no origin sends no CORS header at all, not even Vary', async () => {
@@ -213,5 +221,11 @@ describe('the cursor at its limits', () => {
   it('takes a first byte below 0x20 for another version, and 0x20 or above for no cursor at all', () => {
     expect(problemOf(forge(0x1f, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.version);
     expect(problemOf(forge(0x20, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.notIssued);
+  });
+});
+
+describe('the DynamoDB time budget', () => {
+  it('ends a call whose every attempt times out after 3 × 1 s and 150 ms of back-off', () => {
+    expect(DYNAMODB_CALL_BUDGET_MS).toBe(3_150);
   });
 });

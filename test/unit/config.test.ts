@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createPetRoot } from '#shared/composition/create-pet';
-import { listPetsRoot } from '#shared/composition/list-pets';
-import { ConfigError, readFunctionConfig } from '#shared/config';
+import { createPetRoot } from '#functions/create-pet/root';
+import { listPetsRoot } from '#functions/list-pets/root';
+import { ConfigError, ENV, readFunctionConfig } from '#shared/config';
 
 /** What a function's cold start does with the environment Lambda gives it. */
 
@@ -56,5 +56,15 @@ describe('the composition roots', () => {
     expect(() =>
       createPetRoot.build(readFunctionConfig(createPetRoot.tables, { PETS_TABLE_NAME: 'p' })),
     ).toThrow('Environment variable COUNTERS_TABLE_NAME must be set');
+  });
+});
+
+describe('environment variables', () => {
+  it("name Powertools' own variables as Powertools reads them", () => {
+    expect([ENV.logLevel, ENV.serviceName, ENV.metricsNamespace]).toEqual([
+      'POWERTOOLS_LOG_LEVEL',
+      'POWERTOOLS_SERVICE_NAME',
+      'POWERTOOLS_METRICS_NAMESPACE',
+    ]);
   });
 });

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/cors-templates';
+import { CONTRACTS } from '#functions/operations';
+import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/gateway-answers';
+import { parseAllowedOrigins } from '#shared/allowed-origins';
 import { ConfigError, readFunctionConfig } from '#shared/config';
+import { deprecationHeaders } from '#shared/http/deprecation';
 import {
+  answerHeaders,
   CORS_ALLOWED_HEADERS,
   CORS_EXPOSED_HEADERS,
   corsHeaders,
+  gatewayResponse,
   gatewayResponseCorsHeaders,
-  parseAllowedOrigins,
-  preflightHeaders,
-} from '#shared/http/cors';
-import { deprecationHeaders } from '#shared/http/deprecation';
+  preflight,
+} from '#shared/http/gateway-behaviour';
 import { retryHeaders } from '#shared/http/retry';
-import type { Operation } from '#shared/operations/operation';
-import { OPERATIONS } from '#shared/operations/routes';
 
 describe('allowed origins', () => {
   it('reads a comma-separated list, ignoring blanks and repeats', () => {
@@ -66,7 +67,7 @@ describe('CORS headers of an answer', () => {
   });
 
   it('grant a preflight the methods asked about, the request headers and two hours of caching', () => {
-    expect(preflightHeaders(['*'], 'http://127.0.0.1:8080', ['GET'])).toEqual({
+    expect(corsHeaders(['*'], 'http://127.0.0.1:8080', preflight(['GET']).cors)).toEqual({
       Vary: 'Origin',
       'Access-Control-Allow-Origin': 'http://127.0.0.1:8080',
       'Access-Control-Allow-Methods': 'GET',
@@ -97,6 +98,41 @@ describe("CORS on API Gateway's own answers", () => {
   it('sends nothing with several origins: a fixed value names one, a copy would allow all', () => {
     expect(gatewayResponseCorsHeaders(['https://a.example', 'https://b.example'])).toEqual({});
     expect(gatewayResponseCorsHeaders([])).toEqual({});
+  });
+});
+
+/** The CORS headers a client receives with a gateway response (here a 401), for a request from `origin`. */
+const gatewayResponseCorsFor = (allowed: readonly string[], origin: string | undefined) =>
+  Object.fromEntries(
+    Object.entries(answerHeaders(gatewayResponse('UNAUTHORIZED'), allowed, origin)).filter(
+      ([name]) => name.startsWith('Access-Control-') || name === 'Vary',
+    ),
+  );
+
+describe('the CORS headers a client receives with a gateway response', () => {
+  it('copy the request Origin back when any origin is allowed, and name none without one', () => {
+    expect(gatewayResponseCorsFor(['*'], 'https://a.example')).toEqual({
+      'Access-Control-Allow-Origin': 'https://a.example',
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+      Vary: 'Origin',
+    });
+    expect(gatewayResponseCorsFor(['*'], undefined)).toStrictEqual({
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+      Vary: 'Origin',
+    });
+  });
+
+  it('name the one allowed origin whoever asks, and nothing with several', () => {
+    expect(gatewayResponseCorsFor(['https://a.example'], 'https://b.example')).toEqual({
+      'Access-Control-Allow-Origin': 'https://a.example',
+      'Access-Control-Expose-Headers':
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+    });
+    expect(gatewayResponseCorsFor(['https://a.example', 'https://b.example'], 'https://a.example')).toEqual(
+      {},
+    );
   });
 });
 
@@ -135,7 +171,7 @@ describe('what a page may send and read', () => {
 
   it('exposes every header an operation answers with, the deprecation and Retry-After headers included', () => {
     const answered = new Set<string>(Object.keys(retryHeaders('SERVICE_UNAVAILABLE')));
-    for (const operation of OPERATIONS as readonly Operation[]) {
+    for (const operation of CONTRACTS) {
       for (const response of Object.values(operation.responses)) {
         for (const name of Object.keys(response.headers ?? {})) answered.add(name);
       }
@@ -149,10 +185,18 @@ describe('what a page may send and read', () => {
 
   it('allows every request header an operation reads', () => {
     const allowed = lower(CORS_ALLOWED_HEADERS);
-    for (const operation of OPERATIONS as readonly Operation[]) {
+    for (const operation of CONTRACTS) {
       const schema = operation.request.headers as { shape?: Record<string, unknown> } | undefined;
       for (const name of Object.keys(schema?.shape ?? {}))
         expect(allowed, name).toContain(name.toLowerCase());
     }
+  });
+});
+
+describe('a preflight', () => {
+  it('lists the methods of the resource, comma-separated', () => {
+    expect(answerHeaders(preflight(['GET', 'POST']), ['*'], 'https://a.example')).toMatchObject({
+      'Access-Control-Allow-Methods': 'GET, POST',
+    });
   });
 });

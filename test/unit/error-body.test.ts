@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { errorBody } from '#shared/http/error-body';
+import { ERROR_STATUS, errorBody, truncate } from '#shared/http/error-body';
 import { validationFailed } from '#shared/http/middleware/validate-request';
+import { DOCUMENTED_ERROR_STATUS } from '../support/documented-errors';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
@@ -80,5 +81,42 @@ describe('the Error object', () => {
       })),
     });
     expect(bytes(escaped)).toBeLessThanOrEqual(4_096);
+  });
+});
+
+describe('error codes', () => {
+  it('each travel with their documented status', () => {
+    expect(ERROR_STATUS).toEqual(DOCUMENTED_ERROR_STATUS);
+  });
+});
+
+describe('the Error object at its limits', () => {
+  it('keeps a name of exactly 64 characters whole, and cuts one of 65', () => {
+    expect(truncate('f'.repeat(64), 64)).toBe('f'.repeat(64));
+    expect(truncate('f'.repeat(65), 64)).toBe(`${'f'.repeat(63)}…`);
+  });
+
+  it('keeps a body of exactly 4 KiB whole', () => {
+    // 51 bytes around the message; a control character is six bytes once JSON escapes it.
+    const message = `${'\u0001'.repeat(674)}x`;
+
+    const body = errorBody('INTERNAL_ERROR', message);
+
+    expect(bytes(body)).toBe(4_096);
+    expect(body.message).toBe(message);
+  });
+
+  it('halves the message of a body over 4 KiB before it drops the last detail', () => {
+    const body = errorBody('VALIDATION_FAILED', '\u0001'.repeat(1_000), {
+      details: [{ field: 'body.name', message: 'is required' }],
+    });
+
+    expect(body.details).toEqual([{ field: 'body.name', message: 'is required' }]);
+    expect(Array.from(body.message)).toHaveLength(500);
+    expect(bytes(body)).toBeLessThanOrEqual(4_096);
+  });
+
+  it('cuts a request id to 128 characters', () => {
+    expect(errorBody('NOT_FOUND', 'x', { requestId: 'r'.repeat(200) }).requestId).toBe(`${'r'.repeat(127)}…`);
   });
 });

@@ -2,8 +2,13 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { PetNotFoundError, StoreUnavailableError } from '#shared/domain/errors';
-import { toHttpError } from '#shared/http/error-mapper';
+import {
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
+  PetNotFoundError,
+  StoreUnavailableError,
+} from '#shared/domain/errors';
+import { invalidJson, toHttpError } from '#shared/http/error-mapper';
 import { HttpError } from '#shared/http/http-error';
 import { retryHeaders } from '#shared/http/retry';
 
@@ -110,4 +115,30 @@ describe('retryHeaders', () => {
       expect(retryHeaders(code)).toEqual({});
     },
   );
+});
+
+describe('the error mapper', () => {
+  it('keeps the cause of every error it replaces, for the log', () => {
+    const inUse = new IdempotencyKeyInUseError();
+    const reused = new IdempotencyKeyReusedError();
+    const unavailable = new StoreUnavailableError('DynamoDB Query failed: ThrottlingException');
+    const unexpected = new TypeError('x is undefined');
+    const parserFailure = new SyntaxError('Unexpected token');
+
+    expect(toHttpError(inUse).cause).toBe(inUse);
+    expect(toHttpError(reused).cause).toBe(reused);
+    expect(toHttpError(unavailable).cause).toBe(unavailable);
+    expect(toHttpError(unexpected).cause).toBe(unexpected);
+    expect(invalidJson(parserFailure).cause).toBe(parserFailure);
+  });
+
+  it('answers a value that is not an Error, thrown by anything, with 500 and keeps it as the cause', () => {
+    const mapped = toHttpError('a string');
+
+    expect([mapped.code, mapped.message, mapped.cause]).toEqual([
+      'INTERNAL_ERROR',
+      'An internal error occurred',
+      'a string',
+    ]);
+  });
 });

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { ERROR_STATUS } from '#shared/http/error-body';
-import type { Operation } from '#shared/operations/operation';
-import { OPERATIONS } from '#shared/operations/routes';
 
 /**
  * docs/interface.md is written by hand, for people; these tests keep its two tables true to the
@@ -48,7 +47,7 @@ describe('docs/interface.md', () => {
     ]);
 
     expect(rows).toEqual(
-      OPERATIONS.map((operation: Operation) => [
+      CONTRACTS.map((operation) => [
         `\`${operation.operationId}\`${operation.deprecation ? ' (deprecated)' : ''}`,
         `${operation.method} ${operation.path}`,
       ]),

@@ -1,9 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { authorizerHandler } from '#functions/authorizer/handler';
 import { recordFor } from '#shared/auth/api-key';
 import { UnauthorizedError } from '#shared/auth/authorize';
 import { StoreUnavailableError } from '#shared/domain/errors';
-import { authorizerHandler } from '#shared/handlers/authorizer';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -241,15 +241,20 @@ describe('the authorizer step', () => {
 });
 
 describe('a gateway refusal', () => {
-  it('carries the code and message of its gateway response, no header, and is answered by a gateway response', () => {
+  it('carries the code, message and headers of its gateway response, and is answered by a gateway response', () => {
     const refusal = GatewayRefusal.of('THROTTLED');
 
     expect(refusal).toMatchObject({
       name: 'GatewayRefusal',
       code: 'TOO_MANY_REQUESTS',
       message: 'Too many requests; slow down and retry',
-      headers: {},
       answeredBy: 'gateway-response',
+    });
+    expect(refusal.answer.headers).toEqual({
+      'Content-Type': 'application/json',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      'Retry-After': '1',
     });
   });
 });

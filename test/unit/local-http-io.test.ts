@@ -2,15 +2,9 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { methodNotAllowed } from '#shared/http/gateway-behaviour';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import {
-  gatewayResponseCors,
-  headerPairs,
-  readBody,
-  sendRefusal,
-  sendResult,
-  valuesOf,
-} from '#tools/local/http-io';
+import { headerPairs, readBody, sendRefusal, sendResult, valuesOf } from '#tools/local/http-io';
 
 /**
  * How the local gateway reads requests and frames answers, on a real HTTP server on loopback:
@@ -199,31 +193,6 @@ describe('reading a request', () => {
   });
 });
 
-describe("the CORS headers of the gateway's own answers", () => {
-  it('copy the request Origin back when any origin is allowed, and name none without one', () => {
-    expect(gatewayResponseCors(['*'], 'https://a.example')).toEqual({
-      'Access-Control-Allow-Origin': 'https://a.example',
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
-      Vary: 'Origin',
-    });
-    expect(gatewayResponseCors(['*'], undefined)).toStrictEqual({
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
-      Vary: 'Origin',
-    });
-  });
-
-  it('name the one allowed origin whoever asks, and nothing with several', () => {
-    expect(gatewayResponseCors(['https://a.example'], 'https://b.example')).toEqual({
-      'Access-Control-Allow-Origin': 'https://a.example',
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
-    });
-    expect(gatewayResponseCors(['https://a.example', 'https://b.example'], 'https://a.example')).toEqual({});
-  });
-});
-
 describe('answering with a refusal', () => {
   it('sends the Error object with the status of its code, the house headers and the request id', async () => {
     let status = 0;
@@ -265,12 +234,12 @@ describe('answering with a refusal', () => {
     expect([unavailable.status, unavailable.headers.get('retry-after')]).toEqual([503, '1']);
   });
 
-  it("adds the gateway response's CORS headers, but a mock's own headers only to a mock's answer", async () => {
-    const cors = { 'Access-Control-Allow-Origin': 'https://a.example' };
+  it("names the one allowed origin on a gateway response whoever asks, but on a mock's answer only to that origin", async () => {
+    const cors = { allowed: ['https://a.example'], origin: 'https://b.example' };
     const url = await serve((request, response) => {
       const refusal =
         request.url === '/mock'
-          ? new GatewayRefusal('METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: 'GET' }, 'mock')
+          ? new GatewayRefusal(methodNotAllowed(['GET']))
           : GatewayRefusal.of('UNAUTHORIZED');
       sendRefusal(response, refusal, 'r', cors);
     });
@@ -280,6 +249,7 @@ describe('answering with a refusal', () => {
     expect(gatewayResponse.headers.get('access-control-allow-origin')).toBe('https://a.example');
     expect(mock.status).toBe(405);
     expect(mock.headers.get('access-control-allow-origin')).toBeNull();
+    expect(mock.headers.get('vary')).toBe('Origin');
     expect(mock.headers.get('allow')).toBe('GET');
   });
 });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDataDir } from '#tools/local/preflight';
-import { readLocalSettings } from '#tools/local/settings';
+import { LocalConfigError, readLocalSettings } from '#tools/local/settings';
+import { ensureDataDir } from '#tools/local/startup-checks';
 
 describe('npm start settings', () => {
   it('defaults to port 3000, ./.data and any origin, and takes the rest as given', () => {
@@ -77,5 +77,16 @@ describe('npm start settings', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a port with anything after its digits, and an endpoint that is not a URL', () => {
+    expect(() => readLocalSettings({ PORT: '80abc' })).toThrow(
+      new LocalConfigError('PORT must be a port number (0 to 65535), not "80abc"'),
+    );
+    expect(() => readLocalSettings({ DYNAMODB_ENDPOINT: 'not a url' })).toThrow(
+      new LocalConfigError(
+        'DYNAMODB_ENDPOINT must be an http(s) URL such as http://127.0.0.1:8000, not "not a url"',
+      ),
+    );
   });
 });

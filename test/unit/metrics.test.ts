@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMetrics, NO_METRICS } from '#shared/observability/metrics';
+import { createObservability } from '#shared/observability/observability';
 
 /**
  * What the metrics middleware writes, through the real Powertools: one ColdStart point on a
@@ -83,5 +84,16 @@ describe('the metrics middleware', () => {
     await handler({}, context);
 
     expect(written).toEqual([]);
+  });
+});
+
+describe('the metrics of a stage', () => {
+  it('tags every metric with the stage it is given', () => {
+    const { metrics } = createObservability({ metrics: true, stage: 'production' });
+    capture();
+
+    metrics.countError('NOT_FOUND');
+
+    expect(JSON.parse(written.join(''))).toMatchObject({ Errors: 1, code: 'NOT_FOUND', stage: 'production' });
   });
 });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NewPet, PET_STATUSES } from '#shared/domain/pet';
+import { Contract } from '#tools/contract/conformance';
 import { buildDocument } from '#tools/openapi/build-document';
 import { readCommittedYaml, toYaml } from '#tools/openapi/document-file';
-import { Contract } from '../support/conformance';
 import { DOCUMENTED_ERROR_STATUS } from '../support/documented-errors';
 
 /**

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CreatePetHeaders } from '#functions/create-pet/contract';
+import { getPet } from '#functions/get-pet/contract';
+import { listPets } from '#functions/list-pets/contract';
 import { MAX_ID, NewPet, PET_STATUSES } from '#shared/domain/pet';
 import { requestSchema } from '#shared/http/middleware/validate-request';
-import { getPet } from '#shared/operations/get-pet';
-import { listPets } from '#shared/operations/list-pets';
 
 const listPetsRequest = requestSchema(listPets.request);
 const getPetRequest = requestSchema(getPet.request);
@@ -135,5 +136,41 @@ describe('a pet name', () => {
         },
       ),
     );
+  });
+});
+
+describe('a name and a category', () => {
+  it('say the safe integer range a JavaScript client can hold', () => {
+    // Past 2^53−1 both the integer check and the range check object, in the same words.
+    const messages = (categoryId: number) => [
+      ...new Set(NewPet.safeParse({ name: 'Rex', categoryId }).error?.issues.map((issue) => issue.message)),
+    ];
+
+    expect(messages(2 ** 53)).toEqual(['must be at most 9007199254740991']);
+    expect(messages(-(2 ** 53))).toEqual(['must be at least 1']);
+    expect(messages(1.5)).toEqual(['must be an integer']);
+  });
+});
+
+describe('an Idempotency-Key', () => {
+  it.each([
+    ['empty', ''],
+    ['of 256 characters', 'k'.repeat(256)],
+    ['with a character beyond ASCII', 'clé'],
+    ['with a control character', 'a\tb'],
+  ])('is refused %s', (_case, key) => {
+    const result = CreatePetHeaders.safeParse({ 'idempotency-key': key });
+
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      'must be 1 to 255 printable ASCII characters',
+    ]);
+  });
+
+  it('of 1 to 255 printable ASCII characters is taken as it is', () => {
+    for (const key of ['k', 'k'.repeat(255), ' ~!"#$%&']) {
+      expect(CreatePetHeaders.parse({ 'idempotency-key': key })).toEqual({ 'idempotency-key': key });
+    }
+    expect(CreatePetHeaders.parse({})).toEqual({});
   });
 });

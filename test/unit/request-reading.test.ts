@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CorsConfigError, checkOrigin, parseAllowedOrigins } from '#shared/allowed-origins';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
@@ -6,13 +7,7 @@ import {
   PetNotFoundError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
-import {
-  CorsConfigError,
-  checkOrigin,
-  isAllowedOrigin,
-  originOf,
-  parseAllowedOrigins,
-} from '#shared/http/cors';
+import { isAllowedOrigin, originOf } from '#shared/http/cors';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
 import { isJsonUtf8, parseMediaType } from '#shared/http/media-type';
@@ -233,5 +228,12 @@ describe('a JSON answer', () => {
       },
       body: '{"ok":true}',
     });
+  });
+});
+
+describe('JSON in UTF-8', () => {
+  it('takes no parameter but charset, whatever its value', () => {
+    expect(isJsonUtf8('application/json; format=utf-8')).toBe(false);
+    expect(isJsonUtf8('application/json; charset=utf-8')).toBe(true);
   });
 });

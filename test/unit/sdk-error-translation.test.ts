@@ -36,3 +36,40 @@ describe('translateSdkError', () => {
     },
   );
 });
+
+describe('failures of DynamoDB that mean "not now"', () => {
+  it.each([
+    'ProvisionedThroughputExceededException',
+    'ThrottlingException',
+    'RequestLimitExceeded',
+    'InternalServerError',
+    'ServiceUnavailable',
+    'TimeoutError',
+    'RequestTimeout',
+    'RequestTimeoutException',
+    'AbortError',
+  ])('include the SDK error %s', (name) => {
+    const error = Object.assign(new Error(name), { name });
+
+    expect(translateSdkError(error, 'Scan')).toEqual(
+      new StoreUnavailableError(`DynamoDB Scan failed: ${name}`),
+    );
+  });
+
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'])(
+    'include the network error %s',
+    (code) => {
+      const error = Object.assign(new Error(code), { code });
+
+      expect(translateSdkError(error, 'Scan')).toBeInstanceOf(StoreUnavailableError);
+    },
+  );
+
+  it('leave out errors that are bugs, such as a validation error', () => {
+    const error = Object.assign(new Error('One or more parameter values were invalid'), {
+      name: 'ValidationException',
+    });
+
+    expect(translateSdkError(error, 'Scan')).toBe(error);
+  });
+});

@@ -1,16 +1,14 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { createIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { createPetHandler } from '#functions/create-pet/handler';
+import { getPetHandler } from '#functions/get-pet/handler';
+import { listPetsHandler } from '#functions/list-pets/handler';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
 import { PetService } from '#shared/domain/pet-service';
-import { createPetHandler } from '#shared/handlers/create-pet';
-import { getPetHandler } from '#shared/handlers/get-pet';
-import { listPetsHandler } from '#shared/handlers/list-pets';
 import { toHttpError } from '#shared/http/error-mapper';
 import { retryHeaders } from '#shared/http/retry';
 import type { PetRepository } from '#shared/ports/pet-repository';
@@ -160,13 +158,7 @@ describe('a create that cannot get an id', () => {
       },
     });
 
-    // No Idempotency-Key: the store is never called, so it may point nowhere.
-    const idempotencyStore = createIdempotencyStore({
-      client: createLocalClient('http://127.0.0.1:9'),
-      idempotencyTable: 'unused',
-    });
-
-    const result = await createPetHandler({ pets, idempotencyStore, ...silent() })(
+    const result = await createPetHandler({ pets, ...silent() })(
       event({
         httpMethod: 'POST',
         headers: { 'Content-Type': 'application/json' },

@@ -4,8 +4,8 @@ import { PROJECT_ROOT } from '#infra/project-root';
 import { ENV } from '#shared/config';
 import { lockDataDir } from '#tools/local/data-dir-lock';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
-import { ensureDataDir } from '#tools/local/preflight';
 import { localDataPaths, readLocalSettings } from '#tools/local/settings';
+import { ensureDataDir } from '#tools/local/startup-checks';
 
 /**
  * `npm run dev`: `npm start` with the handlers reloaded on every change. DynamoDB Local is started

@@ -6,8 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
 import { assertJava } from '#tools/local/java';
-import { ensureDataDir } from '#tools/local/preflight';
 import { DYNAMODB_LOCAL_LAUNCHER } from '#tools/local/settings';
+import { ensureDataDir } from '#tools/local/startup-checks';
 
 /** How a process ended: its exit code, or the signal that ended it. */
 export interface ProcessExit {

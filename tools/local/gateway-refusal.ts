@@ -1,35 +1,54 @@
-import type { ErrorCode } from '#shared/http/error-body';
-import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-responses';
+import { ERROR_STATUS, type ErrorCode } from '#shared/http/error-body';
+import {
+  type GatewayErrorAnswer,
+  type GatewayResponseType,
+  gatewayResponse,
+} from '#shared/http/gateway-behaviour';
+import { RESPONSE_HEADERS } from '#shared/http/responses';
+import { retryHeaders } from '#shared/http/retry';
 
 /**
  * An answer API Gateway gives itself instead of calling a function: thrown by the gateway's
- * steps and turned into the Error object (with the same rows as the stack's gateway responses).
+ * steps and sent as the Error object, with the answer of `gateway-behaviour.ts` that the stack
+ * configures for the same case.
  */
 export class GatewayRefusal extends Error {
   override readonly name = 'GatewayRefusal';
-  readonly code: ErrorCode;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly answer: GatewayErrorAnswer;
+
+  constructor(answer: GatewayErrorAnswer) {
+    super(answer.error.message);
+    this.answer = answer;
+  }
+
+  get code(): ErrorCode {
+    return this.answer.error.code;
+  }
+
   /**
    * Who answers in API Gateway: a gateway response (fixed headers, whatever the request), or a
    * mock integration (the 405), whose template sets CORS headers for allowed origins only.
    */
-  readonly answeredBy: 'gateway-response' | 'mock';
-
-  constructor(
-    code: ErrorCode,
-    message: string,
-    headers: Readonly<Record<string, string>> = {},
-    answeredBy: 'gateway-response' | 'mock' = 'gateway-response',
-  ) {
-    super(message);
-    this.code = code;
-    this.headers = headers;
-    this.answeredBy = answeredBy;
+  get answeredBy(): GatewayErrorAnswer['by'] {
+    return this.answer.by;
   }
 
   /** The gateway response of this type, as the stack configures it. */
   static of(type: GatewayResponseType): GatewayRefusal {
-    const { code, message } = GATEWAY_RESPONSES[type];
-    return new GatewayRefusal(code, message);
+    return new GatewayRefusal(gatewayResponse(type));
+  }
+
+  /**
+   * An answer of the local server's HTTP layer, before any route (a request line or header it
+   * cannot take): the Error object with the headers of every answer and `headers`.
+   */
+  static httpLayer(code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}) {
+    return new GatewayRefusal({
+      by: 'mock',
+      status: ERROR_STATUS[code],
+      error: { code, message },
+      headers: { ...RESPONSE_HEADERS, ...retryHeaders(code), ...headers },
+      cors: {},
+    });
   }
 }

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pLimit from 'p-limit';
-import { type AllowedOrigins, corsHeaders, preflightHeaders, singleOrigin } from '#shared/http/cors';
+import { CONTRACTS } from '#functions/operations';
+import type { AllowedOrigins } from '#shared/allowed-origins';
+import { singleOrigin } from '#shared/http/cors';
 import { ERROR_STATUS } from '#shared/http/error-body';
-import { GATEWAY_RESPONSES, methodNotAllowed } from '#shared/http/gateway-responses';
+import { answerHeaders, gatewayResponse, methodNotAllowed, preflight } from '#shared/http/gateway-behaviour';
 import { BASE_PATH } from '#shared/http/paths';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import {
@@ -13,7 +15,7 @@ import {
   type ProxyHandler,
   type TokenAuthorizerHandler,
 } from '#shared/lambda';
-import type { OperationId } from '#shared/operations/routes';
+import type { Operation } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
@@ -21,7 +23,6 @@ import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import {
   expectationRefusal,
   framingRefusal,
-  gatewayResponseCors,
   headerPairs,
   parserRefusal,
   rawRefusal,
@@ -40,7 +41,13 @@ import { type StaticRoutes, staticFile } from '#tools/local/static-files';
  */
 
 export interface LocalGatewayOptions {
-  readonly handlers: Readonly<Record<OperationId, ProxyHandler>>;
+  /**
+   * The operations it routes to (their contracts).
+   * @default every operation of OPERATIONS (functions/operations.ts)
+   */
+  readonly operations?: readonly Operation[];
+  /** One handler per operation, by operation id. */
+  readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
   /** @default 3000 (0 picks a free port) */
   readonly port?: number;
@@ -101,6 +108,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   const host = options.host ?? '127.0.0.1';
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
   const timeoutMs = options.functionTimeoutMs ?? HANDLER_TIMEOUT_SECONDS * 1_000;
+  const operations = options.operations ?? CONTRACTS;
   const staticRoutes = Promise.resolve(options.staticRoutes ?? {});
   const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
   const corsOrigins = options.corsOrigins ?? [];
@@ -118,28 +126,31 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);
-    const match = route(method, url.pathname);
+    const match = route(method, url.pathname, operations);
     if (match.kind === 'no-resource') {
       // Where the reference is served, a path that is not the API's says where its paths are listed.
-      const { code, message } = GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN;
+      const answer = gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
       const docs = staticFile(await staticRoutes.catch(() => ({})), '/docs');
-      throw new GatewayRefusal(code, docs ? `${message}: the API's paths are listed at /docs` : message);
+      const message = `${answer.error.message}: the API's paths are listed at /docs`;
+      throw new GatewayRefusal(docs ? { ...answer, error: { ...answer.error, message } } : answer);
     }
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
-      const { 'Content-Type': _none, ...noBody } = RESPONSE_HEADERS;
-      response.writeHead(204, {
-        ...noBody,
-        ...preflightHeaders(corsOrigins, originOf(request), match.allow),
+      const answer = preflight(match.allow);
+      response.writeHead(answer.status, {
+        ...answerHeaders(answer, corsOrigins, originOf(request)),
         'x-amzn-RequestId': requestId,
       });
       response.end();
-      return 204;
+      return answer.status;
     }
     const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
     // The authorizer and the function run in turn with the other requests (LOCAL_CONCURRENCY).
     return limit(async () => {
+      // When API Gateway would have received it: the request's deadline counts from here, the
+      // authorizer's time included. (Not from its arrival: in AWS no request waits in a queue.)
+      const received = new Date();
       const authorization = await authorizeRequest({
         authorizer: options.authorizer,
         tokens: valuesOf(headers, 'authorization'),
@@ -147,15 +158,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
         requestId,
       });
-      if (match.kind === 'method-not-allowed') {
-        const { code, message, allow } = methodNotAllowed(match.allow);
-        throw new GatewayRefusal(
-          code,
-          message,
-          { Allow: allow, ...corsHeaders(corsOrigins, originOf(request)) },
-          'mock',
-        );
-      }
+      if (match.kind === 'method-not-allowed') throw new GatewayRefusal(methodNotAllowed(match.allow));
       const { operationId } = match.operation;
       const event = proxyEvent({
         method,
@@ -169,10 +172,13 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         authorizer: { principalId: authorization.principalId, ...authorization.context },
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         protocol: `HTTP/${request.httpVersion}`,
+        now: received,
       });
+      const handler = options.handlers[operationId];
       let result: unknown;
       try {
-        result = await options.handlers[operationId](event, lambdaContext(operationId, { timeoutMs }));
+        if (!handler) throw new Error(`No handler for ${operationId}`);
+        result = await handler(event, lambdaContext(operationId, { timeoutMs }));
       } catch {
         // A function that throws is an integration failure to API Gateway, never a stack trace.
         throw GatewayRefusal.of('INTEGRATION_FAILURE');
@@ -192,7 +198,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     response.once('finish', () => answering.delete(request.socket));
     (refused ? Promise.reject(refused) : serve(request, response, requestId))
       .catch((error: unknown) => {
-        const cors = gatewayResponseCors(corsOrigins, originOf(request));
+        const cors = { allowed: corsOrigins, origin: originOf(request) };
         if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId, cors);
         options.log?.(
           `gateway error: ${error instanceof Error ? error.message : String(error)} ${requestId}`,

@@ -1,8 +1,8 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { type AllowedOrigins, gatewayResponseCorsHeaders } from '#shared/http/cors';
-import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
-import { gatewayHeaders } from '#shared/http/gateway-responses';
+import type { AllowedOrigins } from '#shared/allowed-origins';
+import { errorBody } from '#shared/http/error-body';
+import { answerHeaders } from '#shared/http/gateway-behaviour';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
@@ -47,38 +47,30 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     // the request still gets its log line.
     request.on('close', () => {
       if (!request.complete)
-        reject(new GatewayRefusal('VALIDATION_FAILED', 'The request ended before its body'));
+        reject(GatewayRefusal.httpLayer('VALIDATION_FAILED', 'The request ended before its body'));
     });
   });
 
-/**
- * The CORS headers of a gateway response, as API Gateway fills them in for a request with this
- * `Origin`: fixed values as they are, a copied request header when the request has it.
- */
-export const gatewayResponseCors = (
-  allowed: AllowedOrigins,
-  origin: string | undefined,
-): Readonly<Record<string, string>> =>
-  Object.fromEntries(
-    Object.entries(gatewayResponseCorsHeaders(allowed)).flatMap(([name, value]) => {
-      if (typeof value === 'string') return [[name, value]];
-      return value.requestHeader.toLowerCase() === 'origin' && origin ? [[name, origin]] : [];
-    }),
-  );
+/** The web origins a stage allows, and the request's one `Origin`: what decides an answer's CORS headers. */
+export interface RequestCors {
+  readonly allowed: AllowedOrigins;
+  readonly origin: string | undefined;
+}
 
-/** The Error object of a refusal; returns the status sent. `cors`: a gateway response's CORS headers. */
+/**
+ * The Error object of a refusal, with the headers of its answer (CORS ones as API Gateway sends
+ * them for `cors`) and the request id; returns the status sent.
+ */
 export const sendRefusal = (
   response: ServerResponse,
   refusal: GatewayRefusal,
   requestId: string,
-  cors: Readonly<Record<string, string>> = {},
+  cors: RequestCors = { allowed: [], origin: undefined },
 ): number => {
-  const status = ERROR_STATUS[refusal.code];
+  const { status } = refusal.answer;
   response.writeHead(status, {
-    ...gatewayHeaders(refusal.code),
-    ...(refusal.answeredBy === 'gateway-response' ? cors : {}),
+    ...answerHeaders(refusal.answer, cors.allowed, cors.origin),
     'x-amzn-RequestId': requestId,
-    ...refusal.headers,
   });
   response.end(JSON.stringify(errorBody(refusal.code, refusal.message, { requestId })));
   return status;
@@ -110,7 +102,7 @@ export const sendResult = (response: ServerResponse, result: unknown, requestId:
  */
 export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undefined => {
   if (request.httpVersionMajor !== 1) {
-    return new GatewayRefusal(
+    return GatewayRefusal.httpLayer(
       'HTTP_VERSION_NOT_SUPPORTED',
       `HTTP/${request.httpVersion} is not supported: send HTTP/1.1`,
       { Connection: 'close' },
@@ -119,7 +111,7 @@ export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undef
   const hosts = valuesOf(headerPairs(request), 'host');
   if (request.httpVersionMinor >= 1 && hosts.length !== 1) {
     const problem = hosts.length === 0 ? 'is required' : 'must be given once';
-    return new GatewayRefusal('VALIDATION_FAILED', `Invalid request: headers.host ${problem}`, {
+    return GatewayRefusal.httpLayer('VALIDATION_FAILED', `Invalid request: headers.host ${problem}`, {
       Connection: 'close',
     });
   }
@@ -128,7 +120,7 @@ export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undef
 
 /** The answer to an `Expect` other than `100-continue` (RFC 9110, 10.1.1): 417, and the connection closed. */
 export const expectationRefusal = (request: IncomingMessage): GatewayRefusal =>
-  new GatewayRefusal(
+  GatewayRefusal.httpLayer(
     'EXPECTATION_FAILED',
     `Expect: ${String(request.headers.expect ?? '').slice(0, 64)} cannot be met; only 100-continue is`,
     { Connection: 'close' },
@@ -145,18 +137,18 @@ export const parserRefusal = (error: NodeJS.ErrnoException): GatewayRefusal | un
     case 'ECONNRESET':
       return undefined;
     case 'HPE_HEADER_OVERFLOW':
-      return new GatewayRefusal('HEADERS_TOO_LARGE', 'Request headers are too large');
+      return GatewayRefusal.httpLayer('HEADERS_TOO_LARGE', 'Request headers are too large');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new GatewayRefusal('PAYLOAD_TOO_LARGE', 'Request chunk extensions are too large');
+      return GatewayRefusal.httpLayer('PAYLOAD_TOO_LARGE', 'Request chunk extensions are too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new GatewayRefusal('REQUEST_TIMEOUT', 'The request was not received in time');
+      return GatewayRefusal.httpLayer('REQUEST_TIMEOUT', 'The request was not received in time');
     case 'HPE_INVALID_VERSION':
-      return new GatewayRefusal(
+      return GatewayRefusal.httpLayer(
         'HTTP_VERSION_NOT_SUPPORTED',
         'The HTTP version is not supported: send HTTP/1.1',
       );
     default:
-      return new GatewayRefusal('VALIDATION_FAILED', 'Malformed HTTP request');
+      return GatewayRefusal.httpLayer('VALIDATION_FAILED', 'Malformed HTTP request');
   }
 };
 
@@ -166,11 +158,10 @@ export const parserRefusal = (error: NodeJS.ErrnoException): GatewayRefusal | un
  * the request id, and the connection closed.
  */
 export const rawRefusal = (refusal: GatewayRefusal, requestId: string): string => {
-  const status = ERROR_STATUS[refusal.code];
+  const { status } = refusal.answer;
   const body = JSON.stringify(errorBody(refusal.code, refusal.message, { requestId }));
   const headers = {
-    ...gatewayHeaders(refusal.code),
-    ...refusal.headers,
+    ...refusal.answer.headers,
     'x-amzn-RequestId': requestId,
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',

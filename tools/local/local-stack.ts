@@ -1,19 +1,18 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { buildOperationHandlers } from '#functions/operations';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { type ApiKeyRecord, generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
-import { authorizerRoot } from '#shared/composition/authorizer';
-import { buildOperationHandlers } from '#shared/composition/operation-roots';
 import type { FunctionConfig, LogLevel } from '#shared/config';
-import type { AllowedOrigins } from '#shared/http/cors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
-import type { OperationId } from '#shared/operations/routes';
 import { lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
-import { assertSettingsUsable, listenError } from '#tools/local/preflight';
 import { LOCAL_HOST as HOST, LocalConfigError, localDataPaths } from '#tools/local/settings';
+import { assertSettingsUsable, listenError } from '#tools/local/startup-checks';
 import type { StaticRoutes } from '#tools/local/static-files';
 
 /** Table names of the local server: `petstore-local-pets`, … */
@@ -21,7 +20,7 @@ export const LOCAL_TABLE_PREFIX = 'petstore-local';
 
 /** The functions as the local gateway calls them, each built by its own composition root. */
 export interface LocalFunctions {
-  readonly handlers: Readonly<Record<OperationId, ProxyHandler>>;
+  readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
 }
 

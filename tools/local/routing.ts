@@ -1,5 +1,7 @@
+import { CONTRACTS } from '#functions/operations';
 import { BASE_PATH } from '#shared/http/paths';
-import { type AnyOperation, allowedMethods, OPERATIONS, type ResourcePath } from '#shared/operations/routes';
+import type { Operation } from '#shared/operations/operation';
+import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 
 /**
  * Which operation a request is for, matched as API Gateway matches it: segment by segment
@@ -9,7 +11,7 @@ import { type AnyOperation, allowedMethods, OPERATIONS, type ResourcePath } from
 export type RouteMatch =
   | {
       readonly kind: 'operation';
-      readonly operation: AnyOperation;
+      readonly operation: Operation;
       /** Path below the stage, e.g. `/pets/7`. */
       readonly path: string;
       readonly pathParameters: Readonly<Record<string, string>> | null;
@@ -36,9 +38,9 @@ const decode = (segment: string): string => {
 };
 
 /** The resource path a stage path falls under, and its parameters. */
-const matchResource = (path: string) => {
+const matchResource = (operations: readonly Operation[], path: string) => {
   const segments = segmentsOf(path);
-  for (const resource of new Set<ResourcePath>(OPERATIONS.map((operation) => operation.path))) {
+  for (const resource of resourcePathsOf(operations)) {
     const template = segmentsOf(resource);
     if (template.length !== segments.length) continue;
     const parameters: Record<string, string> = Object.create(null);
@@ -53,17 +55,24 @@ const matchResource = (path: string) => {
   return undefined;
 };
 
-/** The route of a request by method and URL path (`/v1/pets/7`); a trailing `/` is ignored. */
-export const route = (method: string, urlPath: string): RouteMatch => {
+/**
+ * The route of a request by method and URL path (`/v1/pets/7`), among `OPERATIONS` or the
+ * operations given (a test's); a trailing `/` is ignored.
+ */
+export const route = (
+  method: string,
+  urlPath: string,
+  operations: readonly Operation[] = CONTRACTS,
+): RouteMatch => {
   if (urlPath !== BASE_PATH && !urlPath.startsWith(`${BASE_PATH}/`)) return { kind: 'no-resource' };
   const path = urlPath.slice(BASE_PATH.length).replace(/(.)\/$/, '$1') || '/';
-  const resource = matchResource(path);
+  const resource = matchResource(operations, path);
   if (!resource) return { kind: 'no-resource' };
-  const operation = OPERATIONS.find(
+  const operation = operations.find(
     (candidate) => candidate.path === resource.resource && candidate.method === method,
   );
   if (!operation) {
-    const allow = allowedMethods(resource.resource);
+    const allow = allowedMethodsIn(operations, resource.resource);
     return method === 'OPTIONS'
       ? { kind: 'preflight', path, allow }
       : { kind: 'method-not-allowed', path, allow };

@@ -1,8 +1,8 @@
+import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV } from '#shared/config';
-import { ANY_ORIGIN } from '#shared/http/cors';
 import type { LocalStack } from '#tools/local/local-stack';
-import { assertSettingsUsable } from '#tools/local/preflight';
 import { LOCAL_HOST, localDataPaths, readLocalSettings } from '#tools/local/settings';
+import { assertSettingsUsable } from '#tools/local/startup-checks';
 
 /**
  * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of an embedded DynamoDB Local.

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import {
   ConfigError,
   ENV,
@@ -8,7 +9,6 @@ import {
   readAllowedOrigins,
   readLogLevel,
 } from '#shared/config';
-import { type AllowedOrigins, ANY_ORIGIN } from '#shared/http/cors';
 import { LocalConfigError } from '#tools/local/local-config-error';
 
 /**

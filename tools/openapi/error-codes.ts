@@ -1,6 +1,6 @@
 import { type ErrorCode, errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
-import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-responses';
+import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-behaviour';
 import type { HttpError } from '#shared/http/http-error';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 

@@ -1,19 +1,21 @@
 import { stripVTControlCharacters } from 'node:util';
-import type { ContractArea, ContractTarget } from '../../test/contract/target';
+import { type ContractArea, runCheck } from '#tools/contract/check';
+import type { ContractTarget } from '#tools/contract/target';
 
 /** The outcome of one check of the contract suite. */
 export interface CheckResult {
   readonly area: string;
   readonly name: string;
-  readonly ok: boolean;
+  /** `skipped`: the check does not apply to this target (a read-only run, no allowed origin…). */
+  readonly status: 'passed' | 'failed' | 'skipped';
   readonly ms: number;
-  /** Why it failed: the first lines of the assertion's message. */
+  /** Why it failed (the first lines of the assertion's message), or why it does not apply. */
   readonly reason?: string;
 }
 
 const reasonOf = (error: unknown): string => {
   const message = error instanceof Error ? error.message : String(error);
-  // vitest's expect messages carry ANSI colours; the report is plain text.
+  // Node's assertion messages carry ANSI colours when run on a terminal; the report is plain text.
   return stripVTControlCharacters(message).split('\n').slice(0, 12).join('\n');
 };
 
@@ -31,18 +33,19 @@ export const runSuite = async (
   const worker = async () => {
     for (let next = pending.shift(); next; next = pending.shift()) {
       const started = performance.now();
+      const ended = (status: CheckResult['status'], reason?: string): CheckResult => ({
+        area: next.area,
+        name: next.check.name,
+        status,
+        ms: performance.now() - started,
+        ...(reason === undefined ? {} : { reason }),
+      });
       let result: CheckResult;
       try {
-        await next.check.run(target);
-        result = { area: next.area, name: next.check.name, ok: true, ms: performance.now() - started };
+        const outcome = await runCheck(next.check, target);
+        result = outcome.status === 'skipped' ? ended('skipped', outcome.reason) : ended('passed');
       } catch (error) {
-        result = {
-          area: next.area,
-          name: next.check.name,
-          ok: false,
-          ms: performance.now() - started,
-          reason: reasonOf(error),
-        };
+        result = ended('failed', reasonOf(error));
       }
       results.push(result);
       options.onResult?.(result);
@@ -52,7 +55,12 @@ export const runSuite = async (
   return results;
 };
 
-/** The report a person reads: a line per check, each failure with its reason, a summary. */
+const MARK: Record<CheckResult['status'], string> = { passed: 'ok  ', failed: 'FAIL', skipped: 'SKIP' };
+
+/**
+ * The report a person reads: a line per check (each failure with its reason, each skip with why
+ * the check does not apply), the failures named again, the skips counted by reason, and the tally.
+ */
 export const formatReport = (
   results: readonly CheckResult[],
   baseUrl: string,
@@ -67,16 +75,35 @@ export const formatReport = (
   for (const area of areas) {
     lines.push('', area);
     for (const result of results.filter((candidate) => candidate.area === area)) {
-      lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.ms.toFixed(0)} ms)`);
+      if (result.status === 'skipped') {
+        lines.push(`  ${MARK.skipped} ${result.name} (${result.reason})`);
+        continue;
+      }
+      lines.push(`  ${MARK[result.status]} ${result.name} (${result.ms.toFixed(0)} ms)`);
       if (result.reason) lines.push(...result.reason.split('\n').map((line) => `         ${line}`));
     }
   }
-  const failed = results.filter((result) => !result.ok);
+  const of = (status: CheckResult['status']) => results.filter((result) => result.status === status);
+  const [passed, failed, skipped] = [of('passed'), of('failed'), of('skipped')];
+  if (failed.length > 0) {
+    lines.push(
+      '',
+      `Failed (${failed.length}):`,
+      ...failed.map((result) => `  - ${result.area} › ${result.name}`),
+    );
+  }
+  if (skipped.length > 0) {
+    const byReason = new Map<string, number>();
+    for (const { reason = '' } of skipped) byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+    lines.push(
+      '',
+      `Skipped (${skipped.length}), as not applicable to this target:`,
+      ...[...byReason].map(([reason, count]) => `  - ${count} because ${reason}`),
+    );
+  }
   lines.push(
     '',
-    failed.length === 0
-      ? `All ${results.length} checks passed.`
-      : `${failed.length} of ${results.length} checks failed:\n${failed.map((result) => `  - ${result.area} › ${result.name}`).join('\n')}`,
+    `${results.length} checks: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped.`,
   );
   return lines.join('\n');
 };

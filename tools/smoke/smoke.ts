@@ -1,21 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV, optionalEnv } from '#shared/config';
-import { ANY_ORIGIN } from '#shared/http/cors';
 import { BASE_PATH } from '#shared/http/paths';
+import { CONTRACT_SUITE } from '#tools/contract/suite';
+import { contractTarget } from '#tools/contract/target';
 import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
-import { CONTRACT_SUITE, READ_ONLY_SUITE } from '../../test/contract/suite';
-import { contractTarget } from '../../test/contract/target';
 import { formatReport, runSuite } from './run-suite';
 
 /**
- * `npm run smoke`: the contract suite (test/contract/, the same checks the HTTP tests run)
- * against a running API, and a readable report; exits 1 when a check fails, 2 when it cannot run.
+ * `npm run smoke`: the contract suite (tools/contract/, the same checks the HTTP tests run)
+ * against a running API, and a readable report: each check passed, failed (with why) or skipped
+ * (with why it does not apply to this target); exits 1 when a check fails, 2 when it cannot run.
  *
  *   npm run smoke                                   the local server npm start runs (its port and key)
  *   npm run smoke -- --url <base URL> --key <key>   a deployed stage (or BASE_URL and API_KEY)
  *   npm run smoke -- … --origin <origin>            also check CORS for an origin the stage allows
- *   npm run smoke -- … --read-only                  only the checks that create nothing (production)
+ *                                                   (without one, those checks are skipped)
+ *   npm run smoke -- … --read-only                  skip the checks that create pets (production)
  *
  * Safe on a stage in use: it reads, provokes errors that change nothing, and creates only pets
  * whose names start with `smoke-`; with --read-only it creates nothing at all.
@@ -127,9 +129,9 @@ try {
     ...(options.origin ? { allowedOrigin: options.origin } : {}),
     ...('origins' in options ? { origins: options.origins } : {}),
   });
-  const results = await runSuite(options.readOnly ? READ_ONLY_SUITE : CONTRACT_SUITE, target);
+  const results = await runSuite(CONTRACT_SUITE, target);
   console.log(formatReport(results, target.baseUrl, { readOnly: options.readOnly }));
-  process.exitCode = results.every((result) => result.ok) ? 0 : 1;
+  process.exitCode = results.some((result) => result.status === 'failed') ? 1 : 0;
 } catch (error) {
   if (!(error instanceof SmokeSetupError)) throw error;
   console.error(`Cannot run the smoke suite: ${error.message}`);

@@ -1,4 +1,5 @@
-import { STATUS_INDEX, type TableKey } from '#shared/adapters/dynamodb/table-design';
+import { STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 
 /**
  * What each adapter method calls, on which table or index. An operation's descriptor lists the
@@ -31,7 +32,7 @@ export const DATA_ACCESS = {
       { table: 'pets', actions: ['dynamodb:Scan'] },
       { table: 'pets', index: STATUS_INDEX.indexName, actions: ['dynamodb:Query'] },
     ],
-    /** A conditional PutItem of a new pet. */
+    /** A conditional PutItem of a new pet (returning the item it met when refused). */
     create: [{ table: 'pets', actions: ['dynamodb:PutItem'] }],
   },
   ids: {
@@ -44,16 +45,11 @@ export const DATA_ACCESS = {
   },
   idempotency: {
     /**
-     * Powertools' DynamoDB persistence: a conditional PutItem of the in-progress record, UpdateItem
-     * with the answer, DeleteItem when the request fails, and GetItem when a conflicting put did
-     * not return the record it met.
+     * The records of idempotent creates: a conditional PutItem starts one, conditional
+     * UpdateItems take its lock over, complete it or release its lock. Refused writes return the
+     * record they met, so no GetItem is needed; a record is never deleted (its TTL ends it).
      */
-    record: [
-      {
-        table: 'idempotency',
-        actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-      },
-    ],
+    record: [{ table: 'idempotency', actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] }],
   },
 } as const satisfies Record<string, Record<string, readonly TableAccess[]>>;
 

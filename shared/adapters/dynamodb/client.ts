@@ -1,21 +1,25 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler, type NodeHttpHandlerOptions } from '@smithy/node-http-handler';
 import type { DynamoDbConfig } from '#shared/config';
+import { currentDeadline } from '#shared/deadline';
 
 /**
- * The time budget of one DynamoDB call (the first rung of the timeout ladder, docs/deploy.md):
- * at most 3 attempts, each abandoned after 1 s, with the SDK's jittered back-off between them
- * (at most 50 ms, then 100 ms, for a timeout or a network error). A stalled DynamoDB therefore
- * ends a call within DYNAMODB_CALL_BUDGET_MS (3.15 s), well inside the authorizer's 6 s and a handler's 15 s Lambda
- * timeouts, which stay inside API Gateway's 29 s.
+ * How long DynamoDB may take (the inner rungs of the timeout ladder, docs/deploy.md):
  *
- * DynamoDB answers in milliseconds; a second is a stalled connection, not a slow answer.
+ * - one attempt is abandoned after 1 s (DynamoDB answers in milliseconds: a second is a stalled
+ *   connection or a lost answer, not a slow one), and the SDK tries again, up to 3 attempts;
+ * - a request's calls all end by its deadline (shared/deadline.ts: 3 s from when API Gateway
+ *   received the request): the attempt in flight is aborted then, and no retry starts after it.
+ *
+ * Outside a request (the tools, table creation), a call still ends after its 3 attempts:
+ * DYNAMODB_CALL_BUDGET_MS.
  */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 export const DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;
 /** The SDK's back-off before attempt 2 and 3 after a timeout: at most 50 ms, then 100 ms. */
 export const DYNAMODB_MAX_BACKOFF_MS = 50 + 100;
-/** The longest one call can take when every attempt times out: 3 × 1 s + 150 ms. */
+/** The longest one call can take outside a request, when every attempt times out: 3 × 1 s + 150 ms. */
 export const DYNAMODB_CALL_BUDGET_MS =
   DYNAMODB_MAX_ATTEMPTS * DYNAMODB_REQUEST_TIMEOUT_MS + DYNAMODB_MAX_BACKOFF_MS;
 /**
@@ -39,25 +43,46 @@ const LOCAL_CLIENT = {
 } as const;
 
 /**
- * How every DynamoDB client of the service sends requests: timeouts that end the call (without
- * `throwOnRequestTimeout` the SDK only logs a warning when `requestTimeout` passes and waits on),
- * and a keep-alive pool sized for the local server's bursts.
+ * How every attempt is sent: timeouts that end it (without `throwOnRequestTimeout` the SDK only
+ * logs a warning when `requestTimeout` passes, and waits on), and a keep-alive pool sized for the
+ * local server's bursts.
  */
+export const DYNAMODB_HTTP_OPTIONS = {
+  requestTimeout: DYNAMODB_REQUEST_TIMEOUT_MS,
+  connectionTimeout: DYNAMODB_CONNECTION_TIMEOUT_MS,
+  throwOnRequestTimeout: true,
+  httpAgent: { keepAlive: true, maxSockets: DYNAMODB_MAX_SOCKETS },
+  httpsAgent: { keepAlive: true, maxSockets: DYNAMODB_MAX_SOCKETS },
+} as const satisfies NodeHttpHandlerOptions;
+
+type HandlerOptions = NonNullable<Parameters<NodeHttpHandler['handle']>[1]>;
+
+/**
+ * The SDK's HTTP handler, bound to the deadline of the request being served: every attempt gets
+ * an abort signal that fires at that deadline, so the attempt in flight ends then, and one that
+ * would start after it fails at once (as `AbortError`, which the SDK does not retry and the
+ * adapters report as StoreUnavailableError). One client may serve many requests at once (the
+ * local server): each attempt reads the deadline of its own request.
+ */
+class DeadlineBoundHttpHandler extends NodeHttpHandler {
+  override handle(request: Parameters<NodeHttpHandler['handle']>[0], options: HandlerOptions = {}) {
+    const deadline = currentDeadline();
+    if (!deadline) return super.handle(request, options);
+    const given = options.abortSignal as AbortSignal | undefined;
+    const abortSignal = given ? AbortSignal.any([given, deadline.signal]) : deadline.signal;
+    return super.handle(request, { ...options, abortSignal });
+  }
+}
+
+/** The retries and the HTTP handler of every DynamoDB client of the service. */
 export const timeBudget = (): Pick<DynamoDBClientConfig, 'maxAttempts' | 'requestHandler'> => ({
   maxAttempts: DYNAMODB_MAX_ATTEMPTS,
-  requestHandler: {
-    requestTimeout: DYNAMODB_REQUEST_TIMEOUT_MS,
-    connectionTimeout: DYNAMODB_CONNECTION_TIMEOUT_MS,
-    throwOnRequestTimeout: true,
-    httpAgent: { keepAlive: true, maxSockets: DYNAMODB_MAX_SOCKETS },
-    httpsAgent: { keepAlive: true, maxSockets: DYNAMODB_MAX_SOCKETS },
-  },
+  requestHandler: new DeadlineBoundHttpHandler(DYNAMODB_HTTP_OPTIONS),
 });
 
 /**
  * The functions' DynamoDB client: the time budget above, and DynamoDB Local when an endpoint is
- * configured. For code that needs the plain client (Powertools' idempotency persistence) as well
- * as for the document client below, so every call of a function keeps the same budget.
+ * configured. Every adapter of a function shares it, so every call keeps the same budget.
  */
 export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient =>
   new DynamoDBClient({

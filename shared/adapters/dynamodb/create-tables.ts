@@ -6,7 +6,8 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { ALL_TABLES, type TableDesign, type TableKey } from '#shared/adapters/dynamodb/table-design';
+import { ALL_TABLES, type TableDesign } from '#shared/adapters/dynamodb/table-design';
+import type { TableKey } from '#shared/config';
 
 /**
  * Resolves when the DynamoDB at `endpoint` answers one ListTables within `timeoutMs`, a single

@@ -1,54 +1,205 @@
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import type { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { translateSdkError } from '#shared/adapters/dynamodb/errors';
+import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import * as z from 'zod/mini';
+import { sdkCall } from '#shared/adapters/dynamodb/errors';
+import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { IDEMPOTENCY_TABLE } from '#shared/adapters/dynamodb/table-design';
+import type { CreateRecord, IdempotencyKey, InProgressRecord, Lock } from '#shared/domain/idempotency';
+import { Pet, PetId } from '#shared/domain/pet';
+import type { IdempotencyStore } from '#shared/ports/idempotency-store';
 
 export interface DynamoDbIdempotencyStoreOptions {
-  /** The function's own client (client.ts), so the records' calls keep its time budget. */
-  readonly client: DynamoDBClient;
+  readonly client: DynamoDBDocumentClient;
   readonly idempotencyTable: string;
+  /** Starts every record's key: the operation, so that records outlive a renamed function. */
+  readonly keyPrefix: string;
+  /** How long a record is kept, and its key taken. */
+  readonly retentionSeconds: number;
+  /** Epoch ms. @default Date.now */
+  readonly clock?: () => number;
 }
 
 /**
- * Powertools' DynamoDB persistence of idempotency records, on the idempotency table of
- * `table-design.ts` (partition key `id`, TTL on `expiration`), with the SDK's failures translated
- * as every adapter here translates them: a throttled, failing or timed-out call becomes the
- * domain's StoreUnavailableError (a 503 once it reaches the HTTP layer). Powertools' own signals
- * (a record that already exists, or does not) pass through untouched, as every error that is not
- * a transient SDK failure does: its handler acts on them.
+ * The version of the records' layout, in their key: records of an earlier layout (Powertools'
+ * idempotency, before this store) are never read, and expire on their own.
  */
-class TranslatingPersistenceLayer extends DynamoDBPersistenceLayer {
-  protected override async _putRecord(record: IdempotencyRecord): Promise<void> {
-    await translated('PutItem', () => super._putRecord(record));
-  }
+const LAYOUT = 'v2';
 
-  protected override async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
-    return translated('GetItem', () => super._getRecord(idempotencyKey));
-  }
+const IN_PROGRESS = 'IN_PROGRESS';
+const COMPLETED = 'COMPLETED';
 
-  protected override async _updateRecord(record: IdempotencyRecord): Promise<void> {
-    await translated('UpdateItem', () => super._updateRecord(record));
-  }
+/** A record as stored: checked on every read, like every item this service reads. */
+const StoredRecord = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal(IN_PROGRESS),
+    fingerprint: z.string(),
+    petId: PetId,
+    lockToken: z.string(),
+    lockUntil: z.number(),
+  }),
+  z.object({ status: z.literal(COMPLETED), fingerprint: z.string(), petId: PetId, pet: Pet }),
+]);
 
-  protected override async _deleteRecord(record: IdempotencyRecord): Promise<void> {
-    await translated('DeleteItem', () => super._deleteRecord(record));
-  }
-}
-
-const translated = async <T>(operation: string, call: () => Promise<T>): Promise<T> => {
-  try {
-    return await call();
-  } catch (error) {
-    throw translateSdkError(error, operation);
-  }
+const toRecord = (item: Record<string, unknown>): CreateRecord => {
+  const stored = parseStoredItem(StoredRecord, item, 'idempotency record', item.id);
+  return stored.status === COMPLETED
+    ? { state: 'completed', fingerprint: stored.fingerprint, pet: stored.pet }
+    : {
+        state: 'in-progress',
+        fingerprint: stored.fingerprint,
+        petId: stored.petId,
+        lock: { token: stored.lockToken, until: stored.lockUntil },
+      };
 };
 
-/** The store createPet keeps its idempotency records in. */
-export const createIdempotencyStore = (options: DynamoDbIdempotencyStoreOptions): BasePersistenceLayer =>
-  new TranslatingPersistenceLayer({
-    tableName: options.idempotencyTable,
-    awsSdkV3Client: options.client,
-    keyAttr: IDEMPOTENCY_TABLE.partitionKey.name,
-    expiryAttr: IDEMPOTENCY_TABLE.timeToLiveAttribute,
-  });
+/** The item a refused conditional write met, as plain data (the exception carries it as DynamoDB sends it). */
+const metItem = (error: unknown): Record<string, unknown> | undefined => {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  return error.Item ? unmarshall(error.Item) : undefined;
+};
+
+/**
+ * The records of idempotent creates in the idempotency table of `table-design.ts` (partition key
+ * `id`, TTL on `expiration`): one item per caller and key, its `id` the operation and a SHA-256
+ * of both, so neither appears in the table. An item holds `status` (IN_PROGRESS, then
+ * COMPLETED), the request's `fingerprint`, the reserved `petId`, while in progress the lock
+ * (`lockToken`, `lockUntil` in epoch ms), once completed the `pet`, and `expiration` (epoch
+ * seconds, the retention's end; DynamoDB deletes the item some time after it, and a record past it
+ * counts as absent before that).
+ *
+ * Every write is conditional and asks for the item it met when refused (`ALL_OLD`), so one call
+ * both tries and reads; no GetItem and no DeleteItem is ever needed. Each is safe to repeat (the
+ * SDK repeats a write whose answer is late): the domain knows its own writes by their lock token.
+ */
+export class DynamoDbIdempotencyStore implements IdempotencyStore {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: string;
+  private readonly keyPrefix: string;
+  private readonly retentionSeconds: number;
+  private readonly now: () => number;
+
+  constructor(options: DynamoDbIdempotencyStoreOptions) {
+    this.client = options.client;
+    this.table = options.idempotencyTable;
+    this.keyPrefix = options.keyPrefix;
+    this.retentionSeconds = options.retentionSeconds;
+    this.now = options.clock ?? Date.now;
+  }
+
+  async start(key: IdempotencyKey, record: InProgressRecord): Promise<CreateRecord> {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    try {
+      await sdkCall('PutItem', () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: {
+              [IDEMPOTENCY_TABLE.partitionKey.name]: this.idOf(key),
+              status: IN_PROGRESS,
+              fingerprint: record.fingerprint,
+              petId: record.petId,
+              lockToken: record.lock.token,
+              lockUntil: record.lock.until,
+              [IDEMPOTENCY_TABLE.timeToLiveAttribute]: nowSeconds + this.retentionSeconds,
+            },
+            ConditionExpression: 'attribute_not_exists(#id) OR #expiration < :now',
+            ExpressionAttributeNames: this.names(),
+            ExpressionAttributeValues: { ':now': nowSeconds },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return record;
+    } catch (error) {
+      const met = metItem(error);
+      if (!met) throw new Error('A refused idempotency record put returned no record', { cause: error });
+      return toRecord(met);
+    }
+  }
+
+  async takeOver(key: IdempotencyKey, from: Lock, to: Lock): Promise<CreateRecord | undefined> {
+    try {
+      const { Attributes } = await sdkCall('UpdateItem', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: this.keyOf(key),
+            UpdateExpression: 'SET lockToken = :to, lockUntil = :until',
+            ConditionExpression: '#status = :inProgress AND lockToken = :from',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':to': to.token,
+              ':until': to.until,
+              ':from': from.token,
+              ':inProgress': IN_PROGRESS,
+            },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return Attributes ? toRecord(Attributes) : undefined;
+    } catch (error) {
+      const met = metItem(error);
+      return met ? toRecord(met) : undefined;
+    }
+  }
+
+  async complete(key: IdempotencyKey, pet: Pet): Promise<void> {
+    await sdkCall('UpdateItem', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.keyOf(key),
+          UpdateExpression: 'SET #status = :completed, pet = :pet REMOVE lockToken, lockUntil',
+          // The record that reserved this id, whoever holds its lock now: every request that can
+          // complete it stores the same pet.
+          ConditionExpression: 'petId = :petId',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':completed': COMPLETED, ':pet': pet, ':petId': pet.id },
+        }),
+      ),
+    );
+  }
+
+  async release(key: IdempotencyKey, lock: Lock): Promise<void> {
+    try {
+      await sdkCall('UpdateItem', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: this.keyOf(key),
+            UpdateExpression: 'SET lockUntil = :released',
+            ConditionExpression: '#status = :inProgress AND lockToken = :token',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':released': 0, ':inProgress': IN_PROGRESS, ':token': lock.token },
+          }),
+        ),
+      );
+    } catch (error) {
+      // Completed or taken over meanwhile: the lock is not this request's to end any more.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  /** `createPet#v2#<SHA-256 of caller and key>`. */
+  private idOf({ caller, key }: IdempotencyKey): string {
+    const digest = createHash('sha256')
+      .update(JSON.stringify([caller, key]))
+      .digest('base64url');
+    return `${this.keyPrefix}#${LAYOUT}#${digest}`;
+  }
+
+  private keyOf(key: IdempotencyKey): Record<string, string> {
+    return { [IDEMPOTENCY_TABLE.partitionKey.name]: this.idOf(key) };
+  }
+
+  private names(): Record<string, string> {
+    return {
+      '#id': IDEMPOTENCY_TABLE.partitionKey.name,
+      '#expiration': IDEMPOTENCY_TABLE.timeToLiveAttribute,
+    };
+  }
+}

@@ -6,10 +6,12 @@ import {
   QueryCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
+import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
 import { PetIdTakenError } from '#shared/domain/errors';
-import type { ListPetsOptions, ListPosition, Pet, PetPage } from '#shared/domain/pet';
+import { type ListPetsOptions, type ListPosition, Pet, type PetPage } from '#shared/domain/pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 
 export interface DynamoDbPetRepositoryOptions {
@@ -17,10 +19,23 @@ export interface DynamoDbPetRepositoryOptions {
   readonly petsTable: string;
 }
 
-/** Items hold exactly the Pet's fields; picking them keeps anything else out of responses. */
-const toPet = (item: Record<string, unknown>): Pet => {
-  const { id, name, categoryId, status } = item as Pet;
-  return { id, name, categoryId, status };
+/**
+ * A stored item as a Pet, checked with the Pet schema: an item that is not a valid pet is never
+ * served (InvalidStoredItemError, a 500 logged with the item's id and what is wrong). Only the
+ * Pet's fields are kept, so nothing else an item may hold reaches a response.
+ */
+const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(Pet, item, 'pet', item.id);
+
+/** Whether a stored item is this very pet (the same fields, and a valid pet). */
+const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
+  const stored = Pet.safeParse(item);
+  return (
+    stored.success &&
+    stored.data.id === pet.id &&
+    stored.data.name === pet.name &&
+    stored.data.categoryId === pet.categoryId &&
+    stored.data.status === pet.status
+  );
 };
 
 /**
@@ -43,8 +58,14 @@ export class DynamoDbPetRepository implements PetRepository {
     this.table = options.petsTable;
   }
 
+  /**
+   * Puts the pet unless its id is taken: a taken id is never overwritten. When the item already
+   * there is this same pet, the write is a success: that is an earlier attempt of this write,
+   * applied by DynamoDB although its answer was lost or late (the SDK sends a timed-out write
+   * again; a retried create writes the id its record reserved). Another pet there is
+   * PetIdTakenError. The stored item comes back with the refusal (`ALL_OLD`), at no extra cost.
+   */
   async create(pet: Pet): Promise<void> {
-    // The condition makes a duplicate id an error instead of a silent overwrite.
     try {
       await sdkCall('PutItem', () =>
         this.client.send(
@@ -52,13 +73,15 @@ export class DynamoDbPetRepository implements PetRepository {
             TableName: this.table,
             Item: pet,
             ConditionExpression: 'attribute_not_exists(id)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException)
-        throw new PetIdTakenError(pet.id, { cause: error });
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The exception carries the item as DynamoDB sends it: the document client leaves it so.
+      if (error.Item && isStored(unmarshall(error.Item), pet)) return;
+      throw new PetIdTakenError(pet.id, { cause: error });
     }
   }
 

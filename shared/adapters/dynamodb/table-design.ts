@@ -1,10 +1,9 @@
+import type { TableKey } from '#shared/config';
+
 /**
  * The shape of every DynamoDB table: key attributes and indexes. The CDK stack and the local
  * table creation both read it, so the deployed and the local tables cannot differ.
  */
-
-/** How the rest of the code names a table: its variable, its grants, its stack output. */
-export type TableKey = 'pets' | 'counters' | 'apiKeys' | 'idempotency';
 
 export type KeyType = 'S' | 'N';
 
@@ -62,9 +61,10 @@ export const API_KEYS_TABLE = {
 } as const satisfies TableDesign;
 
 /**
- * Idempotency records of createPet (Powertools idempotency, DynamoDB persistence): one item per
- * API key and Idempotency-Key, holding the first answer for 24 hours. `expiration` (epoch seconds)
- * is both Powertools' own expiry and the TTL that lets DynamoDB delete the item afterwards.
+ * Idempotency records of createPet (dynamodb-idempotency-store.ts): one item per API key and
+ * Idempotency-Key, holding the id reserved for the pet, then the pet, for 24 hours. `expiration`
+ * (epoch seconds) is both the records' own end and the TTL that lets DynamoDB delete the item
+ * afterwards.
  */
 export const IDEMPOTENCY_TABLE = {
   key: 'idempotency',

@@ -4,7 +4,6 @@ import { errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
 import { jsonResponse, type ResponseHeaders } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
-import { loggerOf } from '#shared/observability/logger';
 import type { Observability } from '#shared/observability/observability';
 
 export interface ErrorResponsesOptions extends Observability {
@@ -25,11 +24,10 @@ export const errorResponses = ({
   onError: (request) => {
     const error = toHttpError(request.error);
     const requestId = request.event?.requestContext?.requestId;
-    const log = loggerOf(request, logger);
     if (error.status >= 500) {
-      log.error('Request failed', { code: error.code, error: error.cause ?? error });
+      logger.error('Request failed', { code: error.code, error: error.cause ?? error });
     } else {
-      log.info('Request rejected', { code: error.code, status: error.status });
+      logger.info('Request rejected', { code: error.code, status: error.status });
     }
     metrics.countError(error.code);
     const body = errorBody(error.code, error.message, {

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { buildOperationHandlers } from '#functions/operations';
+import { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
+import { generateApiKey } from '#shared/auth/api-key';
+import type { FunctionConfig } from '#shared/config';
+import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
+import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import { startLocalGateway } from '#tools/local/gateway';
+import { adminFor, createBenchTables, storeApiKey } from './tables';
+
+/**
+ * CloudWatch Logs bytes per request, for the cost model of docs/deploy.md ("What it costs"):
+ *
+ * - the lines a function writes itself (Powertools logs and EMF metric lines), **measured**: the
+ *   real handlers, built by their composition roots with production's configuration (INFO, metrics
+ *   on, the stage), behind the local gateway, on DynamoDB Local; stdout counted per request, after
+ *   one warm-up request of each kind (a cold start adds Powertools' one `ColdStart` EMF line);
+ * - the lines Lambda writes itself for every invocation (`START`, `END`, `REPORT` with its X-Ray
+ *   part), which no local run produces: counted from their documented text format with typical
+ *   values (PLATFORM_LINES);
+ * - API Gateway's access log line, one per request: the stack's format (ACCESS_LOG_FIELDS) with
+ *   typical values put in (ACCESS_LOG_SAMPLE).
+ *
+ * Run `npm run bench:logs` to print them.
+ */
+
+export type LoggedOperation =
+  | 'list'
+  | 'get'
+  | 'create'
+  | 'create (Idempotency-Key)'
+  | 'rejected (400)'
+  | 'authorize';
+
+export interface LogBytesRow {
+  readonly operation: LoggedOperation;
+  /** Bytes the function wrote to stdout and stderr per request, newlines included. */
+  readonly functionBytes: number;
+  /** Lines it wrote per request. */
+  readonly functionLines: number;
+}
+
+/** What Lambda writes for each invocation, in its text log format (typical values). */
+export const PLATFORM_LINES = [
+  'START RequestId: 8f507cfc-7a5b-4697-b07a-ac58fc914c95 Version: 12\n',
+  'END RequestId: 8f507cfc-7a5b-4697-b07a-ac58fc914c95\n',
+  'REPORT RequestId: 8f507cfc-7a5b-4697-b07a-ac58fc914c95\tDuration: 12.41 ms\tBilled Duration: 13 ms\t' +
+    'Memory Size: 512 MB\tMax Memory Used: 98 MB\t\n' +
+    'XRAY TraceId: 1-674a1b2c-3d4e5f60718293a4b5c6d7e8\tSegmentId: 5f8d8bab6d1cdc01\tSampled: true\t\n',
+] as const;
+
+/** Typical values of the access log's variables (a key id, a client with a short user agent). */
+const ACCESS_LOG_VALUES: Readonly<Record<string, string>> = {
+  '$context.requestId': '6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84',
+  '$context.extendedRequestId': 'CeB3rGQxoAMEbLw=',
+  '$context.requestTime': '24/Nov/2026:10:15:42 +0000',
+  '$context.identity.sourceIp': '203.0.113.17',
+  '$context.identity.userAgent': 'pet-client/1.4 (node 22)',
+  '$context.httpMethod': 'GET',
+  '$context.resourcePath': '/pets/{petId}',
+  '$context.path': '/v1/pets/42',
+  '$context.protocol': 'HTTP/1.1',
+  '$context.status': '200',
+  '$context.responseLength': '74',
+  '$context.responseLatency': '38',
+  '$context.integrationLatency': '21',
+  '$context.integrationStatus': '200',
+  '$context.authorizer.principalId': 'key-1a2b3c4d5e6f',
+  '$context.authorizer.latency': '0',
+  '$context.authorizer.status': '200',
+  '$context.error.responseType': '-',
+  '$context.error.message': '-',
+  '$context.xrayTraceId': 'Root=1-674a1b2c-3d4e5f60718293a4b5c6d7e8',
+};
+
+/** One access log line of the stack's format, with ACCESS_LOG_VALUES put in. */
+export const ACCESS_LOG_SAMPLE = `${JSON.stringify(
+  Object.fromEntries(
+    Object.entries(ACCESS_LOG_FIELDS).map(([name, variable]) => {
+      const value = ACCESS_LOG_VALUES[variable];
+      if (value === undefined) throw new Error(`No sample value for ${variable}`);
+      return [name, value];
+    }),
+  ),
+)}\n`;
+
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** Lambda's own lines of one invocation, in bytes. */
+export const PLATFORM_BYTES = PLATFORM_LINES.reduce((total, line) => total + bytes(line), 0);
+/** One access log line, in bytes. */
+export const ACCESS_LOG_BYTES = bytes(ACCESS_LOG_SAMPLE);
+
+/** What the process writes while `run` runs: stdout and stderr, where Powertools writes. */
+const captured = async (run: () => Promise<void>): Promise<string> => {
+  const chunks: string[] = [];
+  const originals = [process.stdout.write, process.stderr.write] as const;
+  const capture = ((chunk: string | Uint8Array) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stdout.write;
+  process.stdout.write = capture;
+  process.stderr.write = capture;
+  try {
+    await run();
+  } finally {
+    [process.stdout.write, process.stderr.write] = originals;
+  }
+  return chunks.join('');
+};
+
+export interface LogBytesOptions {
+  /** A running DynamoDB (Local). */
+  readonly endpoint: string;
+  /** Requests of each kind measured (after one warm-up). @default 20 */
+  readonly requests?: number;
+}
+
+/** Bytes each kind of request makes a function log, measured through the local gateway. */
+export const measureLogBytes = async ({
+  endpoint,
+  requests = 20,
+}: LogBytesOptions): Promise<LogBytesRow[]> => {
+  const admin = adminFor(endpoint);
+  const names = await createBenchTables(admin, 'log-bytes');
+  const { key, record } = generateApiKey('log-bytes');
+  await storeApiKey(admin, names, record);
+  admin.client.destroy();
+  // As the stack configures the functions in production.
+  const config: FunctionConfig = {
+    tables: names,
+    dynamoDb: { endpoint },
+    metrics: true,
+    logLevel: 'INFO',
+    stage: 'production',
+  };
+  const gateway = await startLocalGateway({
+    port: 0,
+    handlers: buildOperationHandlers(config),
+    authorizer: authorizerRoot.build(config),
+  });
+  const call = async (path: string, init: RequestInit = {}, expected = 200) => {
+    const response = await fetch(`${gateway.baseUrl}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${key}`, ...init.headers },
+    });
+    await response.arrayBuffer();
+    if (response.status !== expected) throw new Error(`${path} answered ${response.status}, not ${expected}`);
+  };
+  const json = { 'Content-Type': 'application/json' };
+  const body = JSON.stringify({ name: 'Biscuit', categoryId: 1 });
+  const kinds: Record<Exclude<LoggedOperation, 'authorize'>, () => Promise<void>> = {
+    list: () => call('/pets?limit=20'),
+    get: () => call('/pets/1'),
+    create: () => call('/pets', { method: 'POST', headers: json, body }, 201),
+    'create (Idempotency-Key)': () =>
+      call(
+        '/pets',
+        { method: 'POST', headers: { ...json, [IDEMPOTENCY_KEY_HEADER]: randomUUID() }, body },
+        201,
+      ),
+    'rejected (400)': () => call('/pets?limit=0', {}, 400),
+  };
+  try {
+    await captured(async () => {
+      await kinds.create();
+      for (const run of Object.values(kinds)) await run();
+    });
+    const rows: LogBytesRow[] = [];
+    let authorizer = '';
+    for (const [operation, run] of Object.entries(kinds) as [LoggedOperation, () => Promise<void>][]) {
+      const written = await captured(async () => {
+        for (let index = 0; index < requests; index++) await run();
+      });
+      // The local gateway calls the authorizer on every request; API Gateway, once per key and TTL.
+      const lines = written.split(/(?<=\n)/).filter((line) => line !== '');
+      const [mine, theirs] = [
+        lines.filter((line) => !line.includes('"function_name":"authorizer"')),
+        lines.filter((line) => line.includes('"function_name":"authorizer"')),
+      ];
+      authorizer += theirs.join('');
+      rows.push({
+        operation,
+        functionBytes: bytes(mine.join('')) / requests,
+        functionLines: mine.length / requests,
+      });
+    }
+    const authorizerCalls = Object.keys(kinds).length * requests;
+    rows.push({
+      operation: 'authorize',
+      functionBytes: bytes(authorizer) / authorizerCalls,
+      functionLines: authorizer.split('\n').filter((line) => line !== '').length / authorizerCalls,
+    });
+    return rows;
+  } finally {
+    await gateway.close();
+  }
+};
+
+/** `npm run bench:logs`: the table, on a DynamoDB Local of its own. */
+const main = async () => {
+  // The SDK warns once on a Node older than the Lambda's; nothing to measure in that.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const dynamoDb = await startDynamoDbLocal();
+  try {
+    const rows = await measureLogBytes({ endpoint: dynamoDb.endpoint });
+    console.log(
+      '| Request | Function lines | Function bytes | + Lambda START/END/REPORT | + access log line | Total bytes |',
+    );
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const row of rows) {
+      const perInvocation = row.functionBytes + PLATFORM_BYTES;
+      const total = perInvocation + (row.operation === 'authorize' ? 0 : ACCESS_LOG_BYTES);
+      console.log(
+        `| ${row.operation} | ${row.functionLines} | ${Math.round(row.functionBytes)} | ${PLATFORM_BYTES} | ${row.operation === 'authorize' ? '—' : ACCESS_LOG_BYTES} | ${Math.round(total)} |`,
+      );
+    }
+  } finally {
+    await dynamoDb.stop();
+  }
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

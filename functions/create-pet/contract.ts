@@ -1,0 +1,91 @@
+import * as z from 'zod/mini';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
+import { DEFAULT_PET_STATUS, NewPet, Pet } from '#shared/domain/pet';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
+import { MAX_BODY_BYTES } from '#shared/http/limits';
+import { petLocation } from '#shared/http/paths';
+import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** How long a key and its answer are kept: a day covers any client's retries. */
+export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
+
+const IDEMPOTENCY_KEY_RULE = `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters`;
+
+/** The key a client sends to make a create safe to retry (IETF draft "The Idempotency-Key HTTP Header Field"). */
+export const IdempotencyKey = describe(
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: IDEMPOTENCY_KEY_RULE }),
+      z.maxLength(IDEMPOTENCY_KEY_MAX_LENGTH, { error: IDEMPOTENCY_KEY_RULE }),
+      z.regex(/^[\x20-\x7E]*$/, { error: IDEMPOTENCY_KEY_RULE }),
+    ),
+  { example: '3f2b9e4c-8d1a-4f6e-9b7c-2a5d0e1f3c4b' },
+);
+
+/** The header as validation reads it (lower case, after header normalisation). */
+const KEY_HEADER: Lowercase<typeof IDEMPOTENCY_KEY_HEADER> = 'idempotency-key';
+
+export const CreatePetHeaders = z.object({
+  [KEY_HEADER]: describe(z.optional(IdempotencyKey), {
+    description: `Makes the create safe to retry: a key of your choosing (a UUID, say), new for each animal you mean to add. Repeated within 24 hours with the same body, the first answer (201, same body and \`Location\`) is sent again with \`${IDEMPOTENT_REPLAYED_HEADER}: true\` and no second animal is added; with another body, 422; while the first request is still being processed, 409. Keys are per API key. A failure (4xx, 5xx) is not replayed: a retry is processed again, and after a 5xx or no answer it adds the animal only if no earlier request with the key did.`,
+  }),
+});
+
+/** `POST /pets`: adds a pet; 201 with the pet and its `Location`; idempotent with `Idempotency-Key`. */
+export const createPet = defineOperation({
+  operationId: 'createPet',
+  method: 'POST',
+  path: '/pets',
+  summary: 'Add an animal',
+  description: [
+    `Adds an animal. The service assigns its \`id\`; \`status\` is \`${DEFAULT_PET_STATUS}\` when omitted.`,
+    `The body must be a JSON object of at most ${MAX_BODY_BYTES / 1024} KiB, sent as \`application/json\`. Unknown fields (including \`id\`) are refused, so a misspelt field never silently creates an animal.`,
+    `With an \`${IDEMPOTENCY_KEY_HEADER}\` header the request can be retried safely, after a timeout, a 503 or no answer at all: the animal is added once, and every repeat gets the first answer. Without one, a request answered 201 or 4xx added one animal or none; one that got a 5xx or no answer may have added it, and sending it again may add a second.`,
+  ].join('\n\n'),
+  request: { headers: CreatePetHeaders, body: NewPet },
+  responses: {
+    201: {
+      description: 'The animal was added; the body is the animal with its `id`.',
+      body: Pet,
+      headers: {
+        Location: {
+          description: 'Where the new animal can be read.',
+          required: true,
+          schema: describe(z.string(), { format: 'uri-reference' }),
+          example: petLocation(1),
+        },
+        [IDEMPOTENT_REPLAYED_HEADER]: {
+          description: `\`true\` when this is the answer an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\` got, sent again. Absent when this request added the animal, or finished adding it for an earlier request with the key that got no answer or a 503.`,
+          required: false,
+          schema: z.literal('true'),
+          example: 'true',
+        },
+      },
+      example: { id: 1, name: 'Rex', categoryId: 3, status: DEFAULT_PET_STATUS },
+    },
+  },
+  errors: [
+    {
+      summary: `An earlier request with the same ${IDEMPOTENCY_KEY_HEADER} is still in progress`,
+      example: () => new IdempotencyKeyInUseError(),
+    },
+    {
+      summary: `The ${IDEMPOTENCY_KEY_HEADER} was used for a request with another body`,
+      example: () => new IdempotencyKeyReusedError(),
+    },
+  ],
+  idempotency: { header: KEY_HEADER, retentionSeconds: IDEMPOTENCY_RETENTION_SECONDS },
+  examples: {
+    requests: {
+      minimal: { summary: 'Name and category only', value: { name: 'Rex', categoryId: 3 } },
+      withStatus: { summary: 'With a status', value: { name: 'Tom', categoryId: 7, status: 'pending' } },
+    },
+    invalid: {
+      summary: 'An empty name, categoryId 0 and a misspelt field',
+      body: { name: '', categoryId: 0, staus: 'sold' },
+    },
+  },
+});

@@ -1,0 +1,38 @@
+import * as z from 'zod/mini';
+import { listPets } from '#functions/list-pets/contract';
+import { PetNotFoundError } from '#shared/domain/errors';
+import { Pet, PetId } from '#shared/domain/pet';
+import { integerParam } from '#shared/http/params';
+import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
+
+export const GetPetPath = z.strictObject({
+  petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }),
+});
+
+const DEPRECATED_AT = new Date('2026-11-21T00:00:00Z');
+const SUNSET_AT = new Date('2030-12-05T00:00:00Z');
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** `GET /pets/{petId}` (deprecated, still served): one pet, with the deprecation headers. */
+export const getPet = defineOperation({
+  operationId: 'getPet',
+  method: 'GET',
+  path: '/pets/{petId}',
+  summary: 'Get an animal (deprecated)',
+  description: [
+    `**Deprecated** since ${day(DEPRECATED_AT)}; removed on ${day(SUNSET_AT)}. Use \`GET /pets?status=\` (\`listPets\`) instead.`,
+    'Still served until then. Every answer of the function itself (success, 400, 404, and its own 500 and 503) carries `Deprecation`, `Sunset` and `Link` headers; answers API Gateway gives itself (401, 429) do not.',
+  ].join('\n\n'),
+  request: { path: GetPetPath },
+  responses: {
+    200: {
+      description: 'The animal.',
+      body: Pet,
+      example: { id: 1, name: 'Rex', categoryId: 3, status: 'available' },
+    },
+  },
+  errors: [{ summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) }],
+  deprecation: { deprecatedAt: DEPRECATED_AT, sunsetAt: SUNSET_AT, successor: listPets.path },
+  examples: { invalid: { summary: '`petId` is not a positive integer', path: { petId: 'abc' } } },
+});

@@ -1,0 +1,66 @@
+import * as z from 'zod/mini';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListPetsOptions, PetStatus, Pets } from '#shared/domain/pet';
+import { cursorMatchesStatus, cursorParam, MAX_CURSOR_LENGTH } from '#shared/http/cursor';
+import { nextPageLink } from '#shared/http/pagination';
+import { integerParam } from '#shared/http/params';
+import { BASE_PATH } from '#shared/http/paths';
+import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
+
+const PATH = '/pets';
+
+export const ListPetsQuery = z
+  .strictObject(
+    {
+      limit: describe(z._default(integerParam(ListPetsOptions.shape.limit), LIST_LIMIT_DEFAULT), {
+        description: 'Maximum number of animals returned.',
+      }),
+      status: describe(z.optional(PetStatus), { description: 'Only animals with this availability.' }),
+      cursor: describe(z.optional(cursorParam), {
+        description: `Where the page starts: copied unchanged from the \`Link\` header of the previous page, never built by hand. Good only with the \`status\` of the page it came from (\`limit\` may change). At most ${MAX_CURSOR_LENGTH} characters.`,
+      }),
+    },
+    { error: 'is not a known query parameter' },
+  )
+  // A cursor continues one listing: the one with the status it was issued for.
+  .check(cursorMatchesStatus());
+
+/** `GET /pets`: one page of pets, optionally only those with a given status; `Link` to the next. */
+export const listPets = defineOperation({
+  operationId: 'listPets',
+  method: 'GET',
+  path: PATH,
+  summary: 'List animals',
+  description: [
+    'One page of animals: at most `limit` of them. With `status`, only the animals of that availability, oldest (lowest id) first, page after page; without it, in storage order (stable, but not by id).',
+    'While more animals follow, the answer carries `Link: <…>; rel="next"`: the same listing (same `status` and `limit`) with a `cursor`. Follow it until an answer has no `Link`; the last page never links to an empty one. Walking the pages visits every animal that exists throughout the walk exactly once. `limit` may change from page to page, `status` may not.',
+    'Unknown, repeated or out-of-range query parameters, and a cursor that is malformed, altered, too long or from a listing with another `status`, are refused with 400 (`details` names `query.cursor`), never ignored or clamped.',
+  ].join('\n\n'),
+  request: { query: ListPetsQuery },
+  responses: {
+    200: {
+      description: 'One page of animals (possibly empty).',
+      body: Pets,
+      headers: {
+        Link: {
+          description:
+            'The next page (RFC 8288), present while more animals follow: this listing (same `status` and `limit`) with the `cursor` where it continues.',
+          required: false,
+          schema: describe(
+            z.string().check(z.regex(new RegExp(`^<${BASE_PATH}${PATH}\\?[^<>]+>; rel="next"$`))),
+            {
+              description: 'A URI reference relative to the host, then `rel="next"`.',
+            },
+          ),
+          example: nextPageLink(PATH, { status: 'pending', limit: 2 }, [{ afterId: 2 }]),
+        },
+      },
+      example: [
+        { id: 1, name: 'Rex', categoryId: 3, status: 'available' },
+        { id: 2, name: 'Tom', categoryId: 7, status: 'pending' },
+        { id: 5, name: 'Kitty', categoryId: 7, status: 'sold' },
+      ],
+    },
+  },
+  examples: { invalid: { summary: `\`limit\` above ${LIST_LIMIT_MAX}`, query: { limit: '500' } } },
+});

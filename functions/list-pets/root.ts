@@ -1,0 +1,17 @@
+import { listPets } from '#functions/list-pets/contract';
+import { listPetsHandler } from '#functions/list-pets/handler';
+import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
+import { readOnlyPetService } from '#shared/composition/pets';
+import { defineOperationRoot } from '#shared/composition/root';
+import { createObservability } from '#shared/observability/observability';
+
+/** listPets' root: the pet repository's listing, on the pets table only. */
+export const listPetsRoot = defineOperationRoot(listPets, {
+  data: DATA_ACCESS.pets.list,
+  build: (config) =>
+    listPetsHandler({
+      pets: readOnlyPetService(config),
+      ...createObservability(config),
+      corsOrigins: config.corsOrigins,
+    }),
+});

@@ -1,0 +1,159 @@
+import {
+  type MethodResponse,
+  MockIntegration,
+  PassthroughBehavior,
+  ResponseType,
+  type RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
+import { errorBody } from '#shared/http/error-body';
+import {
+  type GatewayAnswer,
+  type GatewayError,
+  type GatewayHeaderValue,
+  type GatewayResponseType,
+  gatewayResponse,
+  gatewayResponseCorsHeaders,
+  varyHeaders,
+} from '#shared/http/gateway-behaviour';
+
+/**
+ * API Gateway's own answers (`shared/http/gateway-behaviour.ts`) as CloudFormation: a mock
+ * integration for an answer a mock gives (the preflight, the 405), a gateway response for the
+ * others. Nothing here decides what is answered; it only writes it in API Gateway's terms.
+ */
+
+/**
+ * Content types whose body a mock accepts (it reads none of it). A request with another one gets
+ * API Gateway's own UNSUPPORTED_MEDIA_TYPE answer, which is the Error object too: a mock cannot
+ * pass an arbitrary body through without failing on it.
+ */
+export const MOCK_CONTENT_TYPES = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/xml',
+  'text/xml',
+  'application/octet-stream',
+] as const;
+
+/**
+ * The Error object as an API Gateway mapping template (VTL): the code, message and status of the
+ * answer, and the request id API Gateway assigned.
+ */
+export const errorTemplate = (error: GatewayError): string =>
+  JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.requestId' });
+
+/** The VTL condition "the request's `$origin` is allowed". */
+const originAllowed = (allowed: AllowedOrigins): string =>
+  allowed.includes(ANY_ORIGIN)
+    ? '"$!origin" != ""'
+    : allowed.map((origin) => `$origin == '${origin}'`).join(' || ');
+
+/**
+ * CORS for a mock, as a mapping template. An integration response can set a header only for
+ * some requests through `$context.responseOverride` in its template, which is what "allowed
+ * origins only" needs: the template reads the request's `Origin` and, when it is allowed, sets
+ * `headers` with the origin itself as `Access-Control-Allow-Origin`. One line, no output; empty
+ * when no origin is allowed.
+ */
+export const corsOverrideTemplate = (
+  allowed: AllowedOrigins,
+  headers: Readonly<Record<string, string>>,
+): string => {
+  if (allowed.length === 0) return '';
+  const overrides = Object.entries(headers)
+    .map(([name, value]) => `#set($context.responseOverride.header.${name} = '${value}')`)
+    .join('');
+  return [
+    // API Gateway keeps the header's case as sent; browsers send `Origin`.
+    "#set($origin = $input.params().header.get('Origin'))",
+    `#if("$!origin" == "")#set($origin = $input.params().header.get('origin'))#end`,
+    `#if(${originAllowed(allowed)})`,
+    '#set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)',
+    overrides,
+    '#end',
+  ].join('');
+};
+
+/** A gateway response header value as API Gateway writes it: a quoted literal or a request header. */
+export const gatewayResponseValue = (value: GatewayHeaderValue): string =>
+  typeof value === 'string' ? `'${value}'` : `method.request.header.${value.requestHeader}`;
+
+/** Header name as a method response parameter. */
+const header = (name: string): string => `method.response.header.${name}`;
+
+/** A static header value as API Gateway writes one: in single quotes. */
+const quoted = (value: string): string => `'${value}'`;
+
+/** A mock method: its integration and its method responses, from the answer it gives. */
+export interface MockAnswer {
+  readonly integration: MockIntegration;
+  readonly methodResponses: MethodResponse[];
+}
+
+/**
+ * The mock integration giving `answer`, for a stage allowing `origins`: the answer's headers
+ * (and `Vary` when origins are configured) fixed, its CORS headers set by the template for an
+ * allowed origin only, then the Error object if it has one. Its method response declares every
+ * header, the CORS ones as optional.
+ */
+export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): MockAnswer => {
+  const statusCode = String(answer.status);
+  const requestTemplate = JSON.stringify({ statusCode: answer.status });
+  const fixed = { ...answer.headers, ...varyHeaders(origins) };
+  const cors =
+    origins.length === 0
+      ? {}
+      : Object.fromEntries(
+          ['Access-Control-Allow-Origin', ...Object.keys(answer.cors)].map((name) => [header(name), false]),
+        );
+  return {
+    integration: new MockIntegration({
+      passthroughBehavior: PassthroughBehavior.NEVER,
+      requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
+      integrationResponses: [
+        {
+          statusCode,
+          responseTemplates: {
+            'application/json': `${corsOverrideTemplate(origins, answer.cors)}${answer.error ? errorTemplate(answer.error) : ''}`,
+          },
+          responseParameters: Object.fromEntries(
+            Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
+          ),
+        },
+      ],
+    }),
+    methodResponses: [
+      {
+        statusCode,
+        responseParameters: {
+          ...Object.fromEntries(Object.keys(fixed).map((name) => [header(name), true])),
+          ...cors,
+        },
+      },
+    ],
+  };
+};
+
+/**
+ * The gateway response of `type` on `api`, for a stage allowing `origins`: its status, its
+ * headers and the CORS headers a gateway response can carry, and the Error object.
+ */
+export const addGatewayResponse = (
+  api: RestApi,
+  type: GatewayResponseType,
+  origins: AllowedOrigins,
+): void => {
+  const answer = gatewayResponse(type);
+  const headers = { ...answer.headers, ...gatewayResponseCorsHeaders(origins, answer.cors) };
+  api.addGatewayResponse(type, {
+    type: ResponseType.of(type),
+    statusCode: String(answer.status),
+    responseHeaders: Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, gatewayResponseValue(value)]),
+    ),
+    templates: { 'application/json': errorTemplate(answer.error) },
+  });
+};

@@ -1,0 +1,146 @@
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
+import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
+
+/** A field of the API's access log, by its name (checked against ACCESS_LOG_FIELDS). */
+const access = (name: keyof typeof ACCESS_LOG_FIELDS): string => name;
+
+/** What Powertools writes on every line of a function: its level, and the X-Ray trace id in Lambda. */
+const POWERTOOLS = { level: 'level', message: 'message', traceId: 'xray_trace_id' } as const;
+
+/** "This request", in the access log (`requestId`) and in the functions' lines (REQUEST_ID_LOG_KEY). */
+const isRequest = (id: string): string =>
+  `${access('requestId')} = "${id}" or ${REQUEST_ID_LOG_KEY} = "${id}"`;
+
+/** Where the operator pastes the value a saved query looks for. */
+export const PLACEHOLDER = {
+  requestId: 'PASTE-THE-REQUEST-ID',
+  traceId: 'PASTE-THE-TRACE-ID',
+} as const;
+
+export interface LogQueriesProps {
+  /** Prefix of every query's name: the console lists `<prefix>/…` as a folder (the stack's name). */
+  readonly prefix: string;
+  /** The API's access log: one JSON line per request (ACCESS_LOG_FIELDS). */
+  readonly accessLogs: ILogGroup;
+  /** The operations' functions' log groups, by function name. */
+  readonly handlerLogs: Readonly<Record<string, ILogGroup>>;
+  /** The authorizer's log group: its lines carry no request id (a TOKEN event has none), only the trace id. */
+  readonly authorizerLogs: ILogGroup;
+}
+
+/**
+ * Saved CloudWatch Logs Insights queries of one stage, each over the log groups it needs:
+ * everything a request logged, found by the `requestId` of its Error body (the API Gateway request
+ * id: the access log's `requestId`, the functions' `correlation_id`), or by its X-Ray
+ * trace id (which reaches the authorizer's lines too); the errors of a period by code; the slowest
+ * requests. Saved queries take no parameters: the first two hold a placeholder to replace.
+ */
+export class LogQueries extends Construct {
+  readonly oneRequest: QueryDefinition;
+  readonly oneTrace: QueryDefinition;
+  readonly errorsByCode: QueryDefinition;
+  readonly slowestRequests: QueryDefinition;
+
+  private readonly props: LogQueriesProps;
+
+  constructor(scope: Construct, id: string, props: LogQueriesProps) {
+    super(scope, id);
+    this.props = props;
+    this.oneRequest = this.oneRequestQuery();
+    this.oneTrace = this.oneTraceQuery();
+    this.errorsByCode = this.errorsByCodeQuery();
+    this.slowestRequests = this.slowestRequestsQuery();
+  }
+
+  private get handlerLogs(): ILogGroup[] {
+    return Object.values(this.props.handlerLogs);
+  }
+
+  /** The columns that tell a request's story, from the access log and the functions' lines alike. */
+  private get storyFields(): string[] {
+    return [
+      '@timestamp',
+      '@log',
+      access('method'),
+      access('path'),
+      access('status'),
+      access('errorType'),
+      access('errorMessage'),
+      POWERTOOLS.level,
+      POWERTOOLS.message,
+      'code',
+      'error.message',
+      '@message',
+    ];
+  }
+
+  /** Everything one request logged: its access log line and every line its function wrote. */
+  private oneRequestQuery(): QueryDefinition {
+    return new QueryDefinition(this, 'OneRequest', {
+      queryDefinitionName: `${this.props.prefix}/One request by requestId`,
+      logGroups: [this.props.accessLogs, ...this.handlerLogs],
+      queryString: new QueryString({
+        fields: this.storyFields,
+        filterStatements: [isRequest(PLACEHOLDER.requestId)],
+        sort: '@timestamp asc',
+        limit: 200,
+      }),
+    });
+  }
+
+  /** Everything one X-Ray trace logged, the authorizer's lines included. */
+  private oneTraceQuery(): QueryDefinition {
+    return new QueryDefinition(this, 'OneTrace', {
+      queryDefinitionName: `${this.props.prefix}/One request by X-Ray trace id, authorizer included`,
+      logGroups: [this.props.accessLogs, ...this.handlerLogs, this.props.authorizerLogs],
+      queryString: new QueryString({
+        fields: this.storyFields,
+        filterStatements: [
+          `${access('xrayTraceId')} = "${PLACEHOLDER.traceId}" or ${POWERTOOLS.traceId} = "${PLACEHOLDER.traceId}"`,
+        ],
+        sort: '@timestamp asc',
+        limit: 200,
+      }),
+    });
+  }
+
+  /**
+   * Errors by code over the range the console is set to (an hour by default): the codes the
+   * functions answered with (their log lines, EMF lines left out) and the gateway responses API
+   * Gateway answered with itself (the access log's `errorType`, `-` for a function's answer).
+   */
+  private errorsByCodeQuery(): QueryDefinition {
+    const errorType = access('errorType');
+    return new QueryDefinition(this, 'ErrorsByCode', {
+      queryDefinitionName: `${this.props.prefix}/Errors by code (last hour)`,
+      logGroups: [this.props.accessLogs, ...this.handlerLogs],
+      queryString: new QueryString({
+        fields: [`coalesce(code, ${errorType}) as error`],
+        filterStatements: [
+          `(ispresent(${POWERTOOLS.level}) and ispresent(code)) or (ispresent(${errorType}) and ${errorType} != "-")`,
+        ],
+        statsStatements: ['count(*) as requests by error'],
+        sort: 'requests desc',
+      }),
+    });
+  }
+
+  /** The slowest requests as the client saw them (API Gateway's latency, authorizer included). */
+  private slowestRequestsQuery(): QueryDefinition {
+    return new QueryDefinition(this, 'SlowestRequests', {
+      queryDefinitionName: `${this.props.prefix}/Slowest requests`,
+      logGroups: [this.props.accessLogs],
+      queryString: new QueryString({
+        // The access log writes every value as a string: max() reads the latency as a number.
+        statsStatements: [
+          `max(${access('responseLatency')}) as latencyMs by ${access('requestId')}, ${access('method')}, ${access('path')}, ${access('status')}`,
+        ],
+        sort: 'latencyMs desc',
+        limit: 25,
+      }),
+    });
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Which web origins may read the API's answers (CORS): the value a stage configures and
+ * `PETSTORE_CORS_ORIGINS` carries, and its parser. A leaf: configuration reads it, and so does
+ * the HTTP layer (shared/http/cors.ts, gateway-behaviour.ts), which decides what an allowed
+ * origin gets on each answer.
+ */
+
+/** Allowed origins: exact origins (`https://app.example.com`), or `*` alone for any origin. */
+export type AllowedOrigins = readonly string[];
+
+/** Any origin: what `npm start` allows unless told otherwise. Never a stage's setting. */
+export const ANY_ORIGIN = '*';
+
+export class CorsConfigError extends Error {
+  override readonly name = 'CorsConfigError';
+}
+
+/**
+ * An origin as browsers send it: scheme, host and port only, in lower case, without the
+ * default port or a trailing slash. Anything else could never match a request.
+ */
+export const checkOrigin = (origin: string): string => {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new CorsConfigError(`"${origin}" is not an origin such as https://app.example.com`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) {
+    // `localhost:5173` parses as a URL of scheme "localhost:": the scheme was left out.
+    const meant = /^[a-z0-9.-]+:\d+$/i.test(origin) ? ` (did you mean http://${origin.toLowerCase()}?)` : '';
+    throw new CorsConfigError(
+      `"${origin}" is not an origin: an origin starts with http:// or https://, as in http://localhost:5173${meant}`,
+    );
+  }
+  if (url.origin !== origin) {
+    throw new CorsConfigError(
+      `"${origin}" is not an origin as browsers send it: scheme, host and port only, lower case, no path (browsers would send ${url.origin})`,
+    );
+  }
+  return origin;
+};
+
+/** A comma-separated list of origins, or `*`; blanks around commas are ignored. */
+export const parseAllowedOrigins = (text: string): AllowedOrigins => {
+  const origins = text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  if (origins.includes(ANY_ORIGIN)) {
+    if (origins.length > 1) throw new CorsConfigError('"*" allows any origin: list no other with it');
+    return [ANY_ORIGIN];
+  }
+  return [...new Set(origins.map(checkOrigin))];
+};

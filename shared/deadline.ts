@@ -1,0 +1,69 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * One deadline per request, shared by every DynamoDB call the request makes (the DynamoDB
+ * client reads it: shared/adapters/dynamodb/client.ts). A request that reaches its deadline
+ * stops waiting: the call in flight is aborted, no further call or retry starts, and the client
+ * gets a 503 with `Retry-After`. Without it, each call would have its own budget and a request of
+ * several calls several budgets (a create with an Idempotency-Key once took 6 s).
+ */
+
+/**
+ * How long a request may take, from the moment API Gateway received it: the authorizer (on a
+ * cache miss) and the function together. With the SDK's answer and API Gateway's own hops on top,
+ * a client gets its answer, a 503 at worst, within 4 s (docs/deploy.md, "Timeouts and memory").
+ */
+export const REQUEST_BUDGET_MS = 3_000;
+
+/** A point in time (epoch ms) after which a request stops waiting for DynamoDB. */
+export class Deadline {
+  private aborted: AbortSignal | undefined;
+
+  constructor(readonly at: number) {}
+
+  /** A deadline `ms` from now. */
+  static in(ms: number, now = Date.now()): Deadline {
+    return new Deadline(now + ms);
+  }
+
+  remainingMs(now = Date.now()): number {
+    return Math.max(0, this.at - now);
+  }
+
+  /** Aborts at the deadline (one timer per request, made on first use; it keeps no process alive). */
+  get signal(): AbortSignal {
+    this.aborted ??= AbortSignal.timeout(this.remainingMs());
+    return this.aborted;
+  }
+}
+
+export interface RequestTiming {
+  /**
+   * When API Gateway received the request (`requestContext.requestTimeEpoch`, epoch ms). Time the
+   * authorizer spent counts against the request. A time in the future (a clock ahead of
+   * ours) counts as now; absent, the request starts now.
+   */
+  readonly receivedAt?: number;
+  /** Time left before the function itself must answer (the Lambda timeout less a margin). */
+  readonly remainingMs: number;
+}
+
+/** The deadline of a request: its budget from when it was received, and never past the Lambda's own. */
+export const requestDeadline = ({ receivedAt, remainingMs }: RequestTiming, now = Date.now()): Deadline => {
+  const start = receivedAt !== undefined && Number.isFinite(receivedAt) ? Math.min(receivedAt, now) : now;
+  return new Deadline(Math.min(start + REQUEST_BUDGET_MS, now + remainingMs));
+};
+
+const current = new AsyncLocalStorage<Deadline>();
+
+/** Runs `work` (a request, and everything it awaits) under `deadline`. */
+export const withDeadline = <T>(deadline: Deadline, work: () => T): T => current.run(deadline, work);
+
+/** The deadline of the request being served; none outside a request (tools, tests, set-up). */
+export const currentDeadline = (): Deadline | undefined => current.getStore();
+
+/** A Lambda handler whose every invocation runs under the deadline `deadlineOf` gives it. */
+export const withinDeadline =
+  <E, C, R>(deadlineOf: (event: E, context: C) => Deadline, handler: (event: E, context: C) => Promise<R>) =>
+  (event: E, context: C): Promise<R> =>
+    withDeadline(deadlineOf(event, context), () => handler(event, context));

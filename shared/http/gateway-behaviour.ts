@@ -1,0 +1,239 @@
+import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
+import { isAllowedOrigin } from '#shared/http/cors';
+import { ERROR_STATUS, type ErrorCode } from '#shared/http/error-body';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
+import { RESPONSE_HEADERS } from '#shared/http/responses';
+import { retryHeaders } from '#shared/http/retry';
+
+/**
+ * What API Gateway answers by itself, described once: its gateway responses, the 405 with
+ * `Allow`, the CORS preflights, and the CORS headers every answer carries for an allowed origin.
+ * Three readers, none of which restates any of it:
+ *
+ * - the stack (`infra/constructs/gateway-answers.ts`) renders each answer as a mock integration
+ *   (preflight, 405) or a gateway response;
+ * - the local gateway (`tools/local/`) sends the same answers, with `answerHeaders`;
+ * - the functions add `corsHeaders` to each of their own answers (`withCors`).
+ *
+ * CORS (WHATWG Fetch standard), wherever the answer comes from: an origin on the stage's list
+ * gets `Access-Control-Allow-Origin: <its origin>` and the headers its answer grants; any other
+ * origin, or a request without `Origin`, gets no CORS header; `Vary: Origin` goes with every
+ * answer that can tell origins apart whenever origins are configured. A gateway response cannot
+ * tell them apart (`gatewayResponseCorsHeaders` says what it can carry instead).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// CORS: what an allowed origin may send and read
+
+/** Response headers a script on an allowed origin may read, beyond the always-readable ones. */
+export const CORS_EXPOSED_HEADERS = [
+  'Link',
+  'Location',
+  'Deprecation',
+  'Sunset',
+  'Retry-After',
+  IDEMPOTENT_REPLAYED_HEADER,
+] as const;
+
+/** Request headers a script on an allowed origin may send. */
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', IDEMPOTENCY_KEY_HEADER] as const;
+
+/** How long a browser may reuse a preflight answer: two hours, the longest Chromium honours. */
+export const CORS_MAX_AGE_SECONDS = 7_200;
+
+/** What an allowed origin gets on an answer with a body (a function's, the 405, a gateway response), besides its origin. */
+export const CORS_ON_ANSWERS: Readonly<Record<string, string>> = {
+  'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(', '),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The answers
+
+/** An error API Gateway answers with: the Error object's code and message. */
+export interface GatewayError {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/**
+ * One answer API Gateway gives itself. `by` says how API Gateway gives it, which decides what
+ * CORS headers it can carry: a mock integration's template can read the request's `Origin`, a
+ * gateway response has fixed headers only.
+ */
+export interface GatewayAnswer {
+  readonly by: 'mock' | 'gateway-response';
+  readonly status: number;
+  /** The Error object's code and message; none for an answer without a body (a preflight). */
+  readonly error?: GatewayError;
+  /** Headers sent whatever the origin. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** What an allowed origin gets besides `Access-Control-Allow-Origin`. */
+  readonly cors: Readonly<Record<string, string>>;
+}
+
+/** An answer with the Error object as its body. */
+export interface GatewayErrorAnswer extends GatewayAnswer {
+  readonly error: GatewayError;
+}
+
+/** The gateway response types the stage maps to the Error object (API Gateway's `ResponseType`). */
+export type GatewayResponseType =
+  | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'THROTTLED'
+  | 'QUOTA_EXCEEDED'
+  | 'REQUEST_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'AUTHORIZER_FAILURE'
+  | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'INTEGRATION_FAILURE'
+  | 'INTEGRATION_TIMEOUT'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+const UNAUTHORIZED: GatewayError = {
+  code: 'UNAUTHORIZED',
+  message: 'A valid API key is required: send "Authorization: Bearer <key>"',
+};
+
+/** What API Gateway answers by itself, before or instead of a function, as the Error object. */
+export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayError>> = {
+  UNAUTHORIZED,
+  // An authorizer Deny is still "your key does not let you in": the client sees one 401.
+  ACCESS_DENIED: UNAUTHORIZED,
+  // API Gateway's answer to a path (or method) it has no resource for.
+  MISSING_AUTHENTICATION_TOKEN: { code: 'NOT_FOUND', message: 'No such resource' },
+  THROTTLED: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests; slow down and retry' },
+  QUOTA_EXCEEDED: { code: 'TOO_MANY_REQUESTS', message: 'Request quota exceeded' },
+  REQUEST_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request is too large' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Content-Type must be application/json',
+  },
+  AUTHORIZER_FAILURE: {
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'Authorization is temporarily unavailable; retry shortly',
+  },
+  AUTHORIZER_CONFIGURATION_ERROR: { code: 'INTERNAL_ERROR', message: 'An internal error occurred' },
+  INTEGRATION_FAILURE: { code: 'INTERNAL_ERROR', message: 'An internal error occurred' },
+  INTEGRATION_TIMEOUT: {
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'The service did not answer in time; retry shortly',
+  },
+  DEFAULT_4XX: { code: 'VALIDATION_FAILED', message: 'The request was rejected' },
+  DEFAULT_5XX: { code: 'INTERNAL_ERROR', message: 'An internal error occurred' },
+};
+
+/** The headers of an Error answer API Gateway gives itself: those of every answer, and `Retry-After` on a 429 or 503. */
+const errorHeaders = (code: ErrorCode): Readonly<Record<string, string>> => ({
+  ...RESPONSE_HEADERS,
+  ...retryHeaders(code),
+});
+
+/** The gateway response of a type, as the stack configures it and the local gateway sends it. */
+export const gatewayResponse = (type: GatewayResponseType): GatewayErrorAnswer => {
+  const error = GATEWAY_RESPONSES[type];
+  return {
+    by: 'gateway-response',
+    status: ERROR_STATUS[error.code],
+    error,
+    headers: errorHeaders(error.code),
+    cors: CORS_ON_ANSWERS,
+  };
+};
+
+/** The 405 of a resource that accepts `allow`, answered by a mock integration (behind the authorizer). */
+export const methodNotAllowed = (allow: readonly string[]): GatewayErrorAnswer => ({
+  by: 'mock',
+  status: ERROR_STATUS.METHOD_NOT_ALLOWED,
+  error: {
+    code: 'METHOD_NOT_ALLOWED',
+    message: `Method not allowed; this resource accepts ${allow.join(', ')}`,
+  },
+  headers: { ...errorHeaders('METHOD_NOT_ALLOWED'), Allow: allow.join(', ') },
+  cors: CORS_ON_ANSWERS,
+});
+
+/** A preflight has no body: the headers every answer carries, but `Content-Type`. */
+const { 'Content-Type': _noBody, ...PREFLIGHT_HEADERS } = RESPONSE_HEADERS;
+
+/**
+ * The CORS preflight (`OPTIONS`) of a resource that accepts `allow`: a mock answering 204
+ * without a key (browsers send none with a preflight), granting an allowed origin those methods,
+ * the request headers clients may send and how long it may cache the answer.
+ */
+export const preflight = (allow: readonly string[]): GatewayAnswer => ({
+  by: 'mock',
+  status: 204,
+  headers: PREFLIGHT_HEADERS,
+  cors: {
+    'Access-Control-Allow-Methods': allow.join(', '),
+    'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// CORS headers by allowed origins
+
+/** `Vary: Origin` when an answer depends on the origin, i.e. whenever any origin is allowed. */
+export const varyHeaders = (allowed: AllowedOrigins): Readonly<Record<string, string>> =>
+  allowed.length > 0 ? { Vary: 'Origin' } : {};
+
+/**
+ * The CORS headers of an answer that can look at the request's `origin` (a function's, a mock's):
+ * `Vary` whenever origins are configured; for an allowed origin, that origin and what the answer
+ * grants (by default what every answer with a body grants).
+ */
+export const corsHeaders = (
+  allowed: AllowedOrigins,
+  origin: string | undefined,
+  granted: Readonly<Record<string, string>> = CORS_ON_ANSWERS,
+): Readonly<Record<string, string>> => ({
+  ...varyHeaders(allowed),
+  ...(isAllowedOrigin(allowed, origin) ? { 'Access-Control-Allow-Origin': origin, ...granted } : {}),
+});
+
+/** A header value of a gateway response: fixed, or copied from a request header. */
+export type GatewayHeaderValue = string | { readonly requestHeader: string };
+
+/**
+ * The CORS headers a gateway response can carry. It has no condition: each header is a fixed
+ * value or a copy of a request header. So:
+ *
+ * - any origin (`*`): the request's `Origin` copied back, which is "any origin";
+ * - exactly one origin: that origin, fixed. Its page can read the answer; a page of any other
+ *   origin cannot, since the browser compares the header with its own origin;
+ * - several origins (or none): no CORS header. Copying `Origin` would let every origin read
+ *   them, and a fixed value can name only one: a browser on those origins cannot read API
+ *   Gateway's own errors (it sees a network error); docs/deploy.md says so.
+ */
+export const gatewayResponseCorsHeaders = (
+  allowed: AllowedOrigins,
+  granted: Readonly<Record<string, string>> = CORS_ON_ANSWERS,
+): Readonly<Record<string, GatewayHeaderValue>> => {
+  if (allowed.includes(ANY_ORIGIN)) {
+    return { 'Access-Control-Allow-Origin': { requestHeader: 'Origin' }, ...granted, Vary: 'Origin' };
+  }
+  const [only, ...more] = allowed;
+  return only !== undefined && more.length === 0 ? { 'Access-Control-Allow-Origin': only, ...granted } : {};
+};
+
+/**
+ * Every header a client receives with `answer` to a request from `origin`, as API Gateway sends
+ * it: the fixed ones, and the CORS headers its kind of answer can carry (a copied `Origin` is
+ * left out when the request has none).
+ */
+export const answerHeaders = (
+  answer: GatewayAnswer,
+  allowed: AllowedOrigins,
+  origin: string | undefined,
+): Readonly<Record<string, string>> => {
+  if (answer.by === 'mock') return { ...answer.headers, ...corsHeaders(allowed, origin, answer.cors) };
+  const cors = Object.entries(gatewayResponseCorsHeaders(allowed, answer.cors)).flatMap(([name, value]) => {
+    if (typeof value === 'string') return [[name, value]];
+    return value.requestHeader.toLowerCase() === 'origin' && origin ? [[name, origin]] : [];
+  });
+  return { ...answer.headers, ...Object.fromEntries(cors) };
+};

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { PLACEHOLDER } from '#infra/constructs/log-queries';
+import { OUTPUT } from '#infra/outputs';
+import { STAGE_NAMES, stackName } from '#infra/stages';
+import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
+import { synthStages } from '../support/pet-store-app';
+import { functionId, onlyResource, referencedIds, resourcesOfType } from '../support/template-queries';
+
+const { templates } = synthStages();
+
+/** The functions, by the names their log group outputs carry, and their descriptions. */
+const FUNCTIONS = {
+  ListPets: 'GET /pets (listPets)',
+  CreatePet: 'POST /pets (createPet)',
+  GetPet: 'GET /pets/{petId} (getPet)',
+  Authorizer: 'TOKEN authorizer: Authorization: Bearer <API key>',
+} as const;
+
+describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
+  const template = templates[stageName];
+  const stage = stackName(stageName);
+  const queries = new Map(
+    resourcesOfType(template, 'AWS::Logs::QueryDefinition').map(([, query]) => [
+      String(query.Properties.Name),
+      {
+        text: String(query.Properties.QueryString),
+        logGroups: [...referencedIds(query.Properties.LogGroupNames)],
+      },
+    ]),
+  );
+  const [, stageResource] = onlyResource(template, 'AWS::ApiGateway::Stage');
+  const accessLogSetting = stageResource.Properties.AccessLogSetting as { Format: string };
+  const accessLogFormat = JSON.parse(accessLogSetting.Format) as Record<string, string>;
+  const accessLogs = [...referencedIds(accessLogSetting)][0] ?? '';
+  const logsOf = (name: keyof typeof FUNCTIONS): string => {
+    const fn = template.findResources('AWS::Lambda::Function')[functionId(template, FUNCTIONS[name])];
+    return [...referencedIds(fn?.Properties.LoggingConfig)][0] ?? '';
+  };
+  const handlerLogs = [logsOf('ListPets'), logsOf('CreatePet'), logsOf('GetPet')];
+
+  it(`saves four queries, listed under ${stage}/ in the console`, () => {
+    expect([...queries.keys()].sort()).toEqual(
+      [
+        `${stage}/One request by requestId`,
+        `${stage}/One request by X-Ray trace id, authorizer included`,
+        `${stage}/Errors by code (last hour)`,
+        `${stage}/Slowest requests`,
+      ].sort(),
+    );
+  });
+
+  it("finds one request's lines by requestId across the access log and the operations' logs", () => {
+    const query = queries.get(`${stage}/One request by requestId`);
+
+    expect(query?.logGroups.sort()).toEqual([accessLogs, ...handlerLogs].sort());
+    expect(query?.text).toContain(
+      `| filter requestId = "${PLACEHOLDER.requestId}" or correlation_id = "${PLACEHOLDER.requestId}"\n`,
+    );
+    expect(query?.text).toContain('| sort @timestamp asc');
+  });
+
+  it("looks for API Gateway's request id under the names the access log and the functions' lines give it", () => {
+    expect(accessLogFormat.requestId).toBe('$context.requestId');
+    expect(REQUEST_ID_LOG_KEY).toBe('correlation_id');
+  });
+
+  it("finds one trace's lines by X-Ray trace id, the authorizer's included", () => {
+    const query = queries.get(`${stage}/One request by X-Ray trace id, authorizer included`);
+
+    expect(query?.logGroups.sort()).toEqual([accessLogs, ...handlerLogs, logsOf('Authorizer')].sort());
+    expect(accessLogFormat.xrayTraceId).toBe('$context.xrayTraceId');
+    expect(query?.text).toContain(
+      `| filter xrayTraceId = "${PLACEHOLDER.traceId}" or xray_trace_id = "${PLACEHOLDER.traceId}"`,
+    );
+  });
+
+  it("counts errors by the functions' code and API Gateway's own error type, leaving EMF lines out", () => {
+    const query = queries.get(`${stage}/Errors by code (last hour)`);
+
+    expect(query?.logGroups.sort()).toEqual([accessLogs, ...handlerLogs].sort());
+    expect(accessLogFormat.errorType).toBe('$context.error.responseType');
+    expect(query?.text).toBe(
+      'fields coalesce(code, errorType) as error\n' +
+        '| filter (ispresent(level) and ispresent(code)) or (ispresent(errorType) and errorType != "-")\n' +
+        '| stats count(*) as requests by error\n' +
+        '| sort requests desc',
+    );
+  });
+
+  it('lists the slowest requests from the access log, by the latency the client saw', () => {
+    const query = queries.get(`${stage}/Slowest requests`);
+
+    expect(query?.logGroups).toEqual([accessLogs]);
+    for (const field of ['responseLatency', 'requestId', 'method', 'path', 'status']) {
+      expect(accessLogFormat).toHaveProperty(field);
+    }
+    expect(query?.text).toBe(
+      'stats max(responseLatency) as latencyMs by requestId, method, path, status\n' +
+        '| sort latencyMs desc\n' +
+        '| limit 25',
+    );
+  });
+
+  it('outputs the name of the access log group and of each function log group', () => {
+    template.hasOutput(OUTPUT.accessLogs, { Value: { Ref: accessLogs } });
+    for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
+      template.hasOutput(OUTPUT.functionLogs(name), { Value: { Ref: logsOf(name) } });
+    }
+  });
+});

@@ -1,0 +1,282 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '#functions/operations';
+import { OUTPUT } from '#infra/outputs';
+import { STAGE_NAMES } from '#infra/stages';
+import { DOCUMENTED_ALARM_EVALUATION, DOCUMENTED_STAGES } from '../support/documented-stages';
+import { synthStages } from '../support/pet-store-app';
+import {
+  dashboardWidgets,
+  deploymentAlarmIds,
+  functionId,
+  referencedIds,
+  resourcesOfType,
+} from '../support/template-queries';
+
+const { templates } = synthStages();
+
+const AUTHORIZER = 'TOKEN authorizer: Authorization: Bearer <API key>';
+/** Every operation's function, by the description docs/deploy.md shows (`GET /pets (listPets)`). */
+const OPERATION_FUNCTIONS = CONTRACTS.map(
+  ({ operationId, method, path }) => [operationId, `${method} ${path} (${operationId})`] as const,
+);
+const TABLES = ['Pets', 'Counters', 'ApiKeys', 'Idempotency'] as const;
+/** Every Error code, in the order docs/interface.md lists them. */
+const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'INVALID_JSON',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'TOO_MANY_REQUESTS',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+];
+
+describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
+  const template = templates[stageName];
+  const thresholds = DOCUMENTED_STAGES[stageName].alarms;
+  /** The stage's alarms; those that roll back deployments are tested in deployments.test.ts. */
+  const rollbackAlarms = deploymentAlarmIds(template);
+  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm')
+    .filter(([id]) => !rollbackAlarms.has(id))
+    .map(([, alarm]) => alarm.Properties ?? {});
+  const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+  const alarmOn = (metricName: string, dimension?: unknown) =>
+    alarms.filter(
+      (alarm) =>
+        alarm.MetricName === metricName &&
+        (dimension === undefined || JSON.stringify(alarm.Dimensions).includes(JSON.stringify(dimension))),
+    );
+
+  it('alarms when the share of 5xx answers goes above the stage threshold in a 5-minute period', () => {
+    expect(alarmOn('5XXError')).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/ApiGateway',
+        Statistic: 'Average',
+        Period: 300,
+        Threshold: thresholds.serverErrorRate,
+        ComparisonOperator: 'GreaterThanThreshold',
+      }),
+    ]);
+  });
+
+  it('alarms when p99 latency goes above the stage threshold in a 5-minute period', () => {
+    expect(alarmOn('Latency')).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/ApiGateway',
+        ExtendedStatistic: 'p99',
+        Period: 300,
+        Threshold: thresholds.p99LatencyMs,
+        ComparisonOperator: 'GreaterThanThreshold',
+      }),
+    ]);
+  });
+
+  it.each(OPERATION_FUNCTIONS)(
+    'alarms on errors and throttles of the %s function, at or above the threshold',
+    (_name, description) => {
+      const fn = { Ref: functionId(template, description) };
+      const counted = {
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Sum',
+        Period: 300,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      };
+
+      expect(alarmOn('Errors', fn)).toEqual([
+        expect.objectContaining({ ...counted, Threshold: thresholds.functionErrors }),
+      ]);
+      expect(alarmOn('Throttles', fn)).toEqual([
+        expect.objectContaining({ ...counted, Threshold: thresholds.functionThrottles }),
+      ]);
+    },
+  );
+
+  it('alarms on failures the authorizer logs, not on the keys it refuses', () => {
+    const fn = { Ref: functionId(template, AUTHORIZER) };
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.level = "ERROR" }',
+      LogGroupName: {
+        Ref: [
+          ...referencedIds(
+            template.findResources('AWS::Lambda::Function')[fn.Ref]?.Properties.LoggingConfig.LogGroup,
+          ),
+        ][0],
+      },
+      MetricTransformations: [
+        {
+          MetricNamespace: 'PetStore',
+          MetricName: 'AuthorizerFailures',
+          MetricValue: '1',
+          Dimensions: [{ Key: 'function_name', Value: '$.function_name' }],
+        },
+      ],
+    });
+
+    expect(alarmOn('AuthorizerFailures', fn)).toEqual([
+      expect.objectContaining({ Namespace: 'PetStore', Threshold: thresholds.authorizerFailures }),
+    ]);
+    expect(alarmOn('Throttles', fn)).toHaveLength(1);
+    // Lambda Errors of the authorizer count refused keys: "Unauthorized" is thrown, by design.
+    expect(alarmOn('Errors', fn)).toEqual([]);
+  });
+
+  it.each(TABLES)('alarms on read and write throttle events of the %s table', (table) => {
+    const throttleAlarms = alarms.filter((alarm) =>
+      JSON.stringify(alarm.Metrics ?? []).includes(`Tables${table}`),
+    );
+
+    expect(throttleAlarms).toHaveLength(1);
+    const metrics = JSON.stringify(throttleAlarms[0]?.Metrics);
+    expect(metrics).toContain('ReadThrottleEvents');
+    expect(metrics).toContain('WriteThrottleEvents');
+    expect(throttleAlarms[0]).toMatchObject({
+      Threshold: thresholds.tableThrottles,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('sends every one of its 14 alarms, and its recovery, to the stage topic, on 2 of 3 breaching periods', () => {
+    // 5xx rate, latency, 2 per operation function, the authorizer's failures and throttles, 1 per table.
+    expect(alarms.length).toBe(2 + 2 * 3 + 2 + 4);
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({
+        AlarmActions: [{ Ref: topicId }],
+        OKActions: [{ Ref: topicId }],
+        TreatMissingData: DOCUMENTED_ALARM_EVALUATION.TreatMissingData,
+        EvaluationPeriods: DOCUMENTED_ALARM_EVALUATION.EvaluationPeriods,
+        DatapointsToAlarm: DOCUMENTED_ALARM_EVALUATION.DatapointsToAlarm,
+        AlarmDescription: expect.stringMatching(new RegExp(`^\\[${stageName}\\] `)),
+      });
+    }
+  });
+
+  it('encrypts the alarm topic with a rotating key that CloudWatch may use, and refuses publishing without TLS', () => {
+    template.resourceCountIs('AWS::SNS::Topic', 1);
+    const [keyId] = Object.keys(template.findResources('AWS::KMS::Key'));
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+          }),
+        ]),
+      },
+    });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: [
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 'sns:Publish',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ],
+      },
+    });
+  });
+
+  it('draws a dashboard of requests, errors, latency, pets created, errors by code, Lambda and DynamoDB', () => {
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const widgets = dashboardWidgets(template);
+    const graph = (title: string) => widgets.find((widget) => widget.title === title)?.metrics ?? [];
+    const names = (title: string) => graph(title).map((metric) => `${metric.namespace}/${metric.name}`);
+    const service = { service: 'pet-store', stage: stageName };
+
+    expect(widgets.map((widget) => [widget.type, widget.title])).toEqual([
+      ['alarm', 'Alarms'],
+      ...[
+        'Requests',
+        '4xx / 5xx',
+        'Latency (ms)',
+        'Pets created',
+        'Errors by code',
+        'Authorizer failures',
+        'Lambda duration p99 (ms)',
+        'Lambda errors',
+        'Lambda throttles',
+        'DynamoDB consumed read units',
+        'DynamoDB consumed write units',
+        'DynamoDB throttle events',
+      ].map((title) => ['metric', title]),
+    ]);
+    expect(graph('Authorizer failures')).toEqual([
+      expect.objectContaining({ namespace: 'PetStore', name: 'AuthorizerFailures' }),
+    ]);
+    expect(names('Requests')).toEqual(['AWS/ApiGateway/Count']);
+    expect(names('4xx / 5xx')).toEqual(['AWS/ApiGateway/4XXError', 'AWS/ApiGateway/5XXError']);
+    expect(graph('Latency (ms)').map((metric) => [metric.name, metric.options.stat])).toEqual(
+      expect.arrayContaining([
+        ['Latency', 'p50'],
+        ['Latency', 'p99'],
+      ]),
+    );
+    expect(graph('Pets created')).toEqual([
+      expect.objectContaining({ namespace: 'PetStore', name: 'PetsCreated', dimensions: service }),
+    ]);
+    expect(graph('Errors by code').map((metric) => metric.dimensions)).toEqual(
+      ERROR_CODES.map((code) => ({ ...service, code })),
+    );
+    for (const title of ['Lambda duration p99 (ms)', 'Lambda errors', 'Lambda throttles']) {
+      // The three operation functions and the authorizer.
+      expect(graph(title)).toHaveLength(4);
+    }
+    expect(names('DynamoDB consumed read units')).toEqual(
+      TABLES.map(() => 'AWS/DynamoDB/ConsumedReadCapacityUnits'),
+    );
+    expect(names('DynamoDB consumed write units')).toEqual(
+      TABLES.map(() => 'AWS/DynamoDB/ConsumedWriteCapacityUnits'),
+    );
+    // Read plus write throttle events of each table: 3 entries per table (the sum and its two terms).
+    expect(graph('DynamoDB throttle events')).toHaveLength(3 * TABLES.length);
+    expect(names('DynamoDB throttle events')).toEqual(
+      expect.arrayContaining(['AWS/DynamoDB/ReadThrottleEvents', 'AWS/DynamoDB/WriteThrottleEvents']),
+    );
+  });
+
+  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic, the deployments and the log groups', () => {
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(
+      [
+        'AlarmTopicArn',
+        'ApiKeysTableName',
+        'ApiUrl',
+        'CountersTableName',
+        'DashboardName',
+        'DeploymentApplicationName',
+        'AccessLogGroupName',
+        'ListPetsLogGroupName',
+        'CreatePetLogGroupName',
+        'GetPetLogGroupName',
+        'AuthorizerLogGroupName',
+        'IdempotencyTableName',
+        'PetsTableName',
+      ].sort(),
+    );
+    const url = template.findOutputs(OUTPUT.apiUrl)[OUTPUT.apiUrl]?.Value['Fn::Join'][1] as unknown[];
+    expect(url[0]).toBe('https://');
+    expect(url.at(-1)).toBe('/');
+    expect(referencedIds(url)).toEqual(
+      new Set([
+        Object.keys(template.findResources('AWS::ApiGateway::RestApi'))[0],
+        Object.keys(template.findResources('AWS::ApiGateway::Stage'))[0],
+      ]),
+    );
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'v1' });
+    for (const table of TABLES) {
+      const output = template.findOutputs(`${table}TableName`);
+      expect([...referencedIds(output)][0]).toMatch(new RegExp(`^Tables${table}`));
+    }
+    template.hasOutput(OUTPUT.alarmTopic, { Value: { Ref: topicId } });
+    template.hasOutput(OUTPUT.dashboard, {
+      Value: { Ref: Object.keys(template.findResources('AWS::CloudWatch::Dashboard'))[0] },
+    });
+  });
+});

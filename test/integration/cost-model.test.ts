@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { STAGE_NAMES } from '#infra/stages';
+import { generateApiKey } from '#shared/auth/api-key';
+import { type CapacityRow, measureCapacity } from '../../bench/capacity';
+import { benchEvents } from '../../bench/lambda-events';
+import { ACCESS_LOG_BYTES, type LogBytesRow, measureLogBytes, PLATFORM_BYTES } from '../../bench/log-bytes';
+import { adminFor, createBenchTables, storeApiKey } from '../../bench/tables';
+import { buildTestApp } from '../support/pet-store-app';
+import { resourcesOfType } from '../support/template-queries';
+
+/**
+ * docs/deploy.md, "What it costs", held to what its figures come from: DynamoDB units measured by
+ * the bench's own harness, durations from BENCHMARKS.md, log bytes from a local run, every dollar
+ * figure recomputed from those and the prices table, and the idle alarms counted in the stacks.
+ */
+
+const DEPLOY_MD = readFileSync(join(PROJECT_ROOT, 'docs', 'deploy.md'), 'utf8');
+const BENCHMARKS_MD = readFileSync(join(PROJECT_ROOT, 'BENCHMARKS.md'), 'utf8');
+
+/** The rows of the first Markdown table after `start`, header and separator left out, cells trimmed. */
+const tableAfter = (text: string, start: string): string[][] => {
+  const from = text.indexOf(start);
+  if (from < 0) throw new Error(`No "${start}"`);
+  const lines = text.slice(from + start.length).split('\n');
+  const first = lines.findIndex((line) => line.startsWith('|'));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim().replace(/^\*\*(.*)\*\*$/, '$1')),
+    );
+  }
+  return rows.slice(2);
+};
+
+/** The row of a table whose first cell starts with `label`. */
+const rowOf = (rows: readonly string[][], label: string): string[] => {
+  const row = rows.find(([first]) => first?.startsWith(label));
+  if (!row) throw new Error(`No row "${label}"`);
+  return row;
+};
+
+const prices = tableAfter(DEPLOY_MD, '<!-- costs:prices -->');
+const price = (label: string): number => Number(rowOf(prices, label)[1]);
+
+/** The measured table's requests, by the bench's names for them. */
+const REQUESTS = {
+  list: { doc: 'list (', capacity: 'list', bench: 'list-pets', logs: 'list' },
+  get: { doc: 'get (', capacity: 'get', bench: 'get-pet', logs: 'get' },
+  create: { doc: 'create (', capacity: 'create', bench: 'create-pet', logs: 'create' },
+  'create with key': {
+    doc: 'create with an',
+    capacity: 'create (Idempotency-Key)',
+    bench: 'create-pet',
+    logs: 'create (Idempotency-Key)',
+  },
+  authorizer: { doc: 'authorizer call', capacity: 'authorize', bench: 'authorizer', logs: 'authorize' },
+} as const;
+type RequestName = keyof typeof REQUESTS;
+
+const measured = tableAfter(DEPLOY_MD, '<!-- costs:measured -->');
+const documented = (request: RequestName) => {
+  const [, units = '', duration = '', logBytes = ''] = rowOf(measured, REQUESTS[request].doc);
+  const [amount, kind] = units.split(' ');
+  return {
+    units: Number(amount),
+    kind: kind as 'RCU' | 'WCU',
+    ms: Number(duration.replace(' ms', '')),
+    logBytes: Number(logBytes),
+  };
+};
+
+describe('what a request costs, in the units measured', () => {
+  let capacity: CapacityRow[];
+  let logBytes: LogBytesRow[];
+
+  beforeAll(async () => {
+    const endpoint = inject('dynamoDbEndpoint');
+    const admin = adminFor(endpoint);
+    try {
+      const names = await createBenchTables(admin, 'cost-model');
+      const { key, record } = generateApiKey('cost-model');
+      await storeApiKey(admin, names, record);
+      capacity = await measureCapacity({
+        admin,
+        endpoint,
+        names,
+        events: benchEvents({ apiKey: key, existingPetId: 1 }),
+        // As `npm run bench:quick` (a walk by status needs more than a page of each status).
+        smallTable: 25,
+        largeTable: 100,
+        requests: 2,
+        walkPage: 2,
+      });
+    } finally {
+      admin.client.destroy();
+    }
+    logBytes = await measureLogBytes({ endpoint, requests: 3 });
+  }, 60_000);
+
+  it.each(Object.keys(REQUESTS) as RequestName[])(
+    'puts the DynamoDB units the bench measures on a %s',
+    (request) => {
+      const row = capacity.findLast((candidate) => candidate.operation === REQUESTS[request].capacity);
+      const { units, kind } = documented(request);
+
+      expect(row).toBeDefined();
+      expect(units).toBe(kind === 'RCU' ? row?.service.readUnits : row?.service.writeUnits);
+      expect(kind === 'RCU' ? row?.service.writeUnits : row?.service.readUnits).toBe(0);
+    },
+  );
+
+  it.each(Object.keys(REQUESTS) as RequestName[])(
+    "puts BENCHMARKS.md's warm p50 of a %s, rounded up to the millisecond Lambda bills",
+    (request) => {
+      const warm = tableAfter(BENCHMARKS_MD, '### Warm invocations');
+      const [, p50 = ''] = rowOf(warm, REQUESTS[request].bench);
+
+      expect(documented(request).ms).toBe(Math.ceil(Number.parseFloat(p50)));
+    },
+  );
+
+  it.each(Object.keys(REQUESTS) as RequestName[])(
+    'puts the log bytes a local run of a %s writes, with Lambda’s lines and the access log line',
+    (request) => {
+      const row = logBytes.find((candidate) => candidate.operation === REQUESTS[request].logs);
+      const accessLog = request === 'authorizer' ? 0 : ACCESS_LOG_BYTES;
+      const expected = (row?.functionBytes ?? Number.NaN) + PLATFORM_BYTES + accessLog;
+
+      // Ids and timestamps change a few bytes from run to run.
+      expect(Math.abs(documented(request).logBytes - expected)).toBeLessThanOrEqual(expected * 0.03);
+    },
+  );
+});
+
+describe('what a million requests cost', () => {
+  const perMillion = tableAfter(DEPLOY_MD, '<!-- costs:per-million -->');
+  const columns = ['list', 'get', 'create', 'create with key'] as const;
+  const GIB = 2 ** 30;
+  const MEMORY_GB = 0.5;
+
+  /** Every line of the table, recomputed from the measured table and the prices. */
+  const expected = (request: (typeof columns)[number]) => {
+    const { units, kind, ms, logBytes } = documented(request);
+    const lines = {
+      'API Gateway requests': price('API Gateway REST API'),
+      'Lambda requests': price('Lambda, per million requests'),
+      'Lambda duration': MEMORY_GB * (ms / 1_000) * 1e6 * price('Lambda on Arm'),
+      DynamoDB: units * price(`DynamoDB on-demand, per million ${kind === 'RCU' ? 'read' : 'write'}`),
+      'CloudWatch Logs ingestion': ((logBytes * 1e6) / GIB) * price('CloudWatch Logs ingestion'),
+    };
+    return { ...lines, Total: Object.values(lines).reduce((sum, value) => sum + value, 0) };
+  };
+
+  it.each(columns)('follows for a %s from the units measured and the prices', (request) => {
+    const column = columns.indexOf(request) + 1;
+    for (const [line, value] of Object.entries(expected(request))) {
+      const written = Number(rowOf(perMillion, line)[column]);
+      // Written to the cent: half a cent off at most (and a hair, for floating point).
+      expect(Math.abs(written - value), `${line}, ${request}: ${written} for ${value}`).toBeLessThanOrEqual(
+        0.005 + 1e-9,
+      );
+    }
+  });
+});
+
+describe('what a stage costs idle', () => {
+  const idle = tableAfter(DEPLOY_MD, '<!-- costs:idle -->');
+  const { stacks } = buildTestApp();
+
+  it.each(STAGE_NAMES)(
+    'counts the alarms of the synthesized %s stack, and the metrics they watch',
+    (stageName) => {
+      const template = Template.fromStack(stacks[stageName]);
+      const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
+      const metrics = alarms
+        .map(([, alarm]) =>
+          alarm.Properties.MetricName
+            ? 1
+            : (alarm.Properties.Metrics as { MetricStat?: unknown }[]).filter((metric) => metric.MetricStat)
+                .length,
+        )
+        .reduce((sum, count) => sum + count, 0);
+      const [label = '', cost] = rowOf(idle, 'Alarms');
+
+      expect(label).toContain(`${alarms.length} alarms watching ${metrics} metrics`);
+      expect(Number(cost)).toBeCloseTo(metrics * price('CloudWatch alarm'), 2);
+      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+      template.resourceCountIs('AWS::KMS::Key', 1);
+    },
+  );
+
+  it('adds up to its total, from the prices of a dashboard and a key', () => {
+    expect(Number(rowOf(idle, 'Dashboard')[1])).toBe(price('CloudWatch dashboard'));
+    expect(Number(rowOf(idle, 'KMS key')[1])).toBe(price('KMS customer managed key'));
+    const parts = idle.filter(([label]) => label !== 'Total').map(([, cost]) => Number(cost));
+    expect(Number(rowOf(idle, 'Total')[1])).toBeCloseTo(
+      parts.reduce((sum, cost) => sum + cost, 0),
+      2,
+    );
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { createPet } from '#functions/create-pet/contract';
+import type { getPet } from '#functions/get-pet/contract';
+import type { listPets } from '#functions/list-pets/contract';
+import type { Pet } from '#shared/domain/pet';
+import type { EndpointHandler } from '#shared/http/endpoint';
+import { created, noContent, ok } from '#shared/http/responses';
+import type { HttpMethod, RequestInput, ResultOf } from '#shared/operations/operation';
+import { deletePet } from '../support/delete-pet/contract';
+
+/**
+ * What the contract model promises at compile time: a handler can only answer with a status its
+ * contract declares, with that response's body type (or none), and with its required headers.
+ * `npm run check:types` (tsc, the first step of `npm test`) checks this file: each expectation
+ * must hold and each `@ts-expect-error` line must be an error, or the check fails. (Vitest's own
+ * typecheck mode would run the same tsc again, for 45 s more on this machine.)
+ */
+
+const pet: Pet = { id: 1, name: 'Rex', categoryId: 3, status: 'available' };
+
+describe('a handler result', () => {
+  it('has exactly the statuses its contract declares', () => {
+    expectTypeOf<ResultOf<typeof getPet>['status']>().toEqualTypeOf<200>();
+    expectTypeOf<ResultOf<typeof createPet>['status']>().toEqualTypeOf<201>();
+    expectTypeOf<ResultOf<typeof deletePet>['status']>().toEqualTypeOf<204>();
+  });
+
+  it('carries the body type of its response schema', () => {
+    expectTypeOf(ok(pet)).toExtend<ResultOf<typeof getPet>>();
+    expectTypeOf(ok([pet])).toExtend<ResultOf<typeof listPets>>();
+    expectTypeOf<Extract<ResultOf<typeof getPet>, { status: 200 }>['body']>().toEqualTypeOf<Pet>();
+  });
+
+  it('refuses a status the contract does not declare', () => {
+    // @ts-expect-error getPet declares 200 only
+    const created201: ResultOf<typeof getPet> = { status: 201, body: pet };
+    // @ts-expect-error deletePet declares 204 only
+    const ok200: ResultOf<typeof deletePet> = ok(pet);
+    expectTypeOf(created201).not.toBeAny();
+    expectTypeOf(ok200).not.toBeAny();
+  });
+
+  it('refuses a body its schema does not describe', () => {
+    // @ts-expect-error a list answers an array of pets, not one pet
+    const one: ResultOf<typeof listPets> = ok(pet);
+    // @ts-expect-error a pet's id is a number
+    const badId: ResultOf<typeof getPet> = ok({ ...pet, id: '1' });
+    expectTypeOf(one).not.toBeAny();
+    expectTypeOf(badId).not.toBeAny();
+  });
+
+  it('refuses a body on a response that has none, and accepts none', () => {
+    expectTypeOf(noContent()).toExtend<ResultOf<typeof deletePet>>();
+    // @ts-expect-error a 204 has no body
+    const withBody: ResultOf<typeof deletePet> = { status: 204, body: pet };
+    expectTypeOf(withBody).not.toBeAny();
+  });
+
+  it('requires the headers its response marks required (Location on createPet’s 201)', () => {
+    expectTypeOf(created(pet, { Location: '/v1/pets/1' })).toExtend<ResultOf<typeof createPet>>();
+    // @ts-expect-error Location is required on 201
+    const noLocation: ResultOf<typeof createPet> = { status: 201, body: pet, headers: {} };
+    expectTypeOf(noLocation).not.toBeAny();
+  });
+
+  it('is what an endpoint handler must resolve to', () => {
+    // @ts-expect-error getPet's handler cannot answer 204
+    const handler: EndpointHandler<typeof getPet> = async () => noContent();
+    expectTypeOf(handler).not.toBeAny();
+  });
+});
+
+describe('a handler input', () => {
+  it('is the output of each request part schema', () => {
+    expectTypeOf<RequestInput<typeof getPet>['path']['petId']>().toEqualTypeOf<number>();
+    expectTypeOf<RequestInput<typeof listPets>['query']['limit']>().toEqualTypeOf<number>();
+    expectTypeOf<RequestInput<typeof createPet>['body']['name']>().toEqualTypeOf<string>();
+  });
+});
+
+describe('a contract', () => {
+  it('can have any method of RFC 9110 an API uses, and no other', () => {
+    expectTypeOf<HttpMethod>().toEqualTypeOf<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'>();
+    expectTypeOf(deletePet.method).toEqualTypeOf<'DELETE'>();
+  });
+});

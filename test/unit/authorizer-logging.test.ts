@@ -1,0 +1,89 @@
+import type { APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { authorizerHandler } from '#functions/authorizer/handler';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { recordFor } from '#shared/auth/api-key';
+import { createLogger } from '#shared/observability/logger';
+import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+
+/**
+ * What the authorizer logs: the id of a key it accepts, that it refused one, any other failure
+ * with its cause, and nothing below the level it is configured with. Never the key.
+ */
+
+afterEach(() => vi.restoreAllMocks());
+
+const ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';
+const context = { functionName: 'authorizer', awsRequestId: 'r-1' } as unknown as Context;
+const tokenEvent = (token: string): APIGatewayTokenAuthorizerEvent => ({
+  type: 'TOKEN',
+  authorizationToken: token,
+  methodArn: ARN,
+});
+
+/** What the process writes to stdout and stderr meanwhile. */
+const captureOutput = (): string[] => {
+  const written: string[] = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+  }
+  return written;
+};
+
+describe('the authorizer', () => {
+  const key = 'psk_logged';
+  const keys = (fail = false): ApiKeyRepository => ({
+    findByHash: async (hash) => {
+      if (fail) throw new Error('table missing');
+      return hash === recordFor(key, 'ci').keyHash ? recordFor(key, 'ci') : undefined;
+    },
+    put: async () => undefined,
+    putIfAbsent: async (record) => record,
+    list: async () => [],
+    revoke: async () => false,
+  });
+
+  it('logs the id of a key it accepts, and that it refused one, never the key', async () => {
+    const logger = createLogger({ logLevel: 'SILENT' });
+    const info = vi.spyOn(logger, 'info');
+    const handler = authorizerHandler({ apiKeys: keys(), logger });
+
+    await handler(tokenEvent(`Bearer ${key}`), context);
+    await expect(handler(tokenEvent('Bearer psk_other'), context)).rejects.toThrow('Unauthorized');
+
+    expect(info.mock.calls).toEqual([
+      ['Key accepted', { keyId: recordFor(key, 'ci').keyId }],
+      ['Key refused'],
+    ]);
+  });
+
+  it('logs any other failure as an error with its cause', async () => {
+    const logger = createLogger({ logLevel: 'SILENT' });
+    const error = vi.spyOn(logger, 'error');
+    const info = vi.spyOn(logger, 'info');
+    const handler = authorizerHandler({ apiKeys: keys(true), logger });
+
+    await expect(handler(tokenEvent(`Bearer ${key}`), context)).rejects.toThrow('table missing');
+
+    expect(error).toHaveBeenCalledWith('Authorizer failed', { error: new Error('table missing') });
+    expect(info).not.toHaveBeenCalled();
+  });
+
+  it('built by its root, logs at the level configured', async () => {
+    const handler = authorizerRoot.build({
+      tables: { apiKeys: 'keys' },
+      dynamoDb: { endpoint: 'http://127.0.0.1:9' },
+      logLevel: 'WARN',
+      metrics: false,
+    });
+    const written = captureOutput();
+
+    // Refused before any DynamoDB call: not a bearer token.
+    await expect(handler(tokenEvent('Basic abc'), context)).rejects.toThrow('Unauthorized');
+
+    expect(written).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import {
+  currentDeadline,
+  Deadline,
+  REQUEST_BUDGET_MS,
+  requestDeadline,
+  withDeadline,
+} from '#shared/deadline';
+
+const NOW = 1_800_000_000_000;
+
+describe("a request's deadline", () => {
+  it('counts its budget from when API Gateway received the request, the authorizer’s time included', () => {
+    expect(requestDeadline({ receivedAt: NOW - 1_200, remainingMs: 14_500 }, NOW).at).toBe(
+      NOW - 1_200 + REQUEST_BUDGET_MS,
+    );
+  });
+
+  it('counts from now when the request time is unknown, or in the future of this clock', () => {
+    expect(requestDeadline({ remainingMs: 14_500 }, NOW).at).toBe(NOW + REQUEST_BUDGET_MS);
+    expect(requestDeadline({ receivedAt: NOW + 5_000, remainingMs: 14_500 }, NOW).at).toBe(
+      NOW + REQUEST_BUDGET_MS,
+    );
+    expect(requestDeadline({ receivedAt: Number.NaN, remainingMs: 14_500 }, NOW).at).toBe(
+      NOW + REQUEST_BUDGET_MS,
+    );
+  });
+
+  it('has passed already for a request received longer ago than its budget', () => {
+    const deadline = requestDeadline({ receivedAt: NOW - REQUEST_BUDGET_MS - 1, remainingMs: 14_500 }, NOW);
+
+    expect(deadline.remainingMs(NOW)).toBe(0);
+  });
+
+  it('is never later than the time the function has left', () => {
+    expect(requestDeadline({ receivedAt: NOW, remainingMs: 800 }, NOW).at).toBe(NOW + 800);
+  });
+
+  it('aborts its signal when it is reached', async () => {
+    const deadline = Deadline.in(20);
+
+    await once(deadline.signal, 'abort');
+
+    expect(deadline.signal.aborted).toBe(true);
+    // Timers run on the monotonic clock, `at` is wall-clock time: they may differ by a millisecond.
+    expect(deadline.remainingMs()).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('the deadline of the request being served', () => {
+  it('follows the request through everything it awaits, each request its own, and is none outside one', async () => {
+    const first = Deadline.in(1_000);
+    const second = Deadline.in(2_000);
+    const seen = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return currentDeadline();
+    };
+
+    const [inFirst, inSecond] = await Promise.all([withDeadline(first, seen), withDeadline(second, seen)]);
+
+    expect(inFirst).toBe(first);
+    expect(inSecond).toBe(second);
+    expect(currentDeadline()).toBeUndefined();
+  });
+});

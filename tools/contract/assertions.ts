@@ -1,0 +1,57 @@
+import assert, { AssertionError } from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
+import type { ObservedExchange } from './api-client';
+
+/**
+ * The few assertions the contract suite needs beyond `node:assert/strict` (which the checks use
+ * for equality and patterns). Each throws Node's AssertionError with `actual` and `expected`, so
+ * the smoke report gives the reason and a test runner shows the difference. The suite runs
+ * outside any test runner (`npm run smoke`), so it depends on none.
+ */
+
+const fail = (message: string, actual: unknown, expected: unknown, operator: string): never => {
+  throw new AssertionError({ message, actual, expected, operator });
+};
+
+/** `text` holds `part` (a missing header or field is `null` or `undefined`, and fails). */
+export const assertContains = (text: string | null | undefined, part: string): void => {
+  if (typeof text !== 'string' || !text.includes(part)) {
+    fail(`Expected ${JSON.stringify(text)} to contain ${JSON.stringify(part)}`, text, part, 'contains');
+  }
+};
+
+/** `list` has an element deeply equal to `item`. */
+export const assertIncludes = <T>(list: readonly T[], item: T): void => {
+  if (!list.some((candidate) => isDeepStrictEqual(candidate, item))) {
+    fail(`Expected ${JSON.stringify(list)} to include ${JSON.stringify(item)}`, list, item, 'includes');
+  }
+};
+
+/** `actual` is at least `least`. */
+export const assertAtLeast = (actual: number, least: number): void => {
+  if (!(actual >= least)) fail(`Expected ${actual} to be at least ${least}`, actual, least, '>=');
+};
+
+/** `actual` is at most `most`. */
+export const assertAtMost = (actual: number, most: number): void => {
+  if (!(actual <= most)) fail(`Expected ${actual} to be at most ${most}`, actual, most, '<=');
+};
+
+/** `actual` is more than `bound`. */
+export const assertAbove = (actual: number, bound: number): void => {
+  if (!(actual > bound)) fail(`Expected ${actual} to be more than ${bound}`, actual, bound, '>');
+};
+
+/** The `details` of a validation failure. */
+export const detailsOf = (response: ObservedExchange): { field: string; message: string }[] =>
+  (response.json as { details?: { field: string; message: string }[] } | undefined)?.details ?? [];
+
+/** Every failure is the Error object, as JSON, with `status` equal to the HTTP status, and no stack trace. */
+export const assertError = (response: ObservedExchange, status: number, code: string): void => {
+  assert.equal(response.status, status);
+  assert.equal(response.headers.get('content-type'), 'application/json');
+  const body = (response.json ?? {}) as { code?: unknown; status?: unknown; message?: unknown };
+  assert.deepEqual({ code: body.code, status: body.status }, { code, status });
+  assert.equal(typeof body.message, 'string', `The Error object has no message: ${response.text}`);
+  assert.doesNotMatch(response.text, /\bat .+:\d+:\d+/);
+};
