@@ -56,7 +56,8 @@ const staleLock = (dataDir: string, record: Partial<LockRecord>) =>
     }),
   );
 
-describe('the data directory lock', () => {
+// Processes start here (a server gone, a DynamoDB Local): seconds each on a busy machine.
+describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
   it('records who holds the directory, updates it, and is given up on release', async () => {
     const dataDir = newDataDir();
 

@@ -15,6 +15,9 @@ import { describeStartFailure } from '#tools/local/start-failure';
  * from Node's module loader, which runs tsx on a thread of its own.
  */
 
+/** A Node process loading tsx and a module: a few hundred ms idle, seconds on a busy machine. */
+const SPAWN_BUDGET_MS = 60_000;
+
 const work = mkdtempSync(join(tmpdir(), 'petstore-start-failure-'));
 // Modules, as the project's are: ESM.
 writeFileSync(join(work, 'package.json'), '{ "type": "module" }\n');
@@ -52,22 +55,30 @@ describe('why npm start could not start, in one line', () => {
     expect(describeStartFailure(error)).toBe('shared/x.ts:1:24 does not compile: Unexpected ";"');
   });
 
-  it('says so, and no more, of the error as tsx reports it through the module loader', () => {
-    expect(describedImportOf('export const broken = (;\n')).toMatch(
-      /^\/.*\/module-\w+\.ts:1:24 does not compile: Unexpected ";"$/,
-    );
-  });
+  it(
+    'says so, and no more, of the error as tsx reports it through the module loader',
+    () => {
+      expect(describedImportOf('export const broken = (;\n')).toMatch(
+        /^\/.*\/module-\w+\.ts:1:24 does not compile: Unexpected ";"$/,
+      );
+    },
+    SPAWN_BUDGET_MS,
+  );
 
-  it('names where an import names nothing the module exports', () => {
-    const target = join(work, 'exports.ts');
-    writeFileSync(target, 'export const something = 1;\n');
+  it(
+    'names where an import names nothing the module exports',
+    () => {
+      const target = join(work, 'exports.ts');
+      writeFileSync(target, 'export const something = 1;\n');
 
-    expect(
-      describedImportOf(`import { nothing } from ${JSON.stringify(target)};\nexport const x = nothing;\n`),
-    ).toMatch(
-      /^\/.*\/module-\w+\.ts:1: SyntaxError: The requested module '.*exports\.ts' does not provide an export named 'nothing'$/,
-    );
-  });
+      expect(
+        describedImportOf(`import { nothing } from ${JSON.stringify(target)};\nexport const x = nothing;\n`),
+      ).toMatch(
+        /^\/.*\/module-\w+\.ts:1: SyntaxError: The requested module '.*exports\.ts' does not provide an export named 'nothing'$/,
+      );
+    },
+    SPAWN_BUDGET_MS,
+  );
 
   it('is the first line of any other failure, without where it was thrown', () => {
     const error = new Error('DynamoDB Local exited with 2: Invalid Port.\nmore');
