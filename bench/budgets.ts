@@ -1,7 +1,9 @@
+import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { BundlePair } from './bundles';
-import type { CapacityRow } from './capacity';
+import type { CapacityRow, WalkCost } from './capacity';
 import type { ColdStartRow } from './cold-start';
 import type { BenchFunction } from './lambda-events';
+import type { PartitionLoad } from './partition-load';
 import type { BenchMode } from './settings';
 import type { WarmRow } from './warm';
 
@@ -21,8 +23,20 @@ export const LIMITS = {
   bundle: 1.5,
   warmP50: 1.1,
   listCapacityGrowth: 1.05,
-  /** A page deep into a walk against the walk's first page. */
+  /** A page deep into a walk of the unfiltered listing against the walk's first page. */
   laterPageCapacity: 1.05,
+  /**
+   * Read units of any page of a walk by status whose every shard holds a page of pets: one Query,
+   * or two where the page crosses into the next shard. Each call counted at 0.5 RCU at least, as
+   * DynamoDB bills it.
+   */
+  statusPageReadUnits: 1,
+  /** Queries of one page by status, however few pets the status has: one per shard at most. */
+  statusPageQueries: STATUS_SHARDS,
+  /** The partition key with the most write units, when every create is `available`. */
+  hottestKeyShare: 0.1,
+  /** 1,000 WCU/s ÷ (hottest share × write units per create). */
+  ceilingCreatesPerSecond: 10_000,
   /** Write units an Idempotency-Key adds to a create (its record: started, then completed). */
   idempotencyExtraWriteUnits: 2,
 } as const;
@@ -45,8 +59,11 @@ export interface BudgetResult {
   readonly subject: string;
   /** What is compared with what, in words, with the two numbers. */
   readonly measured: string;
-  /** `ratio`: measured ÷ reference; `extra`: measured − reference, in capacity units. */
-  readonly kind: 'ratio' | 'extra';
+  /**
+   * `ratio`: measured ÷ reference; `extra`: measured − reference, in capacity units; `units`,
+   * `calls`, `share`: an absolute ceiling; `minimum`: an absolute floor.
+   */
+  readonly kind: 'ratio' | 'extra' | 'units' | 'calls' | 'share' | 'minimum';
   readonly basis: BudgetBasis;
   /** The ratio or the difference, held to `limit`. */
   readonly value: number;
@@ -65,12 +82,16 @@ export const evaluateBudgets = ({
   coldStarts,
   warm,
   capacity,
+  walks,
+  partitionLoad,
 }: {
   mode: BenchMode;
   bundles: readonly BundlePair[];
   coldStarts: readonly ColdStartRow[];
   warm: readonly WarmRow[];
   capacity: readonly CapacityRow[];
+  walks: readonly WalkCost[];
+  partitionLoad: PartitionLoad;
 }): BudgetResult[] => {
   const check = (
     budget: string,
@@ -190,7 +211,25 @@ export const evaluateBudgets = ({
       throw new Error(`No capacity row for ${operation}${count === undefined ? '' : ` at ${count} pets`}`);
     return found;
   };
-  for (const walk of ['list', 'list ?status=available'] as const) {
+  /** An absolute bound, deterministic: a ceiling, or a floor for `minimum`. */
+  const bound = (
+    budget: string,
+    subject: string,
+    kind: 'units' | 'calls' | 'share' | 'minimum',
+    value: number,
+    limit: number,
+    measured: string,
+  ): BudgetResult => ({
+    budget,
+    subject,
+    measured,
+    kind,
+    basis: 'deterministic',
+    value,
+    limit,
+    verdict: verdict(kind === 'minimum' ? value >= limit : value <= limit, 'deterministic', mode),
+  });
+  for (const walk of ['list'] as const) {
     const later = capacity.find(
       (candidate) =>
         candidate.operation.startsWith(`${walk}, page `) && candidate.operation !== `${walk}, page 1`,
@@ -208,6 +247,48 @@ export const evaluateBudgets = ({
       ),
     );
   }
+  const sharded = walks.filter((walk) => walk.design === 'shard after shard (in use)');
+  const dense = sharded.find((walk) => walk.pets === large);
+  const sparse = sharded.find((walk) => walk.pets === small);
+  if (!dense || !sparse) throw new Error('No walk by status at both table sizes');
+  results.push(
+    bound(
+      `RCU of every page of a walk by status, ${dense.pages} pages (${large} pets, a page in every shard)`,
+      'list-pets ?status=',
+      'units',
+      dense.perPage.billedReadUnits.max,
+      LIMITS.statusPageReadUnits,
+      `max ${units(dense.perPage.billedReadUnits.max)}, mean ${units(dense.perPage.billedReadUnits.mean)}`,
+    ),
+    bound(
+      `Queries of a page by status, however few pets (${small} pets, ${sparse.statusPets} of the status)`,
+      'list-pets ?status=',
+      'calls',
+      sparse.perPage.calls.max,
+      LIMITS.statusPageQueries,
+      `max ${sparse.perPage.calls.max}, mean ${Number(sparse.perPage.calls.mean.toFixed(2))}`,
+    ),
+  );
+  const hottest = partitionLoad.hottest[0];
+  if (!hottest) throw new Error('The partition-load model recorded no write');
+  results.push(
+    bound(
+      `hottest partition key's share of write units (${partitionLoad.creates} creates, all available)`,
+      'create-pet',
+      'share',
+      hottest.share,
+      LIMITS.hottestKeyShare,
+      `${hottest.key}: ${units(hottest.writeUnits)} of ${units(partitionLoad.writeUnits)}`,
+    ),
+    bound(
+      'projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)',
+      'create-pet',
+      'minimum',
+      partitionLoad.ceilingCreatesPerSecond,
+      LIMITS.ceilingCreatesPerSecond,
+      `1,000 ÷ (${(hottest.share * 100).toFixed(2)}% × ${partitionLoad.writeUnitsPerCreate.toFixed(2)} WCU)`,
+    ),
+  );
   results.push(
     extra(
       `extra write units of an Idempotency-Key (${large} pets)`,

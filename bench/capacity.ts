@@ -4,6 +4,7 @@ import { createPet as createPetOperation } from '#functions/create-pet/contract'
 import { createPetHandler } from '#functions/create-pet/handler';
 import { getPetHandler } from '#functions/get-pet/handler';
 import { listPetsHandler } from '#functions/list-pets/handler';
+import { STAGE_PLANS } from '#infra/stage-plans';
 import { createDynamoDbClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
@@ -14,6 +15,7 @@ import { PetService } from '#shared/domain/pet-service';
 import { createLogger } from '#shared/observability/logger';
 import { NO_METRICS } from '#shared/observability/metrics';
 import { lambdaContext } from '#tools/lambda/context';
+import { mergedStatusPage } from './alternatives/merged-status-walk';
 import { baselineAuthorizer } from './baselines/authorizer';
 import { baselineCreatePet } from './baselines/create-pet';
 import { baselineCreatePetIdempotent } from './baselines/create-pet-idempotent';
@@ -27,6 +29,12 @@ import { type Admin, seedPets } from './tables';
 export interface RequestCost {
   /** Read capacity units (GetItem, Query, Scan). */
   readonly readUnits: number;
+  /**
+   * Read units with every Query and Scan counted at 0.5 at least: DynamoDB bills each request at
+   * least one 4 KB read (0.5 RCU eventually consistent), where DynamoDB Local reports 0 for a
+   * Query that finds nothing. What a page of a sparse status costs in AWS.
+   */
+  readonly billedReadUnits: number;
   /** Write capacity units (PutItem, UpdateItem). */
   readonly writeUnits: number;
   /** DynamoDB calls made. */
@@ -45,6 +53,35 @@ export type CapacityOperation =
   /** A page deep into a walk that follows Link from the first page, 20 pets a page. */
   | `${'list' | 'list ?status=available'}, page ${number}`;
 
+/**
+ * A whole walk by status, page after page: what its pages cost, read through the listPets
+ * handler (the design in use) or through the design it did not take (a merge of every shard in
+ * global id order, bench/alternatives), on the same table.
+ */
+export interface WalkCost {
+  readonly design: 'shard after shard (in use)' | 'merge of all shards (not used)';
+  readonly status: 'available';
+  readonly pets: number;
+  /** Pets of the status, seen once each over the walk. */
+  readonly statusPets: number;
+  readonly pages: number;
+  readonly perPage: {
+    readonly readUnits: Spread;
+    readonly billedReadUnits: Spread;
+    readonly calls: Spread;
+  };
+}
+
+export interface Spread {
+  readonly mean: number;
+  readonly max: number;
+}
+
+const spread = (values: readonly number[]): Spread => ({
+  mean: values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length),
+  max: Math.max(0, ...values),
+});
+
 export interface CapacityRow {
   readonly operation: CapacityOperation;
   readonly pets: number;
@@ -60,6 +97,9 @@ interface MeteredCall {
 }
 
 const READS = /^(GetItem|Query|Scan|BatchGetItem)/;
+const QUERIES = /^(Query|Scan)/;
+/** The least DynamoDB bills for one eventually consistent Query or Scan: one 4 KB read. */
+const MINIMUM_QUERY_UNITS = 0.5;
 
 /**
  * A client with the functions' own configuration (createDynamoDbClient) plus one middleware, on
@@ -95,6 +135,13 @@ const costOf = (calls: readonly MeteredCall[], requests: number): RequestCost =>
     calls.reduce((total, call) => total + pick(call), 0) / requests;
   return {
     readUnits: sum((call) => (READS.test(call.command) ? call.units : 0)),
+    billedReadUnits: sum((call) =>
+      READS.test(call.command)
+        ? QUERIES.test(call.command)
+          ? Math.max(MINIMUM_QUERY_UNITS, call.units)
+          : call.units
+        : 0,
+    ),
     writeUnits: sum((call) => (READS.test(call.command) ? 0 : call.units)),
     calls: calls.length / requests,
     itemsScanned: sum((call) => call.scanned),
@@ -137,6 +184,7 @@ const handlersFor = (plain: DynamoDBClient, names: TableNames) => {
       authorizer: authorizerHandler({
         apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable }),
         logger: observability.logger,
+        plans: STAGE_PLANS.production,
       }),
     } as Record<BenchFunction, Handler>,
     baseline: {
@@ -176,14 +224,22 @@ const nextCursor = (result: unknown): string => {
   return cursor;
 };
 
+export interface CapacityReport {
+  readonly rows: readonly CapacityRow[];
+  /** Whole walks of `available` at both sizes, in both designs. */
+  readonly walks: readonly WalkCost[];
+}
+
 /**
  * DynamoDB cost per request of each operation, for the service and its baseline, with
- * `smallTable` and then `largeTable` pets in the table. The handlers are the functions' own
- * (shared/handlers) with the adapters built on the metered client: the very calls the functions make.
+ * `smallTable` and then `largeTable` pets in the table, and of whole walks by status. The
+ * handlers are the functions' own (shared/handlers) with the adapters built on the metered
+ * client: the very calls the functions make.
  */
-export const measureCapacity = async (options: CapacityOptions): Promise<CapacityRow[]> => {
+export const measureCapacity = async (options: CapacityOptions): Promise<CapacityReport> => {
   const metered = meteredClient(options.endpoint);
   const handlers = handlersFor(metered.client, options.names);
+  const documents = documentClientOf(metered.client);
 
   const cost = async (
     handler: Handler,
@@ -262,17 +318,75 @@ export const measureCapacity = async (options: CapacityOptions): Promise<Capacit
     ];
   };
 
-  await seedPets(options.admin, options.names, 1, options.smallTable);
+  /**
+   * Every page of a walk of `available`, in both designs, each page's cost on its own: through
+   * listPets following Link (in use), and through the merge of all shards (not used).
+   */
+  const walkWhole = async (pets: number): Promise<WalkCost[]> => {
+    const listPets = handlers.service['list-pets'];
+    const pageCosts = async (page: (after?: string) => Promise<{ seen: number; next?: string }>) => {
+      const costs: RequestCost[] = [];
+      let seen = 0;
+      let after: string | undefined;
+      do {
+        metered.calls.length = 0;
+        const result = await page(after);
+        costs.push(costOf(metered.calls, 1));
+        seen += result.seen;
+        after = result.next;
+      } while (after !== undefined);
+      return { costs, seen };
+    };
+    const walkOf = (
+      design: WalkCost['design'],
+      { costs, seen }: { costs: RequestCost[]; seen: number },
+    ): WalkCost => ({
+      design,
+      status: 'available',
+      pets,
+      statusPets: seen,
+      pages: costs.length,
+      perPage: {
+        readUnits: spread(costs.map((cost) => cost.readUnits)),
+        billedReadUnits: spread(costs.map((cost) => cost.billedReadUnits)),
+        calls: spread(costs.map((cost) => cost.calls)),
+      },
+    });
+    const sharded = await pageCosts(async (cursor) => {
+      const result = await listPets(
+        listEvent({ status: 'available', ...(cursor ? { cursor } : {}) }) as never,
+        lambdaContext('walk', BENCH_CONTEXT) as never,
+      );
+      const link = (result as { headers?: Record<string, string> }).headers?.Link;
+      const seen = (JSON.parse((result as { body: string }).body) as unknown[]).length;
+      return link ? { seen, next: nextCursor(result) } : { seen };
+    });
+    const merged = await pageCosts(async (after) => {
+      const page = await mergedStatusPage(documents, options.names.pets, {
+        status: 'available',
+        limit: 20,
+        ...(after === undefined ? {} : { afterId: Number(after) }),
+      });
+      return page.next === undefined
+        ? { seen: page.ids.length }
+        : { seen: page.ids.length, next: String(page.next) };
+    });
+    return [walkOf('shard after shard (in use)', sharded), walkOf('merge of all shards (not used)', merged)];
+  };
+
+  await seedPets(options.admin, options.names, options.smallTable);
   petsInTable = options.smallTable;
+  const smallWalks = await walkWhole(petsInTable);
   const small = await measureAt(options.smallTable);
   options.progress?.(`capacity: ${options.smallTable} pets done`);
 
-  // Creates took ids up to `petsInTable` (the sequence started at `smallTable`); fill up after them.
-  await seedPets(options.admin, options.names, petsInTable + 1, options.largeTable - petsInTable);
+  // Fill up after the ids the creates' blocks took.
+  await seedPets(options.admin, options.names, options.largeTable - petsInTable);
   petsInTable = options.largeTable;
   // The walks read only: before the creates of the large table's rows, at exactly `largeTable` pets.
   const walks = [...(await walk()), ...(await walk('available'))];
+  const largeWalks = await walkWhole(petsInTable);
   const large = await measureAt(options.largeTable);
   options.progress?.(`capacity: ${options.largeTable} pets done`);
-  return [...small, ...large, ...walks];
+  return { rows: [...small, ...large, ...walks], walks: [...smallWalks, ...largeWalks] };
 };

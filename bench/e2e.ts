@@ -107,7 +107,7 @@ export interface E2eOptions {
 export const measureEndToEnd = async (options: E2eOptions): Promise<E2eRow[]> => {
   const names = tableNamesFor(LOCAL_TABLE_PREFIX);
   await ensureTables(options.admin.client, names);
-  await seedPets(options.admin, names, 1, options.pets);
+  await seedPets(options.admin, names, options.pets);
   const dataDir = join(options.workDir, 'e2e-data');
   mkdirSync(dataDir, { recursive: true });
   const server = await startServer(dataDir, options.endpoint);

@@ -1,3 +1,4 @@
+import { STAGE_PLANS } from '#infra/stage-plans';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { ENV } from '#shared/config';
 import { SERVICE_NAME } from '#shared/observability/logger';
@@ -9,7 +10,7 @@ import type { BenchFunction } from './lambda-events';
  * The environment a function process gets in the benchmark: what the stack sets in Lambda
  * (infra/constructs/api-function.ts: `NODE_OPTIONS=--enable-source-maps`, production's log level
  * INFO, metrics on, the stage; infra/pet-store-stack.ts: the variables of exactly the tables the
- * function uses) plus the DynamoDB Local endpoint. Built from scratch, not inherited, so that
+ * function uses, and the authorizer's plans) plus the DynamoDB Local endpoint. Built from scratch, not inherited, so that
  * nothing of the bench's own process (a loader, a test runner's variables) leaks into what is
  * measured. Service and baseline always get the same environment.
  */
@@ -39,4 +40,6 @@ export const functionEnvironment = ({
   [ENV.stage]: 'production',
   [ENV.dynamoDbEndpoint]: endpoint,
   ...Object.fromEntries(targetOf(functionName).tables.map((table) => [ENV.tables[table], names[table]])),
+  // The stack gives the authorizer the stage's plans (infra/constructs/usage-plans.ts).
+  ...(functionName === 'authorizer' ? { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) } : {}),
 });

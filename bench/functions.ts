@@ -1,5 +1,5 @@
 import { authorizerRoot } from '#functions/authorizer/root';
-import { OPERATIONS, type OperationId } from '#functions/operations';
+import { OPERATIONS } from '#functions/operations';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
 import type { TableKey } from '#shared/config';
 import type { BenchFunction } from './lambda-events';
@@ -30,26 +30,26 @@ const target = (
   baseline: `bench/baselines/entries/${name}.ts`,
 });
 
-const operation = (
-  name: BenchFunction,
-  operationId: OperationId,
-  variant?: { readonly of: BenchFunction; readonly baseline: BenchFunction },
-): BenchTarget => {
-  const root = OPERATIONS.find((candidate) => candidate.operation.operationId === operationId);
-  if (!root) throw new Error(`No operation ${operationId}`);
-  const built = target(name, root);
-  return variant
-    ? { ...built, baseline: `bench/baselines/entries/${variant.baseline}.ts`, variantOf: variant.of }
-    : built;
-};
+/** The bench's name of a function: its folder in functions/ (`functions/list-pets/lambda.ts` → `list-pets`). */
+const folderOf = (entry: string): string => entry.split('/').at(-2) ?? entry;
 
-/** Every Lambda function of the stack, in report order. */
+/** Functions the bench also sends another event: their own bundle, another baseline. */
+const VARIANTS: readonly { readonly name: BenchFunction; readonly of: BenchFunction }[] = [
+  // createPet sent an Idempotency-Key: its baseline makes the record's writes too.
+  { name: 'create-pet-idempotent', of: 'create-pet' },
+];
+
+/**
+ * Every Lambda function of the stack, in report order: each operation of OPERATIONS, the
+ * variants, then the authorizer.
+ */
 export const TARGETS: readonly BenchTarget[] = [
-  operation('list-pets', 'listPets'),
-  operation('create-pet', 'createPet'),
-  // The same function and bundle, sent an Idempotency-Key: its baseline makes the record's writes too.
-  operation('create-pet-idempotent', 'createPet', { of: 'create-pet', baseline: 'create-pet-idempotent' }),
-  operation('get-pet', 'getPet'),
+  ...OPERATIONS.map((root) => target(folderOf(root.entry) as BenchFunction, root)),
+  ...VARIANTS.map(({ name, of }) => {
+    const root = OPERATIONS.find((candidate) => folderOf(candidate.entry) === of);
+    if (!root) throw new Error(`No operation ${of} for the bench variant ${name}`);
+    return { ...target(name, root), variantOf: of };
+  }),
   target('authorizer', authorizerRoot),
 ];
 

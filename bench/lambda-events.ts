@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import type { OperationId } from '#functions/operations';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
 import { type ApiIdentity, methodArn, proxyEvent, tokenAuthorizerEvent } from '#tools/lambda/events';
 
@@ -8,7 +9,18 @@ import { type ApiIdentity, methodArn, proxyEvent, tokenAuthorizerEvent } from '#
  * data, so that they can be handed to a child process as JSON.
  */
 
-export type BenchFunction = 'list-pets' | 'create-pet' | 'create-pet-idempotent' | 'get-pet' | 'authorizer';
+/** An operation id in kebab case: `listPets` → `list-pets`, the name of its folder in functions/. */
+type Kebab<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${Kebab<Tail>}`
+  : S;
+
+/**
+ * What the bench measures: every operation of OPERATIONS by its folder's name, the authorizer,
+ * and createPet sent an Idempotency-Key. Derived from OPERATIONS, so every table of the bench
+ * keyed by it (events, expected statuses, baselines, budgets) fails to compile until it covers a
+ * new operation.
+ */
+export type BenchFunction = Kebab<OperationId> | 'create-pet-idempotent' | 'authorizer';
 
 export type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
 
@@ -84,6 +96,10 @@ export const benchEvents = ({
 /** A listing, optionally by status and from a cursor: measured for its DynamoDB cost. */
 export const listEvent = (query: Readonly<Record<string, string>> = {}): APIGatewayProxyEvent =>
   benchProxyEvent({ method: 'GET', path: '/pets', resource: '/pets', query });
+
+/** A create as a client sends it, with this body: measured for the partitions its writes reach. */
+export const createEvent = (body: unknown): APIGatewayProxyEvent =>
+  benchProxyEvent({ method: 'POST', path: '/pets', resource: '/pets', body });
 
 /** The status each function must answer with its bench event. */
 export const EXPECTED_STATUS: Readonly<Record<BenchFunction, number>> = {

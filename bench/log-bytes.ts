@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
 import { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
+import { STAGE_PLANS } from '#infra/stage-plans';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { FunctionConfig } from '#shared/config';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
@@ -135,6 +136,7 @@ export const measureLogBytes = async ({
     metrics: true,
     logLevel: 'INFO',
     stage: 'production',
+    plans: STAGE_PLANS.production,
   };
   const gateway = await startLocalGateway({
     port: 0,

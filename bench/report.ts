@@ -1,10 +1,11 @@
 import { type BudgetResult, NOT_JUDGED } from './budgets';
 import type { BundlePair } from './bundles';
-import type { CapacityRow, RequestCost } from './capacity';
+import type { CapacityRow, RequestCost, WalkCost } from './capacity';
 import type { ColdStartRow } from './cold-start';
 import type { E2eRow } from './e2e';
 import type { ChildNode } from './lambda-node';
 import type { Machine } from './machine';
+import type { PartitionLoad } from './partition-load';
 import type { BenchSettings } from './settings';
 import type { WarmRow } from './warm';
 
@@ -22,6 +23,8 @@ export interface BenchReport {
   readonly warm: readonly WarmRow[];
   readonly endToEnd: readonly E2eRow[];
   readonly capacity: readonly CapacityRow[];
+  readonly walks: readonly WalkCost[];
+  readonly partitionLoad: PartitionLoad;
   readonly budgets: readonly BudgetResult[];
   readonly durationSeconds: number;
 }
@@ -33,7 +36,7 @@ export const table = (header: readonly string[], rows: readonly (readonly Cell[]
   const text = [header, ...rows].map((row) => row.map(String));
   const widths = header.map((_, column) => Math.max(3, ...text.map((row) => (row[column] ?? '').length)));
   const numeric = header.map((_, column) =>
-    rows.every((row) => /^[\d.,×x% +−-]+(ms|KiB|CU|µs|\/s)?$|^—$/.test(String(row[column] ?? ''))),
+    rows.every((row) => /^[\d.,×x% +−/-]+(ms|KiB|CU|µs|\/s)?$|^—$/.test(String(row[column] ?? ''))),
   );
   const line = (row: readonly string[]) =>
     `| ${row
@@ -55,17 +58,42 @@ const costCells = (cost: RequestCost | undefined): Cell[] =>
   cost
     ? [cu(cost.readUnits), cu(cost.writeUnits), cu(cost.calls), cu(cost.itemsScanned)]
     : ['—', '—', '—', '—'];
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+const perSecond = (value: number) => `${Math.floor(value).toLocaleString('en-US')}/s`;
+
+/** A budget's value or limit, in its kind's unit. */
+const budgetValue = (
+  kind: BudgetResult['kind'],
+  value: number,
+  role: 'value' | 'limit' = 'value',
+): string => {
+  switch (kind) {
+    // Three digits: a ratio printed as 1.30× must not read as a MISS of a 1.3× limit.
+    case 'ratio':
+      return role === 'limit' ? `${value}×` : times(value, 3);
+    case 'extra':
+      return `+${cu(value)} CU`;
+    case 'units':
+      return `${cu(value)} CU`;
+    case 'calls':
+      return cu(value);
+    case 'share':
+      return percent(value);
+    case 'minimum':
+      return perSecond(value);
+  }
+};
 
 export const budgetTable = (report: BenchReport): string =>
   table(
-    ['Budget', 'Function', 'Measured', 'Ratio or extra', 'Limit', 'Result'],
+    ['Budget', 'Function', 'Measured', 'Value', 'Limit', 'Result'],
     report.budgets.map((budget) => [
       budget.budget,
       budget.subject,
       budget.measured,
       // Three digits: a ratio printed as 1.30× must not read as a MISS of a 1.3× limit.
-      budget.kind === 'ratio' ? times(budget.value, 3) : `+${cu(budget.value)} CU`,
-      budget.kind === 'ratio' ? `≤ ${budget.limit}×` : `≤ +${budget.limit} CU`,
+      budgetValue(budget.kind, budget.value),
+      `${budget.kind === 'minimum' ? '≥' : '≤'} ${budgetValue(budget.kind, budget.limit, 'limit')}`,
       budget.verdict,
     ]),
   );
@@ -184,6 +212,38 @@ export const capacityTable = (report: BenchReport): string =>
     ]),
   );
 
+export const walkTable = (report: BenchReport): string =>
+  table(
+    [
+      'Design',
+      'Pets in table',
+      'Of the status',
+      'Pages',
+      'RCU a page, mean / max',
+      'RCU a page at 0.5 a call, mean / max',
+      'Queries a page, mean / max',
+    ],
+    report.walks.map((walk) => [
+      walk.design,
+      walk.pets,
+      walk.statusPets,
+      walk.pages,
+      `${cu(walk.perPage.readUnits.mean)} / ${cu(walk.perPage.readUnits.max)}`,
+      `${cu(walk.perPage.billedReadUnits.mean)} / ${cu(walk.perPage.billedReadUnits.max)}`,
+      `${cu(walk.perPage.calls.mean)} / ${cu(walk.perPage.calls.max)}`,
+    ]),
+  );
+
+/** The partition keys that took the most write units, and what the hottest one allows. */
+export const partitionLoadTable = (report: BenchReport): string =>
+  table(
+    ['Partition key', 'WCU', 'Share of write units'],
+    report.partitionLoad.hottest.map((key) => [key.key, cu(key.writeUnits), percent(key.share)]),
+  );
+
+export const partitionLoadLine = ({ partitionLoad: load }: BenchReport): string =>
+  `${load.creates} creates (${load.instances} instances side by side, all \`${load.status}\`): ${cu(load.writeUnits)} WCU on ${load.keys} partition keys, ${load.writeUnitsPerCreate.toFixed(2)} WCU a create; hottest key ${percent(load.hottest[0]?.share ?? 0)} of write units; projected ceiling 1,000 WCU/s ÷ (${percent(load.hottest[0]?.share ?? 0)} × ${load.writeUnitsPerCreate.toFixed(2)}) = ${perSecond(load.ceilingCreatesPerSecond)} creates`;
+
 export const machineLine = (report: BenchReport): string => {
   const { machine } = report;
   return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.platform}; ${report.javaVersion}`;
@@ -227,6 +287,12 @@ export const renderConsole = (report: BenchReport): string =>
     '',
     'DynamoDB capacity per request (ConsumedCapacity reported by DynamoDB Local)',
     capacityTable(report),
+    '',
+    'Whole walks of ?status=available, 20 a page, in the design in use and in the merge it replaced',
+    walkTable(report),
+    '',
+    `Partition load: ${partitionLoadLine(report)}`,
+    partitionLoadTable(report),
     '',
     `Budgets (${budgetSummary(report)})`,
     budgetTable(report),

@@ -14,6 +14,7 @@ import { Tables } from '#infra/constructs/tables';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
+import { LEGACY_STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
 import type { OperationRoot } from '#shared/composition/root';
 import { ENV } from '#shared/config';
 
@@ -55,7 +56,10 @@ export class PetStoreStack extends Stack {
       terminationProtection: stage.dataProtection.terminationProtection,
     });
     this.stage = stage;
-    this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
+    this.tables = new Tables(this, 'Tables', {
+      dataProtection: stage.dataProtection,
+      legacyStatusIndex: stage.legacyStatusIndex,
+    });
     this.handlers = this.operationFunctions(operations);
     this.authorizer = this.authorizerFunction();
     this.api = new PetStoreApi(this, 'Api', {
@@ -125,6 +129,8 @@ export class PetStoreStack extends Stack {
       timeout: AUTHORIZER_TIMEOUT,
     });
     this.grantData(fn, authorizerRoot.data);
+    // The authorizer names each caller's plan: it needs the stage's plans.
+    fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
     return fn;
   }
 
@@ -188,11 +194,16 @@ export class PetStoreStack extends Stack {
   }
 
   /**
-   * Exactly the DynamoDB actions the function's composition root declares, each on the table or index it
-   * names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
+   * Exactly the DynamoDB actions the function's composition root declares, each on the table or
+   * index it names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
+   * An index the table does not have is granted nothing; a function granted the legacy status
+   * index reads it (PETS_LEGACY_STATUS_INDEX).
    */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {
     for (const access of accesses) {
+      if (access.index && !this.tables.hasIndex(access.table, access.index)) continue;
+      if (access.index === LEGACY_STATUS_INDEX.indexName)
+        fn.function.addEnvironment(ENV.legacyStatusIndex, 'true');
       const table: Table = this.tables.byKey(access.table);
       fn.role.addToPrincipalPolicy(
         new PolicyStatement({

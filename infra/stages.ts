@@ -2,7 +2,9 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { type ILambdaDeploymentConfig, LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { STAGE_NAMES, type StageName } from '#infra/stage-names';
+import { STAGE_PLANS } from '#infra/stage-plans';
 import type { LogLevel } from '#shared/config';
+import type { Plans } from '#shared/fair-use/plans';
 
 export { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
 
@@ -60,6 +62,27 @@ export interface DataProtection {
   readonly terminationProtection: boolean;
 }
 
+/** Windows AWS WAF counts a rate-based rule's requests over, in seconds. */
+export type FirewallWindowSeconds = 60 | 120 | 300 | 600;
+
+/**
+ * The stage's WAF web ACL (infra/constructs/firewall.ts): a rate-based rule per client IP in
+ * front of the authorizer, and AWS's managed common and known-bad-inputs rule groups. Costs
+ * money whether or not it blocks anything (docs/deploy.md, "Firewall").
+ */
+export interface FirewallSettings {
+  /** Whether the stage has the web ACL at all. */
+  readonly enabled: boolean;
+  /**
+   * Requests one IP address may send in `windowSeconds` before WAF blocks its requests (403
+   * FORBIDDEN) until its rate falls back. At least the largest plan's rate over the window: a
+   * key's server behind one address must never be blocked within its plan (the synth checks it).
+   */
+  readonly requestsPerIp: number;
+  /** The window WAF counts an address's requests over. */
+  readonly windowSeconds: FirewallWindowSeconds;
+}
+
 export interface StageConfig {
   /** The stage's name: its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: StageName;
@@ -93,7 +116,37 @@ export interface StageConfig {
    * answers are (docs/deploy.md, "CORS").
    */
   readonly allowedOrigins: readonly string[];
+  /**
+   * The pets table still has the unsharded `status-index` of stacks deployed before the status
+   * index was sharded, besides the sharded one, and listPets reads it. Only while such a stage
+   * migrates: set it for the first deploy of the sharded index, backfill, then clear it
+   * (docs/deploy.md, "Migrating to the sharded status index"). A new stage never sets it.
+   */
+  readonly legacyStatusIndex: boolean;
+  /**
+   * The plans API keys belong to (infra/stage-plans.ts): a usage plan each in API Gateway, bound
+   * to the stage, and the plan of a key whose record names none.
+   */
+  readonly plans: Plans;
+  /** The WAF web ACL in front of the stage. */
+  readonly firewall: FirewallSettings;
 }
+
+/**
+ * What production's throttle is sized for (docs/deploy.md, "Throttling"): an expected peak of
+ * 1,000 requests a second, creates at most half of them. Change it here when the expected load
+ * changes, and the throttle with it.
+ */
+export const PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND = 1_000;
+
+/**
+ * The create rate the data model takes before its hottest partition key reaches DynamoDB's
+ * 1,000 write units a second: one status shard's key takes 1/16 of the creates of a status, one
+ * write unit each (a pet is under 1 KB), so 16 × 1,000. `npm run bench` measures it (the
+ * partition-load model, BENCHMARKS.md), and the stage throttle keeps production's busiest second
+ * under half of it.
+ */
+export const DATA_MODEL_CEILING_CREATES_PER_SECOND = 16_000;
 
 const STAGING: Omit<StageConfig, 'env'> = {
   name: 'staging',
@@ -120,6 +173,7 @@ const STAGING: Omit<StageConfig, 'env'> = {
   deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
   // A web client's development server (Vite's default port) may call staging.
   allowedOrigins: ['http://localhost:5173'],
+  legacyStatusIndex: false,
   // Disposable: a staging stack can be deleted and rebuilt with its data.
   dataProtection: {
     deletionProtection: false,
@@ -127,11 +181,21 @@ const STAGING: Omit<StageConfig, 'env'> = {
     removalPolicy: RemovalPolicy.DESTROY,
     terminationProtection: false,
   },
+  plans: STAGE_PLANS.staging,
+  // Off: about $8 a month plus requests for a stage nobody outside uses; turn it on to try rules.
+  firewall: { enabled: false, requestsPerIp: 5_000, windowSeconds: 300 },
 };
 
 const PRODUCTION: Omit<StageConfig, 'env'> = {
   name: 'production',
-  throttling: { rateLimit: 100, burstLimit: 200 },
+  // Twice the expected peak, and twice that as a burst: even if every request were a create, the
+  // busiest second (burst + rate, 6,000) stays under half the data model's ceiling (16,000), under
+  // API Gateway's default account quota (10,000 a second, burst 5,000), and the steady rate
+  // (2 WCU a create) within the 4,000 WCU/s a new on-demand table serves at once.
+  throttling: {
+    rateLimit: 2 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+    burstLimit: 4 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+  },
   logRetention: RetentionDays.THREE_MONTHS,
   logLevel: 'INFO',
   alarms: {
@@ -154,6 +218,7 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
   deployment: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
   // Servers only until a web client ships; its origin goes here then.
   allowedOrigins: [],
+  legacyStatusIndex: false,
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
   dataProtection: {
     deletionProtection: true,
@@ -161,6 +226,10 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
     removalPolicy: RemovalPolicy.RETAIN,
     terminationProtection: true,
   },
+  plans: STAGE_PLANS.production,
+  // 20,000 per 5 minutes (about 67 a second) from one address: above the partner plan's 50 a
+  // second, so only floods, with or without a key, are blocked before the authorizer runs.
+  firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
 };
 
 export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>>> = {

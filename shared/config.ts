@@ -1,4 +1,5 @@
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
+import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
 /**
  * Configuration from the environment: the one module that names environment variables and reads
@@ -29,6 +30,11 @@ export const ENV = {
   } satisfies Record<TableKey, string>,
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
+  /**
+   * `true` while a stage migrates to the sharded status index: listPets then lists by status from
+   * the unsharded `status-index` (docs/deploy.md). Set by the stack; unset otherwise.
+   */
+  legacyStatusIndex: 'PETS_LEGACY_STATUS_INDEX',
   /** `staging` or `production`, set by the stack; unset locally. */
   stage: 'PETSTORE_STAGE',
   /**
@@ -37,6 +43,12 @@ export const ENV = {
    * reads it too, and allows any origin when it is unset.
    */
   corsOrigins: 'PETSTORE_CORS_ORIGINS',
+  /**
+   * The stage's plans as JSON (`{ "plans": { "standard": { "rateLimit", "burstLimit", "quota":
+   * { "limit", "period" } } }, "defaultPlan": "standard" }`), set by the stack for the authorizer,
+   * which names each caller's plan to API Gateway and in `RateLimit-Policy`.
+   */
+  plans: 'PETSTORE_PLANS',
   /** Powertools' own variables, set by the stack. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
@@ -46,12 +58,16 @@ export const ENV = {
     port: 'PORT',
     dataDir: 'PETSTORE_DATA_DIR',
     apiKey: 'PETSTORE_API_KEY',
+    /** The plan of the local key: one of the local plans (staging's, and `local`, the one when unset). */
+    apiKeyPlan: 'PETSTORE_API_KEY_PLAN',
   },
   /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */
   smoke: {
     baseUrl: 'BASE_URL',
     apiKey: 'API_KEY',
     origin: 'SMOKE_ORIGIN',
+    /** A key of its own the throttling check may spend (best on a small plan). */
+    throttleKey: 'SMOKE_THROTTLE_KEY',
   },
   /** The browser tests' Chromium, when it is not where Debian's chromium-headless-shell puts it. */
   chromiumPath: 'CHROMIUM_PATH',
@@ -98,6 +114,10 @@ export interface FunctionConfig {
   readonly metrics: boolean;
   /** Web origins whose pages may read the answers (CORS). @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** The stage's plans: required by the authorizer, which names each caller's plan. */
+  readonly plans?: Plans;
+  /** List by status from the unsharded index of a stage still migrating. @default false */
+  readonly legacyStatusIndex?: boolean;
 }
 
 /** The allowed origins in a variable, or a ConfigError naming it. */
@@ -110,6 +130,28 @@ export const readAllowedOrigins = (name: string, value: string): AllowedOrigins 
   }
 };
 
+/** The plans in a variable (JSON), or a ConfigError naming it and the first problem. */
+export const readPlans = (name: string, value: string): Plans => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(`${name} must be the plans as JSON, not "${value.slice(0, 40)}"`);
+  }
+  try {
+    return checkPlans(parsed);
+  } catch (error) {
+    if (error instanceof PlansError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+};
+
+/** The plans the configuration must hold; a ConfigError names the variable otherwise. */
+export const requirePlans = (config: Pick<FunctionConfig, 'plans'>): Plans => {
+  if (!config.plans) throw new ConfigError(`Environment variable ${ENV.plans} must be set`);
+  return config.plans;
+};
+
 /**
  * A function's configuration from the environment Lambda gives it: the variables of `tables`
  * are required (the stack sets exactly those), the rest optional.
@@ -118,7 +160,12 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
   const stage = optionalEnv(ENV.stage, env);
   const origins = optionalEnv(ENV.corsOrigins, env);
+  const plans = optionalEnv(ENV.plans, env);
   const logLevel = readLogLevel(env);
+  const legacy = optionalEnv(ENV.legacyStatusIndex, env);
+  if (legacy !== undefined && legacy !== 'true') {
+    throw new ConfigError(`${ENV.legacyStatusIndex} must be "true" or unset, not "${legacy}"`);
+  }
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
     dynamoDb: endpoint ? { endpoint } : {},
@@ -126,6 +173,8 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     ...(logLevel ? { logLevel } : {}),
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
+    ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
+    ...(legacy ? { legacyStatusIndex: true } : {}),
   };
 };
 

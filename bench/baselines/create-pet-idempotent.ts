@@ -2,45 +2,37 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { petItem } from '#shared/adapters/dynamodb/pet-items';
+import type { Pet } from '#shared/domain/pet';
+import { baselineIds } from './id-block';
 
 const DAY_SECONDS = 86_400;
 
 /**
  * Baseline of createPet with an Idempotency-Key: the writes the service makes, with the same
- * client and nothing else. The counter's ADD (the id is reserved first), the conditional PutItem
- * of the in-progress record holding that id, the conditional PutItem of the pet, then the
- * UpdateItem that completes the record with the pet.
+ * client and nothing else. The id first (from a block leased as the service leases it), the
+ * conditional PutItem of the in-progress record holding that id, the conditional PutItem of the
+ * pet, then the UpdateItem that completes the record with the pet.
  */
-export const baselineCreatePetIdempotent =
-  (tables: {
-    client: DynamoDBDocumentClient;
-    petsTable: string;
-    countersTable: string;
-    idempotencyTable: string;
-  }) =>
-  async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+export const baselineCreatePetIdempotent = (tables: {
+  client: DynamoDBDocumentClient;
+  petsTable: string;
+  countersTable: string;
+  idempotencyTable: string;
+}) => {
+  const nextId = baselineIds(tables.client, tables.countersTable);
+  return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const key = event.headers['Idempotency-Key'] ?? event.headers['idempotency-key'];
     const principal = event.requestContext.authorizer?.principalId;
     const body = JSON.parse(event.body ?? '{}') as { name: string; categoryId: number; status?: string };
     const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
     const id = `createPet#v2#${hash([principal, key])}`;
     const now = Date.now();
-    const { Attributes } = await tables.client.send(
-      new UpdateCommand({
-        TableName: tables.countersTable,
-        Key: { name: 'pet-id' },
-        UpdateExpression: 'ADD #value :one',
-        ConditionExpression: 'attribute_not_exists(#value) OR #value < :max',
-        ExpressionAttributeNames: { '#value': 'value' },
-        ExpressionAttributeValues: { ':one': 1, ':max': Number.MAX_SAFE_INTEGER },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
     const pet = {
-      id: Number(Attributes?.value),
+      id: await nextId(),
       name: body.name,
       categoryId: body.categoryId,
-      status: body.status ?? 'available',
+      status: (body.status ?? 'available') as Pet['status'],
     };
     await tables.client.send(
       new PutCommand({
@@ -63,7 +55,7 @@ export const baselineCreatePetIdempotent =
     await tables.client.send(
       new PutCommand({
         TableName: tables.petsTable,
-        Item: pet,
+        Item: petItem(pet),
         ConditionExpression: 'attribute_not_exists(id)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -84,3 +76,4 @@ export const baselineCreatePetIdempotent =
       body: JSON.stringify(pet),
     };
   };
+};

@@ -1,43 +1,36 @@
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { petItem } from '#shared/adapters/dynamodb/pet-items';
+import type { Pet } from '#shared/domain/pet';
+import { baselineIds } from './id-block';
 
 /**
- * Baseline of createPet: the same two writes with the same conditions (counter ADD, then a
- * conditional PutItem), same client, no middleware and no validation.
+ * Baseline of createPet: the same writes with the same conditions (an id from a block leased as
+ * the service leases it, then a conditional PutItem of the same item, status shard key
+ * included), same client, no middleware and no validation.
  */
-export const baselineCreatePet =
-  ({
-    client,
-    petsTable,
-    countersTable,
-  }: {
-    client: DynamoDBDocumentClient;
-    petsTable: string;
-    countersTable: string;
-  }) =>
-  async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+export const baselineCreatePet = ({
+  client,
+  petsTable,
+  countersTable,
+}: {
+  client: DynamoDBDocumentClient;
+  petsTable: string;
+  countersTable: string;
+}) => {
+  const nextId = baselineIds(client, countersTable);
+  return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const body = JSON.parse(event.body ?? '{}') as { name: string; categoryId: number; status?: string };
-    const { Attributes } = await client.send(
-      new UpdateCommand({
-        TableName: countersTable,
-        Key: { name: 'pet-id' },
-        UpdateExpression: 'ADD #value :one',
-        ConditionExpression: 'attribute_not_exists(#value) OR #value < :max',
-        ExpressionAttributeNames: { '#value': 'value' },
-        ExpressionAttributeValues: { ':one': 1, ':max': Number.MAX_SAFE_INTEGER },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
     const pet = {
-      id: Number(Attributes?.value),
+      id: await nextId(),
       name: body.name,
       categoryId: body.categoryId,
-      status: body.status ?? 'available',
+      status: (body.status ?? 'available') as Pet['status'],
     };
     await client.send(
       new PutCommand({
         TableName: petsTable,
-        Item: pet,
+        Item: petItem(pet),
         ConditionExpression: 'attribute_not_exists(id)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -48,3 +41,4 @@ export const baselineCreatePet =
       body: JSON.stringify(pet),
     };
   };
+};

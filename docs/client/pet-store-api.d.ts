@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List animals
-         * @description One page of animals: at most `limit` of them. With `status`, only the animals of that availability, oldest (lowest id) first, page after page; without it, in storage order (stable, but not by id).
+         * @description One page of animals: at most `limit` of them. With `status`, only the animals of that availability, in a stable order that is not by id (the status index is split into 16 shards by id; a walk reads them one after the other, ascending id within each); without it, in storage order (stable, but not by id either).
          *
          *     While more animals follow, the answer carries `Link: <…>; rel="next"`: the same listing (same `status` and `limit`) with a `cursor`. Follow it until an answer has no `Link`; the last page never links to an empty one. Walking the pages visits every animal that exists throughout the walk exactly once. `limit` may change from page to page, `status` may not.
          *
@@ -89,7 +89,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "HTTP_VERSION_NOT_SUPPORTED";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "HTTP_VERSION_NOT_SUPPORTED";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -130,6 +130,7 @@ export interface components {
         /** @description `UNAUTHORIZED`: the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`. */
         Unauthorized: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -144,12 +145,34 @@ export interface components {
             };
         };
         /**
+         * @description Answered by the firewall (AWS WAF) in front of the stage, before the key is checked: production has one.
+         *
+         *     `FORBIDDEN`: the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks. The service itself never answers it, and `npm start` has no firewall.
+         */
+        Forbidden: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & ({
+                    /** @enum {string} */
+                    code: "FORBIDDEN";
+                    /** @constant */
+                    status: 403;
+                } & {
+                    [key: string]: unknown;
+                });
+            };
+        };
+        /**
          * @description Answered by API Gateway, before the key is checked, for any path under `/v1` that the API does not have.
          *
          *     `NOT_FOUND`: the requested resource does not exist.
          */
         NotFound: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -163,16 +186,25 @@ export interface components {
                 });
             };
         };
-        /** @description `TOO_MANY_REQUESTS`: the stage's rate limit is exceeded; retry later, with backoff. */
+        /**
+         * @description Two codes say which limit was reached: `TOO_MANY_REQUESTS` a rate (retry after `Retry-After` seconds), `QUOTA_EXCEEDED` a quota (until the next calendar day or month, UTC).
+         *
+         *     `TOO_MANY_REQUESTS`: the key sent faster than its plan's rate (`RateLimit-Policy`, the `-rate` policy), or the stage's own throttle was reached; retry after `Retry-After` seconds, with backoff.
+         *
+         *     `QUOTA_EXCEEDED`: the key's plan quota (`RateLimit-Policy`, the policy named after the plan) is used up; it resets at the start of the next calendar day or month (UTC). `Retry-After` says an hour.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "Request-Id": components["headers"]["Request-Id"];
+                /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                "RateLimit-Policy"?: string;
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & ({
                     /** @enum {string} */
-                    code: "TOO_MANY_REQUESTS";
+                    code: "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED";
                     /** @constant */
                     status: 429;
                 } & {
@@ -183,6 +215,9 @@ export interface components {
         /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries internal details. */
         InternalError: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                "RateLimit-Policy"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -200,6 +235,9 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "Request-Id": components["headers"]["Request-Id"];
+                /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                "RateLimit-Policy"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -224,7 +262,17 @@ export interface components {
         /** @description The replacement (`rel="successor-version"`). */
         Link: "</v1/pets>; rel=\"successor-version\"";
         /**
-         * @description Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use.
+         * @description The request's id (API Gateway's), on every answer, whoever gives it: the same value as the Error object's `requestId`. Quote it when you ask for help.
+         * @example 6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84
+         */
+        "Request-Id": string;
+        /**
+         * @description The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.
+         * @example "standard";q=10000;w=86400, "standard-rate";q=20;w=2
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use: 1, but 3600 for `QUOTA_EXCEEDED` (the quota resets at the start of the next calendar day or month, UTC).
          * @example 1
          */
         "Retry-After": number;
@@ -254,9 +302,11 @@ export interface operations {
                 headers: {
                     /**
                      * @description The next page (RFC 8288), present while more animals follow: this listing (same `status` and `limit`) with the `cursor` where it continues.
-                     * @example </v1/pets?status=pending&limit=2&cursor=AUC9NacUUqLpeyJzIjoicGVuZGluZyIsInAiOlsyXX0>; rel="next"
+                     * @example </v1/pets?status=pending&limit=2&cursor=AkX8praXBaMReyJzIjoicGVuZGluZyIsInAiOlsyXX0>; rel="next"
                      */
                     Link?: string;
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -266,6 +316,8 @@ export interface operations {
             /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -280,11 +332,14 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `METHOD_NOT_ALLOWED`: the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path. */
             405: {
                 headers: {
                     /** @description The methods this path accepts. */
                     Allow: "GET, POST";
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -332,6 +387,8 @@ export interface operations {
                      * @example true
                      */
                     "Idempotent-Replayed"?: "true";
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -341,10 +398,12 @@ export interface operations {
             /**
              * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
              *
-             *     `INVALID_JSON`: the body is missing or is not valid JSON.
+             *     `INVALID_JSON`: the body is missing, is not valid JSON, or its bytes are not UTF-8.
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -359,11 +418,14 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `METHOD_NOT_ALLOWED`: the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path. */
             405: {
                 headers: {
                     /** @description The methods this path accepts. */
                     Allow: "GET, POST";
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -385,6 +447,8 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -401,6 +465,9 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 16 KiB. */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -414,9 +481,12 @@ export interface operations {
                     });
                 };
             };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json`. */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json`, or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says. */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -437,6 +507,8 @@ export interface operations {
              */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -473,6 +545,8 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -485,6 +559,8 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -499,6 +575,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description No animal has this id.
              *
@@ -509,6 +586,8 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -527,6 +606,8 @@ export interface operations {
                 headers: {
                     /** @description The methods this path accepts. */
                     Allow: "GET";
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { authorize, isUnauthorized } from '#shared/auth/authorize';
+import { authorize, isUnauthorized, UnknownPlanError } from '#shared/auth/authorize';
 import { requestDeadline, withinDeadline } from '#shared/deadline';
+import type { Plans } from '#shared/fair-use/plans';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { type Logger, withInvocationLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -9,37 +10,43 @@ import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 export interface AuthorizerDependencies {
   readonly apiKeys: ApiKeyRepository;
   readonly logger: Logger;
+  /** The stage's plans: each key is on one of them. */
+  readonly plans: Plans;
 }
 
 /**
  * The TOKEN authorizer for `Authorization: Bearer <key>`. The token is never logged: only the
- * outcome and, on success, the key's id. A refused key ends as API Gateway's 401; any other
- * failure as its AUTHORIZER_FAILURE (503). Its key lookup has the request's budget from the
- * moment it starts (a TOKEN event carries no request time), so a stalled DynamoDB ends it, and
- * the request, as fast as it ends a function.
+ * outcome and, on success, the key's id and plan (never its usage identifier). A refused key
+ * ends as API Gateway's 401; any other failure as its AUTHORIZER_FAILURE (503). Its key lookup
+ * has the request's budget from the moment it starts (a TOKEN event carries no request time), so
+ * a stalled DynamoDB ends it, and the request, as fast as it ends a function.
  */
-export const authorizerHandler = ({ apiKeys, logger }: AuthorizerDependencies): TokenAuthorizerHandler =>
+export const authorizerHandler = (dependencies: AuthorizerDependencies): TokenAuthorizerHandler =>
   // A TOKEN event carries no request id: its lines name the invocation (function_request_id).
   withInvocationLogger(
-    logger,
+    dependencies.logger,
     () => undefined,
     withinDeadline(
       (_event, context) =>
         requestDeadline({
           remainingMs: context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY,
         }),
-      authorizerStack({ apiKeys, logger }),
+      authorizerStack(dependencies),
     ),
   );
 
-const authorizerStack = ({ apiKeys, logger }: AuthorizerDependencies): TokenAuthorizerHandler =>
+const authorizerStack = ({ apiKeys, logger, plans }: AuthorizerDependencies): TokenAuthorizerHandler =>
   middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
     try {
-      const result = await authorize(apiKeys, event.authorizationToken, event.methodArn);
-      logger.info('Key accepted', { keyId: result.context.keyId });
+      const result = await authorize(apiKeys, event.authorizationToken, event.methodArn, plans);
+      logger.info('Key accepted', { keyId: result.context.keyId, plan: result.context.plan });
       return result;
     } catch (error) {
-      if (isUnauthorized(error)) logger.info('Key refused');
+      // A key on a plan the stage does not have is refused like any other, but it is a mistake
+      // of the operator's (a plan removed from infra/stage-plans.ts): say which plan.
+      if (error instanceof UnknownPlanError)
+        logger.warn('Key refused: its plan is not a plan of this stage', { plan: error.plan });
+      else if (isUnauthorized(error)) logger.info('Key refused');
       else logger.error('Authorizer failed', { error });
       throw error;
     }

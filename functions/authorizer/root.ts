@@ -4,10 +4,13 @@ import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { defineRoot } from '#shared/composition/root';
-import { tableName } from '#shared/config';
+import { requirePlans, tableName } from '#shared/config';
 import { createLogger } from '#shared/observability/logger';
 
-/** The authorizer's root: a GetItem on the API keys table only, so its bundle carries no pet code. */
+/**
+ * The authorizer's root: a GetItem on the API keys table only, so its bundle carries no pet code;
+ * and the stage's plans (PETSTORE_PLANS), required at cold start.
+ */
 export const authorizerRoot = defineRoot({
   name: authorizer.name,
   data: DATA_ACCESS.apiKeys.findByHash,
@@ -18,5 +21,6 @@ export const authorizerRoot = defineRoot({
         apiKeysTable: tableName(config, 'apiKeys'),
       }),
       logger: createLogger(config.logLevel ? { logLevel: config.logLevel } : {}),
+      plans: requirePlans(config),
     }),
 });

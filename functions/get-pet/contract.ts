@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { listPets } from '#functions/list-pets/contract';
 import { PetNotFoundError } from '#shared/domain/errors';
 import { Pet, PetId } from '#shared/domain/pet';
 import { integerParam } from '#shared/http/params';
+import { PETS_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
 
@@ -33,6 +33,6 @@ export const getPet = defineOperation({
     },
   },
   errors: [{ summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) }],
-  deprecation: { deprecatedAt: DEPRECATED_AT, sunsetAt: SUNSET_AT, successor: listPets.path },
+  deprecation: { deprecatedAt: DEPRECATED_AT, sunsetAt: SUNSET_AT, successor: PETS_PATH },
   examples: { invalid: { summary: '`petId` is not a positive integer', path: { petId: 'abc' } } },
 });

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListPetsOptions, PetStatus, Pets } from '#shared/domain/pet';
-import { cursorMatchesStatus, cursorParam, MAX_CURSOR_LENGTH } from '#shared/http/cursor';
+import { cursorMatchesStatus, cursorParam } from '#shared/http/cursor';
+import { MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 import { nextPageLink } from '#shared/http/pagination';
 import { integerParam } from '#shared/http/params';
-import { BASE_PATH } from '#shared/http/paths';
+import { BASE_PATH, PETS_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
 
-const PATH = '/pets';
+const PATH = PETS_PATH;
 
 export const ListPetsQuery = z
   .strictObject(
@@ -32,7 +33,7 @@ export const listPets = defineOperation({
   path: PATH,
   summary: 'List animals',
   description: [
-    'One page of animals: at most `limit` of them. With `status`, only the animals of that availability, oldest (lowest id) first, page after page; without it, in storage order (stable, but not by id).',
+    'One page of animals: at most `limit` of them. With `status`, only the animals of that availability, in a stable order that is not by id (the status index is split into 16 shards by id; a walk reads them one after the other, ascending id within each); without it, in storage order (stable, but not by id either).',
     'While more animals follow, the answer carries `Link: <…>; rel="next"`: the same listing (same `status` and `limit`) with a `cursor`. Follow it until an answer has no `Link`; the last page never links to an empty one. Walking the pages visits every animal that exists throughout the walk exactly once. `limit` may change from page to page, `status` may not.',
     'Unknown, repeated or out-of-range query parameters, and a cursor that is malformed, altered, too long or from a listing with another `status`, are refused with 400 (`details` names `query.cursor`), never ignored or clamped.',
   ].join('\n\n'),
@@ -52,7 +53,7 @@ export const listPets = defineOperation({
               description: 'A URI reference relative to the host, then `rel="next"`.',
             },
           ),
-          example: nextPageLink(PATH, { status: 'pending', limit: 2 }, [{ afterId: 2 }]),
+          example: nextPageLink(PATH, { status: 'pending', limit: 2 }, [{ fromId: 2 }]),
         },
       },
       example: [

@@ -8,6 +8,7 @@ import {
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
 import {
+  type ContextVariable,
   type GatewayAnswer,
   type GatewayError,
   type GatewayHeaderValue,
@@ -77,9 +78,17 @@ export const corsOverrideTemplate = (
   ].join('');
 };
 
-/** A gateway response header value as API Gateway writes it: a quoted literal or a request header. */
-export const gatewayResponseValue = (value: GatewayHeaderValue): string =>
-  typeof value === 'string' ? `'${value}'` : `method.request.header.${value.requestHeader}`;
+/** A context variable as API Gateway's parameter mappings name it: `context.requestId`, `context.authorizer.…`. */
+export const contextSource = (variable: ContextVariable): string => `context.${variable}`;
+
+/**
+ * A gateway response header value as API Gateway writes it: a quoted literal, a request header,
+ * or a context variable.
+ */
+export const gatewayResponseValue = (value: GatewayHeaderValue): string => {
+  if (typeof value === 'string') return `'${value}'`;
+  return 'context' in value ? contextSource(value.context) : `method.request.header.${value.requestHeader}`;
+};
 
 /** Header name as a method response parameter. */
 const header = (name: string): string => `method.response.header.${name}`;
@@ -95,9 +104,10 @@ export interface MockAnswer {
 
 /**
  * The mock integration giving `answer`, for a stage allowing `origins`: the answer's headers
- * (and `Vary` when origins are configured) fixed, its CORS headers set by the template for an
- * allowed origin only, then the Error object if it has one. Its method response declares every
- * header, the CORS ones as optional.
+ * (and `Vary` when origins are configured) fixed, those it copies from the request's context
+ * (`Request-Id`, and behind the authorizer `RateLimit-Policy`) mapped from `context.*`, its CORS
+ * headers set by the template for an allowed origin only, then the Error object if it has one.
+ * Its method response declares every header, the CORS ones as optional.
  */
 export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): MockAnswer => {
   const statusCode = String(answer.status);
@@ -119,9 +129,17 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
           responseTemplates: {
             'application/json': `${corsOverrideTemplate(origins, answer.cors)}${answer.error ? errorTemplate(answer.error) : ''}`,
           },
-          responseParameters: Object.fromEntries(
-            Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
-          ),
+          responseParameters: {
+            ...Object.fromEntries(
+              Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
+            ),
+            ...Object.fromEntries(
+              Object.entries(answer.fromContext).map(([name, variable]) => [
+                header(name),
+                contextSource(variable),
+              ]),
+            ),
+          },
         },
       ],
     }),
@@ -129,7 +147,9 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
       {
         statusCode,
         responseParameters: {
-          ...Object.fromEntries(Object.keys(fixed).map((name) => [header(name), true])),
+          ...Object.fromEntries(
+            [...Object.keys(fixed), ...Object.keys(answer.fromContext)].map((name) => [header(name), true]),
+          ),
           ...cors,
         },
       },
@@ -139,7 +159,8 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
 
 /**
  * The gateway response of `type` on `api`, for a stage allowing `origins`: its status, its
- * headers and the CORS headers a gateway response can carry, and the Error object.
+ * headers (those copied from the request's context as `context.*` mappings) and the CORS headers
+ * a gateway response can carry, and the Error object.
  */
 export const addGatewayResponse = (
   api: RestApi,
@@ -147,7 +168,13 @@ export const addGatewayResponse = (
   origins: AllowedOrigins,
 ): void => {
   const answer = gatewayResponse(type);
-  const headers = { ...answer.headers, ...gatewayResponseCorsHeaders(origins, answer.cors) };
+  const headers: Record<string, GatewayHeaderValue> = {
+    ...answer.headers,
+    ...Object.fromEntries(
+      Object.entries(answer.fromContext).map(([name, variable]) => [name, { context: variable }]),
+    ),
+    ...gatewayResponseCorsHeaders(origins, answer.cors),
+  };
   api.addGatewayResponse(type, {
     type: ResponseType.of(type),
     statusCode: String(answer.status),

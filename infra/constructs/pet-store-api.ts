@@ -2,6 +2,7 @@ import { Annotations, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   EndpointType,
   IdentitySource,
@@ -17,7 +18,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { authorizer as authorizerContract } from '#functions/authorizer/contract';
+import { Firewall } from '#infra/constructs/firewall';
 import { addGatewayResponse, mockAnswer } from '#infra/constructs/gateway-answers';
+import { UsagePlans } from '#infra/constructs/usage-plans';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
@@ -35,7 +38,7 @@ import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 export interface PetStoreApiProps {
   /**
    * The stage the API serves: its throttling, log retention, authorizer cache TTL, allowed web
-   * origins and what happens to its logs when the stack is deleted.
+   * origins, plans, firewall and what happens to its logs when the stack is deleted.
    */
   readonly stage: StageConfig;
   /** The REST API's name in the console; the stack gives its own name, so stages never share one. */
@@ -95,6 +98,10 @@ export class PetStoreApi extends Construct {
   readonly accessLogs: LogGroup;
   /** API Gateway's execution logs (ERROR level), kept for the stage's log retention. */
   readonly executionLogs: LogGroup;
+  /** A usage plan per plan of the stage, metering each key through its usage identifier. */
+  readonly usagePlans: UsagePlans;
+  /** The WAF web ACL in front of the stage, when the stage has one (`firewall.enabled`). */
+  readonly firewall: Firewall | undefined;
 
   private readonly stage: StageConfig;
   private readonly operations: readonly Operation[];
@@ -114,8 +121,13 @@ export class PetStoreApi extends Construct {
     this.addMethodNotAllowedMocks();
     this.addPreflights();
     this.addGatewayResponses();
-    // Fair use goes here when it comes, as steps of its own: usage plans (keys per plan, read
-    // through the authorizer) and the WAF web ACL associated with the stage.
+    this.usagePlans = new UsagePlans(this, 'UsagePlans', {
+      api: this.api,
+      plans: this.stage.plans,
+      stageThrottling: this.stage.throttling,
+      namePrefix: props.restApiName,
+    });
+    this.firewall = this.addFirewall();
     this.acknowledgeFindings(props.authorizer);
   }
 
@@ -151,6 +163,9 @@ export class PetStoreApi extends Construct {
       // Kept on stack deletion: the other stage (or another API) in the account may rely on it.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Keys are metered by their plans' usage plans through the authorizer's usageIdentifierKey,
+      // never through an X-API-Key header a client could send.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: STAGE_NAME,
         throttlingRateLimit: this.stage.throttling.rateLimit,
@@ -190,9 +205,12 @@ export class PetStoreApi extends Construct {
     });
   }
 
-  /** What every method but the preflights requires: the TOKEN authorizer. */
+  /**
+   * What every method but the preflights requires: the TOKEN authorizer, and a key (the usage
+   * identifier the authorizer returns) so that the caller's usage plan meters the request.
+   */
   private get authorized(): MethodOptions {
-    return { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM };
+    return { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true };
   }
 
   /** Each operation of the descriptors: its method on its resource, a Lambda proxy to its handler. */
@@ -258,6 +276,29 @@ export class PetStoreApi extends Construct {
     }
   }
 
+  /**
+   * The WAF web ACL on the deployment stage, as the stage's `firewall` setting says; without one,
+   * cdk-nag's APIG3 is acknowledged with that reason.
+   */
+  private addFirewall(): Firewall | undefined {
+    const { firewall, plans } = this.stage;
+    if (!firewall.enabled) {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason:
+          `The ${this.stage.name} stage's firewall setting is off (infra/stages.ts: firewall.enabled), to save ` +
+          "a web ACL's monthly cost on a stage only the team calls; its keys are still held to their plans.",
+      });
+      return undefined;
+    }
+    return new Firewall(this, 'Firewall', {
+      stage: this.api.deploymentStage,
+      requestsPerIp: firewall.requestsPerIp,
+      windowSeconds: firewall.windowSeconds,
+      fastestPlanRate: Math.max(...Object.values(plans.plans).map((plan) => plan.rateLimit)),
+    });
+  }
+
   /** The resource for a path of an operation, created on first use. */
   private resource(path: string): IResource {
     return path
@@ -277,13 +318,6 @@ export class PetStoreApi extends Construct {
         'Requests are validated in each function (the zod schemas of the contract of each operation, in functions/), ' +
         'which answers with the Error object and per-field details; API Gateway request ' +
         'validation would answer in a shape of its own, and the local server could not mirror it.',
-    });
-    Validations.of(this.api.deploymentStage).acknowledge({
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'No WAF yet: every method needs an API key, and stage throttling bounds the request ' +
-        'rate. A WAFv2 web ACL (rate-based and managed rules) is the next step when the API ' +
-        'gets public clients; docs/deploy.md lists it.',
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-COG4',

@@ -7,6 +7,21 @@ export interface ApiKeyRecord {
   readonly name: string;
   readonly createdAt: string;
   readonly revokedAt?: string;
+  /** The key's plan (shared/fair-use/plans.ts); the stage's default plan when it names none. */
+  readonly plan?: string;
+  /**
+   * The key's usage identifier in AWS: an API Gateway API key in the usage plan of `plan`, which
+   * the authorizer hands API Gateway (`usageIdentifierKey`) to meter the key. The client never
+   * sees or sends it; with the API's key source AUTHORIZER it grants nothing by itself. None
+   * locally (no API Gateway), nor for a key created before plans (`npm run keys -- move`).
+   */
+  readonly usage?: UsageIdentifier;
+}
+
+/** An API Gateway API key standing for a bearer key in its usage plan: its id and its value. */
+export interface UsageIdentifier {
+  readonly id: string;
+  readonly value: string;
 }
 
 const KEY_PREFIX = 'psk_';

@@ -1,5 +1,7 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { hashApiKey, isActive, parseBearerToken } from '#shared/auth/api-key';
+import { type Plans, planOf } from '#shared/fair-use/plans';
+import { rateLimitPolicy } from '#shared/http/rate-limit-policy';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 /**
@@ -28,31 +30,64 @@ export const wholeStageArn = (methodArn: string): string => {
   return `${apiArn}/${stage}/*/*`;
 };
 
-/** Context handed to the functions in `requestContext.authorizer`: names the key, never holds it. */
+/**
+ * Context handed to the functions in `requestContext.authorizer` (and to API Gateway's own
+ * answers, as `$context.authorizer.*`): names the key and its plan, never holds the key.
+ */
 export interface CallerContext {
   readonly keyId: string;
   readonly keyName: string;
+  /** The key's plan. */
+  readonly plan: string;
+  /** The `RateLimit-Policy` value of that plan, sent with every answer to the key. */
+  readonly rateLimitPolicy: string;
+}
+
+/** An Allow for the whole stage, with the caller's context and, in AWS, its usage identifier. */
+export type Authorization = APIGatewayAuthorizerResult & {
+  readonly context: CallerContext;
+  /** The API Gateway API key that meters the caller in its plan's usage plan (key source AUTHORIZER). */
+  readonly usageIdentifierKey?: string;
+};
+
+/** A key whose record names a plan the stage does not have: an operator's mistake, refused. */
+export class UnknownPlanError extends UnauthorizedError {
+  constructor(readonly plan: string) {
+    super();
+  }
 }
 
 /**
  * Decides a TOKEN authorizer request: an Allow policy for the whole stage when the bearer key's
- * hash is a stored, unrevoked key; otherwise throws UnauthorizedError.
+ * hash is a stored, unrevoked key on one of the stage's `plans`; otherwise throws
+ * UnauthorizedError. The answer names the key's plan and, when the key has one, hands API Gateway
+ * its usage identifier: API Gateway then meters the request in that plan's usage plan (a key
+ * without one is refused by API Gateway itself, INVALID_API_KEY, before any function runs).
  */
 export const authorize = async (
   apiKeys: ApiKeyRepository,
   authorizationToken: string | undefined,
   methodArn: string,
-): Promise<APIGatewayAuthorizerResult & { context: CallerContext }> => {
+  plans: Plans,
+): Promise<Authorization> => {
   const key = parseBearerToken(authorizationToken);
   if (!key) throw new UnauthorizedError();
   const record = await apiKeys.findByHash(hashApiKey(key));
   if (!record || !isActive(record)) throw new UnauthorizedError();
+  const onPlan = planOf(plans, record.plan);
+  if (!onPlan) throw new UnknownPlanError(record.plan ?? plans.defaultPlan);
   return {
     principalId: record.keyId,
     policyDocument: {
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeStageArn(methodArn) }],
     },
-    context: { keyId: record.keyId, keyName: record.name },
+    context: {
+      keyId: record.keyId,
+      keyName: record.name,
+      plan: onPlan.name,
+      rateLimitPolicy: rateLimitPolicy(onPlan.name, onPlan.plan),
+    },
+    ...(record.usage ? { usageIdentifierKey: record.usage.value } : {}),
   };
 };

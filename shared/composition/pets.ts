@@ -12,7 +12,13 @@ export const readOnlyPetService = (
   config: FunctionConfig,
   client: DynamoDBDocumentClient = createDocumentClient(config.dynamoDb),
 ): PetService =>
-  new PetService({ pets: new DynamoDbPetRepository({ client, petsTable: tableName(config, 'pets') }) });
+  new PetService({
+    pets: new DynamoDbPetRepository({
+      client,
+      petsTable: tableName(config, 'pets'),
+      ...(config.legacyStatusIndex ? { legacyStatusIndex: true } : {}),
+    }),
+  });
 
 /** What createPet's records need from its contract, and where the service reports. */
 export interface WritablePetServiceOptions {

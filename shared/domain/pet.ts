@@ -121,16 +121,21 @@ export const ListPetsOptions = z.object({
 });
 
 /**
- * Where a walk through a listing stands: just after the pet with this id, in one partition of
- * what the listing reads (the table, or the status's part of `status-index`).
+ * Where a walk through a listing stands, as the listing that issued it defines it:
+ *
+ * - `afterId`: the next page starts just after this pet. The unfiltered listing (storage order)
+ *   issues these, as did the listing by status before its index was sharded (ascending id).
+ * - `fromId`: the next page starts at this pet, the first one not yet shown. The listing by status
+ *   issues these: it walks a sharded index shard after shard, and the pet says in which shard the
+ *   walk continues.
+ *
+ * A listing refuses a position of another kind (StaleListPositionError) rather than guess.
  */
-export interface ListPosition {
-  readonly afterId: PetId;
-}
+export type ListPosition = { readonly afterId: PetId } | { readonly fromId: PetId };
 
 /**
- * A listing, and where it continues: `after` holds one position per partition the listing walks.
- * Today that is one; a sharded index would walk several, and the list leaves room for them.
+ * A listing, and where it continues: `after` holds one position per partition the listing walks
+ * (one: the table, or the status index walked shard after shard).
  */
 export type ListPetsOptions = z.infer<typeof ListPetsOptions> & {
   readonly after?: readonly ListPosition[];

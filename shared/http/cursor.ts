@@ -1,20 +1,27 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
+import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 
 /**
  * The `cursor` of a listing: where the next page starts, as an opaque token a client copies from
  * a `Link` header. It is a pure value (no DynamoDB type ever appears in it; the adapter alone
- * turns a position into an ExclusiveStartKey) and is checked completely before anything reads
- * the table.
+ * turns a position into a query) and is checked completely before anything reads the table.
  *
- * Format (version 1): base64url, without padding, of
+ * Format: base64url, without padding, of
  *
- *     version (1 byte, 0x01) · tag (8 bytes) · payload (UTF-8 JSON)
+ *     version (1 byte) · tag (8 bytes) · payload (UTF-8 JSON)
  *
  * where the payload is `{"s":"<status>","p":[<id>]}` (`s` absent for an unfiltered listing; `p`
- * the positions, one per partition walked: one today, one per shard should the index be sharded)
- * and the tag is the first 8 bytes of HMAC-SHA256 over version and payload.
+ * the positions, one per partition walked: one, the table or the status index walked shard after
+ * shard) and the tag is the first 8 bytes of HMAC-SHA256 over version and payload. The version
+ * says what the ids of `p` mean (ListPosition):
+ *
+ * - version 1: the next page starts just after this pet (`afterId`). Unfiltered listings issue
+ *   these; so did listings by status before their index was sharded, and those cursors are now
+ *   refused by the listing (StaleListPositionError): start the walk again.
+ * - version 2: the next page starts at this pet (`fromId`), in the sharded status index's order.
+ *   Only listings by status issue these, so `s` is required.
  *
  * The tag is for integrity, not secrecy: its key is a constant of this file, so anyone who reads
  * the code can forge a cursor. What a forged cursor can do is start a listing at another id,
@@ -23,10 +30,9 @@ import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
  * instead of a silently different page.
  */
 
-export const CURSOR_VERSION = 1;
-/** A version 1 cursor is at most 67 characters; anything much longer is refused unread. */
-export const MAX_CURSOR_LENGTH = 128;
-/** Positions a version 1 cursor carries: one per partition a listing walks. */
+/** The versions a cursor may have: what the ids of its positions mean. */
+export const CURSOR_VERSIONS = { afterId: 1, fromId: 2 } as const;
+/** Positions a cursor carries: one per partition a listing walks. */
 export const POSITIONS_PER_LISTING = 1;
 
 const TAG_BYTES = 8;
@@ -44,10 +50,27 @@ export interface ListCursor {
   readonly positions: readonly ListPosition[];
 }
 
-const Payload = z.strictObject({
-  s: z.optional(PetStatus),
-  p: z.array(PetId).check(z.minLength(POSITIONS_PER_LISTING), z.maxLength(POSITIONS_PER_LISTING)),
-});
+const positions = z
+  .array(PetId)
+  .check(z.minLength(POSITIONS_PER_LISTING), z.maxLength(POSITIONS_PER_LISTING));
+
+/** The payload of each version: version 2 positions belong to a listing by status only. */
+const PAYLOADS = {
+  [CURSOR_VERSIONS.afterId]: z.strictObject({ s: z.optional(PetStatus), p: positions }),
+  [CURSOR_VERSIONS.fromId]: z.strictObject({ s: PetStatus, p: positions }),
+} as const;
+
+type PositionKind = keyof typeof CURSOR_VERSIONS;
+
+const kindOf = (version: number): PositionKind | undefined =>
+  version === CURSOR_VERSIONS.afterId ? 'afterId' : version === CURSOR_VERSIONS.fromId ? 'fromId' : undefined;
+
+/** The id of a position, and what it means. */
+const idOf = (position: ListPosition): { readonly kind: PositionKind; readonly id: number } =>
+  'fromId' in position ? { kind: 'fromId', id: position.fromId } : { kind: 'afterId', id: position.afterId };
+
+const positionOf = (kind: PositionKind, id: number): ListPosition =>
+  kind === 'fromId' ? { fromId: id } : { afterId: id };
 
 const tagOf = (version: number, payload: Buffer): Buffer =>
   createHmac('sha256', INTEGRITY_KEY)
@@ -56,28 +79,19 @@ const tagOf = (version: number, payload: Buffer): Buffer =>
     .digest()
     .subarray(0, TAG_BYTES);
 
-/** The cursor for a listing and its next positions. */
+/** The cursor for a listing and its next positions (all of one kind, which sets the version). */
 export const encodeCursor = (cursor: ListCursor): string => {
+  const ids = cursor.positions.map(idOf);
+  const kinds = new Set(ids.map(({ kind }) => kind));
+  const [kind = 'afterId'] = kinds;
+  if (kinds.size > 1) throw new Error('A cursor holds positions of one kind');
+  if (kind === 'fromId' && !cursor.status) throw new Error('Only a listing by status starts a page at a pet');
+  const version = CURSOR_VERSIONS[kind];
   const payload = Buffer.from(
-    JSON.stringify({
-      ...(cursor.status ? { s: cursor.status } : {}),
-      p: cursor.positions.map((position) => position.afterId),
-    }),
+    JSON.stringify({ ...(cursor.status ? { s: cursor.status } : {}), p: ids.map(({ id }) => id) }),
   );
-  return Buffer.concat([Buffer.from([CURSOR_VERSION]), tagOf(CURSOR_VERSION, payload), payload]).toString(
-    'base64url',
-  );
+  return Buffer.concat([Buffer.from([version]), tagOf(version, payload), payload]).toString('base64url');
 };
-
-/** Why a text is not a cursor, in the words of an Error detail on `query.cursor`. */
-export const CURSOR_PROBLEM = {
-  empty: 'must not be empty',
-  tooLong: `must be at most ${MAX_CURSOR_LENGTH} characters`,
-  alphabet: 'must be copied unchanged from a Link header (base64url characters only)',
-  version: 'was issued by another version of the API; start the listing again',
-  notIssued: 'is not a cursor this API issued, or it was altered; copy it unchanged from a Link header',
-  otherStatus: 'belongs to a listing with another status; a cursor keeps the status of the first page',
-} as const;
 
 export type CursorDecoding =
   | { readonly ok: true; readonly cursor: ListCursor }
@@ -99,7 +113,8 @@ export const decodeCursor = (text: string): CursorDecoding => {
     return refused(CURSOR_PROBLEM.notIssued);
   }
   const version = bytes[0] ?? 0;
-  if (version !== CURSOR_VERSION) {
+  const kind = kindOf(version);
+  if (!kind) {
     // Versions are small numbers; any other first byte is not a cursor at all.
     return refused(version < FIRST_NON_VERSION_BYTE ? CURSOR_PROBLEM.version : CURSOR_PROBLEM.notIssued);
   }
@@ -112,13 +127,13 @@ export const decodeCursor = (text: string): CursorDecoding => {
   } catch {
     return refused(CURSOR_PROBLEM.notIssued);
   }
-  const parsed = Payload.safeParse(json);
+  const parsed = PAYLOADS[CURSOR_VERSIONS[kind]].safeParse(json);
   if (!parsed.success) return refused(CURSOR_PROBLEM.notIssued);
   return {
     ok: true,
     cursor: {
       ...(parsed.data.s ? { status: parsed.data.s } : {}),
-      positions: parsed.data.p.map((afterId) => ({ afterId })),
+      positions: parsed.data.p.map((id) => positionOf(kind, id)),
     },
   };
 };

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { requestDeadline, withinDeadline } from '#shared/deadline';
 import { deprecationHeaders } from '#shared/http/deprecation';
+import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { jsonBody } from '#shared/http/middleware/json-body';
@@ -58,9 +59,11 @@ const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
  * that only speaks the domain. Order: metrics → error responses → repeated headers refused →
  * header normalisation → body checks and parsing (when the operation reads a body) → validation
  * (only valid requests reach the domain, an idempotent create's record included) → handler,
- * whose result is sent as JSON with the operation's fixed headers. Around it, the CORS headers on
- * every answer (middleware/cors-headers.ts), the request's deadline, which every DynamoDB call of
- * the request shares, and the invocation's own logger, whose lines carry the request id.
+ * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
+ * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
+ * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); the request's
+ * deadline, which every DynamoDB call of the request shares; and the invocation's own logger,
+ * whose lines carry the request id.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,
@@ -85,6 +88,6 @@ export const httpEndpoint = <O extends Operation>(
   return withInvocationLogger(
     logger,
     (event) => event.requestContext?.requestId,
-    withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], handler)),
+    withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler))),
   );
 };

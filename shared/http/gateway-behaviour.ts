@@ -2,6 +2,8 @@ import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import { isAllowedOrigin } from '#shared/http/cors';
 import { ERROR_STATUS, type ErrorCode } from '#shared/http/error-body';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
+import { RATE_LIMIT_POLICY_HEADER } from '#shared/http/rate-limit-policy';
+import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
 
@@ -33,6 +35,8 @@ export const CORS_EXPOSED_HEADERS = [
   'Sunset',
   'Retry-After',
   IDEMPOTENT_REPLAYED_HEADER,
+  REQUEST_ID_HEADER,
+  RATE_LIMIT_POLICY_HEADER,
 ] as const;
 
 /** Request headers a script on an allowed origin may send. */
@@ -56,6 +60,28 @@ export interface GatewayError {
 }
 
 /**
+ * A value API Gateway copies from the request's context into a header (`context.<name>` in its
+ * parameter mappings): the request id, or what the authorizer put in the caller's context.
+ */
+export type ContextVariable = 'requestId' | 'authorizer.rateLimitPolicy';
+
+/**
+ * What a request's context holds, as the local gateway knows it: its id and, once a key is
+ * accepted, the authorizer's context.
+ */
+export interface AnswerContext {
+  readonly requestId?: string;
+  readonly authorizer?: Readonly<Record<string, unknown>>;
+}
+
+/** The value of a context variable for a request; none when the request has none (no key accepted). */
+export const contextValue = (variable: ContextVariable, context: AnswerContext): string | undefined => {
+  const value =
+    variable === 'requestId' ? context.requestId : context.authorizer?.[variable.slice('authorizer.'.length)];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+/**
  * One answer API Gateway gives itself. `by` says how API Gateway gives it, which decides what
  * CORS headers it can carry: a mock integration's template can read the request's `Origin`, a
  * gateway response has fixed headers only.
@@ -67,6 +93,12 @@ export interface GatewayAnswer {
   readonly error?: GatewayError;
   /** Headers sent whatever the origin. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Headers copied from the request's context: `Request-Id` on every answer, and the caller's
+   * `RateLimit-Policy` on those given only after a key was accepted. A value the request does not
+   * have (no key accepted yet) leaves its header out.
+   */
+  readonly fromContext: Readonly<Record<string, ContextVariable>>;
   /** What an allowed origin gets besides `Access-Control-Allow-Origin`. */
   readonly cors: Readonly<Record<string, string>>;
 }
@@ -83,6 +115,8 @@ export type GatewayResponseType =
   | 'MISSING_AUTHENTICATION_TOKEN'
   | 'THROTTLED'
   | 'QUOTA_EXCEEDED'
+  | 'INVALID_API_KEY'
+  | 'WAF_FILTERED'
   | 'REQUEST_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'AUTHORIZER_FAILURE'
@@ -104,8 +138,23 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
   ACCESS_DENIED: UNAUTHORIZED,
   // API Gateway's answer to a path (or method) it has no resource for.
   MISSING_AUTHENTICATION_TOKEN: { code: 'NOT_FOUND', message: 'No such resource' },
-  THROTTLED: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests; slow down and retry' },
-  QUOTA_EXCEEDED: { code: 'TOO_MANY_REQUESTS', message: 'Request quota exceeded' },
+  // Over the key's plan rate (its usage plan), or over the stage's or the account's throttle.
+  THROTTLED: {
+    code: 'TOO_MANY_REQUESTS',
+    message:
+      'Too many requests: slow down to the rate of your plan (RateLimit-Policy) and retry after Retry-After seconds',
+  },
+  // The key's plan quota is used up until the next calendar day or month (UTC).
+  QUOTA_EXCEEDED: {
+    code: 'QUOTA_EXCEEDED',
+    message: 'The request quota of your plan (RateLimit-Policy) is used up until its window resets',
+  },
+  // The authorizer accepted the key, but API Gateway knows no usage identifier of it in a usage
+  // plan of the stage: a key revoked (its identifier deleted) while a decision is cached, or a
+  // key from before plans that was never put on one. To the client, the key does not work.
+  INVALID_API_KEY: UNAUTHORIZED,
+  // AWS WAF blocked the request (infra/constructs/firewall.ts).
+  WAF_FILTERED: { code: 'FORBIDDEN', message: 'The request was blocked by the firewall' },
   REQUEST_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request is too large' },
   UNSUPPORTED_MEDIA_TYPE: {
     code: 'UNSUPPORTED_MEDIA_TYPE',
@@ -131,6 +180,30 @@ const errorHeaders = (code: ErrorCode): Readonly<Record<string, string>> => ({
   ...retryHeaders(code),
 });
 
+/** Every answer API Gateway gives itself carries the request's id. */
+const REQUEST_ID_FROM_CONTEXT = { [REQUEST_ID_HEADER]: 'requestId' } as const satisfies Record<
+  string,
+  ContextVariable
+>;
+
+/** An answer given only after a key was accepted also names the caller's plan. */
+const AFTER_AUTHORIZATION_FROM_CONTEXT = {
+  ...REQUEST_ID_FROM_CONTEXT,
+  [RATE_LIMIT_POLICY_HEADER]: 'authorizer.rateLimitPolicy',
+} as const satisfies Record<string, ContextVariable>;
+
+/**
+ * The gateway responses that can follow an accepted key, and so carry the caller's
+ * `RateLimit-Policy`: its plan's refusals, and a failure of the function it called. A throttle of
+ * the stage's or the account's that API Gateway applies before the authorizer runs leaves it out.
+ */
+export const AFTER_AUTHORIZATION: ReadonlySet<GatewayResponseType> = new Set([
+  'THROTTLED',
+  'QUOTA_EXCEEDED',
+  'INTEGRATION_FAILURE',
+  'INTEGRATION_TIMEOUT',
+]);
+
 /** The gateway response of a type, as the stack configures it and the local gateway sends it. */
 export const gatewayResponse = (type: GatewayResponseType): GatewayErrorAnswer => {
   const error = GATEWAY_RESPONSES[type];
@@ -139,6 +212,7 @@ export const gatewayResponse = (type: GatewayResponseType): GatewayErrorAnswer =
     status: ERROR_STATUS[error.code],
     error,
     headers: errorHeaders(error.code),
+    fromContext: AFTER_AUTHORIZATION.has(type) ? AFTER_AUTHORIZATION_FROM_CONTEXT : REQUEST_ID_FROM_CONTEXT,
     cors: CORS_ON_ANSWERS,
   };
 };
@@ -152,6 +226,8 @@ export const methodNotAllowed = (allow: readonly string[]): GatewayErrorAnswer =
     message: `Method not allowed; this resource accepts ${allow.join(', ')}`,
   },
   headers: { ...errorHeaders('METHOD_NOT_ALLOWED'), Allow: allow.join(', ') },
+  // Behind the authorizer, and metered by the key's usage plan like any method.
+  fromContext: AFTER_AUTHORIZATION_FROM_CONTEXT,
   cors: CORS_ON_ANSWERS,
 });
 
@@ -167,6 +243,7 @@ export const preflight = (allow: readonly string[]): GatewayAnswer => ({
   by: 'mock',
   status: 204,
   headers: PREFLIGHT_HEADERS,
+  fromContext: REQUEST_ID_FROM_CONTEXT,
   cors: {
     'Access-Control-Allow-Methods': allow.join(', '),
     'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
@@ -195,8 +272,11 @@ export const corsHeaders = (
   ...(isAllowedOrigin(allowed, origin) ? { 'Access-Control-Allow-Origin': origin, ...granted } : {}),
 });
 
-/** A header value of a gateway response: fixed, or copied from a request header. */
-export type GatewayHeaderValue = string | { readonly requestHeader: string };
+/** A header value of a gateway response: fixed, copied from a request header, or from the request's context. */
+export type GatewayHeaderValue =
+  | string
+  | { readonly requestHeader: string }
+  | { readonly context: ContextVariable };
 
 /**
  * The CORS headers a gateway response can carry. It has no condition: each header is a fixed
@@ -222,18 +302,26 @@ export const gatewayResponseCorsHeaders = (
 
 /**
  * Every header a client receives with `answer` to a request from `origin`, as API Gateway sends
- * it: the fixed ones, and the CORS headers its kind of answer can carry (a copied `Origin` is
- * left out when the request has none).
+ * it: the fixed ones, those copied from the request's `context` (left out when it has no such
+ * value), and the CORS headers its kind of answer can carry (a copied `Origin` is left out when
+ * the request has none).
  */
 export const answerHeaders = (
   answer: GatewayAnswer,
   allowed: AllowedOrigins,
   origin: string | undefined,
+  context: AnswerContext = {},
 ): Readonly<Record<string, string>> => {
-  if (answer.by === 'mock') return { ...answer.headers, ...corsHeaders(allowed, origin, answer.cors) };
+  const copied = Object.entries(answer.fromContext).flatMap(([name, variable]) => {
+    const value = contextValue(variable, context);
+    return value === undefined ? [] : [[name, value]];
+  });
+  const fixed = { ...answer.headers, ...Object.fromEntries(copied) };
+  if (answer.by === 'mock') return { ...fixed, ...corsHeaders(allowed, origin, answer.cors) };
   const cors = Object.entries(gatewayResponseCorsHeaders(allowed, answer.cors)).flatMap(([name, value]) => {
     if (typeof value === 'string') return [[name, value]];
+    if ('context' in value) return [];
     return value.requestHeader.toLowerCase() === 'origin' && origin ? [[name, origin]] : [];
   });
-  return { ...answer.headers, ...Object.fromEntries(cors) };
+  return { ...fixed, ...Object.fromEntries(cors) };
 };

@@ -4,15 +4,27 @@ import type { ErrorCode } from '#shared/http/error-body';
 export const RETRY_AFTER_SECONDS = 1;
 
 /**
- * The codes that mean "not now, later": each is sent with `Retry-After`, wherever it comes from.
- * A 409 IDEMPOTENCY_KEY_IN_USE is one: retried after the first request ends, it gets its answer.
+ * Seconds a client should wait after its plan's quota is used up: an hour. The quota resets at
+ * the start of the next calendar day or month (UTC), which API Gateway's gateway response, a
+ * fixed answer, cannot compute; an hour keeps a client that retries from spending requests on
+ * refusals, and the local server sends the same.
  */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set([
-  'TOO_MANY_REQUESTS',
-  'SERVICE_UNAVAILABLE',
-  'IDEMPOTENCY_KEY_IN_USE',
-]);
+export const QUOTA_RETRY_AFTER_SECONDS = 3_600;
+
+/**
+ * The codes that mean "not now, later", and how long to wait: each is sent with `Retry-After`,
+ * wherever it comes from. A 409 IDEMPOTENCY_KEY_IN_USE is one: retried after the first request
+ * ends, it gets its answer.
+ */
+const RETRY_AFTER: Readonly<Partial<Record<ErrorCode, number>>> = {
+  TOO_MANY_REQUESTS: RETRY_AFTER_SECONDS,
+  QUOTA_EXCEEDED: QUOTA_RETRY_AFTER_SECONDS,
+  SERVICE_UNAVAILABLE: RETRY_AFTER_SECONDS,
+  IDEMPOTENCY_KEY_IN_USE: RETRY_AFTER_SECONDS,
+};
 
 /** `Retry-After` for an error that a client should retry, nothing otherwise. */
-export const retryHeaders = (code: ErrorCode): Readonly<Record<string, string>> =>
-  RETRYABLE.has(code) ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+export const retryHeaders = (code: ErrorCode): Readonly<Record<string, string>> => {
+  const seconds = RETRY_AFTER[code];
+  return seconds === undefined ? {} : { 'Retry-After': String(seconds) };
+};

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '#shared/auth/api-key';
+import type { ApiKeyRecord, UsageIdentifier } from '#shared/auth/api-key';
 
 /** Where API keys are kept, by the SHA-256 of the key: the key itself is never stored. */
 export interface ApiKeyRepository {
@@ -13,4 +13,11 @@ export interface ApiKeyRepository {
   list(): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; returns false when no key has this id. */
   revoke(keyId: string, revokedAt: string): Promise<boolean>;
+  /** The key with this id (`key-…`), revoked or not; key administration only. */
+  findById(keyId: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Puts a stored key on `plan`, with its usage identifier (none: it has none); returns false
+   * when no key has this hash. Nothing else of the record changes (a revoked key stays revoked).
+   */
+  assignPlan(keyHash: string, plan: string, usage: UsageIdentifier | undefined): Promise<boolean>;
 }

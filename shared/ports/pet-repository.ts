@@ -14,9 +14,12 @@ export interface PetRepository {
   /** The pet with this id, or `undefined` when there is none; a stored item that is not a valid pet is InvalidStoredItemError. */
   get(id: number): Promise<Pet | undefined>;
   /**
-   * One page: at most `limit` pets after `after` (from the start without it), optionally only
-   * those with `status`; ascending id when filtered, storage order otherwise. `next` is set only
-   * when more pets follow, so walking the pages visits each pet once and never ends on an empty page.
+   * One page: at most `limit` pets from where `after` says (from the start without it),
+   * optionally only those with `status`; in an order of the repository's own (not by age: the
+   * DynamoDB adapter walks a status shard after shard, and the table in storage order). `next` is
+   * set only when more pets follow, so walking the pages visits each pet that exists throughout
+   * once and never ends on an empty page; a position of another listing's order is refused with
+   * StaleListPositionError.
    */
   list(options: ListPetsOptions): Promise<PetPage>;
 }

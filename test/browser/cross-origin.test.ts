@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { ROOMY_POLICY } from '../support/plans';
 
 /**
  * A web page on another origin than the API, in a real browser (which alone enforces CORS):
@@ -84,6 +85,15 @@ describe('a page on an origin the API allows', () => {
     expect(listed.value?.pages).toBeGreaterThanOrEqual(2);
     expect(new Set(pets.map((pet) => pet.id)).size).toBe(pets.length);
     expect(pets.map((pet) => pet.name)).toEqual(expect.arrayContaining(['Page A', 'Page B', 'Page C']));
+  });
+
+  it("reads its plan's RateLimit-Policy and every answer's Request-Id, a 401's included", async () => {
+    const read = await inPage(page, 'fairUse', api.gateway.baseUrl, api.apiKey);
+
+    expect(read.ok).toBe(true);
+    expect(read.value?.policy).toBe(ROOMY_POLICY);
+    expect(read.value?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(read.value?.refusedRequestId).toBe(read.value?.refusedBodyRequestId);
   });
 
   it('reads a 401 and its Error body', async () => {

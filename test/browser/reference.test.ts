@@ -52,7 +52,10 @@ describe('the API reference at /docs', () => {
     await page.getByText('animals', { exact: true }).first().click();
 
     for (const summary of ['List animals', 'Add an animal', 'Get an animal (deprecated)']) {
-      await expect(page.getByText(summary, { exact: true }).first().isVisible()).resolves.toBe(true);
+      // The tag opens after the click: wait for it to render (a busy machine takes a while).
+      const entry = page.getByText(summary, { exact: true }).first();
+      await entry.waitFor({ state: 'visible' });
+      await expect(entry.isVisible()).resolves.toBe(true);
     }
   });
 

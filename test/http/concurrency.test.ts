@@ -20,21 +20,31 @@ const storedPets = async (): Promise<{ id: number; name: string }[]> => {
   return pets;
 };
 
-describe('concurrent creates', () => {
-  it('answers a burst of 300 simultaneous creates with 300 distinct ids, no 5xx, and loses none', async () => {
-    const responses = await Promise.all(
-      Array.from({ length: 300 }, (_, index) =>
-        api.client.post('/pets', { name: `Pet ${index}`, categoryId: 1 }),
-      ),
-    );
+/**
+ * Measured: 2–10 s for the burst on a 2-core machine, the longer with both cores kept busy by
+ * other work; four times the worst of it, so a busy machine never fails it on time alone.
+ */
+const BURST_TIMEOUT_MS = 40_000;
 
-    expect(responses.map((response) => response.status)).toEqual(Array(300).fill(201));
-    const ids = responses.map((response) => (response.json as { id: number }).id);
-    expect(new Set(ids).size).toBe(300);
-    const stored = await storedPets();
-    expect(stored.map((pet) => pet.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
-    expect(new Set(stored.map((pet) => pet.name)).size).toBe(300);
-    const listed = (await api.client.get('/pets?limit=100')).json as { id: number }[];
-    expect(listed).toHaveLength(100);
-  });
+describe('concurrent creates', () => {
+  it(
+    'answers a burst of 300 simultaneous creates with 300 × 201, 300 distinct ids, and loses none',
+    async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 300 }, (_, index) =>
+          api.client.post('/pets', { name: `Pet ${index}`, categoryId: 1 }),
+        ),
+      );
+
+      expect(responses.map((response) => response.status)).toEqual(Array(300).fill(201));
+      const ids = responses.map((response) => (response.json as { id: number }).id);
+      expect(new Set(ids).size).toBe(300);
+      const stored = await storedPets();
+      expect(stored.map((pet) => pet.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(stored.map((pet) => pet.name)).size).toBe(300);
+      const listed = (await api.client.get('/pets?limit=100')).json as { id: number }[];
+      expect(listed).toHaveLength(100);
+    },
+    BURST_TIMEOUT_MS,
+  );
 });

@@ -21,6 +21,12 @@ const GET_PET_DEPRECATION_HEADERS = {
 const contract = loadContract();
 
 const pet = { id: 7, name: 'Rex', categoryId: 3, status: 'available' };
+
+/** What every answer to an accepted key carries: its request's id and the caller's plan. */
+const CALLER_HEADERS = {
+  'Request-Id': '6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84',
+  'RateLimit-Policy': '"standard";q=10000;w=86400, "standard-rate";q=20;w=2',
+};
 const errorOf = (code: string, status: number) => ({ code, status, message: 'something' });
 
 const exchange = (
@@ -41,7 +47,7 @@ const exchange = (
     method,
     path,
     status,
-    headers: new Headers({ 'Content-Type': 'application/json', ...headers }),
+    headers: new Headers({ 'Content-Type': 'application/json', ...CALLER_HEADERS, ...headers }),
     text,
     json,
   };
@@ -63,6 +69,9 @@ describe('the conformance check', () => {
       exchange('GET', '/pets?limit=1', 200, [pet], { Link: '</v1/pets?limit=1&cursor=AQ>; rel="next"' }),
       exchange('POST', '/pets', 201, pet, { Location: '/v1/pets/7', 'Idempotent-Replayed': 'true' }),
       exchange('POST', '/pets', 409, errorOf('IDEMPOTENCY_KEY_IN_USE', 409), { 'Retry-After': '1' }),
+      exchange('GET', '/pets', 429, errorOf('TOO_MANY_REQUESTS', 429), { 'Retry-After': '1' }),
+      exchange('GET', '/pets', 429, errorOf('QUOTA_EXCEEDED', 429), { 'Retry-After': '3600' }),
+      exchange('GET', '/pets', 403, errorOf('FORBIDDEN', 403)),
       {
         ...exchange('OPTIONS', '/pets/7', 204, ''),
         headers: new Headers({ 'X-Content-Type-Options': 'nosniff' }),
@@ -165,6 +174,29 @@ describe('the conformance check', () => {
       /a preflight answered 200, not 204/,
     ],
     [
+      'an answer without Request-Id',
+      { ...exchange('GET', '/pets', 200, []), headers: new Headers({ 'Content-Type': 'application/json' }) },
+      /required header Request-Id is missing/,
+    ],
+    [
+      "a function's answer without the caller's RateLimit-Policy",
+      {
+        ...exchange('GET', '/pets', 200, []),
+        headers: new Headers({ 'Content-Type': 'application/json', 'Request-Id': 'r-1' }),
+      },
+      /required header RateLimit-Policy is missing/,
+    ],
+    [
+      'a RateLimit-Policy of another form than the draft’s',
+      exchange('GET', '/pets', 200, [], { 'RateLimit-Policy': '100;w=60' }),
+      /header RateLimit-Policy: .* must match pattern/,
+    ],
+    [
+      'a 429 with a code that says neither rate nor quota',
+      exchange('GET', '/pets', 429, errorOf('SERVICE_UNAVAILABLE', 429), { 'Retry-After': '1' }),
+      /body\/code must be equal to one of the allowed values/,
+    ],
+    [
       'a 405 without Allow',
       exchange('PATCH', '/pets', 405, errorOf('METHOD_NOT_ALLOWED', 405)),
       /required header Allow is missing/,
@@ -222,7 +254,7 @@ describe('a client checked against the document', () => {
     // A service that answers GET /v1/pets with something the document does not allow.
     server = createServer((_request, response) => {
       response
-        .writeHead(200, { 'Content-Type': 'application/json' })
+        .writeHead(200, { 'Content-Type': 'application/json', ...CALLER_HEADERS })
         .end(JSON.stringify([{ ...pet, id: '7' }]));
     });
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));

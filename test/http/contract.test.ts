@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { generateApiKey } from '#shared/auth/api-key';
 import { type ContractArea, runCheck } from '#tools/contract/check';
 import { CORS_AREA } from '#tools/contract/cors';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { type ContractTarget, contractTarget, smokeName } from '#tools/contract/target';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { apiKeysOf } from '../support/tables';
 
 /**
  * The contract suite (tools/contract/) against the local server: the same checks `npm run smoke`
@@ -17,6 +19,8 @@ const ALLOWED_ORIGIN = 'http://localhost:5173';
 
 let staging: LocalApi;
 let production: LocalApi;
+/** A key of its own on a plan of 1 request a second (burst 2), for the throttling check to spend. */
+let throttleKey: string;
 beforeAll(async () => {
   [staging, production] = await Promise.all([
     startLocalApi('contract', { corsOrigins: [ALLOWED_ORIGIN] }),
@@ -24,6 +28,9 @@ beforeAll(async () => {
   ]);
   // A stage in use holds pets: the checks that read what it holds have something to read.
   await staging.client.post('/pets', { name: smokeName('resident'), categoryId: 1 });
+  const { key, record } = generateApiKey('contract throttling');
+  await apiKeysOf(staging.tables).put({ ...record, plan: 'slow' });
+  throttleKey = key;
 });
 afterAll(() => Promise.all([staging?.close(), production?.close()]));
 
@@ -48,6 +55,7 @@ describe('a stage that allows one web origin (as staging)', () => {
       apiKey: staging.apiKey,
       allowedOrigin: ALLOWED_ORIGIN,
       origins: 'listed',
+      throttleKey,
     }),
   );
 });

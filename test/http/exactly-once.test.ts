@@ -62,12 +62,16 @@ const faultyApi = async (label: string): Promise<FaultyApi> => {
   };
 };
 
-/** The pets stored under `name`, read behind the service's back. */
+/** The pets stored under `name`, read behind the service's back: the Pet's fields of each item. */
 const storedPets = async (tables: TestTables, name: string): Promise<Pet[]> => {
   const client = createDocumentClient({ endpoint: tables.endpoint });
   const pets: Pet[] = [];
   for await (const page of paginateScan({ client }, { TableName: tables.names.pets })) {
-    pets.push(...((page.Items ?? []) as Pet[]).filter((pet) => pet.name === name));
+    pets.push(
+      ...((page.Items ?? []) as Pet[])
+        .filter((pet) => pet.name === name)
+        .map(({ id, name: stored, categoryId, status }) => ({ id, name: stored, categoryId, status })),
+    );
   }
   client.destroy();
   return pets;

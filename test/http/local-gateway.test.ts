@@ -7,6 +7,7 @@ import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { everyOperation } from '../support/every-operation';
+import { TEST_PLANS } from '../support/plans';
 
 /**
  * The local gateway's own answers, in the situations the real functions never produce: an
@@ -67,7 +68,11 @@ describe('the local gateway', () => {
     } as unknown as ApiKeyRepository;
 
     const response = await serve(
-      authorizerHandler({ apiKeys: failingKeys, logger: createLogger({ logLevel: 'SILENT' }) }),
+      authorizerHandler({
+        apiKeys: failingKeys,
+        logger: createLogger({ logLevel: 'SILENT' }),
+        plans: TEST_PLANS,
+      }),
     );
 
     await expectGatewayError(response, 503, 'SERVICE_UNAVAILABLE');

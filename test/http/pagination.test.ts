@@ -1,7 +1,9 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
+import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { PET_STATUSES, type Pet } from '#shared/domain/pet';
+import { encodeCursor } from '#shared/http/cursor';
 import type { ObservedExchange } from '#tools/contract/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
@@ -47,6 +49,8 @@ const walk = async (api: LocalApi, first: string): Promise<Walk> => {
 const ids = (pets: readonly Pet[]) => pets.map((pet) => pet.id);
 const ascending = (values: readonly number[]) => [...values].sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+/** The documented order of a listing by status: shard by shard (id mod 16), ascending id within each. */
+const shardOrder = (values: readonly number[]) => [...values].sort((a, b) => (a % 16) - (b % 16) || a - b);
 
 /** Writes pets with ids 1..count straight to the API's table, 25 to a call: they are only read here. */
 const seed = async (api: LocalApi, count: number, statusOf: (id: number) => Pet['status']) => {
@@ -54,7 +58,7 @@ const seed = async (api: LocalApi, count: number, statusOf: (id: number) => Pet[
   try {
     const batches = Array.from({ length: Math.ceil(count / 25) }, (_, batch) =>
       range(batch * 25 + 1, Math.min(count, batch * 25 + 25)).map((id) => ({
-        PutRequest: { Item: { id, name: `Pet ${id}`, categoryId: 1, status: statusOf(id) } },
+        PutRequest: { Item: petItem({ id, name: `Pet ${id}`, categoryId: 1, status: statusOf(id) }) },
       })),
     );
     await Promise.all(
@@ -93,13 +97,13 @@ describe.concurrent('following Link from GET /v1/pets', () => {
     expect(ascending(pages.flatMap(ids))).toEqual(range(1, 57));
   });
 
-  it('walks the 20 pending pets in ascending ids over pages of 7, 7 and 6', async () => {
+  it('walks the 20 pending pets shard by shard (id mod 16), ascending id within each, over pages of 7, 7 and 6', async () => {
     const { pages } = await walk(small, '/pets?status=pending&limit=7');
 
     expect(pages.map(ids)).toEqual([
-      [1, 4, 7, 10, 13, 16, 19],
-      [22, 25, 28, 31, 34, 37, 40],
-      [43, 46, 49, 52, 55, 57],
+      [16, 1, 49, 34, 19, 4, 52],
+      [37, 22, 7, 55, 40, 25, 57],
+      [10, 43, 28, 13, 46, 31],
     ]);
     expect(pages.flat().every((pet) => pet.status === 'pending')).toBe(true);
   });
@@ -111,8 +115,8 @@ describe.concurrent('following Link from GET /v1/pets', () => {
     expect(ascending(pages.flatMap(ids))).toEqual(range(1, 250));
   });
 
-  it.each(PET_STATUSES)('visits every %s pet of 250 exactly once, in ascending id', async (status) => {
-    const expected = range(1, 250).filter((id) => PET_STATUSES[id % 3] === status);
+  it.each(PET_STATUSES)('visits every %s pet of 250 exactly once, shard by shard', async (status) => {
+    const expected = shardOrder(range(1, 250).filter((id) => PET_STATUSES[id % 3] === status));
 
     const { pages } = await walk(large, `/pets?status=${status}&limit=25`);
 
@@ -147,7 +151,37 @@ describe.concurrent('following Link from GET /v1/pets', () => {
     const second = await small.client.get(next);
 
     expect(second.status).toBe(200);
-    expect(ids(second.json as Pet[])).toEqual([22, 25, 28]);
+    expect(ids(second.json as Pet[])).toEqual([37, 22, 7]);
     expect(linkTarget(second)).toContain('limit=3');
+  });
+
+  it('answers 400 on query.cursor, telling the client to start again, for a status cursor issued before the index was sharded', async () => {
+    // What the listing by status issued before: version 1, "after pet 22" in ascending id.
+    const before = encodeCursor({ status: 'pending', positions: [{ afterId: 22 }] });
+
+    const response = await small.client.get(`/pets?status=pending&limit=7&cursor=${before}`);
+
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [
+        {
+          field: 'query.cursor',
+          message: 'was issued by another version of the API; start the listing again',
+        },
+      ],
+    });
+  });
+
+  it('goes on from an unfiltered cursor issued before the index was sharded: its meaning did not change', async () => {
+    const first = await small.client.get('/pets?limit=10');
+    const [tenth] = (first.json as Pet[]).slice(-1);
+    const before = encodeCursor({ positions: [{ afterId: tenth?.id ?? 0 }] });
+
+    const fromOld = await small.client.get(`/pets?limit=10&cursor=${before}`);
+    const fromLink = await small.client.get(linkTarget(first) ?? '');
+
+    expect(fromOld.status).toBe(200);
+    expect(fromOld.json).toEqual(fromLink.json);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { READ_ONLY_REASON, reasonNotToRun, runCheck } from '#tools/contract/check';
 import { NO_ORIGIN_REASON } from '#tools/contract/cors';
+import { NO_THROTTLE_KEY_REASON } from '#tools/contract/fair-use';
 import { OPERATIONS_AREA } from '#tools/contract/operations';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget, smokeName } from '#tools/contract/target';
@@ -85,6 +86,10 @@ const ALL_CHECKS = CONTRACT_SUITE.flatMap((area) => area.checks);
 const CREATING = ALL_CHECKS.filter((candidate) => candidate.creates);
 /** The CORS checks of what an allowed origin gets: skipped when the run is given no origin. */
 const NEEDS_AN_ORIGIN = 2;
+/** The check that sends faster than a plan allows: skipped when the run is given no key to spend. */
+const NEEDS_A_THROTTLE_KEY = 1;
+/** What a run given neither an origin nor a throttle key skips. */
+const NOT_GIVEN = NEEDS_AN_ORIGIN + NEEDS_A_THROTTLE_KEY;
 
 beforeAll(async () => {
   api = await startLocalApi('smoke');
@@ -145,7 +150,7 @@ describe('npm run smoke', () => {
     for (const line of failed) expect(line, output).toMatch(/^ {2}- .*\/pets\/(\{petId\}|\S+)/);
     expect(output).toMatch(
       new RegExp(
-        `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - failed.length - NEEDS_AN_ORIGIN} passed, ${failed.length} failed, ${NEEDS_AN_ORIGIN} skipped\\.\n`,
+        `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - failed.length - NOT_GIVEN} passed, ${failed.length} failed, ${NOT_GIVEN} skipped\\.\n`,
       ),
     );
     expect(output).toMatch(/ok {3}POST \/pets creates a pet and answers 201 with it and its Location/);
@@ -161,13 +166,14 @@ describe('npm run smoke', () => {
     expect(code).toBe(0);
     expect(after.id).toBe(before.id + 1);
     expect(output).toContain('read-only: the checks that create pets are skipped');
-    const skipped = CREATING.length + NEEDS_AN_ORIGIN;
+    const skipped = CREATING.length + NOT_GIVEN;
     expect(output).toContain(
       `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - skipped} passed, 0 failed, ${skipped} skipped.`,
     );
     expect(sectionOf(output, /^Skipped \(\d+\)/)).toEqual([
       `  - ${CREATING.length} because ${READ_ONLY_REASON}`,
       `  - ${NEEDS_AN_ORIGIN} because ${NO_ORIGIN_REASON}`,
+      `  - ${NEEDS_A_THROTTLE_KEY} because ${NO_THROTTLE_KEY_REASON}`,
     ]);
     expect(output).toMatch(/ok {3}GET \/pets\/\{petId\} answers 404 NOT_FOUND, still deprecated/);
     expect(output).toContain(
@@ -268,7 +274,7 @@ describe('npm run smoke, shipped without the tests', () => {
         copy,
       );
 
-      const skipped = CREATING.length + NEEDS_AN_ORIGIN;
+      const skipped = CREATING.length + NOT_GIVEN;
       expect(output).toContain(`Contract suite against ${api.gateway.baseUrl}, read-only`);
       expect(output).toContain(
         `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - skipped} passed, 0 failed, ${skipped} skipped.`,

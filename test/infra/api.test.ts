@@ -2,7 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
 import { MOCK_CONTENT_TYPES } from '#infra/constructs/gateway-answers';
-import { STAGE_NAMES } from '#infra/stages';
+import { DATA_MODEL_CEILING_CREATES_PER_SECOND, STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
+import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import { STAGE_NAME } from '#shared/http/paths';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
@@ -125,6 +126,9 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
         'method.response.header.X-Content-Type-Options': "'nosniff'",
         'method.response.header.Cache-Control': "'no-store'",
         ...(corsOrigins ? { 'method.response.header.Vary': "'Origin'" } : {}),
+        // Behind the authorizer: the request's id and the caller's plan, from API Gateway's context.
+        'method.response.header.Request-Id': 'context.requestId',
+        'method.response.header.RateLimit-Policy': 'context.authorizer.rateLimitPolicy',
       });
       // The body template, after the CORS template (if any) that writes nothing.
       const bodyTemplate = response?.ResponseTemplates['application/json'] ?? '';
@@ -142,6 +146,8 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
             'method.response.header.Content-Type': true,
             'method.response.header.X-Content-Type-Options': true,
             'method.response.header.Cache-Control': true,
+            'method.response.header.Request-Id': true,
+            'method.response.header.RateLimit-Policy': true,
             ...(corsOrigins
               ? {
                   'method.response.header.Vary': true,
@@ -206,7 +212,7 @@ describe('key revocation', () => {
 });
 
 describe('stage differences', () => {
-  it('throttles production at 100 requests a second (burst 200), staging at 20 (burst 40)', () => {
+  it('throttles production at 2,000 requests a second (burst 4,000), staging at 20 (burst 40)', () => {
     const throttling = (stageName: (typeof STAGE_NAMES)[number]) => {
       const [, stage] = resourcesOfType(templates[stageName], 'AWS::ApiGateway::Stage')[0] ?? [];
       const settings = (
@@ -217,7 +223,20 @@ describe('stage differences', () => {
       return [settings?.ThrottlingRateLimit, settings?.ThrottlingBurstLimit];
     };
 
-    expect(throttling('production')).toEqual([100, 200]);
+    expect(throttling('production')).toEqual([2_000, 4_000]);
     expect(throttling('staging')).toEqual([20, 40]);
+  });
+
+  it("keeps production's busiest second, were every request a create, under half the data model's ceiling", () => {
+    const { rateLimit, burstLimit } = STAGE_DEFAULTS.production.throttling;
+    // One status shard's partition key takes 1/16 of the creates at 1 WCU each: 16 × 1,000 a second.
+    const ceiling = STATUS_SHARDS * 1_000;
+
+    expect(DATA_MODEL_CEILING_CREATES_PER_SECOND).toBe(ceiling);
+    expect(rateLimit + burstLimit).toBeLessThanOrEqual(ceiling / 2);
+    // API Gateway's default quota per account and region, shared by every stage there.
+    const stages = Object.values(STAGE_DEFAULTS);
+    expect(stages.reduce((sum, stage) => sum + stage.throttling.rateLimit, 0)).toBeLessThanOrEqual(10_000);
+    expect(Math.max(...stages.map((stage) => stage.throttling.burstLimit))).toBeLessThanOrEqual(5_000);
   });
 });

@@ -65,6 +65,7 @@ describe('staging (one allowed origin)', () => {
         'method.response.header.X-Content-Type-Options': "'nosniff'",
         'method.response.header.Cache-Control': "'no-store'",
         'method.response.header.Vary': "'Origin'",
+        'method.response.header.Request-Id': 'context.requestId',
       });
       expect(response?.ResponseTemplates['application/json']).toBe(
         allowedOnly(
@@ -83,7 +84,7 @@ describe('staging (one allowed origin)', () => {
 
     expect(body.slice(0, body.indexOf('{'))).toBe(
       allowedOnly(
-        "#set($context.responseOverride.header.Access-Control-Expose-Headers = 'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed')",
+        "#set($context.responseOverride.header.Access-Control-Expose-Headers = 'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy')",
       ),
     );
   });

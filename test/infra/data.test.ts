@@ -1,10 +1,28 @@
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '#infra/stages';
-import { ALL_TABLES, STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
-import { synthStages } from '../support/pet-store-app';
-import { resourcesOfType } from '../support/template-queries';
+import { PetStoreStack } from '#infra/pet-store-stack';
+import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
+import { ALL_TABLES } from '#shared/adapters/dynamodb/table-design';
+import { buildTestApp, synthStages } from '../support/pet-store-app';
+import {
+  actionsOf,
+  functionId,
+  resourcesOfType,
+  roleOfFunction,
+  statementsOfRole,
+} from '../support/template-queries';
 
 const { templates, stacks } = synthStages();
+
+/** The status index of docs/interface.md: 16 partition keys a status, whole pets projected. */
+const SHARDED_STATUS_INDEX = {
+  IndexName: 'status-shard-index',
+  KeySchema: [
+    { AttributeName: 'statusShard', KeyType: 'HASH' },
+    { AttributeName: 'id', KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'ALL' },
+};
 
 const tableOf = (stageName: (typeof STAGE_NAMES)[number], logicalName: string) => {
   const found = resourcesOfType(templates[stageName], 'AWS::DynamoDB::Table').find(([id]) =>
@@ -42,25 +60,59 @@ describe.each(STAGE_NAMES)('%s tables', (stageName) => {
     }
   });
 
-  it('indexes pets by status and id in status-index, projecting whole pets', () => {
+  it('indexes pets by status shard and id, never by the bare status, projecting whole pets', () => {
     const pets = tableOf(stageName, 'Pets');
 
-    expect(pets.Properties.GlobalSecondaryIndexes).toEqual([
+    expect(pets.Properties.GlobalSecondaryIndexes).toEqual([SHARDED_STATUS_INDEX]);
+    expect(pets.Properties.AttributeDefinitions).toEqual([
+      { AttributeName: 'id', AttributeType: 'N' },
+      { AttributeName: 'statusShard', AttributeType: 'S' },
+    ]);
+  });
+});
+
+describe('a stage migrating to the sharded status index (legacyStatusIndex)', () => {
+  const { app } = buildTestApp();
+  const migrating = Template.fromStack(
+    new PetStoreStack(app, 'PetStore-migrating', {
+      stage: { ...STAGE_DEFAULTS.production, env: {}, legacyStatusIndex: true },
+    }),
+  );
+  const [, pets] =
+    resourcesOfType(migrating, 'AWS::DynamoDB::Table').find(([id]) => id.startsWith('TablesPets')) ?? [];
+  const listPets = functionId(migrating, 'GET /pets (listPets)');
+
+  it('keeps the unsharded status-index beside the sharded one: one index added, none removed', () => {
+    expect(pets?.Properties.GlobalSecondaryIndexes).toEqual([
+      SHARDED_STATUS_INDEX,
       {
         IndexName: 'status-index',
         KeySchema: [
-          { AttributeName: STATUS_INDEX.partitionKey.name, KeyType: 'HASH' },
-          { AttributeName: STATUS_INDEX.sortKey.name, KeyType: 'RANGE' },
+          { AttributeName: 'status', KeyType: 'HASH' },
+          { AttributeName: 'id', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
       },
     ]);
-    expect(pets.Properties.AttributeDefinitions).toEqual(
-      expect.arrayContaining([
-        { AttributeName: 'id', AttributeType: 'N' },
-        { AttributeName: 'status', AttributeType: 'S' },
-      ]),
-    );
+  });
+
+  it('lets listPets Query both indexes and tells it to list from the unsharded one', () => {
+    const queried = statementsOfRole(migrating, roleOfFunction(migrating, listPets))
+      .filter((statement) => actionsOf([statement]).includes('dynamodb:Query'))
+      .flatMap((statement) => [...JSON.stringify(statement.Resource).matchAll(/\/index\/([^"]+)"/g)])
+      .map(([, index]) => index)
+      .sort();
+    const fn = migrating.findResources('AWS::Lambda::Function')[listPets];
+
+    expect(queried).toEqual(['status-index', 'status-shard-index']);
+    expect(fn?.Properties.Environment.Variables).toMatchObject({ PETS_LEGACY_STATUS_INDEX: 'true' });
+  });
+
+  it('tells no other function about the unsharded index', () => {
+    for (const description of ['POST /pets (createPet)', 'GET /pets/{petId} (getPet)']) {
+      const fn = migrating.findResources('AWS::Lambda::Function')[functionId(migrating, description)];
+      expect(fn?.Properties.Environment.Variables).not.toHaveProperty('PETS_LEGACY_STATUS_INDEX');
+    }
   });
 });
 

@@ -121,7 +121,7 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
 
   it('lets listPets Scan the pets table and Query its status index, and nothing else', () => {
     expect(dynamoDbGrants(LIST_PETS)).toEqual([
-      'dynamodb:Query on TablesPets/index/status-index',
+      'dynamodb:Query on TablesPets/index/status-shard-index',
       'dynamodb:Scan on TablesPets',
     ]);
     expect(environment(LIST_PETS)).toEqual(
@@ -129,6 +129,7 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     );
     expect(environment(LIST_PETS)).not.toHaveProperty('COUNTERS_TABLE_NAME');
     expect(environment(LIST_PETS)).not.toHaveProperty('API_KEYS_TABLE_NAME');
+    expect(environment(LIST_PETS)).not.toHaveProperty('PETS_LEGACY_STATUS_INDEX');
   });
 
   it('lets getPet GetItem on the pets table, and nothing else', () => {

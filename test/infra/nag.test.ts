@@ -44,6 +44,13 @@ describe('cdk-nag AwsSolutions checks', () => {
     expect(pitr.map(({ path }) => path)).toEqual(['PetStore-staging/Tables']);
   });
 
+  it('acknowledges a stage without a WAF only where its firewall setting is off: staging, never production', () => {
+    const noWaf = acknowledgements(app).filter(({ id }) => id.includes('AwsSolutions-APIG3'));
+
+    expect(noWaf.map(({ path }) => path)).toEqual(['PetStore-staging/Api/Api/DeploymentStage.v1']);
+    expect(noWaf[0]?.reason).toContain('firewall.enabled');
+  });
+
   it('fails synthesis when a finding is neither fixed nor acknowledged', () => {
     const { app: strayApp, stacks } = buildTestApp();
     // A topic without encryption or a TLS-only policy: AwsSolutions-SNS2 and SNS3.

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { OPERATIONS } from '#functions/operations';
 import { runBench } from '../../bench/bench';
 import { writeReportFile } from '../../bench/benchmarks-file';
 import { findLambdaNode } from '../../bench/lambda-node';
@@ -14,9 +15,14 @@ import { type BenchReport, renderConsole } from '../../bench/report';
  * (bundle bytes, capacity units) are, and must be met.
  */
 describe('npm run bench (quick mode)', () => {
-  const functions = ['list-pets', 'create-pet', 'create-pet-idempotent', 'get-pet', 'authorizer'];
+  /** Every operation of OPERATIONS by its folder, createPet sent a key, and the authorizer. */
+  const functions = [
+    ...OPERATIONS.map((root) => root.entry.split('/').at(-2)),
+    'create-pet-idempotent',
+    'authorizer',
+  ];
   /** The functions with a bundle of their own: create-pet-idempotent is create-pet sent a key. */
-  const ownBundles = ['list-pets', 'create-pet', 'get-pet', 'authorizer'];
+  const ownBundles = functions.filter((name) => name !== 'create-pet-idempotent');
   let workDir: string;
   let report: BenchReport;
   let printed: string;
@@ -86,7 +92,7 @@ describe('npm run bench (quick mode)', () => {
     }
   });
 
-  it('meters the DynamoDB capacity of every operation at 25 and 100 pets, and pages 1 and 2 of both walks', () => {
+  it('meters the DynamoDB capacity of every operation at 25 and 1,100 pets, and pages 1 and 2 of both walks', () => {
     const operations = [
       'list',
       'list ?status=available',
@@ -97,11 +103,11 @@ describe('npm run bench (quick mode)', () => {
     ];
     expect(report.capacity.map((row) => `${row.operation} @ ${row.pets}`)).toEqual([
       ...operations.map((operation) => `${operation} @ 25`),
-      ...operations.map((operation) => `${operation} @ 100`),
-      'list, page 1 @ 100',
-      'list, page 2 @ 100',
-      'list ?status=available, page 1 @ 100',
-      'list ?status=available, page 2 @ 100',
+      ...operations.map((operation) => `${operation} @ 1100`),
+      'list, page 1 @ 1100',
+      'list, page 2 @ 1100',
+      'list ?status=available, page 1 @ 1100',
+      'list ?status=available, page 2 @ 1100',
     ]);
     for (const row of report.capacity) {
       expect(row.service.readUnits + row.service.writeUnits).toBeGreaterThan(0);
@@ -110,16 +116,59 @@ describe('npm run bench (quick mode)', () => {
     }
   });
 
-  it('meets every deterministic budget: bundle bytes and capacity units', () => {
+  it('walks `available` whole at both sizes, in the design in use and in the merge it replaced, each pet once', () => {
+    expect(report.walks.map((walk) => [walk.design, walk.pets])).toEqual([
+      ['shard after shard (in use)', 25],
+      ['merge of all shards (not used)', 25],
+      ['shard after shard (in use)', 1100],
+      ['merge of all shards (not used)', 1100],
+    ]);
+    const [sparse, sparseMerge, dense, denseMerge] = report.walks;
+    // Both designs see the same pets; at 1,100 pets each of the 16 shards holds a page and more.
+    expect(sparseMerge?.statusPets).toBe(sparse?.statusPets);
+    expect(denseMerge?.statusPets).toBe(dense?.statusPets);
+    expect(dense?.statusPets).toBeGreaterThanOrEqual(16 * 21);
+    // The merge asks every shard for every page; the walk one shard, or two at a shard's end.
+    expect(denseMerge?.perPage.calls).toEqual({ mean: 16, max: 16 });
+    expect(dense?.perPage.calls.max).toBeLessThanOrEqual(2);
+  });
+
+  it('models the load of 400 creates on each partition key, through the handler', () => {
+    const load = report.partitionLoad;
+
+    expect([load.creates, load.instances, load.status]).toEqual([400, 4, 'available']);
+    // A pet and its index entry each: two write units a create, plus the leases of id blocks.
+    expect(load.writeUnitsPerCreate).toBeGreaterThan(2);
+    expect(load.writeUnitsPerCreate).toBeLessThan(2.1);
+    expect(load.hottest[0]?.key).toMatch(/^Pets\/status-shard-index: available#\d+$/);
+    expect(load.ceilingCreatesPerSecond).toBeCloseTo(
+      1_000 / ((load.hottest[0]?.share ?? 1) * load.writeUnitsPerCreate),
+    );
+  });
+
+  it('meets every deterministic budget: bundle bytes, capacity units, the partition load', () => {
     const judged = report.budgets.filter((budget) => budget.basis === 'deterministic');
 
-    expect(judged.map((budget) => [budget.budget, budget.subject, budget.verdict])).toEqual([
+    expect(
+      judged.map((budget) => [budget.budget.replace(/\d+ pages/, 'N pages'), budget.subject, budget.verdict]),
+    ).toEqual([
       ...functions.map((name) => ['bundle size', name, 'PASS']),
-      ['list capacity, 100 vs 25 pets', 'list-pets', 'PASS'],
-      ['list capacity, 100 vs 25 pets', 'list-pets ?status=', 'PASS'],
-      ['later page capacity, page 2 vs page 1 (100 pets)', 'list-pets', 'PASS'],
-      ['later page capacity, page 2 vs page 1 (100 pets)', 'list-pets ?status=', 'PASS'],
-      ['extra write units of an Idempotency-Key (100 pets)', 'create-pet', 'PASS'],
+      ['list capacity, 1100 vs 25 pets', 'list-pets', 'PASS'],
+      ['list capacity, 1100 vs 25 pets', 'list-pets ?status=', 'PASS'],
+      ['later page capacity, page 2 vs page 1 (1100 pets)', 'list-pets', 'PASS'],
+      [
+        'RCU of every page of a walk by status, N pages (1100 pets, a page in every shard)',
+        'list-pets ?status=',
+        'PASS',
+      ],
+      [
+        'Queries of a page by status, however few pets (25 pets, 8 of the status)',
+        'list-pets ?status=',
+        'PASS',
+      ],
+      ["hottest partition key's share of write units (400 creates, all available)", 'create-pet', 'PASS'],
+      ['projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)', 'create-pet', 'PASS'],
+      ['extra write units of an Idempotency-Key (1100 pets)', 'create-pet', 'PASS'],
     ]);
   });
 
@@ -132,9 +181,9 @@ describe('npm run bench (quick mode)', () => {
     ]);
     for (const budget of timing) expect(budget.value).toBeGreaterThan(0);
     expect(printed.match(/\| not judged in quick mode \|/g)).toHaveLength(9);
-    expect(printed.match(/\| (PASS|MISS) +\|/g)).toHaveLength(10);
+    expect(printed.match(/\| (PASS|MISS) +\|/g)).toHaveLength(13);
     expect(printed).toContain(
-      '10 deterministic budgets judged: all met; 9 timing budgets not judged in quick mode',
+      '13 deterministic budgets judged: all met; 9 timing budgets not judged in quick mode',
     );
   });
 
@@ -165,6 +214,8 @@ describe('npm run bench (quick mode)', () => {
       'Warm invocations',
       'End to end',
       'DynamoDB capacity per request',
+      'Walks by status',
+      'Partition load',
     ]) {
       expect(written).toContain(`### ${section}\n`);
     }

@@ -78,7 +78,7 @@ const documented = (request: RequestName) => {
 };
 
 describe('what a request costs, in the units measured', () => {
-  let capacity: CapacityRow[];
+  let capacity: readonly CapacityRow[];
   let logBytes: LogBytesRow[];
 
   beforeAll(async () => {
@@ -88,7 +88,7 @@ describe('what a request costs, in the units measured', () => {
       const names = await createBenchTables(admin, 'cost-model');
       const { key, record } = generateApiKey('cost-model');
       await storeApiKey(admin, names, record);
-      capacity = await measureCapacity({
+      ({ rows: capacity } = await measureCapacity({
         admin,
         endpoint,
         names,
@@ -98,7 +98,7 @@ describe('what a request costs, in the units measured', () => {
         largeTable: 100,
         requests: 2,
         walkPage: 2,
-      });
+      }));
     } finally {
       admin.client.destroy();
     }

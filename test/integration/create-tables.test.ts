@@ -31,7 +31,7 @@ describe('the tables', () => {
       expect(pets?.KeySchema).toEqual([{ AttributeName: 'id', KeyType: 'HASH' }]);
       expect(pets?.AttributeDefinitions).toEqual([
         { AttributeName: 'id', AttributeType: 'N' },
-        { AttributeName: 'status', AttributeType: 'S' },
+        { AttributeName: 'statusShard', AttributeType: 'S' },
       ]);
       expect(
         pets?.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema, Projection }) => ({
@@ -41,9 +41,9 @@ describe('the tables', () => {
         })),
       ).toEqual([
         {
-          IndexName: 'status-index',
+          IndexName: 'status-shard-index',
           KeySchema: [
-            { AttributeName: 'status', KeyType: 'HASH' },
+            { AttributeName: 'statusShard', KeyType: 'HASH' },
             { AttributeName: 'id', KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'ALL' },

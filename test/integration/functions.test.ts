@@ -8,6 +8,7 @@ import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
 import { type ProxyRequest, proxyEvent, tokenAuthorizerEvent } from '#tools/lambda/events';
+import { ROOMY_POLICY } from '../support/plans';
 import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -32,7 +33,8 @@ const DEPRECATION_HEADERS = {
 const CORS_HEADERS = {
   Vary: 'Origin',
   'Access-Control-Allow-Origin': APP,
-  'Access-Control-Expose-Headers': 'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+  'Access-Control-Expose-Headers':
+    'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
 };
 
 let tables: TestTables;
@@ -57,20 +59,32 @@ let requests = 0;
 const call = async (
   handler: ProxyHandler,
   request: Omit<ProxyRequest, 'requestId' | 'resource'> & { resource?: string },
-): Promise<APIGatewayProxyResult & { json: unknown }> => {
+): Promise<APIGatewayProxyResult & { json: unknown; requestId: string }> => {
   requests += 1;
   const requestId = `request-${requests}`;
   const result = await handler(
     proxyEvent({
       resource: request.path.startsWith('/pets/') ? '/pets/{petId}' : '/pets',
       requestId,
-      authorizer: { principalId: 'key-functions' },
+      // What the authorizer hands on for a key on the default plan.
+      authorizer: {
+        principalId: 'key-functions',
+        keyId: 'key-functions',
+        plan: 'roomy',
+        rateLimitPolicy: ROOMY_POLICY,
+      },
       ...request,
     }),
     lambdaContext('function', { timeoutMs: 15_000 }),
   );
-  return { ...result, json: JSON.parse(result.body) };
+  return { ...result, json: JSON.parse(result.body), requestId };
 };
+
+/** What every answer to a request with an accepted key carries: its request's id, and the caller's plan. */
+const callerHeaders = (response: { requestId: string }) => ({
+  'Request-Id': response.requestId,
+  'RateLimit-Policy': ROOMY_POLICY,
+});
 const post = (body: unknown, headers: [string, string][] = []) =>
   call(createPet, {
     method: 'POST',
@@ -88,7 +102,11 @@ describe('createPet', () => {
 
     expect(response.statusCode).toBe(201);
     expect(response.json).toEqual({ id, name: 'Rex', categoryId: 3, status: 'available' });
-    expect(response.headers).toEqual({ ...HOUSE_HEADERS, Location: `/v1/pets/${id}` });
+    expect(response.headers).toEqual({
+      ...HOUSE_HEADERS,
+      ...callerHeaders(response),
+      Location: `/v1/pets/${id}`,
+    });
   });
 
   it('replays the first answer to a repeated Idempotency-Key, saying so, and refuses it with another body', async () => {
@@ -103,6 +121,18 @@ describe('createPet', () => {
     expect(again.headers?.Location).toBe(first.headers?.Location);
     expect(other.statusCode).toBe(422);
     expect(other.json).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
+  });
+
+  it("sends its request's Request-Id (the Error body's requestId) and the caller's RateLimit-Policy with every answer, replays included", async () => {
+    const created = await post({ name: 'Paced', categoryId: 1 }, [['Idempotency-Key', 'functions-paced']]);
+    const replayed = await post({ name: 'Paced', categoryId: 1 }, [['Idempotency-Key', 'functions-paced']]);
+    const refused = await post({ name: '' });
+
+    for (const response of [created, replayed, refused]) {
+      expect(response.headers).toMatchObject(callerHeaders(response));
+    }
+    expect(replayed.headers?.['Request-Id']).not.toBe(created.headers?.['Request-Id']);
+    expect(refused.json).toMatchObject({ requestId: refused.requestId });
   });
 
   it('adds CORS headers for an allowed origin to its answers, errors included', async () => {
@@ -426,7 +456,7 @@ describe('listPets', () => {
     expect((first.json as { id: number }[]).map((pet) => pet.id)).toEqual(ids.slice(0, 2));
     expect(link).toMatch(/^<\/v1\/pets\?status=sold&limit=2&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
     expect(second.json).toEqual([{ id: ids[2], name: 'Page3', categoryId: 9, status: 'sold' }]);
-    expect(second.headers).toEqual({ ...HOUSE_HEADERS });
+    expect(second.headers).toEqual({ ...HOUSE_HEADERS, ...callerHeaders(second) });
   });
 
   it('refuses a cursor of another status, a repeated parameter, an unknown one and a limit out of range', async () => {
@@ -477,7 +507,11 @@ describe('getPet', () => {
 
     expect(response.statusCode).toBe(200);
     expect(response.json).toEqual({ id, name: 'Deprecated', categoryId: 4, status: 'pending' });
-    expect(response.headers).toEqual({ ...HOUSE_HEADERS, ...DEPRECATION_HEADERS });
+    expect(response.headers).toEqual({
+      ...HOUSE_HEADERS,
+      ...DEPRECATION_HEADERS,
+      ...callerHeaders(response),
+    });
   });
 
   it('reads no query string, so refuses any query parameter with 400 naming it, repeated or not', async () => {
@@ -521,7 +555,7 @@ describe('getPet', () => {
       status: 404,
       requestId: `request-${requests - 1}`,
     });
-    expect(missing.headers).toEqual({ ...HOUSE_HEADERS, ...DEPRECATION_HEADERS });
+    expect(missing.headers).toEqual({ ...HOUSE_HEADERS, ...DEPRECATION_HEADERS, ...callerHeaders(missing) });
     expect(invalid.json).toMatchObject({
       code: 'VALIDATION_FAILED',
       details: [{ field: 'path.petId', message: 'must be an integer' }],
@@ -552,7 +586,31 @@ describe('the authorizer', () => {
           },
         ],
       },
-      context: { keyId: record.keyId, keyName: 'functions tests' },
+      context: {
+        keyId: record.keyId,
+        keyName: 'functions tests',
+        plan: 'roomy',
+        rateLimitPolicy: ROOMY_POLICY,
+      },
+    });
+  });
+
+  it('hands API Gateway the usage identifier of a key on a plan, so its usage plan meters it', async () => {
+    const { key, record } = generateApiKey('metered');
+    await apiKeysOf(tables).put({
+      ...record,
+      plan: 'tight',
+      usage: { id: 'apikey1', value: 'usage0123456789abcdefghij' },
+    });
+
+    const result = await authorizer(
+      tokenAuthorizerEvent(`Bearer ${key}`, 'arn:aws:execute-api:eu-west-1:123456789012:abc/v1/GET/pets'),
+      lambdaContext('authorizer'),
+    );
+
+    expect(result).toMatchObject({
+      usageIdentifierKey: 'usage0123456789abcdefghij',
+      context: { plan: 'tight', rateLimitPolicy: '"tight";q=5;w=86400, "tight-rate";q=2;w=2' },
     });
   });
 

@@ -17,7 +17,8 @@ import { apiKeysOf, createTestTables, type TestTables } from '../support/tables'
  */
 
 const APP = 'http://localhost:5173';
-const EXPOSED = 'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed';
+const EXPOSED =
+  'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface Recorded {
@@ -329,6 +330,7 @@ describe('the local gateway server', () => {
       'X-Content-Type-Options: nosniff',
       'Cache-Control: no-store',
       `x-amzn-RequestId: ${requestId}`,
+      `Request-Id: ${requestId}`,
       `Content-Length: ${Buffer.byteLength(body ?? '')}`,
       'Connection: close',
     ]);

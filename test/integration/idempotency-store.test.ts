@@ -233,14 +233,16 @@ describe('the calls of a create with a key', () => {
     const firstCalls = commands.splice(0);
     await invoke(handler, post(key, { name: 'Calls', categoryId: 1 }));
 
-    // The id is reserved before the record is started, so that the record can hold it.
+    // The id is reserved before the record is started, so that the record can hold it: the first
+    // create of an instance leases a block of ids (the counter), the replay takes the next id of
+    // that block from memory, and the record answers it.
     expect(firstCalls).toEqual([
       'UpdateItem counters',
       'PutItem idempotency',
       'PutItem pets',
       'UpdateItem idempotency',
     ]);
-    expect(commands).toEqual(['UpdateItem counters', 'PutItem idempotency']);
+    expect(commands).toEqual(['PutItem idempotency']);
     const declared = DATA_ACCESS.idempotency.record.flatMap((access) => access.actions);
     for (const call of [...firstCalls, ...commands].filter((command) => command.endsWith('idempotency'))) {
       expect(declared).toContain(`dynamodb:${call.split(' ')[0]}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { LOCAL_PLANS } from '#infra/stage-plans';
 import { hashApiKey } from '#shared/auth/api-key';
 import { authorize } from '#shared/auth/authorize';
 import { type KeysIo, main, parseKeysArgs, repositoryFor, runKeys } from '#tools/keys/keys';
@@ -18,11 +19,11 @@ const keys = async (argv: string[], now = new Date('2025-01-02T03:04:05.000Z')) 
   const io: KeysIo = { out: (line) => out.push(line), err: (line) => err.push(line), now: () => now };
   const command = parseKeysArgs(argv);
   if (command.command === 'help') throw new Error('not a keys command');
-  const { apiKeys, close } = repositoryFor(command.target);
+  const stores = repositoryFor(command.target);
   try {
-    return { code: await runKeys(command, apiKeys, io), out, err, apiKeys };
+    return { code: await runKeys(command, stores, io), out, err, apiKeys: stores.apiKeys };
   } finally {
-    close();
+    stores.close();
   }
 };
 
@@ -48,6 +49,8 @@ describe('keys command on DynamoDB Local', () => {
       keyId: `key-${sha256.slice(0, 12)}`,
       name: 'ci-bot',
       createdAt: '2025-01-02T03:04:05.000Z',
+      // The local server's plans are staging's: its default one.
+      plan: 'standard',
     });
     expect(JSON.stringify(await created.apiKeys.list())).not.toContain(key);
   });
@@ -55,7 +58,7 @@ describe('keys command on DynamoDB Local', () => {
   it('creates a key the authorizer accepts for the whole stage, until it is revoked', async () => {
     const [key = ''] = (await keys(['create', 'partner', ...target])).out;
     const { apiKeys } = await keys(['list', ...target]);
-    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN);
+    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS);
     expect(allowed.policyDocument.Statement).toEqual([
       expect.objectContaining({
         Effect: 'Allow',
@@ -66,26 +69,68 @@ describe('keys command on DynamoDB Local', () => {
     const revoked = await keys(['revoke', allowed.context.keyId, ...target]);
 
     expect(revoked.code).toBe(0);
-    await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN)).rejects.toThrow('Unauthorized');
+    await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).rejects.toThrow(
+      'Unauthorized',
+    );
   });
 
-  it('lists id, name, creation and revocation of every key, and never a hash', async () => {
-    const [key = ''] = (await keys(['create', 'listed', ...target])).out;
+  it('lists id, name, plan, creation and revocation of every key, and never a hash', async () => {
+    const [key = ''] = (await keys(['create', 'listed', '--plan', 'trial', ...target])).out;
     const keyId = `key-${hashApiKey(key).slice(0, 12)}`;
     await keys(['revoke', keyId, ...target], new Date('2025-02-03T04:05:06.000Z'));
 
     const listed = await keys(['list', ...target]);
 
     expect(listed.code).toBe(0);
-    expect(listed.out[0]?.split(/\s+/)).toEqual(['KEY', 'ID', 'NAME', 'CREATED', 'REVOKED']);
+    expect(listed.out[0]?.split(/\s+/)).toEqual([
+      'KEY',
+      'ID',
+      'NAME',
+      'PLAN',
+      'CREATED',
+      'REVOKED',
+      'USAGE',
+      'ID',
+    ]);
     expect(listed.out.find((line) => line.startsWith(keyId))?.split(/\s+/)).toEqual([
       keyId,
       'listed',
+      'trial',
       '2025-01-02T03:04:05.000Z',
       '2025-02-03T04:05:06.000Z',
+      // Locally there is no API Gateway: no usage identifier.
+      '-',
     ]);
     const hashes = (await listed.apiKeys.list()).map((record) => record.keyHash);
     for (const hash of hashes) expect(listed.out.join('\n')).not.toContain(hash);
+  });
+
+  it('creates a key on the plan asked for, and moves it to another, which the authorizer then names', async () => {
+    const [key = ''] = (await keys(['create', 'paced', '--plan', 'trial', ...target])).out;
+    const keyId = `key-${hashApiKey(key).slice(0, 12)}`;
+    const { apiKeys } = await keys(['list', ...target]);
+    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).context).toMatchObject({
+      plan: 'trial',
+      rateLimitPolicy: '"trial";q=100;w=86400, "trial-rate";q=2;w=2',
+    });
+
+    const moved = await keys(['move', keyId, '--plan', 'partner', ...target]);
+
+    expect(moved.code).toBe(0);
+    expect(moved.err.join('\n')).toContain(`${keyId} is on plan partner`);
+    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).context.plan).toBe('partner');
+  });
+
+  it('refuses a plan the stage does not have with exit code 2, naming the plans it has', async () => {
+    const lines: string[] = [];
+
+    const code = await main(['create', 'golden', '--plan', 'gold', ...target], {
+      out: (line) => lines.push(line),
+      err: (line) => lines.push(line),
+    });
+
+    expect(code).toBe(2);
+    expect(lines).toEqual(['Plan "gold" is not one of this stage\'s: trial, standard, partner, local']);
   });
 
   it('fails with exit code 1 when revoking a key that does not exist', async () => {

@@ -151,10 +151,53 @@ describe('the local stack', () => {
       apiKeysTable: 'petstore-local-apikeys',
     });
 
-    expect(await keys.findByHash(recordFor('psk_named', 'x').keyHash)).toMatchObject({ name: 'local' });
+    expect(await keys.findByHash(recordFor('psk_named', 'x').keyHash)).toMatchObject({
+      name: 'local',
+      plan: 'local',
+    });
   });
 
-  it('keeps a revoked key revoked, with its creation date, when the server starts again', async () => {
+  it('puts the local key on the local plan, or on the one asked for, and enforces it', async () => {
+    const onDefault = await startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint });
+    await onDefault.stop();
+    const onTrial = await startLocalStack({
+      dataDir: dataDir(),
+      port: 0,
+      dynamoDbEndpoint: endpoint,
+      apiKey: 'psk_on-trial',
+      apiKeyPlan: 'trial',
+    });
+    try {
+      // trial: a burst of 2, then 1 a second. Six at once: all six would pass only if the
+      // authorizer took seconds longer for some than for others.
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() =>
+          fetch(`${onTrial.gateway.baseUrl}/pets?limit=1`, {
+            headers: { Authorization: 'Bearer psk_on-trial' },
+          }),
+        ),
+      );
+
+      expect(onDefault.apiKeyPlan).toBe('local');
+      expect(onTrial.apiKeyPlan).toBe('trial');
+      expect(answers.map((answer) => answer.status)).toContain(429);
+      expect(answers[0]?.headers.get('ratelimit-policy')).toBe('"trial";q=100;w=86400, "trial-rate";q=2;w=2');
+    } finally {
+      await onTrial.stop();
+    }
+  });
+
+  it('refuses a local key plan the local server does not have, in one sentence naming the variable', async () => {
+    await expect(
+      startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKeyPlan: 'gold' }),
+    ).rejects.toThrow(
+      new LocalConfigError(
+        'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, local), not "gold"',
+      ),
+    );
+  });
+
+  it('keeps a revoked key revoked, with its creation date, when the server starts again, on another plan too', async () => {
     const apiKey = `psk_revoked-${Date.now()}`;
     const keys = new DynamoDbApiKeyRepository({
       client: createDocumentClient({ endpoint }),
@@ -165,7 +208,14 @@ describe('the local stack', () => {
     const seeded = await keys.findByHash(recordFor(apiKey, 'x').keyHash);
     await keys.revoke(seeded?.keyId ?? '', '2026-01-02T03:04:05.000Z');
 
-    const second = await startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKey });
+    // The plan follows the settings; nothing else of the record does.
+    const second = await startLocalStack({
+      dataDir: dataDir(),
+      port: 0,
+      dynamoDbEndpoint: endpoint,
+      apiKey,
+      apiKeyPlan: 'trial',
+    });
     try {
       const response = await fetch(`${second.gateway.baseUrl}/pets`, {
         headers: { Authorization: `Bearer ${apiKey}` },
@@ -176,6 +226,7 @@ describe('the local stack', () => {
       expect(response.status).toBe(401);
       expect(await keys.findByHash(recordFor(apiKey, 'x').keyHash)).toEqual({
         ...seeded,
+        plan: 'trial',
         revokedAt: '2026-01-02T03:04:05.000Z',
       });
     } finally {

@@ -10,6 +10,7 @@ import { buildDocument } from '#tools/openapi/build-document';
 import { deletePet } from '../support/delete-pet/contract';
 import { deletePetRoot } from '../support/delete-pet/root';
 import { buildTestApp } from '../support/pet-store-app';
+import { TEST_PLANS } from '../support/plans';
 
 /**
  * A synth of both stacks: 0.7 s on a quiet machine, over 5 s (the default) with a busy loop and
@@ -56,7 +57,14 @@ describe('a fifth operation added as the recipe says (DELETE /pets/{petId}, 204)
     const responses: Record<string, unknown> = operation?.responses ?? {};
 
     expect(operation?.operationId).toBe('deletePet');
-    expect(responses['204']).toEqual({ description: 'The animal was removed.' });
+    // No content, but the headers every answer of a function carries.
+    expect(responses['204']).toEqual({
+      description: 'The animal was removed.',
+      headers: {
+        'Request-Id': { $ref: '#/components/headers/Request-Id' },
+        'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+      },
+    });
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['204', '400', '404', '405']));
     expect(JSON.stringify(responses['405'])).toContain('GET, DELETE');
     // The document of the real operations is untouched by it.
@@ -108,6 +116,7 @@ describe('a fifth operation added as the recipe says (DELETE /pets/{petId}, 204)
         dynamoDb: { endpoint: tables.endpoint },
         metrics: false,
         logLevel: 'SILENT',
+        plans: TEST_PLANS,
       };
       gateway = await startLocalGateway({
         port: 0,

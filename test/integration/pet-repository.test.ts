@@ -4,13 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import {
   IdSpaceExhaustedError,
   InvalidStoredItemError,
   PetIdTakenError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
-import { MAX_ID, type Pet } from '#shared/domain/pet';
+import { type ListPosition, MAX_ID, type Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
 import { createTestTables, type TestTables } from '../support/tables';
 
@@ -41,6 +42,10 @@ const pet = (id: number, status: Pet['status'] = 'available'): Pet => ({
   categoryId: 1,
   status,
 });
+
+/** The documented order of a listing by status: shard by shard (id mod 16), ascending id within each. */
+const shardOrder = (ids: readonly number[]): number[] =>
+  [...ids].sort((a, b) => (a % STATUS_SHARDS) - (b % STATUS_SHARDS) || a - b);
 
 describe('DynamoDbPetRepository', () => {
   it('stores a pet and reads it back', async () => {
@@ -106,11 +111,14 @@ describe('DynamoDbPetRepository', () => {
     const filtered = await repository.list({ limit: 5, status: 'sold' });
 
     expect(unfiltered.pets).toHaveLength(5);
-    expect(filtered.pets.map((p) => p.id)).toEqual([2, 4, 6, 8, 10]);
-    expect(filtered.next).toEqual([{ afterId: 10 }]);
+    // Shard 0 holds 16, 32 and 48; shard 2 holds 2, 18, 34 and 50 (shard 1 has no sold pet).
+    expect(filtered.pets.map((p) => p.id)).toEqual([16, 32, 48, 2, 18]);
+    expect(filtered.next).toEqual([{ fromId: 34 }]);
     expect(reads).toEqual([
       { command: 'ScanCommand', scanned: 6 },
-      { command: 'QueryCommand', scanned: 6 },
+      { command: 'QueryCommand', scanned: 3 },
+      { command: 'QueryCommand', scanned: 0 },
+      { command: 'QueryCommand', scanned: 3 },
     ]);
   });
 
@@ -127,13 +135,26 @@ describe('DynamoDbPetRepository', () => {
       status?: Pet['status'],
     ): Promise<Pet[][]> => {
       const pages: Pet[][] = [];
-      let after: readonly { afterId: number }[] | undefined;
+      let after: readonly ListPosition[] | undefined;
       do {
         const page = await repository.list({ limit, status, ...(after ? { after } : {}) });
         pages.push(page.pets);
         after = page.next;
       } while (after);
       return pages;
+    };
+    /** Items each page of a walk read, as DynamoDB reports them: one count per page. */
+    const readsPerPage = async (limit: number, status: Pet['status']): Promise<number[]> => {
+      const { repository, reads } = counting();
+      const perPage: number[] = [];
+      let after: readonly ListPosition[] | undefined;
+      do {
+        reads.length = 0;
+        const page = await repository.list({ limit, status, ...(after ? { after } : {}) });
+        perPage.push(reads.reduce((sum, read) => sum + (read.scanned ?? 0), 0));
+        after = page.next;
+      } while (after);
+      return perPage;
     };
 
     beforeAll(async () => {
@@ -162,18 +183,20 @@ describe('DynamoDbPetRepository', () => {
       expect(reads).toHaveLength(7);
     });
 
-    it('walks one status in ascending id across pages, each page reading at most limit + 1 items', async () => {
-      const { repository, reads } = counting();
+    it('walks one status shard by shard, ascending id within a shard, each page reading at most limit + 1 items', async () => {
+      const { repository } = counting();
+      const pending = Array.from({ length: 15 }, (_, index) => 3 * index + 1);
 
       const pages = await pagesOf(repository, 4, 'pending');
 
       expect(pages.map((page) => page.map((p) => p.id))).toEqual([
-        [1, 4, 7, 10],
-        [13, 16, 19, 22],
-        [25, 28, 31, 34],
-        [37, 40, 43],
+        [16, 1, 34, 19],
+        [4, 37, 22, 7],
+        [40, 25, 10, 43],
+        [28, 13, 31],
       ]);
-      expect(reads.map((read) => read.scanned)).toEqual([5, 5, 5, 3]);
+      expect(pages.flat().map((p) => p.id)).toEqual(shardOrder(pending));
+      expect(await readsPerPage(4, 'pending')).toEqual([5, 5, 5, 3]);
     });
 
     it('ends without a next position when the last page is exactly full: never a link to an empty page', async () => {
@@ -196,8 +219,8 @@ describe('DynamoDbPetRepository', () => {
         ...(first.next ? { after: first.next } : {}),
       });
 
-      expect(first.pets.map((p) => p.id)).toEqual([3, 6]);
-      expect(second.pets.map((p) => p.id)).toEqual([9, 12, 15, 18, 21]);
+      expect(first.pets.map((p) => p.id)).toEqual([33, 18]);
+      expect(second.pets.map((p) => p.id)).toEqual([3, 36, 21, 6, 39]);
     });
   });
 
@@ -322,7 +345,14 @@ describe('items read from the pets table', () => {
     await raw.send(
       new PutItemCommand({
         TableName: own.names.pets,
-        Item: { id: { N: '3' }, name: { S: '' }, categoryId: { N: '1' }, status: { S: 'sold' } },
+        // Keyed for the status index as every pet is (id 3 falls in shard 3), so the listing by status reads it.
+        Item: {
+          id: { N: '3' },
+          name: { S: '' },
+          categoryId: { N: '1' },
+          status: { S: 'sold' },
+          statusShard: { S: 'sold#3' },
+        },
       }),
     );
     raw.destroy();

@@ -10,6 +10,13 @@ export const DOCUMENTED_STAGES = {
     logRetentionDays: 7,
     logLevel: 'DEBUG',
     allowedOrigins: ['http://localhost:5173'],
+    plans: {
+      trial: { rateLimit: 1, burstLimit: 2, quota: { limit: 100, period: 'DAY' } },
+      standard: { rateLimit: 5, burstLimit: 10, quota: { limit: 5_000, period: 'DAY' } },
+      partner: { rateLimit: 10, burstLimit: 20, quota: { limit: 100_000, period: 'MONTH' } },
+    },
+    defaultPlan: 'standard',
+    firewall: { enabled: false, requestsPerIp: 5_000, windowSeconds: 300 },
     alarms: {
       serverErrorRate: 0.05,
       p99LatencyMs: 3_000,
@@ -20,11 +27,17 @@ export const DOCUMENTED_STAGES = {
     },
   },
   production: {
-    throttling: { rateLimit: 100, burstLimit: 200 },
+    throttling: { rateLimit: 2_000, burstLimit: 4_000 },
     authorizerCacheTtlSeconds: 60,
     logRetentionDays: 90,
     logLevel: 'INFO',
     allowedOrigins: [],
+    plans: {
+      standard: { rateLimit: 10, burstLimit: 20, quota: { limit: 10_000, period: 'DAY' } },
+      partner: { rateLimit: 50, burstLimit: 100, quota: { limit: 1_000_000, period: 'MONTH' } },
+    },
+    defaultPlan: 'standard',
+    firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
     alarms: {
       serverErrorRate: 0.01,
       p99LatencyMs: 2_000,

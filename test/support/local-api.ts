@@ -4,8 +4,10 @@ import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler } from '#shared/lambda';
 import { ApiClient } from '#tools/contract/api-client';
 import { loadContract } from '#tools/contract/conformance';
+import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
+import { TEST_PLANS } from './plans';
 import { apiKeysOf, createTestTables, type TestTables } from './tables';
 
 /** docs/openapi.yaml, loaded once per test file. */
@@ -32,12 +34,14 @@ export interface LocalApiOptions {
   readonly handlers?: (tables: TestTables) => Partial<Record<OperationId, ProxyHandler>>;
   /** Web origins allowed to read answers, for the gateway and the functions. @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** The plans' enforcement, on a clock of the test's. @default TEST_PLANS on the real clock */
+  readonly fairUse?: FairUse;
 }
 
 /**
  * The local server in front of the real handlers and the real authorizer (each built by its
  * composition root, as `npm start` builds them), on tables of its own in the run's DynamoDB
- * Local, with one valid key. Its `client` checks every response against docs/openapi.yaml.
+ * Local, with one valid key on TEST_PLANS' default plan, the plans enforced. Its `client` checks every response against docs/openapi.yaml.
  */
 export const startLocalApi = async (label: string, options: LocalApiOptions = {}): Promise<LocalApi> => {
   const tables = await createTestTables(label);
@@ -49,10 +53,13 @@ export const startLocalApi = async (label: string, options: LocalApiOptions = {}
     tables: tables.names,
     logLevel: 'SILENT',
     corsOrigins,
+    plans: TEST_PLANS,
   });
   const gateway = await startLocalGateway({
     port: 0,
     corsOrigins,
+    // Its key is on TEST_PLANS' default, roomy: no test of this server is slowed by its plan.
+    fairUse: options.fairUse ?? new FairUse(TEST_PLANS),
     ...functions,
     handlers: { ...functions.handlers, ...options.handlers?.(tables) },
   });

@@ -1,31 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
-import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import {
+  type EnsureTablesOptions,
+  ensureTables,
+  type TableNames,
+  tableNamesFor,
+} from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { FunctionConfig } from '#shared/config';
+import { TEST_PLANS } from './plans';
 
 export interface TestTables {
   readonly endpoint: string;
   readonly names: TableNames;
-  /** A function configuration for these tables: every table, this DynamoDB, silent logs, no metrics. */
+  /** A function configuration for these tables: every table, this DynamoDB, silent logs, no metrics, TEST_PLANS. */
   readonly config: FunctionConfig;
 }
 
 /** Fresh tables on the run's DynamoDB Local, named uniquely so test files never see each other's data. */
-export const createTestTables = async (label: string): Promise<TestTables> => {
+export const createTestTables = async (
+  label: string,
+  options: EnsureTablesOptions = {},
+): Promise<TestTables> => {
   const endpoint = inject('dynamoDbEndpoint');
   const names = tableNamesFor(`${label}-${randomUUID().slice(0, 8)}`);
   const client = createLocalClient(endpoint);
   try {
-    await ensureTables(client, names);
+    await ensureTables(client, names, options);
   } finally {
     client.destroy();
   }
   return {
     endpoint,
     names,
-    config: { tables: names, dynamoDb: { endpoint }, logLevel: 'SILENT', metrics: false },
+    config: { tables: names, dynamoDb: { endpoint }, logLevel: 'SILENT', metrics: false, plans: TEST_PLANS },
   };
 };
 

@@ -3,6 +3,7 @@ import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { hashApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import { authorize, wholeStageArn } from '#shared/auth/authorize';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { ROOMY_POLICY, TEST_PLANS } from '../support/plans';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';
 
@@ -13,6 +14,8 @@ const keysHolding = (...records: ApiKeyRecord[]): ApiKeyRepository => ({
   putIfAbsent: async (record) => record,
   list: async () => records,
   revoke: async () => false,
+  findById: async () => undefined,
+  assignPlan: async () => false,
 });
 
 describe('wholeStageArn', () => {
@@ -51,7 +54,7 @@ describe('authorize', () => {
   const active = recordFor(key, 'ci');
 
   it('allows the whole stage and names the key in the context, never holding the key', async () => {
-    const result = await authorize(keysHolding(active), `Bearer ${key}`, METHOD_ARN);
+    const result = await authorize(keysHolding(active), `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
 
     expect(result.principalId).toBe(active.keyId);
     expect(result.policyDocument.Statement).toEqual([
@@ -61,12 +64,48 @@ describe('authorize', () => {
         Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*/*',
       },
     ]);
-    expect(result.context).toEqual({ keyId: active.keyId, keyName: 'ci' });
+    expect(result.context).toEqual({
+      keyId: active.keyId,
+      keyName: 'ci',
+      plan: 'roomy',
+      rateLimitPolicy: ROOMY_POLICY,
+    });
     expect(JSON.stringify(result)).not.toContain(key);
   });
 
+  it('puts a key whose record names no plan on the default plan, and hands API Gateway no usage identifier', async () => {
+    const result = await authorize(keysHolding(active), `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
+
+    expect(result.context.plan).toBe(TEST_PLANS.defaultPlan);
+    expect(result).not.toHaveProperty('usageIdentifierKey');
+  });
+
+  it("names the key's own plan and its RateLimit-Policy, and hands API Gateway the key's usage identifier", async () => {
+    const onTight = { ...active, plan: 'tight', usage: { id: 'a1b2c3', value: 'usage0123456789abcdefghij' } };
+
+    const result = await authorize(keysHolding(onTight), `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
+
+    expect(result.context).toMatchObject({
+      plan: 'tight',
+      rateLimitPolicy: '"tight";q=5;w=86400, "tight-rate";q=2;w=2',
+    });
+    expect(result.usageIdentifierKey).toBe('usage0123456789abcdefghij');
+    // API Gateway reads it from the answer; the functions' context never carries it.
+    expect(JSON.stringify(result.context)).not.toContain('usage0123456789abcdefghij');
+  });
+
+  it('refuses a key whose plan the stage does not have, as an unknown key', async () => {
+    const onGonePlan = { ...active, plan: 'gold' };
+
+    await expect(authorize(keysHolding(onGonePlan), `Bearer ${key}`, METHOD_ARN, TEST_PLANS)).rejects.toThrow(
+      /^Unauthorized$/,
+    );
+  });
+
   it('accepts the scheme in any case', async () => {
-    await expect(authorize(keysHolding(active), `bEaReR ${key}`, METHOD_ARN)).resolves.toMatchObject({
+    await expect(
+      authorize(keysHolding(active), `bEaReR ${key}`, METHOD_ARN, TEST_PLANS),
+    ).resolves.toMatchObject({
       principalId: active.keyId,
     });
   });
@@ -76,12 +115,14 @@ describe('authorize', () => {
     ['another scheme', `Basic ${key}`],
     ['an unknown key', 'Bearer psk_unknown'],
   ])('throws Unauthorized for %s', async (_case, header) => {
-    await expect(authorize(keysHolding(active), header, METHOD_ARN)).rejects.toThrow(/^Unauthorized$/);
+    await expect(authorize(keysHolding(active), header, METHOD_ARN, TEST_PLANS)).rejects.toThrow(
+      /^Unauthorized$/,
+    );
   });
 
   it('throws Unauthorized for a revoked key', async () => {
     const revoked = { ...active, revokedAt: '2026-01-01T00:00:00.000Z' };
-    await expect(authorize(keysHolding(revoked), `Bearer ${key}`, METHOD_ARN)).rejects.toThrow(
+    await expect(authorize(keysHolding(revoked), `Bearer ${key}`, METHOD_ARN, TEST_PLANS)).rejects.toThrow(
       /^Unauthorized$/,
     );
   });
@@ -95,7 +136,7 @@ describe('authorize', () => {
         return active;
       },
     };
-    await authorize(spy, `Bearer ${key}`, METHOD_ARN);
+    await authorize(spy, `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
     expect(looked).toEqual([hashApiKey(key)]);
     expect(looked[0]).toMatch(/^[0-9a-f]{64}$/);
   });

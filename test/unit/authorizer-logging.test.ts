@@ -5,6 +5,7 @@ import { authorizerRoot } from '#functions/authorizer/root';
 import { recordFor } from '#shared/auth/api-key';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { TEST_PLANS } from '../support/plans';
 
 /**
  * What the authorizer logs: the id of a key it accepts, that it refused one, any other failure
@@ -44,18 +45,20 @@ describe('the authorizer', () => {
     putIfAbsent: async (record) => record,
     list: async () => [],
     revoke: async () => false,
+    findById: async () => undefined,
+    assignPlan: async () => false,
   });
 
   it('logs the id of a key it accepts, and that it refused one, never the key', async () => {
     const logger = createLogger({ logLevel: 'SILENT' });
     const info = vi.spyOn(logger, 'info');
-    const handler = authorizerHandler({ apiKeys: keys(), logger });
+    const handler = authorizerHandler({ apiKeys: keys(), logger, plans: TEST_PLANS });
 
     await handler(tokenEvent(`Bearer ${key}`), context);
     await expect(handler(tokenEvent('Bearer psk_other'), context)).rejects.toThrow('Unauthorized');
 
     expect(info.mock.calls).toEqual([
-      ['Key accepted', { keyId: recordFor(key, 'ci').keyId }],
+      ['Key accepted', { keyId: recordFor(key, 'ci').keyId, plan: 'roomy' }],
       ['Key refused'],
     ]);
   });
@@ -64,7 +67,7 @@ describe('the authorizer', () => {
     const logger = createLogger({ logLevel: 'SILENT' });
     const error = vi.spyOn(logger, 'error');
     const info = vi.spyOn(logger, 'info');
-    const handler = authorizerHandler({ apiKeys: keys(true), logger });
+    const handler = authorizerHandler({ apiKeys: keys(true), logger, plans: TEST_PLANS });
 
     await expect(handler(tokenEvent(`Bearer ${key}`), context)).rejects.toThrow('table missing');
 
@@ -78,6 +81,7 @@ describe('the authorizer', () => {
       dynamoDb: { endpoint: 'http://127.0.0.1:9' },
       logLevel: 'WARN',
       metrics: false,
+      plans: TEST_PLANS,
     });
     const written = captureOutput();
 

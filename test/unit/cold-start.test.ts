@@ -16,7 +16,8 @@ import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
 import { entryFile, fromEnvironment } from '#shared/composition/root';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
-import { CURSOR_PROBLEM, decodeCursor } from '#shared/http/cursor';
+import { decodeCursor } from '#shared/http/cursor';
+import { CURSOR_PROBLEM } from '#shared/http/cursor-problems';
 import { createObservability } from '#shared/observability/observability';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
@@ -196,9 +197,11 @@ describe('an operation', () => {
       'Content-Type',
       'Deprecation',
       'Link',
+      'Request-Id',
       'Sunset',
       'X-Content-Type-Options',
     ]);
+    expect(response.headers?.['Request-Id']).toBe('no-cors');
   });
 });
 

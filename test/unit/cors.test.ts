@@ -56,7 +56,7 @@ describe('CORS headers of an answer', () => {
       Vary: 'Origin',
       'Access-Control-Allow-Origin': 'http://localhost:5173',
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
     });
   });
 
@@ -82,7 +82,7 @@ describe("CORS on API Gateway's own answers", () => {
     expect(gatewayResponseCorsHeaders(['*'])).toEqual({
       'Access-Control-Allow-Origin': { requestHeader: 'Origin' },
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
       Vary: 'Origin',
     });
     expect(gatewayResponseValue({ requestHeader: 'Origin' })).toBe('method.request.header.Origin');
@@ -114,12 +114,12 @@ describe('the CORS headers a client receives with a gateway response', () => {
     expect(gatewayResponseCorsFor(['*'], 'https://a.example')).toEqual({
       'Access-Control-Allow-Origin': 'https://a.example',
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
       Vary: 'Origin',
     });
     expect(gatewayResponseCorsFor(['*'], undefined)).toStrictEqual({
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
       Vary: 'Origin',
     });
   });
@@ -128,7 +128,7 @@ describe('the CORS headers a client receives with a gateway response', () => {
     expect(gatewayResponseCorsFor(['https://a.example'], 'https://b.example')).toEqual({
       'Access-Control-Allow-Origin': 'https://a.example',
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
     });
     expect(gatewayResponseCorsFor(['https://a.example', 'https://b.example'], 'https://a.example')).toEqual(
       {},
@@ -181,6 +181,10 @@ describe('what a page may send and read', () => {
 
     const readable = [...lower(CORS_EXPOSED_HEADERS), ...SAFELISTED];
     for (const name of lower(answered)) expect(readable, name).toContain(name);
+  });
+
+  it('exposes Request-Id and RateLimit-Policy, which answers carry whoever gives them', () => {
+    expect(lower(CORS_EXPOSED_HEADERS)).toEqual(expect.arrayContaining(['request-id', 'ratelimit-policy']));
   });
 
   it('allows every request header an operation reads', () => {

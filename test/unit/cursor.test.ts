@@ -8,12 +8,22 @@ import { nextPageLink } from '#shared/http/pagination';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-const cursorArbitrary: fc.Arbitrary<ListCursor> = fc
-  .record({
-    status: fc.option(fc.constantFrom(...PET_STATUSES), { nil: undefined }),
-    afterId: fc.integer({ min: 1, max: MAX_ID }),
-  })
-  .map(({ status, afterId }) => ({ ...(status ? { status } : {}), positions: [{ afterId }] }));
+/**
+ * Cursors of both kinds: `afterId` positions (version 1: unfiltered listings, with or without a
+ * status as issued before the status index was sharded) and `fromId` positions (version 2: the
+ * sharded walk of a status).
+ */
+const cursorArbitrary: fc.Arbitrary<ListCursor> = fc.oneof(
+  fc
+    .record({
+      status: fc.option(fc.constantFrom(...PET_STATUSES), { nil: undefined }),
+      afterId: fc.integer({ min: 1, max: MAX_ID }),
+    })
+    .map(({ status, afterId }) => ({ ...(status ? { status } : {}), positions: [{ afterId }] })),
+  fc
+    .record({ status: fc.constantFrom(...PET_STATUSES), fromId: fc.integer({ min: 1, max: MAX_ID }) })
+    .map(({ status, fromId }) => ({ status, positions: [{ fromId }] })),
+);
 
 /** The bytes of a cursor, rebuilt with the layout the codec documents (version · tag · JSON). */
 const forge = (payload: string, options: { version?: number; key?: string } = {}): string => {
@@ -100,8 +110,13 @@ describe('the listing cursor', () => {
       forge('{"p":[7]}', { key: 'guess' }),
       'is not a cursor this API issued',
     ],
-    ['a cursor of another version', forge('{"p":[7]}', { version: 2 }), 'another version of the API'],
+    ['a cursor of another version', forge('{"p":[7]}', { version: 3 }), 'another version of the API'],
     ['a version and a tag with no payload', forge('', { version: 2 }), 'is not a cursor this API issued'],
+    [
+      'a version 2 cursor without a status: only a walk by status starts at a pet',
+      forge('{"p":[7]}', { version: 2 }),
+      'is not a cursor this API issued',
+    ],
     ['an unknown field', forge('{"p":[7],"x":1}'), 'is not a cursor this API issued'],
     ['two positions', forge('{"p":[7,8]}'), 'is not a cursor this API issued'],
     ['no position', forge('{"p":[]}'), 'is not a cursor this API issued'],
@@ -123,16 +138,35 @@ describe('the listing cursor', () => {
   });
 
   it('accepts a cursor built with the documented layout and key: integrity, not secrecy', () => {
+    expect(decodeCursor(forge('{"s":"sold","p":[42]}', { version: 2 }))).toEqual({
+      ok: true,
+      cursor: { status: 'sold', positions: [{ fromId: 42 }] },
+    });
+  });
+
+  it('still reads a version 1 cursor, issued before the status index was sharded, as a position after a pet', () => {
+    // The unfiltered listing goes on from it; a listing by status refuses it (its order changed).
+    expect(decodeCursor(forge('{"p":[42]}'))).toEqual({ ok: true, cursor: { positions: [{ afterId: 42 }] } });
     expect(decodeCursor(forge('{"s":"sold","p":[42]}'))).toEqual({
       ok: true,
       cursor: { status: 'sold', positions: [{ afterId: 42 }] },
     });
   });
+
+  it('writes version 2 for the sharded walk of a status, version 1 for an unfiltered listing', () => {
+    const versionOf = (text: string) => Buffer.from(text, 'base64url')[0];
+
+    expect(versionOf(encodeCursor({ status: 'sold', positions: [{ fromId: 42 }] }))).toBe(2);
+    expect(versionOf(encodeCursor({ positions: [{ afterId: 42 }] }))).toBe(1);
+    expect(() => encodeCursor({ positions: [{ fromId: 42 }] })).toThrow(
+      'Only a listing by status starts a page at a pet',
+    );
+  });
 });
 
 describe('the next-page link', () => {
   it('keeps status and limit and adds the cursor of where the listing continues', () => {
-    const link = nextPageLink('/pets', { status: 'pending', limit: 7 }, [{ afterId: 22 }]);
+    const link = nextPageLink('/pets', { status: 'pending', limit: 7 }, [{ fromId: 22 }]);
 
     const target = /^<(.+)>; rel="next"$/.exec(link)?.[1] ?? '';
     const url = new URL(target, 'https://api.example.com');
@@ -142,7 +176,7 @@ describe('the next-page link', () => {
     expect(url.searchParams.get('limit')).toBe('7');
     expect(decodeCursor(url.searchParams.get('cursor') ?? '')).toEqual({
       ok: true,
-      cursor: { status: 'pending', positions: [{ afterId: 22 }] },
+      cursor: { status: 'pending', positions: [{ fromId: 22 }] },
     });
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_RESPONSES } from '#shared/http/gateway-behaviour';
+import {
+  answerHeaders,
+  GATEWAY_RESPONSES,
+  type GatewayResponseType,
+  gatewayResponse,
+  methodNotAllowed,
+  preflight,
+} from '#shared/http/gateway-behaviour';
 
 /** The answers API Gateway gives itself, held to the codes and messages the API documents. */
 
@@ -15,8 +22,17 @@ describe("API Gateway's own answers", () => {
       UNAUTHORIZED: unauthorized,
       ACCESS_DENIED: unauthorized,
       MISSING_AUTHENTICATION_TOKEN: { code: 'NOT_FOUND', message: 'No such resource' },
-      THROTTLED: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests; slow down and retry' },
-      QUOTA_EXCEEDED: { code: 'TOO_MANY_REQUESTS', message: 'Request quota exceeded' },
+      THROTTLED: {
+        code: 'TOO_MANY_REQUESTS',
+        message:
+          'Too many requests: slow down to the rate of your plan (RateLimit-Policy) and retry after Retry-After seconds',
+      },
+      QUOTA_EXCEEDED: {
+        code: 'QUOTA_EXCEEDED',
+        message: 'The request quota of your plan (RateLimit-Policy) is used up until its window resets',
+      },
+      INVALID_API_KEY: unauthorized,
+      WAF_FILTERED: { code: 'FORBIDDEN', message: 'The request was blocked by the firewall' },
       REQUEST_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request is too large' },
       UNSUPPORTED_MEDIA_TYPE: {
         code: 'UNSUPPORTED_MEDIA_TYPE',
@@ -35,5 +51,51 @@ describe("API Gateway's own answers", () => {
       DEFAULT_4XX: { code: 'VALIDATION_FAILED', message: 'The request was rejected' },
       DEFAULT_5XX: internal,
     });
+  });
+
+  it('say on every 429 whether a rate or a quota was exceeded, each with when to retry', () => {
+    expect([gatewayResponse('THROTTLED'), gatewayResponse('QUOTA_EXCEEDED')]).toMatchObject([
+      { status: 429, error: { code: 'TOO_MANY_REQUESTS' }, headers: { 'Retry-After': '1' } },
+      { status: 429, error: { code: 'QUOTA_EXCEEDED' }, headers: { 'Retry-After': '3600' } },
+    ]);
+  });
+
+  it('answer a request the firewall blocked with 403 FORBIDDEN', () => {
+    expect(gatewayResponse('WAF_FILTERED')).toMatchObject({ status: 403, error: { code: 'FORBIDDEN' } });
+  });
+
+  it('carry the request id, and the caller’s plan on those that follow an accepted key only', () => {
+    const withPlan = Object.keys(GATEWAY_RESPONSES).filter(
+      (type) => 'RateLimit-Policy' in gatewayResponse(type as GatewayResponseType).fromContext,
+    );
+
+    for (const type of Object.keys(GATEWAY_RESPONSES) as GatewayResponseType[]) {
+      expect(gatewayResponse(type).fromContext['Request-Id']).toBe('requestId');
+    }
+    expect(withPlan.sort()).toEqual([
+      'INTEGRATION_FAILURE',
+      'INTEGRATION_TIMEOUT',
+      'QUOTA_EXCEEDED',
+      'THROTTLED',
+    ]);
+    expect(gatewayResponse('THROTTLED').fromContext['RateLimit-Policy']).toBe('authorizer.rateLimitPolicy');
+  });
+
+  it('give the 405 mock the caller’s plan (it is behind the authorizer), and the preflight only the request id', () => {
+    expect(methodNotAllowed(['GET']).fromContext).toEqual({
+      'Request-Id': 'requestId',
+      'RateLimit-Policy': 'authorizer.rateLimitPolicy',
+    });
+    expect(preflight(['GET']).fromContext).toEqual({ 'Request-Id': 'requestId' });
+  });
+
+  it('copy from the request only the values it has: no RateLimit-Policy before a key is accepted', () => {
+    const answer = gatewayResponse('THROTTLED');
+
+    expect(answerHeaders(answer, [], undefined, { requestId: 'r-1' })).toMatchObject({ 'Request-Id': 'r-1' });
+    expect(answerHeaders(answer, [], undefined, { requestId: 'r-1' })).not.toHaveProperty('RateLimit-Policy');
+    expect(
+      answerHeaders(answer, [], undefined, { requestId: 'r-2', authorizer: { rateLimitPolicy: 'p' } }),
+    ).toMatchObject({ 'Request-Id': 'r-2', 'RateLimit-Policy': 'p' });
   });
 });

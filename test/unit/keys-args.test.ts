@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeysArgs, UsageError } from '#tools/keys/keys';
+import { parseKeysArgs, rerunCommand, stageOf, UsageError } from '#tools/keys/keys';
 
 const TABLE = 'PetStore-staging-TablesApiKeys330F873D-1A2B3C4D5E6F';
 
@@ -33,17 +33,48 @@ describe('keys command line', () => {
     });
   });
 
+  it('reads create with a plan, and move with the key and its new plan', () => {
+    expect(parseKeysArgs(['create', 'acme', '--plan', 'partner', '--table', TABLE])).toEqual({
+      command: 'create',
+      name: 'acme',
+      plan: 'partner',
+      target: { table: TABLE },
+    });
+    expect(parseKeysArgs(['move', 'key-0123456789ab', '--plan', 'standard', '--table', TABLE])).toEqual({
+      command: 'move',
+      keyId: 'key-0123456789ab',
+      plan: 'standard',
+      target: { table: TABLE },
+    });
+  });
+
+  it('finds the stage of an AWS table from its name, or asks for --stage', () => {
+    expect(stageOf({ table: TABLE })).toBe('staging');
+    expect(stageOf({ table: 'PetStore-production-TablesApiKeys1' })).toBe('production');
+    expect(stageOf({ table: 'renamed-apikeys', stage: 'production' })).toBe('production');
+    expect(() => stageOf({ table: 'renamed-apikeys' })).toThrow(/^--stage is required/);
+  });
+
+  it('writes the command to run again for the same target', () => {
+    expect(rerunCommand({ table: TABLE, stage: 'staging', region: 'eu-west-1' })('revoke key-1')).toBe(
+      `npm run -s keys -- revoke key-1 --table ${TABLE} --stage staging --region eu-west-1`,
+    );
+  });
+
   it('reads --help and -h as help, whatever else is given', () => {
     expect(parseKeysArgs(['--help'])).toEqual({ command: 'help' });
     expect(parseKeysArgs(['create', '-h'])).toEqual({ command: 'help' });
   });
 
   it.each([
-    [[], /Missing command/],
+    [[], /Missing command: create, list, revoke or move/],
     [['rotate', '--table', TABLE], /Unknown command "rotate"/],
     [['create', '--table', TABLE], /create needs a name/],
     [['create', '  ', '--table', TABLE], /create needs a name/],
     [['revoke', '--table', TABLE], /revoke needs the id/],
+    [['move', '--plan', 'partner', '--table', TABLE], /move needs the id/],
+    [['move', 'key-0123456789ab', '--table', TABLE], /move needs the plan to put key-0123456789ab on/],
+    [['list', '--plan', 'partner', '--table', TABLE], /--plan goes with create or move, not list/],
     [['list', 'extra', '--table', TABLE], /list takes no argument/],
     [['create', 'a', 'b', '--table', TABLE], /Unexpected argument/],
     [['list'], /--table is required$/],

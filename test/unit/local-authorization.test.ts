@@ -9,6 +9,7 @@ import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { arnMatches, authorizeRequest, policyAllows } from '#tools/local/authorization';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
+import { TEST_PLANS } from '../support/plans';
 
 /**
  * The authorizer step of the local gateway, as API Gateway runs a TOKEN authorizer. The real
@@ -35,9 +36,11 @@ const keysHolding = (...records: ReturnType<typeof recordFor>[]): ApiKeyReposito
   putIfAbsent: async (record) => record,
   list: async () => records,
   revoke: async () => false,
+  findById: async () => undefined,
+  assignPlan: async () => false,
 });
 const realAuthorizer = (apiKeys: ApiKeyRepository = keysHolding(recordFor(KEY, 'tests'))) =>
-  authorizerHandler({ apiKeys, logger: createLogger({ logLevel: 'SILENT' }) });
+  authorizerHandler({ apiKeys, logger: createLogger({ logLevel: 'SILENT' }), plans: TEST_PLANS });
 
 const refusalOf = async (promise: Promise<unknown>): Promise<GatewayRefusal> => {
   const error = await promise.then(
@@ -247,7 +250,8 @@ describe('a gateway refusal', () => {
     expect(refusal).toMatchObject({
       name: 'GatewayRefusal',
       code: 'TOO_MANY_REQUESTS',
-      message: 'Too many requests; slow down and retry',
+      message:
+        'Too many requests: slow down to the rate of your plan (RateLimit-Policy) and retry after Retry-After seconds',
       answeredBy: 'gateway-response',
     });
     expect(refusal.answer.headers).toEqual({

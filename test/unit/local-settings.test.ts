@@ -18,6 +18,7 @@ describe('npm start settings', () => {
           PORT: ' 8080 ',
           PETSTORE_DATA_DIR: 'var',
           PETSTORE_API_KEY: 'psk_x',
+          PETSTORE_API_KEY_PLAN: 'trial',
           DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
           POWERTOOLS_LOG_LEVEL: 'debug',
           PETSTORE_CORS_ORIGINS: 'http://localhost:5173, https://app.example.com',
@@ -28,6 +29,7 @@ describe('npm start settings', () => {
       dataDir: '/work/var',
       port: 8080,
       apiKey: 'psk_x',
+      apiKeyPlan: 'trial',
       dynamoDbEndpoint: 'http://127.0.0.1:8000',
       logLevel: 'DEBUG',
       corsOrigins: ['http://localhost:5173', 'https://app.example.com'],
@@ -41,6 +43,10 @@ describe('npm start settings', () => {
     [
       { POWERTOOLS_LOG_LEVEL: 'LOUD' },
       'POWERTOOLS_LOG_LEVEL must be one of DEBUG, INFO, WARN, ERROR, SILENT, not "LOUD"',
+    ],
+    [
+      { PETSTORE_API_KEY_PLAN: 'gold' },
+      'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, local), not "gold"',
     ],
     [
       { DYNAMODB_ENDPOINT: '127.0.0.1:8000' },

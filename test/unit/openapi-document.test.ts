@@ -294,9 +294,9 @@ describe('errors', () => {
   });
 
   it.each([
-    ['listPets', [200, 400, 401, 405, 429, 500, 503]],
-    ['createPet', [201, 400, 401, 405, 409, 413, 415, 422, 429, 500, 503]],
-    ['getPet', [200, 400, 401, 404, 405, 429, 500, 503]],
+    ['listPets', [200, 400, 401, 403, 405, 429, 500, 503]],
+    ['createPet', [201, 400, 401, 403, 405, 409, 413, 415, 422, 429, 500, 503]],
+    ['getPet', [200, 400, 401, 403, 404, 405, 429, 500, 503]],
   ])('declares every status %s answers with', (operationId, statuses) => {
     expect(Object.keys(operation(operationId).responses).map(Number)).toEqual(statuses);
   });
@@ -313,6 +313,77 @@ describe('errors', () => {
     expect(allow('listPets')).toBe('GET, POST');
     expect(allow('createPet')).toBe('GET, POST');
     expect(allow('getPet')).toBe('GET');
+  });
+});
+
+describe('fair use and request ids', () => {
+  const REQUEST_ID_REF = { $ref: '#/components/headers/Request-Id' };
+  const POLICY_REF = { $ref: '#/components/headers/RateLimit-Policy' };
+
+  it('declares Request-Id on every response of every operation, and on API Gateway’s shared ones', () => {
+    for (const { operation: declared } of operations()) {
+      for (const [status, response] of Object.entries(declared.responses as Record<string, Json>)) {
+        const resolved = (
+          response.$ref
+            ? document.components.responses[String(response.$ref).split('/').pop() ?? '']
+            : response
+        ) as { headers?: Record<string, Json> };
+        expect({ status, header: resolved.headers?.['Request-Id'] }).toEqual({
+          status,
+          header: REQUEST_ID_REF,
+        });
+      }
+    }
+    expect(document.components.responses.NotFound?.headers).toEqual({ 'Request-Id': REQUEST_ID_REF });
+    expect(document.components.headers['Request-Id']).toMatchObject({
+      required: true,
+      schema: { type: 'string', minLength: 1, maxLength: 128 },
+    });
+  });
+
+  it("requires the caller's RateLimit-Policy on what a function or the 405 answers, in the draft's form", () => {
+    for (const [operationId, statuses] of [
+      ['listPets', ['200', '400', '405']],
+      ['createPet', ['201', '400', '405', '409', '422']],
+      ['getPet', ['200', '400', '404', '405']],
+    ] as const) {
+      for (const status of statuses) {
+        const { headers } = operation(operationId).responses[status] as { headers: Record<string, Json> };
+        expect({ operationId, status, policy: headers['RateLimit-Policy'] }).toEqual({
+          operationId,
+          status,
+          policy: POLICY_REF,
+        });
+      }
+    }
+    const policy = document.components.headers['RateLimit-Policy'] as {
+      required: boolean;
+      schema: { pattern: string };
+      example: string;
+    };
+    expect(policy.required).toBe(true);
+    expect(policy.example).toMatch(new RegExp(policy.schema.pattern));
+    expect('"standard";q=10000;w=86400').not.toMatch(new RegExp(policy.schema.pattern));
+  });
+
+  it('declares both 429 codes, rate and quota, with Retry-After, and the plan when the key was accepted', () => {
+    const tooMany = document.components.responses.TooManyRequests as {
+      headers: Record<string, Json>;
+      content: Json;
+    };
+
+    expect(JSON.stringify(tooMany.content)).toContain('"enum":["TOO_MANY_REQUESTS","QUOTA_EXCEEDED"]');
+    expect(tooMany.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(tooMany.headers['RateLimit-Policy']).toMatchObject({ required: false });
+  });
+
+  it('declares the firewall’s 403 FORBIDDEN on every operation', () => {
+    for (const { operation: declared } of operations()) {
+      expect((declared.responses as Record<string, Json>)['403']).toEqual({
+        $ref: '#/components/responses/Forbidden',
+      });
+    }
+    expect(JSON.stringify(document.components.responses.Forbidden)).toContain('"enum":["FORBIDDEN"]');
   });
 });
 
@@ -337,7 +408,11 @@ describe('the idempotent createPet', () => {
       required: false,
       schema: { type: 'string', const: 'true' },
     });
-    expect(headers('409')).toEqual({ 'Retry-After': { $ref: '#/components/headers/Retry-After' } });
+    expect(headers('409')).toEqual({
+      'Retry-After': { $ref: '#/components/headers/Retry-After' },
+      'Request-Id': { $ref: '#/components/headers/Request-Id' },
+      'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+    });
     expect(JSON.stringify(responses['409'])).toContain('"enum":["IDEMPOTENCY_KEY_IN_USE"]');
     expect(JSON.stringify(responses['422'])).toContain('"enum":["IDEMPOTENCY_KEY_REUSED"]');
   });
@@ -365,7 +440,13 @@ describe('the deprecated getPet', () => {
   it('declares the Deprecation, Sunset and Link headers on every answer of its function, with their values', () => {
     for (const status of ['200', '400', '404']) {
       const { headers } = operation('getPet').responses[status] as { headers: Record<string, Json> };
-      expect(Object.keys(headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
+      expect(Object.keys(headers).sort()).toEqual([
+        'Deprecation',
+        'Link',
+        'RateLimit-Policy',
+        'Request-Id',
+        'Sunset',
+      ]);
     }
     expect(document.components.headers.Deprecation).toMatchObject({
       required: true,

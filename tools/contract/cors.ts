@@ -6,7 +6,8 @@ import type { ContractTarget } from './target';
 
 /** CORS as a browser on another origin meets it. */
 
-const EXPOSED = 'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed';
+const EXPOSED =
+  'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy';
 const FOREIGN = 'https://not-allowed.example';
 
 const corsOf = (response: ObservedExchange) =>

@@ -141,7 +141,7 @@ export const OPERATIONS_AREA: ContractArea = {
       },
     ),
 
-    creating('GET /pets?status= returns only pets with that status, oldest first', async ({ api }) => {
+    creating('GET /pets?status= returns only pets with that status, each once', async ({ api }) => {
       await api.post('/pets', { name: smokeName('sold'), categoryId: 1, status: 'sold' });
 
       const pets = (await api.get('/pets?status=sold&limit=100')).json as Pet[];
@@ -152,10 +152,7 @@ export const OPERATIONS_AREA: ContractArea = {
         [],
       );
       const ids = pets.map((pet) => pet.id);
-      assert.deepEqual(
-        ids,
-        [...ids].sort((a, b) => a - b),
-      );
+      assert.equal(new Set(ids).size, ids.length);
     }),
 
     check('GET /pets lists nothing but pets, each with exactly its four fields', async ({ api }) => {

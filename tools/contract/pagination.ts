@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ApiClient, ObservedExchange } from './api-client';
-import {
-  assertAbove,
-  assertAtLeast,
-  assertAtMost,
-  assertContains,
-  assertError,
-  detailsOf,
-} from './assertions';
+import { assertAtLeast, assertAtMost, assertContains, assertError, detailsOf } from './assertions';
 import { type ContractArea, creating, eachCase } from './check';
 import { smokeName } from './target';
 
@@ -74,7 +67,7 @@ export const PAGINATION_AREA: ContractArea = {
     ),
 
     creating(
-      'walks a status in ascending ids across pages, every link keeping status and limit',
+      'walks a status across pages, no pet twice, every link keeping status and limit',
       async ({ api }) => {
         await ensureThree(api, 'sold');
 
@@ -85,11 +78,8 @@ export const PAGINATION_AREA: ContractArea = {
           pets.filter((pet) => pet.status !== 'sold'),
           [],
         );
+        for (const page of pages.slice(0, -1)) assert.equal(page.length, 2);
         const ids = pets.map((pet) => pet.id);
-        assert.deepEqual(
-          ids,
-          [...ids].sort((a, b) => a - b),
-        );
         assert.equal(new Set(ids).size, ids.length);
         assertAtLeast(links.length, 1);
         for (const link of links) {
@@ -115,7 +105,7 @@ export const PAGINATION_AREA: ContractArea = {
       const page = second.json as Pet[];
       assertAtLeast(page.length, 1);
       assertAtMost(page.length, 2);
-      for (const pet of page) assertAbove(pet.id, firstPet?.id ?? 0);
+      for (const pet of page) assert.deepEqual([pet.status, pet.id === firstPet?.id], ['pending', false]);
     }),
 
     ...eachCase(

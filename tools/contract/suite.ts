@@ -1,6 +1,7 @@
 import type { ContractArea } from './check';
 import { CORS_AREA } from './cors';
 import { AUTHENTICATION_AREA, BODY_AREA, PET_ID_AREA, QUERY_AREA, ROUTING_AREA } from './errors';
+import { FAIR_USE_AREA } from './fair-use';
 import { IDEMPOTENCY_AREA } from './idempotency';
 import { OPERATIONS_AREA } from './operations';
 import { PAGINATION_AREA } from './pagination';
@@ -21,4 +22,5 @@ export const CONTRACT_SUITE: readonly ContractArea[] = [
   PAGINATION_AREA,
   IDEMPOTENCY_AREA,
   CORS_AREA,
+  FAIR_USE_AREA,
 ];

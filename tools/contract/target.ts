@@ -31,6 +31,11 @@ export interface ContractTarget {
   readonly origins?: 'listed' | 'any';
   /** A read-only run: the checks that create pets are skipped, and a created pet fails the run. */
   readonly readOnly: boolean;
+  /**
+   * A client with a key of its own that the throttling check may spend (best on a small plan, such
+   * as staging's `trial`). Without one, that check is skipped, saying so.
+   */
+  readonly throttled?: ApiClient;
 }
 
 /** Fails a read-only run's check the moment the API answers a POST with a created pet. */
@@ -51,6 +56,8 @@ export const contractTarget = (options: {
   readonly origins?: 'listed' | 'any';
   /** Skip the checks that create pets, and refuse, as a failed check, any response that shows a pet was created. */
   readonly readOnly?: boolean;
+  /** A key the throttling check may spend: it sends faster than the key's plan allows. */
+  readonly throttleKey?: string;
 }): ContractTarget => {
   contract ??= loadContract();
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -62,6 +69,16 @@ export const contractTarget = (options: {
     ...(options.allowedOrigin ? { allowedOrigin: options.allowedOrigin } : {}),
     ...(options.origins ? { origins: options.origins } : {}),
     readOnly,
+    ...(options.throttleKey
+      ? {
+          throttled: ApiClient.checkedAgainst(
+            contract,
+            baseUrl,
+            options.throttleKey,
+            readOnly ? createsNothing : undefined,
+          ),
+        }
+      : {}),
   };
 };
 

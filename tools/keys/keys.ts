@@ -1,34 +1,48 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
+import { LOCAL_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
-import { type ApiKeyRecord, generateApiKey } from '#shared/auth/api-key';
+import type { ApiKeyRecord } from '#shared/auth/api-key';
+import { type Plans, planNames } from '#shared/fair-use/plans';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
+import { IncompleteChangeError, KeyAdmin, UnknownPlanError } from '#tools/keys/key-admin';
+import type { UsageRegistry } from '#tools/keys/usage-registry';
 
 /**
- * `npm run keys -- <command>`: creates, lists and revokes the API keys of a stage. A new key is
- * printed once and only its SHA-256 is stored; nothing here ever shows a stored hash.
+ * `npm run keys -- <command>`: creates, lists, revokes and moves the API keys of a stage, each on
+ * a plan. A new key is printed once and only its SHA-256 is stored; nothing here ever shows a
+ * stored hash. In AWS each key also gets a usage identifier in its plan's usage plan (API
+ * Gateway), kept in step with its record by tools/keys/key-admin.ts; locally (--endpoint) a key's
+ * plan lives in its record only.
  *
- *   npm run keys -- create <name> --table <ApiKeysTableName> [--stage <stage>] [--region <region>]
+ *   npm run keys -- create <name> [--plan <plan>] --table <ApiKeysTableName> [--stage <stage>] [--region <region>]
  *   npm run keys -- list --table <name>
  *   npm run keys -- revoke <keyId> --table <name>
+ *   npm run keys -- move <keyId> --plan <plan> --table <name>
  *   npm run keys -- list --endpoint http://127.0.0.1:8000 --table <name>   (DynamoDB Local)
  */
 
 export const USAGE = `Usage:
-  npm run keys -- create <name>  --table <table> [options]
-  npm run keys -- list           --table <table> [options]
-  npm run keys -- revoke <keyId> --table <table> [options]
+  npm run keys -- create <name> [--plan <plan>] --table <table> [options]
+  npm run keys -- list                          --table <table> [options]
+  npm run keys -- revoke <keyId>                --table <table> [options]
+  npm run keys -- move <keyId> --plan <plan>    --table <table> [options]
 
 Options:
   --table <name>      the stack output ${OUTPUT.tableName(API_KEYS_TABLE)} of the stage (required)
-  --stage <stage>     ${STAGE_NAMES.join(' | ')}: refuses a table of another stage's stack
+  --plan <plan>       a plan of the stage (staging: ${planNames(STAGE_PLANS.staging).join(', ')}; production: ${planNames(STAGE_PLANS.production).join(', ')});
+                      create's default is the stage's default plan
+  --stage <stage>     ${STAGE_NAMES.join(' | ')}: refuses a table of another stage's stack (in AWS,
+                      read from the table's name when not given)
   --region <region>   AWS region of the table (default: AWS_REGION or your AWS profile)
   --endpoint <url>    a DynamoDB other than AWS's, e.g. DynamoDB Local of the local server
   -h, --help          this text
@@ -51,9 +65,10 @@ export interface KeysTarget {
 
 export type KeysCommand =
   | { readonly command: 'help' }
-  | { readonly command: 'create'; readonly name: string; readonly target: KeysTarget }
+  | { readonly command: 'create'; readonly name: string; readonly plan?: string; readonly target: KeysTarget }
   | { readonly command: 'list'; readonly target: KeysTarget }
-  | { readonly command: 'revoke'; readonly keyId: string; readonly target: KeysTarget };
+  | { readonly command: 'revoke'; readonly keyId: string; readonly target: KeysTarget }
+  | { readonly command: 'move'; readonly keyId: string; readonly plan: string; readonly target: KeysTarget };
 
 const isStage = (value: string): value is StageName => (STAGE_NAMES as readonly string[]).includes(value);
 
@@ -98,10 +113,13 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
   if (values.help) return { command: 'help' };
   const [command, argument, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
+  const { plan } = values;
+  if (plan !== undefined && command !== 'create' && command !== 'move')
+    throw new UsageError(`--plan goes with create or move, not ${command ?? 'no command'}`);
   switch (command) {
     case 'create':
       if (!argument?.trim()) throw new UsageError('create needs a name for the key, e.g. create ci-bot');
-      return { command, name: argument.trim(), target: targetOf(values) };
+      return { command, name: argument.trim(), ...(plan ? { plan } : {}), target: targetOf(values) };
     case 'list':
       if (argument !== undefined) throw new UsageError(`list takes no argument, got "${argument}"`);
       return { command, target: targetOf(values) };
@@ -109,10 +127,15 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
       if (!argument)
         throw new UsageError('revoke needs the id of the key (see list), e.g. revoke key-1a2b3c');
       return { command, keyId: argument, target: targetOf(values) };
+    case 'move':
+      if (!argument)
+        throw new UsageError('move needs the id of the key (see list), e.g. move key-1a2b3c --plan partner');
+      if (!plan) throw new UsageError(`move needs the plan to put ${argument} on: --plan <plan>`);
+      return { command, keyId: argument, plan, target: targetOf(values) };
     case undefined:
-      throw new UsageError('Missing command: create, list or revoke');
+      throw new UsageError('Missing command: create, list, revoke or move');
     default:
-      throw new UsageError(`Unknown command "${command}": create, list or revoke`);
+      throw new UsageError(`Unknown command "${command}": create, list, revoke or move`);
   }
 };
 
@@ -126,6 +149,7 @@ const parse = (argv: readonly string[]) =>
       stage: { type: 'string' },
       region: { type: 'string' },
       endpoint: { type: 'string' },
+      plan: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -138,13 +162,6 @@ export interface KeysIo {
   readonly now?: () => Date;
 }
 
-const row = (record: ApiKeyRecord): string[] => [
-  record.keyId,
-  record.name,
-  record.createdAt,
-  record.revokedAt ?? '-',
-];
-
 const columns = (rows: readonly string[][]): string[] => {
   const widths =
     rows[0]?.map((_, column) => Math.max(...rows.map((cells) => cells[column]?.length ?? 0))) ?? [];
@@ -156,41 +173,97 @@ const columns = (rows: readonly string[][]): string[] => {
   );
 };
 
-/** Runs a parsed command against a repository; resolves to the process exit code. */
-export const runKeys = async (
-  command: KeysCommand,
-  apiKeys: ApiKeyRepository,
-  io: KeysIo,
-): Promise<number> => {
-  const now = io.now ?? (() => new Date());
+/** Where the keys of a target are: their records, their usage identifiers (AWS only), the stage's plans. */
+export interface KeysStores {
+  readonly apiKeys: ApiKeyRepository;
+  /** None locally: a key's plan lives in its record only. */
+  readonly registry: UsageRegistry | undefined;
+  readonly plans: Plans;
+}
+
+/** The keys command for the same target, to re-run: `npm run -s keys -- <args> --table … [--stage …]`. */
+export const rerunCommand =
+  (target: KeysTarget) =>
+  (args: string): string =>
+    [
+      'npm run -s keys --',
+      args,
+      `--table ${target.table}`,
+      ...(target.stage ? [`--stage ${target.stage}`] : []),
+      ...(target.region ? [`--region ${target.region}`] : []),
+      ...(target.endpoint ? [`--endpoint ${target.endpoint}`] : []),
+    ].join(' ');
+
+/** Runs a parsed command against a target's stores; resolves to the process exit code. */
+export const runKeys = async (command: KeysCommand, stores: KeysStores, io: KeysIo): Promise<number> => {
+  if (command.command === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const admin = new KeyAdmin({
+    ...stores,
+    rerun: rerunCommand(command.target),
+    ...(io.now ? { now: io.now } : {}),
+  });
+  const { table } = command.target;
   switch (command.command) {
-    case 'help':
-      io.out(USAGE);
-      return 0;
     case 'create': {
-      const { key, record } = generateApiKey(command.name, now());
-      await apiKeys.put(record);
-      io.err(`Created ${record.keyId} ("${record.name}") in ${command.target.table}.`);
+      const { key, record } = await admin.create(command.name, command.plan);
+      io.err(`Created ${record.keyId} ("${record.name}") on plan ${record.plan} in ${table}.`);
+      if (record.usage) io.err(`Metered in ${stores.registry?.name} by usage identifier ${record.usage.id}.`);
       io.err('The key is shown this once and stored only as its SHA-256; keep it secret:');
       io.out(key);
       return 0;
     }
     case 'list': {
-      const records = await apiKeys.list();
+      const records = await stores.apiKeys.list();
       if (records.length === 0) {
-        io.err(`No keys in ${command.target.table}.`);
+        io.err(`No keys in ${table}.`);
         return 0;
       }
-      for (const line of columns([['KEY ID', 'NAME', 'CREATED', 'REVOKED'], ...records.map(row)]))
+      const row = (record: ApiKeyRecord): string[] => [
+        record.keyId,
+        record.name,
+        record.plan ?? `${stores.plans.defaultPlan}(default)`,
+        record.createdAt,
+        record.revokedAt ?? '-',
+        record.usage?.id ?? '-',
+      ];
+      for (const line of columns([
+        ['KEY ID', 'NAME', 'PLAN', 'CREATED', 'REVOKED', 'USAGE ID'],
+        ...records.map(row),
+      ]))
         io.out(line);
+      if (stores.registry && records.some((record) => !record.usage && !record.revokedAt))
+        io.err(
+          'A key without a USAGE ID is refused by API Gateway: put it on a plan with move <keyId> --plan <plan>.',
+        );
       return 0;
     }
     case 'revoke': {
-      if (!(await apiKeys.revoke(command.keyId, now().toISOString()))) {
-        io.err(`No key ${command.keyId} in ${command.target.table}.`);
+      const revoked = await admin.revoke(command.keyId);
+      if (!revoked.done) {
+        io.err(`${revoked.reason} in ${table}.`);
         return 1;
       }
-      io.err(`Revoked ${command.keyId}; API Gateway may accept it until its cached decision expires.`);
+      io.err(
+        revoked.value.usage && stores.registry
+          ? `Revoked ${command.keyId} and deleted its usage identifier: API Gateway refuses it now, even a decision it had cached.`
+          : `Revoked ${command.keyId}; API Gateway may accept it until its cached decision expires.`,
+      );
+      return 0;
+    }
+    case 'move': {
+      const moved = await admin.move(command.keyId, command.plan);
+      if (!moved.done) {
+        io.err(`${moved.reason} in ${table}.`);
+        return 1;
+      }
+      io.err(
+        stores.registry
+          ? `${command.keyId} is on plan ${command.plan}; answers name it in RateLimit-Policy once the authorizer's cached decision expires.`
+          : `${command.keyId} is on plan ${command.plan} from its next request.`,
+      );
       return 0;
     }
   }
@@ -200,7 +273,7 @@ export const runKeys = async (
  * An operator's laptop may be far from the region (TLS set-up alone can take a second), so the
  * command allows more than the functions' 1 s per attempt; but a stalled network still ends it.
  */
-const OPERATOR_TIME_BUDGET = {
+export const OPERATOR_TIME_BUDGET = {
   maxAttempts: 3,
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
 } as const;
@@ -231,32 +304,51 @@ export const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
   }
 };
 
-export interface KeysRepository {
-  readonly apiKeys: ApiKeyRepository;
+export interface KeysRepository extends KeysStores {
   /** Fails with a SetupError naming the setting to give when AWS's region or credentials are missing. */
   readonly ready: () => Promise<void>;
   readonly close: () => void;
 }
 
-/** The repository of a target: AWS (default credentials) or another endpoint such as DynamoDB Local. */
+/** The stage of an AWS target: --stage, or the one whose stack the table's name starts with. */
+export const stageOf = (target: KeysTarget): StageName => {
+  const stage = target.stage ?? STAGE_NAMES.find((name) => target.table.startsWith(`${stackName(name)}-`));
+  if (!stage)
+    throw new UsageError(
+      `--stage is required: the table "${target.table}" is not named after a stage's stack, and the stage says which plans and usage plans the keys have`,
+    );
+  return stage;
+};
+
+/**
+ * The stores of a target: in AWS (default credentials), the table and the stage's usage plans in
+ * API Gateway; at another endpoint such as DynamoDB Local, the table alone, with the local plans.
+ */
 export const repositoryFor = (target: KeysTarget): KeysRepository => {
   if (target.endpoint) {
     const client = createDocumentClient({ endpoint: target.endpoint });
     return {
       apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable: target.table }),
+      registry: undefined,
+      plans: LOCAL_PLANS,
       ready: async () => undefined,
       close: () => client.destroy(),
     };
   }
-  const base = new DynamoDBClient({
-    ...OPERATOR_TIME_BUDGET,
-    ...(target.region ? { region: target.region } : {}),
-  });
+  const stage = stageOf(target);
+  const region = target.region ? { region: target.region } : {};
+  const base = new DynamoDBClient({ ...OPERATOR_TIME_BUDGET, ...region });
   const client = DynamoDBDocumentClient.from(base);
+  const apiGateway = new APIGatewayClient({ ...OPERATOR_TIME_BUDGET, ...region });
   return {
     apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable: target.table }),
+    registry: new ApiGatewayRegistry({ client: apiGateway, stackName: stackName(stage), ...region }),
+    plans: STAGE_PLANS[stage],
     ready: () => checkAwsSetup(base),
-    close: () => client.destroy(),
+    close: () => {
+      client.destroy();
+      apiGateway.destroy();
+    },
   };
 };
 
@@ -264,6 +356,8 @@ export const repositoryFor = (target: KeysTarget): KeysRepository => {
 export const main = async (
   argv: readonly string[],
   io: KeysIo = { out: (line) => console.log(line), err: (line) => console.error(line) },
+  /** Where a target's keys are. @default repositoryFor (AWS, or the endpoint given) */
+  open: (target: KeysTarget) => KeysRepository = repositoryFor,
 ): Promise<number> => {
   let command: KeysCommand;
   try {
@@ -277,19 +371,38 @@ export const main = async (
     io.out(USAGE);
     return 0;
   }
-  const { apiKeys, ready, close } = repositoryFor(command.target);
+  let repository: KeysRepository;
   try {
-    await ready();
-    return await runKeys(command, apiKeys, io);
+    repository = open(command.target);
   } catch (error) {
-    if (error instanceof SetupError) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    await repository.ready();
+    return await runKeys(command, repository, io);
+  } catch (error) {
+    if (error instanceof SetupError || error instanceof UnknownPlanError) {
       io.err(error.message);
       return 2;
     }
+    if (error instanceof IncompleteChangeError) {
+      io.err(error.message);
+      for (const line of error.commands) io.err(`  ${line}`);
+      return 1;
+    }
+    if (error instanceof UsagePlanNotFoundError) {
+      io.err(error.message);
+      return 1;
+    }
     io.err(`Failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    io.err(
+      'What it had done before the failure was undone; once the cause is fixed, run the same command again.',
+    );
     return 1;
   } finally {
-    close();
+    repository.close();
   }
 };
 

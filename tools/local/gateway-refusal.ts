@@ -4,6 +4,7 @@ import {
   type GatewayResponseType,
   gatewayResponse,
 } from '#shared/http/gateway-behaviour';
+import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
 
@@ -48,6 +49,7 @@ export class GatewayRefusal extends Error {
       status: ERROR_STATUS[code],
       error: { code, message },
       headers: { ...RESPONSE_HEADERS, ...retryHeaders(code), ...headers },
+      fromContext: { [REQUEST_ID_HEADER]: 'requestId' },
       cors: {},
     });
   }

@@ -6,8 +6,15 @@ import { CONTRACTS } from '#functions/operations';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { singleOrigin } from '#shared/http/cors';
 import { ERROR_STATUS } from '#shared/http/error-body';
-import { answerHeaders, gatewayResponse, methodNotAllowed, preflight } from '#shared/http/gateway-behaviour';
+import {
+  type AnswerContext,
+  answerHeaders,
+  gatewayResponse,
+  methodNotAllowed,
+  preflight,
+} from '#shared/http/gateway-behaviour';
 import { BASE_PATH } from '#shared/http/paths';
+import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import {
   AUTHORIZER_TIMEOUT_SECONDS,
@@ -19,6 +26,7 @@ import type { Operation } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
+import { callerOf, type FairUse } from '#tools/local/fair-use';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import {
   expectationRefusal,
@@ -73,6 +81,11 @@ export interface LocalGatewayOptions {
    */
   readonly corsOrigins?: AllowedOrigins;
   /**
+   * Each key's plan, enforced as API Gateway's usage plans enforce it (tools/local/fair-use.ts).
+   * @default none: no key is limited
+   */
+  readonly fairUse?: FairUse;
+  /**
    * Node's limits on a slow client, answered with a 408 Error: the headers within
    * `headersTimeoutMs`, the whole request within `requestTimeoutMs`, checked every
    * `connectionsCheckingIntervalMs`. @default Node's: 60 s, 300 s, every 30 s
@@ -94,6 +107,12 @@ export interface LocalGateway {
 
 const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 
+/** What API Gateway knows of a request as it goes: its id, and once a key is accepted the authorizer's context. */
+interface RequestContext {
+  readonly requestId: string;
+  authorizer?: AnswerContext['authorizer'];
+}
+
 /**
  * Requests the local server runs at once, the authorizer and the function of each. In AWS every
  * concurrent request gets a Lambda environment of its own; here all of them share one process,
@@ -101,8 +120,13 @@ const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
  * time (Java's default accept queue): a burst past that has its connections dropped and retried
  * by TCP after a second, and the DynamoDB time budget runs out while they wait. Queued here, a
  * request waits outside any SDK timer, and a burst of hundreds is served, only more slowly.
+ *
+ * Eight, not more: DynamoDB Local applies writes one at a time, so more requests at once add no
+ * throughput, only calls waiting inside Java behind each other, and on a busy machine that wait
+ * passes the SDK's 1 s per attempt (measured: 300 creates right after `npm start` with two cores
+ * kept busy took as long at 8 as at 32, and far fewer of their calls timed out and were retried).
  */
-export const LOCAL_CONCURRENCY = 32;
+export const LOCAL_CONCURRENCY = 8;
 
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
   const host = options.host ?? '127.0.0.1';
@@ -115,14 +139,25 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   /** The request's one `Origin`, as the functions read it (none when repeated). */
   const originOf = (request: IncomingMessage) => singleOrigin(valuesOf(headerPairs(request), 'origin'));
 
-  /** One request, in API Gateway's order: body size, route, authorizer, 405, function. */
-  const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+  /**
+   * One request, in API Gateway's order: body size, route, authorizer, the key's plan, 405,
+   * function. `context` gains the authorizer's context once a key is accepted, so that a refusal
+   * after that names the caller's plan.
+   */
+  const serve = async (request: IncomingMessage, response: ServerResponse, context: RequestContext) => {
+    const { requestId } = context;
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
     const inStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
     const file = method === 'GET' && !inStage ? staticFile(await staticRoutes, url.pathname) : undefined;
     if (file) {
-      response.writeHead(200, { ...RESPONSE_HEADERS, 'Content-Type': file.contentType }).end(file.body);
+      response
+        .writeHead(200, {
+          ...RESPONSE_HEADERS,
+          'Content-Type': file.contentType,
+          [REQUEST_ID_HEADER]: requestId,
+        })
+        .end(file.body);
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);
@@ -138,7 +173,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       // The OPTIONS mock: no key, no function, no body.
       const answer = preflight(match.allow);
       response.writeHead(answer.status, {
-        ...answerHeaders(answer, corsOrigins, originOf(request)),
+        ...answerHeaders(answer, corsOrigins, originOf(request), context),
         'x-amzn-RequestId': requestId,
       });
       response.end();
@@ -158,6 +193,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
         requestId,
       });
+      context.authorizer = authorization.context ?? {};
+      const admission = options.fairUse?.admit(callerOf(authorization));
+      if (admission && !admission.admitted) throw GatewayRefusal.of(admission.refusal);
       if (match.kind === 'method-not-allowed') throw new GatewayRefusal(methodNotAllowed(match.allow));
       const { operationId } = match.operation;
       const event = proxyEvent({
@@ -193,24 +231,24 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   /** A request to its answer and its log line; `refused`: answered with it, without being served. */
   const handle = (request: IncomingMessage, response: ServerResponse, refused?: GatewayRefusal) => {
     const started = performance.now();
-    const requestId = randomUUID();
+    const context: RequestContext = { requestId: randomUUID() };
     answering.set(request.socket, response);
     response.once('finish', () => answering.delete(request.socket));
-    (refused ? Promise.reject(refused) : serve(request, response, requestId))
+    (refused ? Promise.reject(refused) : serve(request, response, context))
       .catch((error: unknown) => {
         const cors = { allowed: corsOrigins, origin: originOf(request) };
-        if (error instanceof GatewayRefusal) return sendRefusal(response, error, requestId, cors);
+        if (error instanceof GatewayRefusal)
+          return sendRefusal(response, error, context.requestId, cors, context.authorizer);
         options.log?.(
-          `gateway error: ${error instanceof Error ? error.message : String(error)} ${requestId}`,
+          `gateway error: ${error instanceof Error ? error.message : String(error)} ${context.requestId}`,
         );
-        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), requestId, cors);
+        return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), context.requestId, cors);
       })
       .then((status) => {
         // The path only: a query string may carry anything, a key sent by mistake included.
         const path = (request.url ?? '/').split('?')[0];
-        options.log?.(
-          `${request.method} ${path} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`,
-        );
+        const ms = (performance.now() - started).toFixed(1);
+        options.log?.(`${request.method} ${path} ${status} ${ms}ms ${context.requestId}`);
       });
   };
 
@@ -240,8 +278,8 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     response.once('finish', () => socket.end());
     handle(request, response, framingRefusal(request));
   });
-  // What Node's parser refuses never becomes a request: answered here, with the Error object,
-  // unless the client is gone or an answer is already on its way on that connection.
+  // What Node's parser refuses never becomes a request: answered here, with the Error object and
+  // a request id of its own, unless the client is gone or an answer is already on its way.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error);
     if (refusal && socket.writable && !answering.get(socket)?.headersSent) {

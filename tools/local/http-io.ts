@@ -2,7 +2,8 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
-import { answerHeaders } from '#shared/http/gateway-behaviour';
+import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviour';
+import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
@@ -59,17 +60,22 @@ export interface RequestCors {
 
 /**
  * The Error object of a refusal, with the headers of its answer (CORS ones as API Gateway sends
- * them for `cors`) and the request id; returns the status sent.
+ * them for `cors`; `Request-Id`, and once a key was accepted the caller's plan from the
+ * `authorizer`'s context) and the request id; returns the status sent.
  */
 export const sendRefusal = (
   response: ServerResponse,
   refusal: GatewayRefusal,
   requestId: string,
   cors: RequestCors = { allowed: [], origin: undefined },
+  authorizer?: AnswerContext['authorizer'],
 ): number => {
   const { status } = refusal.answer;
   response.writeHead(status, {
-    ...answerHeaders(refusal.answer, cors.allowed, cors.origin),
+    ...answerHeaders(refusal.answer, cors.allowed, cors.origin, {
+      requestId,
+      ...(authorizer ? { authorizer } : {}),
+    }),
     'x-amzn-RequestId': requestId,
   });
   response.end(JSON.stringify(errorBody(refusal.code, refusal.message, { requestId })));
@@ -163,6 +169,7 @@ export const rawRefusal = (refusal: GatewayRefusal, requestId: string): string =
   const headers = {
     ...refusal.answer.headers,
     'x-amzn-RequestId': requestId,
+    [REQUEST_ID_HEADER]: requestId,
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
   };

@@ -1,17 +1,26 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
+import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
-import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { type ApiKeyRecord, generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import type { FunctionConfig, LogLevel } from '#shared/config';
+import { isPlanName, type Plans } from '#shared/fair-use/plans';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
+import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
-import { LOCAL_HOST as HOST, LocalConfigError, localDataPaths } from '#tools/local/settings';
+import { ensureLocalTables } from '#tools/local/local-tables';
+import {
+  LOCAL_HOST as HOST,
+  LocalConfigError,
+  localDataPaths,
+  unknownLocalPlan,
+} from '#tools/local/settings';
 import { assertSettingsUsable, listenError } from '#tools/local/startup-checks';
 import type { StaticRoutes } from '#tools/local/static-files';
 
@@ -34,11 +43,14 @@ export const localFunctions = (options: {
   readonly logLevel?: LogLevel;
   /** What the stack would set from the stage's `allowedOrigins`. @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** What the stack gives the authorizer from the stage's plans. @default LOCAL_PLANS (staging's) */
+  readonly plans?: Plans;
 }): LocalFunctions => {
   const config: FunctionConfig = {
     tables: options.tables,
     dynamoDb: { endpoint: options.endpoint },
     metrics: false,
+    plans: options.plans ?? LOCAL_PLANS,
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
@@ -63,6 +75,8 @@ export interface LocalStackOptions {
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   /** Web origins whose pages may call the API (CORS), for the gateway and the functions alike. @default none */
   readonly corsOrigins?: AllowedOrigins;
+  /** The local key's plan, one of the local plans (staging's, and `local`). @default LOCAL_KEY_PLAN */
+  readonly apiKeyPlan?: string;
   readonly log?: (line: string) => void;
   /** Who holds the data directory, as another server's refusal names it. @default 'npm start' */
   readonly serverName?: string;
@@ -76,6 +90,8 @@ export interface LocalStack {
   readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
   /** Set when the key was revoked (`npm run keys -- revoke`): the server refuses it, as it should. */
   readonly apiKeyRevokedAt?: string;
+  /** The plan of `apiKey`. */
+  readonly apiKeyPlan: string;
   readonly dynamoDbEndpoint: string;
   /** Set when this stack started DynamoDB Local itself (and keeps it running). */
   readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
@@ -113,6 +129,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     ...(options.dynamoDbEndpoint ? { dynamoDbEndpoint: options.dynamoDbEndpoint } : {}),
   });
   const key = localKey(options);
+  const apiKeyPlan = options.apiKeyPlan ?? LOCAL_KEY_PLAN;
+  if (!isPlanName(LOCAL_PLANS, apiKeyPlan)) throw new LocalConfigError(unknownLocalPlan(apiKeyPlan));
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
   /**
@@ -123,15 +141,18 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
     const admin = createLocalClient(endpoint);
     try {
-      await ensureTables(admin, tables);
+      await ensureLocalTables(admin, endpoint, tables, log);
     } finally {
       admin.destroy();
     }
     const client = createDocumentClient({ endpoint });
     try {
-      return await new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys }).putIfAbsent(
-        recordFor(key.apiKey, 'local'),
-      );
+      const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys });
+      const stored = await keys.putIfAbsent({ ...recordFor(key.apiKey, 'local'), plan: apiKeyPlan });
+      // Only the plan follows the settings: a stored record is otherwise kept as it is.
+      if (stored.plan === apiKeyPlan) return stored;
+      await keys.assignPlan(stored.keyHash, apiKeyPlan, undefined);
+      return { ...stored, plan: apiKeyPlan };
     } finally {
       client.destroy();
     }
@@ -165,6 +186,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     const gateway = await startLocalGateway({
       ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
       corsOrigins,
+      // Every key's plan enforced as in AWS: the local key's, and any made with npm run keys.
+      fairUse: new FairUse(LOCAL_PLANS),
       port,
       host: HOST,
       ...(options.log ? { log: options.log } : {}),
@@ -179,6 +202,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       gateway,
       ...key,
       ...(stored.revokedAt ? { apiKeyRevokedAt: stored.revokedAt } : {}),
+      apiKeyPlan,
       dynamoDbEndpoint: endpoint,
       dynamoDbLocal: running,
       stop: async () => {

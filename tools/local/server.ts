@@ -67,6 +67,7 @@ export const runServer = async (): Promise<void> => {
             `  This key was revoked at ${stack.apiKeyRevokedAt}: requests with it are refused (401). For a new one, ${stack.apiKeySource === 'PETSTORE_API_KEY' ? `set ${ENV.local.apiKey} to another key` : `stop the server, delete ${paths.apiKey} and start again`}.`,
           ]
         : []),
+      `Its plan: ${stack.apiKeyPlan}, enforced as API Gateway would (${ENV.local.apiKeyPlan}=trial tries a client's back-off)`,
       `Database: ${database}`,
       `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { LOCAL_PLANS } from '#infra/stage-plans';
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import {
   ConfigError,
@@ -9,6 +10,7 @@ import {
   readAllowedOrigins,
   readLogLevel,
 } from '#shared/config';
+import { isPlanName, planNames } from '#shared/fair-use/plans';
 import { LocalConfigError } from '#tools/local/local-config-error';
 
 /**
@@ -18,6 +20,7 @@ import { LocalConfigError } from '#tools/local/local-config-error';
  *   PORT                 port of the API (default 3000)
  *   PETSTORE_DATA_DIR    database and generated key (default ./.data)
  *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
+ *   PETSTORE_API_KEY_PLAN the plan of that key, one of the local plans (default: local)
  *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
  *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
  *   PETSTORE_CORS_ORIGINS web origins allowed to call it from a browser, comma-separated
@@ -49,6 +52,8 @@ export interface LocalSettings {
   readonly dataDir: string;
   readonly port: number;
   readonly apiKey?: string;
+  /** The local key's plan: one of the local plans (staging's, and `local`). */
+  readonly apiKeyPlan?: string;
   readonly dynamoDbEndpoint?: string;
   readonly logLevel?: LogLevel;
   /** Web origins whose pages may call the API (CORS). */
@@ -90,15 +95,29 @@ const corsOrigins = (env: Env): AllowedOrigins => {
   return text === undefined ? [ANY_ORIGIN] : shared(() => readAllowedOrigins(ENV.corsOrigins, text));
 };
 
+/** The one sentence that says a local plan name is not one. */
+export const unknownLocalPlan = (plan: string): string =>
+  `${ENV.local.apiKeyPlan} must be one of the local plans (${planNames(LOCAL_PLANS).join(', ')}), not "${plan}"`;
+
+/** The local key's plan, when PETSTORE_API_KEY_PLAN names one of the local plans. */
+const apiKeyPlan = (env: Env): string | undefined => {
+  const plan = optionalEnv(ENV.local.apiKeyPlan, env);
+  if (plan !== undefined && !isPlanName(LOCAL_PLANS, plan))
+    throw new LocalConfigError(unknownLocalPlan(plan));
+  return plan;
+};
+
 /** Every setting, checked; relative paths resolved against `cwd`. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
   const apiKey = optionalEnv(ENV.local.apiKey, env);
+  const plan = apiKeyPlan(env);
   const dynamoDbEndpoint = endpoint(env);
   const level = shared(() => readLogLevel(env));
   return {
     dataDir: resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data'),
     port: port(env),
     ...(apiKey ? { apiKey } : {}),
+    ...(plan ? { apiKeyPlan: plan } : {}),
     ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
     ...(level ? { logLevel: level } : {}),
     corsOrigins: corsOrigins(env),

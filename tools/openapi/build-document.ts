@@ -20,6 +20,8 @@ import { checkBody } from '#shared/http/middleware/json-body';
 import { parseRequest, requestSchema } from '#shared/http/middleware/validate-request';
 import { isIntegerParam } from '#shared/http/params';
 import { BASE_PATH } from '#shared/http/paths';
+import { RATE_LIMIT_POLICY_HEADER, RATE_LIMIT_POLICY_PATTERN } from '#shared/http/rate-limit-policy';
+import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RETRY_AFTER_SECONDS, retryHeaders } from '#shared/http/retry';
 import type { Operation } from '#shared/operations/operation';
 import { allowedMethodsIn } from '#shared/operations/routes';
@@ -86,23 +88,62 @@ const errorResponse = (
   };
 };
 
+/** Every answer carries its request's id, whoever gives it. */
+const REQUEST_ID_HEADERS = { [REQUEST_ID_HEADER]: ref('headers', REQUEST_ID_HEADER) };
+
+/** An answer given after the key was accepted (a function's, the 405 mock's) also names the caller's plan. */
+const CALLER_HEADERS = {
+  ...REQUEST_ID_HEADERS,
+  [RATE_LIMIT_POLICY_HEADER]: ref('headers', RATE_LIMIT_POLICY_HEADER),
+};
+
+const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
+
+/**
+ * An answer that may come before or after the key is accepted (a throttle, a 5xx) names the
+ * caller's plan only after: the header is optional there.
+ */
+const CALLER_HEADERS_IF_ACCEPTED = {
+  ...REQUEST_ID_HEADERS,
+  [RATE_LIMIT_POLICY_HEADER]: {
+    description:
+      "The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet.",
+    required: false,
+    schema: RATE_LIMIT_POLICY_SCHEMA,
+  },
+};
+
 /** API Gateway's own answers (and the function's shared 500 and 503), referenced by every operation. */
 const sharedResponses = {
-  Unauthorized: errorResponse([
-    { summary: 'No key, or a key the service does not accept', value: gatewayExample('UNAUTHORIZED') },
-  ]),
+  Unauthorized: errorResponse(
+    [{ summary: 'No key, or a key the service does not accept', value: gatewayExample('UNAUTHORIZED') }],
+    { headers: REQUEST_ID_HEADERS },
+  ),
+  Forbidden: errorResponse([{ summary: 'Blocked by the firewall', value: gatewayExample('WAF_FILTERED') }], {
+    lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked: production has one.',
+    headers: REQUEST_ID_HEADERS,
+  }),
   NotFound: errorResponse(
     [{ summary: 'A path the API does not have', value: gatewayExample('MISSING_AUTHENTICATION_TOKEN') }],
     {
       lead: 'Answered by API Gateway, before the key is checked, for any path under `/v1` that the API does not have.',
+      headers: REQUEST_ID_HEADERS,
     },
   ),
-  TooManyRequests: errorResponse([{ summary: 'Throttled', value: gatewayExample('THROTTLED') }], {
-    headers: { 'Retry-After': ref('headers', 'Retry-After') },
-  }),
-  InternalError: errorResponse([
-    { summary: 'An unexpected failure', value: errorExample(new Error('an unexpected failure')) },
-  ]),
+  TooManyRequests: errorResponse(
+    [
+      { summary: "Faster than the key's plan allows", value: gatewayExample('THROTTLED') },
+      { summary: "The key's plan quota is used up", value: gatewayExample('QUOTA_EXCEEDED') },
+    ],
+    {
+      lead: 'Two codes say which limit was reached: `TOO_MANY_REQUESTS` a rate (retry after `Retry-After` seconds), `QUOTA_EXCEEDED` a quota (until the next calendar day or month, UTC).',
+      headers: { 'Retry-After': ref('headers', 'Retry-After'), ...CALLER_HEADERS_IF_ACCEPTED },
+    },
+  ),
+  InternalError: errorResponse(
+    [{ summary: 'An unexpected failure', value: errorExample(new Error('an unexpected failure')) }],
+    { headers: CALLER_HEADERS_IF_ACCEPTED },
+  ),
   ServiceUnavailable: errorResponse(
     [
       {
@@ -115,12 +156,13 @@ const sharedResponses = {
         value: gatewayExample('AUTHORIZER_FAILURE'),
       },
     ],
-    { headers: { 'Retry-After': ref('headers', 'Retry-After') } },
+    { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...CALLER_HEADERS_IF_ACCEPTED } },
   ),
 } as const;
 
 const SHARED_BY_STATUS: Readonly<Record<number, keyof typeof sharedResponses>> = {
   401: 'Unauthorized',
+  403: 'Forbidden',
   429: 'TooManyRequests',
   500: 'InternalError',
   503: 'ServiceUnavailable',
@@ -168,10 +210,9 @@ const buildOperation = (
         Object.keys(deprecationHeaders(operation.deprecation)).map((name) => [name, ref('headers', name)]),
       )
     : {};
-  const fromFunction = (own: ZodOpenApiResponseObject['headers'] = {}) => {
-    const headers = { ...own, ...deprecation };
-    return Object.keys(headers).length > 0 ? { headers } : {};
-  };
+  const fromFunction = (own: ZodOpenApiResponseObject['headers'] = {}) => ({
+    headers: { ...own, ...deprecation, ...CALLER_HEADERS },
+  });
 
   const responses: Record<string, ZodOpenApiResponseObject | { $ref: string }> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
@@ -208,12 +249,15 @@ const buildOperation = (
       { summary: 'Malformed JSON', value: failures.invalidJson },
       { name: 'INVALID_JSON_no_body', summary: 'No body', value: failures.missingBody },
     );
-    responses[ERROR_STATUS.PAYLOAD_TOO_LARGE] = errorResponse([
-      { summary: `A body over ${KIB} KiB`, value: failures.tooLarge },
-    ]);
-    responses[ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE] = errorResponse([
-      { summary: 'A body sent as text/plain', value: failures.unsupportedMediaType },
-    ]);
+    // The function's, or API Gateway's own past its 10 MB (before the key is checked).
+    responses[ERROR_STATUS.PAYLOAD_TOO_LARGE] = errorResponse(
+      [{ summary: `A body over ${KIB} KiB`, value: failures.tooLarge }],
+      { headers: CALLER_HEADERS_IF_ACCEPTED },
+    );
+    responses[ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE] = errorResponse(
+      [{ summary: 'A body sent as text/plain', value: failures.unsupportedMediaType }],
+      { headers: CALLER_HEADERS_IF_ACCEPTED },
+    );
   }
   responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(badRequest, fromFunction());
   for (const { summary, example } of operation.errors ?? []) {
@@ -241,6 +285,8 @@ const buildOperation = (
           required: true,
           schema: { type: 'string', const: allow },
         },
+        // The 405 mock is behind the authorizer: its answers follow an accepted key.
+        ...CALLER_HEADERS,
       },
     },
   );
@@ -327,7 +373,7 @@ const introduction = (operations: readonly Operation[]): string => {
   return [
     prose,
     ['| code | status |', '|---|---|', ...codes].join('\n'),
-    'API Gateway answers some requests itself, with the same Error object: an unknown path under `/v1`\n(`404`, before the key is checked), another method on a known path (`405` with `Allow`, after\nthe key is checked), throttling (`429`), and failures of its own (`500`, `503`).',
+    "API Gateway answers some requests itself, with the same Error object: an unknown path under `/v1`\n(`404`, before the key is checked), another method on a known path (`405` with `Allow`, after\nthe key is checked), a plan's rate or quota reached (`429`), and failures of its own (`500`, `503`);\nthe firewall in front of production answers `403` to what it blocks.",
     ['## Versioning', `The major version is the \`${BASE_PATH}\` base path. ${deprecated.join(' ')}`].join(
       '\n',
     ),
@@ -382,9 +428,23 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS): Ope
                 ]),
               )
             : {}),
+          [REQUEST_ID_HEADER]: {
+            description:
+              "The request's id (API Gateway's), on every answer, whoever gives it: the same value as the Error object's `requestId`. Quote it when you ask for help.",
+            required: true,
+            schema: { type: 'string', minLength: 1, maxLength: 128 },
+            example: EXAMPLE_REQUEST_ID,
+          },
+          [RATE_LIMIT_POLICY_HEADER]: {
+            description:
+              "The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.",
+            required: true,
+            schema: RATE_LIMIT_POLICY_SCHEMA,
+            example: '"standard";q=10000;w=86400, "standard-rate";q=20;w=2',
+          },
           'Retry-After': {
             description:
-              'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use.',
+              'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use: 1, but 3600 for `QUOTA_EXCEEDED` (the quota resets at the start of the next calendar day or month, UTC).',
             required: true,
             schema: { type: 'integer', minimum: 0 },
             example: RETRY_AFTER_SECONDS,

@@ -18,14 +18,17 @@ import { formatReport, runSuite } from './run-suite';
  *   npm run smoke -- … --origin <origin>            also check CORS for an origin the stage allows
  *                                                   (without one, those checks are skipped)
  *   npm run smoke -- … --read-only                  skip the checks that create pets (production)
+ *   npm run smoke -- … --throttle-key <key>         also send faster than that key's plan allows,
+ *                                                   to see its 429 (without one, that check is skipped)
  *
  * Safe on a stage in use: it reads, provokes errors that change nothing, and creates only pets
  * whose names start with `smoke-`; with --read-only it creates nothing at all.
  */
 
-const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>] [--read-only]]
+const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>] [--read-only] [--throttle-key <API key>]]
 Without --url: the local server (npm start) at http://${LOCAL_HOST}:$PORT/v1 and its key.
-Environment: ${ENV.smoke.baseUrl}, ${ENV.smoke.apiKey}, ${ENV.smoke.origin}.`;
+--throttle-key: a key of its own, best on a small plan, that the throttling check may spend.
+Environment: ${ENV.smoke.baseUrl}, ${ENV.smoke.apiKey}, ${ENV.smoke.origin}, ${ENV.smoke.throttleKey}.`;
 
 class SmokeSetupError extends Error {}
 
@@ -65,6 +68,7 @@ const readOptions = () => {
       key: { type: 'string' },
       origin: { type: 'string' },
       'read-only': { type: 'boolean' },
+      'throttle-key': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -75,9 +79,11 @@ const readOptions = () => {
   const readOnly = values['read-only'] ?? false;
   const url = values.url ?? optionalEnv(ENV.smoke.baseUrl, process.env);
   const origin = values.origin ?? optionalEnv(ENV.smoke.origin, process.env);
+  const throttleKey = values['throttle-key'] ?? optionalEnv(ENV.smoke.throttleKey, process.env);
+  const throttling = throttleKey ? { throttleKey } : {};
   if (!url) {
     const local = localServer();
-    return { ...local, ...(origin ? { origin } : {}), readOnly };
+    return { ...local, ...(origin ? { origin } : {}), readOnly, ...throttling };
   }
   const apiKey = values.key ?? optionalEnv(ENV.smoke.apiKey, process.env);
   if (!apiKey)
@@ -89,7 +95,7 @@ const readOptions = () => {
       `--url must be the API's base URL ending in /v1 (the stack output ApiUrl), not "${url}"`,
     );
   }
-  return { baseUrl: url, apiKey, ...(origin ? { origin } : {}), readOnly };
+  return { baseUrl: url, apiKey, ...(origin ? { origin } : {}), readOnly, ...throttling };
 };
 
 /**
@@ -128,6 +134,7 @@ try {
     readOnly: options.readOnly,
     ...(options.origin ? { allowedOrigin: options.origin } : {}),
     ...('origins' in options ? { origins: options.origins } : {}),
+    ...(options.throttleKey ? { throttleKey: options.throttleKey } : {}),
   });
   const results = await runSuite(CONTRACT_SUITE, target);
   console.log(formatReport(results, target.baseUrl, { readOnly: options.readOnly }));

@@ -1,4 +1,4 @@
-import { STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
+import { LEGACY_STATUS_INDEX, STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
 import type { TableKey } from '#shared/config';
 
 /**
@@ -18,7 +18,10 @@ export type DynamoDbAction =
 
 export interface TableAccess {
   readonly table: TableKey;
-  /** The index the actions apply to; the table itself when omitted. */
+  /**
+   * The index the actions apply to; the table itself when omitted. An index the deployed table
+   * does not have (the legacy status index, once a stage has migrated) is granted nothing.
+   */
   readonly index?: string;
   readonly actions: readonly DynamoDbAction[];
 }
@@ -27,16 +30,20 @@ export const DATA_ACCESS = {
   pets: {
     /** Strongly consistent GetItem by id. */
     get: [{ table: 'pets', actions: ['dynamodb:GetItem'] }],
-    /** A Scan of the table (unfiltered) or a Query of the status index (filtered). */
+    /**
+     * A Scan of the table (unfiltered) or Queries of the status index, shard after shard
+     * (filtered); of the unsharded index instead while a stage migrates (docs/deploy.md).
+     */
     list: [
       { table: 'pets', actions: ['dynamodb:Scan'] },
-      { table: 'pets', index: STATUS_INDEX.indexName, actions: ['dynamodb:Query'] },
+      { table: 'pets', index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
+      { table: 'pets', index: LEGACY_STATUS_INDEX.indexName, actions: ['dynamodb:Query'] },
     ],
     /** A conditional PutItem of a new pet (returning the item it met when refused). */
     create: [{ table: 'pets', actions: ['dynamodb:PutItem'] }],
   },
   ids: {
-    /** An atomic ADD on the counter item. */
+    /** An atomic ADD on the counter item, once per block of ids (hi/lo). */
     next: [{ table: 'counters', actions: ['dynamodb:UpdateItem'] }],
   },
   apiKeys: {

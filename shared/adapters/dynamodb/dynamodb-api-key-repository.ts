@@ -7,7 +7,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
-import type { ApiKeyRecord } from '#shared/auth/api-key';
+import type { ApiKeyRecord, UsageIdentifier } from '#shared/auth/api-key';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 export interface DynamoDbApiKeyRepositoryOptions {
@@ -22,14 +22,26 @@ const text = (item: Record<string, unknown>, name: keyof ApiKeyRecord): string =
   return value;
 };
 
+/** The usage identifier of a key's item: a map of two strings, or none. */
+const usageOf = (item: Record<string, unknown>): UsageIdentifier | undefined => {
+  const usage = item.usage as Record<string, unknown> | undefined;
+  if (usage === undefined) return undefined;
+  if (typeof usage?.id !== 'string' || typeof usage.value !== 'string')
+    throw new Error('An API key item has a malformed usage identifier');
+  return { id: usage.id, value: usage.value };
+};
+
 const toRecord = (item: Record<string, unknown>): ApiKeyRecord => {
-  const record = {
+  const usage = usageOf(item);
+  return {
     keyHash: text(item, 'keyHash'),
     keyId: text(item, 'keyId'),
     name: text(item, 'name'),
     createdAt: text(item, 'createdAt'),
+    ...(item.revokedAt === undefined ? {} : { revokedAt: text(item, 'revokedAt') }),
+    ...(item.plan === undefined ? {} : { plan: text(item, 'plan') }),
+    ...(usage ? { usage } : {}),
   };
-  return item.revokedAt === undefined ? record : { ...record, revokedAt: text(item, 'revokedAt') };
 };
 
 /** API keys in DynamoDB, one item per key, keyed by the hex SHA-256 of the key. */
@@ -89,8 +101,37 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
     return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
+  /** Key administration only: a scan, like `list`. */
+  async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
+    return (await this.list()).find((candidate) => candidate.keyId === keyId);
+  }
+
+  async assignPlan(keyHash: string, plan: string, usage: UsageIdentifier | undefined): Promise<boolean> {
+    try {
+      await sdkCall('UpdateItem', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { keyHash },
+            // Never creates an item: a key that is not stored stays so.
+            ConditionExpression: 'attribute_exists(keyHash)',
+            UpdateExpression: usage
+              ? 'SET #plan = :plan, #usage = :usage'
+              : 'SET #plan = :plan REMOVE #usage',
+            ExpressionAttributeNames: { '#plan': 'plan', '#usage': 'usage' },
+            ExpressionAttributeValues: { ':plan': plan, ...(usage ? { ':usage': usage } : {}) },
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
   async revoke(keyId: string, revokedAt: string): Promise<boolean> {
-    const record = (await this.list()).find((candidate) => candidate.keyId === keyId);
+    const record = await this.findById(keyId);
     if (!record) return false;
     await sdkCall('UpdateItem', () =>
       this.client.send(

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
+import { nextBlockSize } from '#shared/adapters/dynamodb/id-blocks';
 import { IdSpaceExhaustedError } from '#shared/domain/errors';
 import { MAX_ID } from '#shared/domain/pet';
 import type { IdSequence } from '#shared/ports/id-sequence';
@@ -10,47 +11,114 @@ export interface DynamoDbIdSequenceOptions {
   readonly countersTable: string;
   /** Key of the counter item; one item per sequence. */
   readonly sequence: string;
+  /** The clock block sizes are paced by. @default performance.now */
+  readonly now?: () => number;
 }
 
 /** Key of the counter item that hands out pet ids. */
 export const PET_ID_SEQUENCE = 'pet-id';
 
+/** The counter's value in a refused conditional update (its old item, in DynamoDB's own format). */
+const counterIn = (error: ConditionalCheckFailedException): number | undefined => {
+  const value = error.Item?.value?.N;
+  return value === undefined ? undefined : Number(value);
+};
+
 /**
- * An atomic counter item: `ADD value 1` is serialised by DynamoDB, so concurrent callers always
- * get distinct values. An id handed out but never used (a crash before the pet is stored) is
- * skipped, never reused.
+ * Ids in blocks (hi/lo): one atomic `ADD` on the counter item leases a block of consecutive ids
+ * to this instance, which then hands them out from memory. The item's `value` is the last id any
+ * instance has leased; a lease moves it up by the block's size, so two leases never overlap.
+ *
+ * - Never reused: ids of a block that is not used up (the instance goes away) are skipped, as are
+ *   the ids of a lease whose answer was lost: the SDK then retries the `ADD`, which DynamoDB applies
+ *   a second time, and only the block of the answer that arrived is handed out. Gaps, never
+ *   duplicates.
+ * - Safe for concurrent callers in one process (the local server shares one instance between
+ *   requests): one lease at a time, and each id is taken synchronously from the block.
+ * - Not in creation order across instances: two instances hand out ids from their own blocks.
+ * - At most 2^53−1: the last lease takes what is left below it, then IdSpaceExhaustedError.
  */
 export class DynamoDbIdSequence implements IdSequence {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
   private readonly sequence: string;
+  private readonly now: () => number;
+  /** The next id to hand out, and the last id of the block. Empty when next > last. */
+  private nextId = 1;
+  private lastId = 0;
+  private leasing: Promise<void> | undefined;
+  private waiting = 0;
+  private previous: { readonly size: number; readonly at: number } | undefined;
 
   constructor(options: DynamoDbIdSequenceOptions) {
     this.client = options.client;
     this.table = options.countersTable;
     this.sequence = options.sequence;
+    this.now = options.now ?? (() => performance.now());
   }
 
   async next(): Promise<number> {
-    try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { name: this.sequence },
-          UpdateExpression: 'ADD #value :one',
-          // The counter stops at 2^53−1: past it ids would not survive JSON in JavaScript clients.
-          ConditionExpression: 'attribute_not_exists(#value) OR #value < :max',
-          ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':one': 1, ':max': MAX_ID },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
-      return Number(Attributes?.value);
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        throw new IdSpaceExhaustedError();
+    while (this.nextId > this.lastId) {
+      this.waiting += 1;
+      try {
+        this.leasing ??= this.lease().finally(() => {
+          this.leasing = undefined;
+        });
+        await this.leasing;
+      } finally {
+        this.waiting -= 1;
       }
-      throw translateSdkError(error, 'UpdateItem');
     }
+    const id = this.nextId;
+    this.nextId += 1;
+    return id;
+  }
+
+  /** Leases the next block and makes it the current one. */
+  private async lease(): Promise<void> {
+    const at = this.now();
+    const size = nextBlockSize({
+      waiting: this.waiting,
+      ...(this.previous ? { previous: this.previous.size, elapsedMs: at - this.previous.at } : {}),
+    });
+    const block = await this.reserve(size);
+    this.nextId = block.last - block.size + 1;
+    this.lastId = block.last;
+    this.previous = { size: block.size, at };
+  }
+
+  /** Moves the counter up by `size` (by what is left when fewer ids are left): the block leased. */
+  private async reserve(size: number): Promise<{ readonly last: number; readonly size: number }> {
+    try {
+      return { last: await this.add(size), size };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw translateSdkError(error, 'UpdateItem');
+      // Fewer than `size` ids are left below 2^53−1: take what is left, if anything.
+      const left = MAX_ID - (counterIn(error) ?? MAX_ID);
+      if (left <= 0) throw new IdSpaceExhaustedError();
+      try {
+        return { last: await this.add(left), size: left };
+      } catch (retryError) {
+        if (retryError instanceof ConditionalCheckFailedException) throw new IdSpaceExhaustedError();
+        throw translateSdkError(retryError, 'UpdateItem');
+      }
+    }
+  }
+
+  private async add(size: number): Promise<number> {
+    const { Attributes } = await this.client.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { name: this.sequence },
+        UpdateExpression: 'ADD #value :size',
+        // The block ends at 2^53−1 at most: past it ids would not survive JSON in JavaScript clients.
+        ConditionExpression: 'attribute_not_exists(#value) OR #value <= :highestStart',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':size': size, ':highestStart': MAX_ID - size },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return Number(Attributes?.value);
   }
 }

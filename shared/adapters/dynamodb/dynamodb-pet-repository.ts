@@ -8,15 +8,32 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
+import { petItem, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
-import { STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
-import { PetIdTakenError } from '#shared/domain/errors';
-import { type ListPetsOptions, type ListPosition, Pet, type PetPage } from '#shared/domain/pet';
+import {
+  type IndexDesign,
+  LEGACY_STATUS_INDEX,
+  STATUS_SHARD_INDEX,
+  STATUS_SHARDS,
+} from '#shared/adapters/dynamodb/table-design';
+import { PetIdTakenError, StaleListPositionError } from '#shared/domain/errors';
+import {
+  type ListPetsOptions,
+  type ListPosition,
+  Pet,
+  type PetPage,
+  type PetStatus,
+} from '#shared/domain/pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 
 export interface DynamoDbPetRepositoryOptions {
   readonly client: DynamoDBDocumentClient;
   readonly petsTable: string;
+  /**
+   * List by status from the unsharded `status-index`, in ascending id, as before the index was
+   * sharded: only while a stage migrates to the sharded index (docs/deploy.md). @default false
+   */
+  readonly legacyStatusIndex?: boolean;
 }
 
 /**
@@ -39,8 +56,54 @@ const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
 };
 
 /**
- * The position a listing continues from. The table and each status's part of the index are one
- * partition each, so a listing walks one position; several would be a cursor of another design.
+ * How a listing by status walks an index: the shards of a status one after the other, ascending
+ * id within each, and the kind of position it issues and accepts (ListPosition).
+ */
+interface StatusWalk {
+  readonly index: IndexDesign;
+  readonly shards: number;
+  /** The index's partition key value of a status's shard. */
+  readonly key: (status: PetStatus, shard: number) => string;
+  readonly positions: 'afterId' | 'fromId';
+}
+
+/** The sharded index: 16 shards a status; a page continues at the first pet it has not shown. */
+const SHARDED: StatusWalk = {
+  index: STATUS_SHARD_INDEX,
+  shards: STATUS_SHARDS,
+  key: statusShardKey,
+  positions: 'fromId',
+};
+
+/** The unsharded index of stages still migrating: one partition a status, ascending id. */
+const LEGACY: StatusWalk = {
+  index: LEGACY_STATUS_INDEX,
+  shards: 1,
+  key: (status) => status,
+  positions: 'afterId',
+};
+
+/** Where a walk starts: a shard, and the bound on ids in it (none: from its first pet). */
+interface WalkStart {
+  readonly shard: number;
+  readonly bound?: { readonly operator: '>' | '>='; readonly id: number };
+}
+
+const startOf = (walk: StatusWalk, position: ListPosition | undefined): WalkStart => {
+  if (!position) return { shard: 0 };
+  if (walk.positions === 'fromId' && 'fromId' in position) {
+    return { shard: position.fromId % walk.shards, bound: { operator: '>=', id: position.fromId } };
+  }
+  if (walk.positions === 'afterId' && 'afterId' in position) {
+    return { shard: position.afterId % walk.shards, bound: { operator: '>', id: position.afterId } };
+  }
+  throw new StaleListPositionError();
+};
+
+/**
+ * The position a listing continues from. The table and the status index (walked shard after
+ * shard) are one partition each to a walk, so a listing has one position; several would be a
+ * cursor of another design.
  */
 const singlePosition = (after: readonly ListPosition[] = []): ListPosition | undefined => {
   const [position, ...more] = after;
@@ -48,14 +111,19 @@ const singlePosition = (after: readonly ListPosition[] = []): ListPosition | und
   return position;
 };
 
-/** Pets in DynamoDB: one item per pet (pk `id`), and a GSI `status-index` (pk `status`, sk `id`). */
+/**
+ * Pets in DynamoDB: one item per pet (pk `id`), and a GSI `status-shard-index` (pk `statusShard`,
+ * `<status>#<id mod 16>`, sk `id`) that spreads each status over 16 partition keys.
+ */
 export class DynamoDbPetRepository implements PetRepository {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
+  private readonly statusWalk: StatusWalk;
 
   constructor(options: DynamoDbPetRepositoryOptions) {
     this.client = options.client;
     this.table = options.petsTable;
+    this.statusWalk = options.legacyStatusIndex ? LEGACY : SHARDED;
   }
 
   /**
@@ -71,7 +139,7 @@ export class DynamoDbPetRepository implements PetRepository {
         this.client.send(
           new PutCommand({
             TableName: this.table,
-            Item: pet,
+            Item: petItem(pet),
             ConditionExpression: 'attribute_not_exists(id)',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -94,44 +162,88 @@ export class DynamoDbPetRepository implements PetRepository {
   }
 
   /**
-   * Filtered: a Query on `status-index`, ascending id (oldest first). Unfiltered: a Scan, in the
-   * table's storage order. Either reads at most `limit + 1` items, whatever the size of the table
-   * or how far the walk has come: the extra item only tells whether a next page exists, so a
-   * page never links to an empty one. The position of the next page is the last pet returned,
-   * turned into an ExclusiveStartKey here and nowhere else.
+   * Filtered: Queries on the status index, its shards one after the other (ascending id within a
+   * shard). Unfiltered: a Scan, in the table's storage order. Either reads at most `limit + 1`
+   * items, whatever the size of the table or how far the walk has come: the extra item only tells
+   * whether a next page exists, so a page never links to an empty one. A position becomes a key
+   * condition or an ExclusiveStartKey here and nowhere else.
    */
   async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
     const position = singlePosition(after);
-    const Limit = limit + 1;
-    const { Items = [], LastEvaluatedKey } = status
-      ? await sdkCall('Query', () =>
-          this.client.send(
-            new QueryCommand({
-              TableName: this.table,
-              IndexName: STATUS_INDEX.indexName,
-              KeyConditionExpression: '#status = :status',
-              ExpressionAttributeNames: { '#status': STATUS_INDEX.partitionKey.name },
-              ExpressionAttributeValues: { ':status': status },
-              Limit,
-              // An index's start key holds the index key and the table key: status and id.
-              ...(position ? { ExclusiveStartKey: { status, id: position.afterId } } : {}),
-            }),
-          ),
-        )
-      : await sdkCall('Scan', () =>
-          this.client.send(
-            new ScanCommand({
-              TableName: this.table,
-              Limit,
-              ...(position ? { ExclusiveStartKey: { id: position.afterId } } : {}),
-            }),
-          ),
-        );
+    return status ? this.walkStatus(status, limit, position) : this.scan(limit, position);
+  }
+
+  private async scan(limit: number, position: ListPosition | undefined): Promise<PetPage> {
+    if (position && !('afterId' in position)) throw new StaleListPositionError();
+    const { Items = [], LastEvaluatedKey } = await sdkCall('Scan', () =>
+      this.client.send(
+        new ScanCommand({
+          TableName: this.table,
+          Limit: limit + 1,
+          ...(position ? { ExclusiveStartKey: { id: position.afterId } } : {}),
+        }),
+      ),
+    );
     const pets = Items.slice(0, limit).map(toPet);
     const last = pets.at(-1);
     // More than `limit` items read: more follow. Fewer, yet a LastEvaluatedKey: DynamoDB stopped at
     // its 1 MB page size (far above 101 pets of at most a few hundred bytes), so more may follow.
     const more = Items.length > limit || LastEvaluatedKey !== undefined;
     return more && last ? { pets, next: [{ afterId: last.id }] } : { pets };
+  }
+
+  /**
+   * A page of one status: the shard the position falls in, from the position on, then the next
+   * shards, each asked for only what the page still lacks, until it holds `limit + 1` pets or the
+   * last shard is read. Usually one Query; two where a page crosses into the next shard; more only
+   * for a status too small to fill a page from one shard (at most one per shard).
+   */
+  private async walkStatus(
+    status: PetStatus,
+    limit: number,
+    position: ListPosition | undefined,
+  ): Promise<PetPage> {
+    const walk = this.statusWalk;
+    let { shard, bound } = startOf(walk, position);
+    const items: Record<string, unknown>[] = [];
+    while (shard < walk.shards && items.length <= limit) {
+      const wanted = limit + 1 - items.length;
+      const from = bound;
+      const { Items = [], LastEvaluatedKey } = await sdkCall('Query', () =>
+        this.client.send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: walk.index.indexName,
+            KeyConditionExpression: from ? `#key = :key AND #id ${from.operator} :id` : '#key = :key',
+            ExpressionAttributeNames: {
+              '#key': walk.index.partitionKey.name,
+              ...(from ? { '#id': walk.index.sortKey.name } : {}),
+            },
+            ExpressionAttributeValues: {
+              ':key': walk.key(status, shard),
+              ...(from ? { ':id': from.id } : {}),
+            },
+            Limit: wanted,
+          }),
+        ),
+      );
+      items.push(...Items);
+      const last = Items.at(-1);
+      if (LastEvaluatedKey && last && Items.length < wanted) {
+        // DynamoDB stopped at its 1 MB page size inside this shard: go on after the last pet read.
+        bound = { operator: '>', id: toPet(last).id };
+      } else {
+        shard += 1;
+        bound = undefined;
+      }
+    }
+    const pets = items.slice(0, limit).map(toPet);
+    const following = items[limit];
+    const last = pets.at(-1);
+    if (!following || !last) return { pets };
+    return {
+      pets,
+      next: [walk.positions === 'fromId' ? { fromId: toPet(following).id } : { afterId: last.id }],
+    };
   }
 }

@@ -28,21 +28,41 @@ export interface TableDesign {
   readonly timeToLiveAttribute?: string;
 }
 
+/**
+ * The pets of one status are spread over this many partition keys of the status index
+ * (`available#0` … `available#15`), by id: each key takes 1/16 of the creates of a status, so even
+ * when every create is `available` no key of the index takes more than 1,000 writes a second
+ * (DynamoDB's limit per partition) below 16,000 creates a second (BENCHMARKS.md, "Partition
+ * load"). Changing it changes what a listing's cursor means: bump the cursor's version with it
+ * (shared/http/cursor.ts).
+ */
+export const STATUS_SHARDS = 16;
+
+/** The status index: partition key `statusShard` (`<status>#<id mod STATUS_SHARDS>`), sort key `id`. */
+export const STATUS_SHARD_INDEX = {
+  indexName: 'status-shard-index',
+  partitionKey: { name: 'statusShard', type: 'S' },
+  sortKey: { name: 'id', type: 'N' },
+} as const satisfies IndexDesign;
+
+/**
+ * The unsharded status index of stacks deployed before the sharded one: one partition key per
+ * status. A stage keeps it only while it migrates (the stage's `legacyStatusIndex`,
+ * docs/deploy.md); it is in no table design of its own.
+ */
+export const LEGACY_STATUS_INDEX = {
+  indexName: 'status-index',
+  partitionKey: { name: 'status', type: 'S' },
+  sortKey: { name: 'id', type: 'N' },
+} as const satisfies IndexDesign;
+
 /** Pets, one item per pet, keyed by id. Holds nothing but pets, so a scan counts only pets. */
 export const PETS_TABLE = {
   key: 'pets',
   logicalName: 'Pets',
   partitionKey: { name: 'id', type: 'N' },
-  indexes: [
-    {
-      indexName: 'status-index',
-      partitionKey: { name: 'status', type: 'S' },
-      sortKey: { name: 'id', type: 'N' },
-    },
-  ],
+  indexes: [STATUS_SHARD_INDEX],
 } as const satisfies TableDesign;
-
-export const STATUS_INDEX = PETS_TABLE.indexes[0];
 
 /** Atomic counters, one item per sequence; the pet id sequence lives here, never in the pets table. */
 export const COUNTERS_TABLE = {

@@ -1,0 +1,143 @@
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { ValidationError } from '#infra/constructs/validation-error';
+import type { FirewallWindowSeconds } from '#infra/stages';
+
+/** AWS WAF's bounds of a rate-based rule's limit. */
+const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
+
+/**
+ * Rules of AWS's common rule set left counting instead of blocking: the service answers these
+ * requests itself, with the Error object and the status its contract promises, so the firewall
+ * must not answer them first with a 403.
+ *
+ * - `SizeRestrictions_BODY` blocks bodies over 8 KB; the API accepts 16 KiB and answers 413
+ *   `PAYLOAD_TOO_LARGE` past it.
+ * - `SizeRestrictions_QUERYSTRING` blocks query strings over 2 KB; the function answers a long
+ *   unknown query parameter with a 400 `VALIDATION_FAILED` naming it (the contract suite checks so).
+ */
+export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'SizeRestrictions_QUERYSTRING'] as const;
+
+export interface FirewallProps {
+  /** The REST API stage the web ACL protects. */
+  readonly stage: Stage;
+  /**
+   * Requests one IP address may send within `windowSeconds` before WAF blocks its requests, until
+   * its rate falls back below the limit.
+   */
+  readonly requestsPerIp: number;
+  /** The window WAF counts an address's requests over. */
+  readonly windowSeconds: FirewallWindowSeconds;
+  /**
+   * The fastest any key may send within its plan, in requests a second: `requestsPerIp` must allow
+   * at least that over the window, or WAF would block a client's server that keeps to its plan.
+   * @default no check
+   */
+  readonly fastestPlanRate?: number;
+}
+
+/**
+ * A WAFv2 web ACL in front of a REST API stage (REGIONAL), with three rules in this order:
+ *
+ * 1. `RateLimitPerIp`: a rate-based rule blocking any address that sends more than
+ *    `requestsPerIp` requests in `windowSeconds`, with or without a key: a flood of random bearer
+ *    tokens stops here, before each one costs an authorizer invocation and a GetItem;
+ * 2. `AWSManagedRulesCommonRuleSet`: AWS's baseline protections (cross-site scripting, bad bots,
+ *    local file inclusion, …), with COUNTED_COMMON_RULES counting only;
+ * 3. `AWSManagedRulesKnownBadInputsRuleSet`: request patterns known to exploit vulnerabilities
+ *    (Log4j, Java deserialization, …).
+ *
+ * A blocked request gets API Gateway's `WAF_FILTERED` gateway response: the Error object, 403
+ * `FORBIDDEN`. Every rule publishes CloudWatch metrics and keeps sampled requests, so a false
+ * positive can be found in the console without logging every request.
+ */
+export class Firewall extends Construct {
+  readonly webAcl: CfnWebACL;
+  readonly association: CfnWebACLAssociation;
+
+  constructor(scope: Construct, id: string, props: FirewallProps) {
+    super(scope, id);
+    this.checkRateLimit(props);
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      description: 'Rate per client IP and AWS managed rules in front of the pet store API',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility('PetStoreApi'),
+      rules: [
+        this.rateLimitPerIp(props),
+        managedRuleGroup('AWSManagedRulesCommonRuleSet', 1, COUNTED_COMMON_RULES),
+        managedRuleGroup('AWSManagedRulesKnownBadInputsRuleSet', 2),
+      ],
+    });
+    this.association = new CfnWebACLAssociation(this, 'Association', {
+      resourceArn: props.stage.stageArn,
+      webAclArn: this.webAcl.attrArn,
+    });
+    // The stage must exist before a web ACL can be associated with it.
+    this.association.node.addDependency(props.stage);
+  }
+
+  /** A limit WAF accepts, and one no client keeping to its plan can reach. */
+  private checkRateLimit({ requestsPerIp, windowSeconds, fastestPlanRate }: FirewallProps): void {
+    if (
+      !Number.isInteger(requestsPerIp) ||
+      requestsPerIp < RATE_LIMIT_BOUNDS.min ||
+      requestsPerIp > RATE_LIMIT_BOUNDS.max
+    ) {
+      throw new ValidationError(
+        `requestsPerIp must be a whole number from ${RATE_LIMIT_BOUNDS.min} to ${RATE_LIMIT_BOUNDS.max}, not ${requestsPerIp}`,
+        this,
+      );
+    }
+    if (fastestPlanRate !== undefined && requestsPerIp < fastestPlanRate * windowSeconds) {
+      throw new ValidationError(
+        `requestsPerIp ${requestsPerIp} per ${windowSeconds} s would block a client keeping to a plan of ${fastestPlanRate} requests a second (${fastestPlanRate * windowSeconds} per window): raise it`,
+        this,
+      );
+    }
+  }
+
+  private rateLimitPerIp({ requestsPerIp, windowSeconds }: FirewallProps): CfnWebACL.RuleProperty {
+    return {
+      name: 'RateLimitPerIp',
+      priority: 0,
+      action: { block: {} },
+      statement: {
+        rateBasedStatement: {
+          limit: requestsPerIp,
+          aggregateKeyType: 'IP',
+          evaluationWindowSec: windowSeconds,
+        },
+      },
+      visibilityConfig: visibility('RateLimitPerIp'),
+    };
+  }
+}
+
+const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
+  cloudWatchMetricsEnabled: true,
+  metricName,
+  sampledRequestsEnabled: true,
+});
+
+/** One of AWS's managed rule groups, its own actions kept but for the rules counted only. */
+const managedRuleGroup = (
+  name: string,
+  priority: number,
+  counted: readonly string[] = [],
+): CfnWebACL.RuleProperty => ({
+  name,
+  priority,
+  overrideAction: { none: {} },
+  statement: {
+    managedRuleGroupStatement: {
+      vendorName: 'AWS',
+      name,
+      ...(counted.length > 0
+        ? { ruleActionOverrides: counted.map((rule) => ({ name: rule, actionToUse: { count: {} } })) }
+        : {}),
+    },
+  },
+  visibilityConfig: visibility(name),
+});

@@ -1,0 +1,55 @@
+import type { StageName } from '#infra/stage-names';
+import type { Plans } from '#shared/fair-use/plans';
+
+/**
+ * Each stage's plans, as data (docs/deploy.md, "Plans"): what an API key on each may send. No CDK
+ * here, so the keys command and the local server can read them cheaply. A plan's rate and burst
+ * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together; the
+ * synth fails otherwise.
+ *
+ * The local server (`npm start`) has staging's plans (LOCAL_PLANS): a client tried on a laptop is
+ * paced as on staging, and the `trial` plan's small numbers make both refusals (rate and quota)
+ * easy to reach.
+ */
+export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
+  staging: {
+    plans: {
+      // Small on purpose: a client's back-off is tried against it (a quota reached in minutes).
+      trial: { rateLimit: 1, burstLimit: 2, quota: { limit: 100, period: 'DAY' } },
+      standard: { rateLimit: 5, burstLimit: 10, quota: { limit: 5_000, period: 'DAY' } },
+      partner: { rateLimit: 10, burstLimit: 20, quota: { limit: 100_000, period: 'MONTH' } },
+    },
+    defaultPlan: 'standard',
+  },
+  production: {
+    plans: {
+      standard: { rateLimit: 10, burstLimit: 20, quota: { limit: 10_000, period: 'DAY' } },
+      partner: { rateLimit: 50, burstLimit: 100, quota: { limit: 1_000_000, period: 'MONTH' } },
+    },
+    defaultPlan: 'standard',
+  },
+};
+
+/**
+ * The name of a plan's usage plan in API Gateway, `<stack name>-<plan>`: the stack gives it
+ * (infra/constructs/usage-plans.ts) and `npm run keys` finds a plan's usage plan by it.
+ */
+export const usagePlanName = (stackName: string, plan: string): string => `${stackName}-${plan}`;
+
+/**
+ * The plans of the local server: staging's, plus `local`, the plan of `npm start`'s own key
+ * unless PETSTORE_API_KEY_PLAN names another. It is large enough that a test run or
+ * `npm run smoke` (hundreds of requests in seconds, over staging's `standard` rate) is never
+ * throttled; `PETSTORE_API_KEY_PLAN=trial` puts the key on staging's numbers to try a client's
+ * back-off. Keys made with `npm run keys` locally get staging's default, as on staging.
+ */
+export const LOCAL_PLANS: Plans = {
+  plans: {
+    ...STAGE_PLANS.staging.plans,
+    local: { rateLimit: 1_000, burstLimit: 2_000, quota: { limit: 10_000_000, period: 'DAY' } },
+  },
+  defaultPlan: STAGE_PLANS.staging.defaultPlan,
+};
+
+/** The plan of `npm start`'s own key when PETSTORE_API_KEY_PLAN names none. */
+export const LOCAL_KEY_PLAN = 'local';

@@ -1,0 +1,111 @@
+/**
+ * Plans: what each API key may send. A stage names its plans (infra/stage-plans.ts); each key
+ * belongs to one of them (its record says which); API Gateway's usage plans enforce them in AWS
+ * and the local gateway's limiter on `npm start` (tools/local/fair-use.ts), with the same answers.
+ *
+ * A plan has a rate (a token bucket: `burstLimit` requests at once, refilled at `rateLimit` a
+ * second) and a quota (`limit` requests per calendar day or month, UTC), as API Gateway's usage
+ * plans have them.
+ */
+
+/** The periods of a quota: a calendar day or a calendar month, in UTC. */
+export const QUOTA_PERIODS = ['DAY', 'MONTH'] as const;
+export type QuotaPeriod = (typeof QUOTA_PERIODS)[number];
+
+/**
+ * A period's length as the `RateLimit-Policy` window (`w`) gives it, in seconds. A calendar month
+ * is written as 30 days: the header has one number, and the quota itself resets on the 1st.
+ */
+export const QUOTA_PERIOD_SECONDS: Readonly<Record<QuotaPeriod, number>> = {
+  DAY: 86_400,
+  MONTH: 30 * 86_400,
+};
+
+/** A plan name: lower-case letters, digits and `-`, starting with a letter (it names usage plans and header policies). */
+export const PLAN_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** What a key on a plan may send. */
+export interface Plan {
+  /** Steady requests a second: the token bucket's refill. */
+  readonly rateLimit: number;
+  /** Requests at once: the token bucket's size; at least `rateLimit`. */
+  readonly burstLimit: number;
+  /** Requests per calendar period (UTC). */
+  readonly quota: { readonly limit: number; readonly period: QuotaPeriod };
+}
+
+/** The plans of a stage (or of the local server), and the plan of a key whose record names none. */
+export interface Plans {
+  readonly plans: Readonly<Record<string, Plan>>;
+  readonly defaultPlan: string;
+}
+
+export class PlansError extends Error {
+  override readonly name = 'PlansError';
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const positiveInteger = (value: unknown, where: string): number => {
+  if (!Number.isSafeInteger(value) || (value as number) < 1)
+    throw new PlansError(`${where} must be a whole number of at least 1, not ${JSON.stringify(value)}`);
+  return value as number;
+};
+
+const checkPlan = (value: unknown, where: string): Plan => {
+  if (!isObject(value)) throw new PlansError(`${where} must be an object`);
+  const rateLimit = positiveInteger(value.rateLimit, `${where}.rateLimit`);
+  const burstLimit = positiveInteger(value.burstLimit, `${where}.burstLimit`);
+  if (burstLimit < rateLimit)
+    throw new PlansError(
+      `${where}.burstLimit must be at least rateLimit (${rateLimit}): the bucket holds a second of requests`,
+    );
+  if (!isObject(value.quota)) throw new PlansError(`${where}.quota must be an object`);
+  const limit = positiveInteger(value.quota.limit, `${where}.quota.limit`);
+  const period = value.quota.period;
+  if (!(QUOTA_PERIODS as readonly unknown[]).includes(period))
+    throw new PlansError(
+      `${where}.quota.period must be one of ${QUOTA_PERIODS.join(', ')}, not ${JSON.stringify(period)}`,
+    );
+  return { rateLimit, burstLimit, quota: { limit, period: period as QuotaPeriod } };
+};
+
+/**
+ * `value` as Plans, or a PlansError naming the first problem (`plans.standard.burstLimit must …`).
+ * Written by hand rather than with zod: the authorizer reads plans at every cold start, and its
+ * bundle carries no zod.
+ */
+export const checkPlans = (value: unknown): Plans => {
+  if (!isObject(value) || !isObject(value.plans))
+    throw new PlansError('plans must be an object of plans by name');
+  const names = Object.keys(value.plans);
+  if (names.length === 0) throw new PlansError('plans must name at least one plan');
+  const plans: Record<string, Plan> = {};
+  for (const name of names) {
+    if (!PLAN_NAME.test(name))
+      throw new PlansError(
+        `plan name "${name}" must be lower-case letters, digits and -, starting with a letter`,
+      );
+    plans[name] = checkPlan(value.plans[name], `plans.${name}`);
+  }
+  const { defaultPlan } = value;
+  if (typeof defaultPlan !== 'string' || !Object.hasOwn(plans, defaultPlan))
+    throw new PlansError(
+      `defaultPlan must be one of ${names.join(', ')}, not ${JSON.stringify(defaultPlan)}`,
+    );
+  return { plans, defaultPlan };
+};
+
+/** The names of the plans, in the order they are written. */
+export const planNames = (plans: Plans): string[] => Object.keys(plans.plans);
+
+/** Whether `name` is one of the plans. */
+export const isPlanName = (plans: Plans, name: string): boolean => Object.hasOwn(plans.plans, name);
+
+/** The plan a key is on: the one its record names, or the default one when it names none. */
+export const planOf = (plans: Plans, name: string | undefined): { name: string; plan: Plan } | undefined => {
+  const chosen = name ?? plans.defaultPlan;
+  const plan = isPlanName(plans, chosen) ? plans.plans[chosen] : undefined;
+  return plan ? { name: chosen, plan } : undefined;
+};

@@ -1,0 +1,18 @@
+/**
+ * Why a text is not a cursor of a listing, in the words of an Error detail on `query.cursor`:
+ * the messages alone, so that the error mapper can say them without carrying the cursor's codec
+ * (shared/http/cursor.ts) into every function's bundle.
+ */
+
+/** A cursor is at most 67 characters; anything much longer is refused unread. */
+export const MAX_CURSOR_LENGTH = 128;
+
+/** Why a text is not a cursor, in the words of an Error detail on `query.cursor`. */
+export const CURSOR_PROBLEM = {
+  empty: 'must not be empty',
+  tooLong: `must be at most ${MAX_CURSOR_LENGTH} characters`,
+  alphabet: 'must be copied unchanged from a Link header (base64url characters only)',
+  version: 'was issued by another version of the API; start the listing again',
+  notIssued: 'is not a cursor this API issued, or it was altered; copy it unchanged from a Link header',
+  otherStatus: 'belongs to a listing with another status; a cursor keeps the status of the first page',
+} as const;

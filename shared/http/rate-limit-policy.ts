@@ -1,0 +1,58 @@
+import { type Plan, QUOTA_PERIOD_SECONDS } from '#shared/fair-use/plans';
+
+/**
+ * `RateLimit-Policy` (IETF draft-ietf-httpapi-ratelimit-headers, revisions 10 and 11): the caller's
+ * plan, on every answer to a request with an accepted key, so a client can pace itself before it
+ * is refused. A Structured Fields list of two quota policies, each a String (the policy's name)
+ * with the parameters `q` (requests) and `w` (window, in seconds):
+ *
+ *     RateLimit-Policy: "standard";q=10000;w=86400, "standard-rate";q=20;w=2
+ *
+ * - `"<plan>"`: the plan's quota, `q` requests per window `w` (86400 for a calendar day, 2592000
+ *   for a calendar month, written as 30 days); it resets at 00:00 UTC (on the 1st for a month);
+ * - `"<plan>-rate"`: the plan's rate, a token bucket: `q` is the burst (requests at once), `w` the
+ *   seconds the bucket takes to refill, rounded up, so `q` per `w` never exceeds the steady rate.
+ *
+ * The `RateLimit` field (what remains) is not sent: in AWS the functions cannot see API
+ * Gateway's counters, and the local server behaves the same (docs/interface.md).
+ */
+
+export const RATE_LIMIT_POLICY_HEADER = 'RateLimit-Policy';
+
+/** The name of a plan's rate policy, beside its quota policy (named as the plan). */
+export const ratePolicyName = (plan: string): string => `${plan}-rate`;
+
+/** The `RateLimit-Policy` value of a key on plan `name`. */
+export const rateLimitPolicy = (name: string, plan: Plan): string =>
+  [
+    `"${name}";q=${plan.quota.limit};w=${QUOTA_PERIOD_SECONDS[plan.quota.period]}`,
+    `"${ratePolicyName(name)}";q=${plan.burstLimit};w=${Math.ceil(plan.burstLimit / plan.rateLimit)}`,
+  ].join(', ');
+
+/** One quota policy of a `RateLimit-Policy` value. */
+export interface QuotaPolicy {
+  readonly name: string;
+  readonly quota: number;
+  readonly windowSeconds: number;
+}
+
+const POLICY_ITEM = /^"([a-z][a-z0-9-]*)";q=(\d+);w=(\d+)$/;
+
+/**
+ * The policies of a `RateLimit-Policy` value as this service writes it (what a client, the
+ * contract suite included, reads); undefined when it is not of that form.
+ */
+export const parseRateLimitPolicy = (value: string | null | undefined): QuotaPolicy[] | undefined => {
+  if (!value) return undefined;
+  const policies: QuotaPolicy[] = [];
+  for (const item of value.split(',').map((part) => part.trim())) {
+    const match = POLICY_ITEM.exec(item);
+    if (!match) return undefined;
+    policies.push({ name: match[1] as string, quota: Number(match[2]), windowSeconds: Number(match[3]) });
+  }
+  return policies;
+};
+
+/** A JSON Schema pattern of the value, for the OpenAPI document. */
+export const RATE_LIMIT_POLICY_PATTERN =
+  '^"[a-z][a-z0-9-]*";q=[0-9]+;w=[0-9]+, "[a-z][a-z0-9-]*-rate";q=[0-9]+;w=[0-9]+$';

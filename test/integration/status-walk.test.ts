@@ -1,0 +1,203 @@
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLocalClient } from '#shared/adapters/dynamodb/client';
+import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
+import { StaleListPositionError } from '#shared/domain/errors';
+import type { ListPosition, Pet } from '#shared/domain/pet';
+import { createTestTables, type TestTables } from '../support/tables';
+
+/**
+ * The listing by status on its sharded index (`status-shard-index`, partition key
+ * `<status>#<id mod 16>`), and on the unsharded `status-index` a stage keeps while it migrates:
+ * what each reads, in which order, and which positions each accepts.
+ */
+
+/** A document client that records each Query's index, key and the items DynamoDB read. */
+const recordingClient = (endpoint: string) => {
+  const queries: { index: string | undefined; key: unknown; scanned: number | undefined }[] = [];
+  const base = createLocalClient(endpoint);
+  base.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'QueryCommand') {
+        const input = args.input as {
+          IndexName?: string;
+          ExpressionAttributeValues?: Record<string, unknown>;
+        };
+        queries.push({
+          index: input.IndexName,
+          key: input.ExpressionAttributeValues?.[':key'],
+          scanned: (result.output as { ScannedCount?: number }).ScannedCount,
+        });
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'recordQueries' },
+  );
+  return { client: DynamoDBDocumentClient.from(base), queries };
+};
+
+const pet = (id: number, status: Pet['status']): Pet => ({ id, name: `Pet ${id}`, categoryId: 1, status });
+
+/** Every page of a listing by status, following `next` until a page has none. */
+const walk = async (repository: DynamoDbPetRepository, limit: number, status: Pet['status']) => {
+  const pages: number[][] = [];
+  let after: readonly ListPosition[] | undefined;
+  do {
+    const page = await repository.list({ limit, status, ...(after ? { after } : {}) });
+    pages.push(page.pets.map((p) => p.id));
+    after = page.next;
+  } while (after);
+  return pages;
+};
+
+describe('the sharded status index', () => {
+  let tables: TestTables;
+  beforeAll(async () => {
+    tables = await createTestTables('status-walk');
+  });
+  const repositoryOf = () => {
+    const { client, queries } = recordingClient(tables.endpoint);
+    return { repository: new DynamoDbPetRepository({ client, petsTable: tables.names.pets }), queries };
+  };
+
+  it('stores each pet with the key of its shard: status, then id modulo 16', async () => {
+    const { repository } = repositoryOf();
+    await repository.create(pet(1_000_035, 'pending'));
+
+    const { Item } = await DynamoDBDocumentClient.from(createLocalClient(tables.endpoint)).send(
+      new GetCommand({ TableName: tables.names.pets, Key: { id: 1_000_035 } }),
+    );
+
+    expect(Item?.statusShard).toBe('pending#3');
+    expect(await repository.get(1_000_035)).toEqual(pet(1_000_035, 'pending'));
+  });
+
+  it('reads every shard once, and nothing more, for a status without pets: one empty page, no next', async () => {
+    const { repository, queries } = repositoryOf();
+
+    const page = await repository.list({ limit: 20, status: 'sold' });
+
+    expect(page).toEqual({ pets: [] });
+    expect(queries.map((query) => query.key)).toEqual(
+      Array.from({ length: STATUS_SHARDS }, (_, shard) => `sold#${shard}`),
+    );
+    expect(queries.every((query) => query.index === 'status-shard-index' && query.scanned === 0)).toBe(true);
+  });
+
+  it('crosses into the next shard within a page, and starts the next page at the first pet not shown', async () => {
+    const own = await createTestTables('status-cross');
+    const { client, queries } = recordingClient(own.endpoint);
+    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.pets });
+    // Shard 0: 16, 32, 48; shard 1: 1, 17, 33; shard 2: 2.
+    for (const id of [1, 2, 16, 17, 32, 33, 48]) await repository.create(pet(id, 'available'));
+
+    const first = await repository.list({ limit: 4, status: 'available' });
+    const reads = queries.splice(0).map((query) => [query.key, query.scanned]);
+    const second = await repository.list({ limit: 4, status: 'available', after: first.next ?? [] });
+
+    expect(first.pets.map((p) => p.id)).toEqual([16, 32, 48, 1]);
+    expect(first.next).toEqual([{ fromId: 17 }]);
+    expect(reads).toEqual([
+      ['available#0', 3],
+      ['available#1', 2],
+    ]);
+    expect(second.pets.map((p) => p.id)).toEqual([17, 33, 2]);
+    expect(second.next).toBeUndefined();
+  });
+
+  it('refuses the position of a cursor issued before the index was sharded, and a walk of another kind', async () => {
+    const { repository, queries } = repositoryOf();
+
+    await expect(repository.list({ limit: 5, status: 'pending', after: [{ afterId: 7 }] })).rejects.toThrow(
+      StaleListPositionError,
+    );
+    await expect(repository.list({ limit: 5, after: [{ fromId: 7 }] })).rejects.toThrow(
+      StaleListPositionError,
+    );
+    expect(queries).toEqual([]);
+  });
+
+  it('goes on in the same shard when DynamoDB stops at its 1 MB page inside it', async () => {
+    const own = await createTestTables('status-1mb');
+    const client = DynamoDBDocumentClient.from(createLocalClient(own.endpoint));
+    // Four items of 390 KB in shard 0: a Query page (1 MB) holds at most three of them.
+    for (const id of [16, 32, 48, 64]) {
+      await client.send(
+        new PutCommand({
+          TableName: own.names.pets,
+          Item: { ...pet(id, 'sold'), statusShard: 'sold#0', padding: 'x'.repeat(390_000) },
+        }),
+      );
+    }
+    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.pets });
+
+    const page = await repository.list({ limit: 10, status: 'sold' });
+
+    expect(page).toEqual({ pets: [16, 32, 48, 64].map((id) => pet(id, 'sold')) });
+  });
+});
+
+describe('the unsharded status index of a stage that migrates', () => {
+  let tables: TestTables;
+  beforeAll(async () => {
+    tables = await createTestTables('status-legacy', { legacyStatusIndex: true });
+    const writer = new DynamoDbPetRepository({
+      client: DynamoDBDocumentClient.from(createLocalClient(tables.endpoint)),
+      petsTable: tables.names.pets,
+    });
+    for (let id = 1; id <= 20; id += 1) await writer.create(pet(id, id % 2 === 0 ? 'sold' : 'pending'));
+  });
+  const legacyRepository = () => {
+    const { client, queries } = recordingClient(tables.endpoint);
+    return {
+      repository: new DynamoDbPetRepository({
+        client,
+        petsTable: tables.names.pets,
+        legacyStatusIndex: true,
+      }),
+      queries,
+    };
+  };
+
+  it('lists a status in ascending id, one Query a page, continuing after the last pet shown', async () => {
+    const { repository, queries } = legacyRepository();
+
+    const pages = await walk(repository, 4, 'sold');
+
+    expect(pages).toEqual([
+      [2, 4, 6, 8],
+      [10, 12, 14, 16],
+      [18, 20],
+    ]);
+    expect(queries.map((query) => [query.index, query.key])).toEqual(Array(3).fill(['status-index', 'sold']));
+  });
+
+  it('continues from a cursor issued before the switch, and refuses one of the sharded walk', async () => {
+    const { repository } = legacyRepository();
+
+    const continued = await repository.list({ limit: 3, status: 'pending', after: [{ afterId: 13 }] });
+
+    expect(continued.pets.map((p) => p.id)).toEqual([15, 17, 19]);
+    expect(continued.next).toBeUndefined();
+    await expect(repository.list({ limit: 3, status: 'pending', after: [{ fromId: 13 }] })).rejects.toThrow(
+      StaleListPositionError,
+    );
+  });
+
+  it('is fed by the same writes as the sharded index: both list the same pets', async () => {
+    const sharded = new DynamoDbPetRepository({
+      client: DynamoDBDocumentClient.from(createLocalClient(tables.endpoint)),
+      petsTable: tables.names.pets,
+    });
+
+    const [legacy, current] = [
+      (await walk(legacyRepository().repository, 100, 'pending')).flat(),
+      (await walk(sharded, 100, 'pending')).flat(),
+    ];
+
+    expect([...current].sort((a, b) => a - b)).toEqual(legacy);
+    expect(legacy).toHaveLength(10);
+  });
+});

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseRateLimitPolicy, ratePolicyName } from '#shared/http/rate-limit-policy';
+import type { ObservedExchange } from './api-client';
+import { assertAtLeast, assertError } from './assertions';
+import { type ContractArea, check, notApplicable } from './check';
+
+/**
+ * Fair use, as any client can see it on any stage: a request id on every answer, the caller's plan
+ * on every answer to an accepted key, and, with a key it may spend, a 429 past the plan's rate.
+ */
+
+/** The Error body's requestId, if any. */
+const bodyRequestId = (response: ObservedExchange): unknown =>
+  (response.json as { requestId?: unknown } | undefined)?.requestId;
+
+/** The plan a `RateLimit-Policy` names, checked to be the two policies of the draft's form this API sends. */
+const planOf = (response: ObservedExchange): { name: string; burst: number; windowSeconds: number } => {
+  const value = response.headers.get('ratelimit-policy');
+  const policies = parseRateLimitPolicy(value);
+  assert.ok(
+    policies,
+    `${response.method} ${response.path} answered ${response.status} with RateLimit-Policy ${JSON.stringify(value)}`,
+  );
+  const [quota, rate] = policies;
+  assert.equal(policies.length, 2, `two policies, the plan's quota and its rate: ${value}`);
+  assert.equal(
+    rate?.name,
+    ratePolicyName(quota?.name ?? ''),
+    `the rate policy is named after the plan: ${value}`,
+  );
+  for (const policy of policies) {
+    assertAtLeast(policy.quota, 1);
+    assertAtLeast(policy.windowSeconds, 1);
+  }
+  return { name: quota?.name ?? '', burst: rate?.quota ?? 0, windowSeconds: rate?.windowSeconds ?? 0 };
+};
+
+/** Why the throttling check does not run without a key of its own. */
+export const NO_THROTTLE_KEY_REASON =
+  'no key to spend on it: sending faster than a plan allows spends that key’s rate and some of its quota, so give a key of its own, on a small plan (npm run smoke -- --throttle-key <key>)';
+
+/** Waves of requests at once before a check gives up on seeing a 429. */
+const WAVES = 5;
+
+export const FAIR_USE_AREA: ContractArea = {
+  area: 'fair use',
+  checks: [
+    check(
+      "answers every request with a Request-Id of its own, the Error body's requestId",
+      async ({ api }) => {
+        const answers = [
+          await api.get('/pets?limit=1'),
+          await api.get('/pets?limit=0'),
+          await api.get('/pets', { anonymous: true }),
+          await api.get('/no-such-path'),
+          await api.request('/pets', { method: 'PATCH' }),
+        ];
+
+        const ids = answers.map((answer) => answer.headers.get('request-id'));
+        for (const [index, id] of ids.entries()) {
+          assert.ok(id, `answer ${index} has no Request-Id`);
+          const inBody = bodyRequestId(answers[index] as ObservedExchange);
+          if (inBody !== undefined) assert.equal(inBody, id);
+        }
+        assert.equal(new Set(ids).size, ids.length, `Request-Ids repeat: ${ids.join(', ')}`);
+      },
+    ),
+    check(
+      "names the caller's plan in RateLimit-Policy, the same on every answer to its key: successes, errors and API Gateway's 405",
+      async ({ api }) => {
+        const answers = [
+          await api.get('/pets?limit=1'),
+          await api.get('/pets?limit=0'),
+          // Refused before anything is stored: creates nothing.
+          await api.post('/pets', {}),
+          await api.request('/pets', { method: 'PATCH' }),
+        ];
+
+        assert.deepEqual(
+          answers.map((answer) => answer.status),
+          [200, 400, 400, 405],
+        );
+        const plans = answers.map((answer) => answer.headers.get('ratelimit-policy'));
+        planOf(answers[0] as ObservedExchange);
+        assert.equal(new Set(plans).size, 1, `answers to one key name different plans: ${plans.join(' | ')}`);
+      },
+    ),
+    check('names no plan to a request whose key was not accepted', async ({ api }) => {
+      const refused = await api.get('/pets', {
+        anonymous: true,
+        headers: { Authorization: 'Bearer psk_unknown' },
+      });
+
+      assertError(refused, 401, 'UNAUTHORIZED');
+      assert.equal(refused.headers.get('ratelimit-policy'), null);
+    }),
+    check(
+      'answers a key that sends faster than its plan with 429 TOO_MANY_REQUESTS, Retry-After and its plan, and serves it again after Retry-After',
+      async ({ throttled }) => {
+        // Answered by API Gateway's 405 mock: metered like any method, and no function runs.
+        if (!throttled) return notApplicable(NO_THROTTLE_KEY_REASON);
+        const probe = () => throttled.request('/pets', { method: 'PATCH' });
+        const first = await probe();
+        assert.equal(first.status, 405, `the throttle key was refused: ${first.text}`);
+        const plan = planOf(first);
+
+        let refused: ObservedExchange | undefined;
+        for (let wave = 0; wave < WAVES && !refused; wave += 1) {
+          const answers = await Promise.all(Array.from({ length: 2 * plan.burst + 2 }, probe));
+          refused = answers.find((answer) => answer.status === 429);
+        }
+
+        assert.ok(
+          refused,
+          `no 429 after ${WAVES} waves of ${2 * plan.burst + 2} requests at once on plan ${plan.name}`,
+        );
+        assertError(refused, 429, 'TOO_MANY_REQUESTS');
+        const retryAfter = Number(refused.headers.get('retry-after'));
+        assertAtLeast(retryAfter, 1);
+        const named = refused.headers.get('ratelimit-policy');
+        if (named !== null) assert.equal(named, first.headers.get('ratelimit-policy'));
+        // What a client is told to do: wait Retry-After seconds, then try again.
+        await sleep(retryAfter * 1_000);
+        assert.equal((await probe()).status, 405);
+      },
+    ),
+  ],
+};

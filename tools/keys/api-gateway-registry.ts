@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type APIGatewayClient,
+  ConflictException,
+  CreateApiKeyCommand,
+  CreateUsagePlanKeyCommand,
+  DeleteApiKeyCommand,
+  DeleteUsagePlanKeyCommand,
+  GetUsagePlanKeyCommand,
+  NotFoundException,
+  paginateGetUsagePlans,
+} from '@aws-sdk/client-api-gateway';
+import { usagePlanName } from '#infra/stage-plans';
+import type { UsageIdentifier } from '#shared/auth/api-key';
+import type { UsageRegistry } from '#tools/keys/usage-registry';
+
+export interface ApiGatewayRegistryOptions {
+  readonly client: APIGatewayClient;
+  /** The stage's stack (`PetStore-staging`): its usage plans are named `<stack>-<plan>`. */
+  readonly stackName: string;
+  /** The region, for the commands it prints. */
+  readonly region?: string;
+}
+
+/** A usage plan of the stack that is not there: the stack is not deployed, or has no such plan. */
+export class UsagePlanNotFoundError extends Error {
+  override readonly name = 'UsagePlanNotFoundError';
+}
+
+/** Runs `call`, taking API Gateway's `error` answer (by its type) as the work already done. */
+const tolerating = async (
+  error: new (...args: never[]) => Error,
+  call: () => Promise<unknown>,
+): Promise<void> => {
+  try {
+    await call();
+  } catch (caught) {
+    if (!(caught instanceof error)) throw caught;
+  }
+};
+
+/**
+ * Usage identifiers as API Gateway API keys: one per bearer key, named `<stack>/<key id>`, whose
+ * value (64 random hex digits) is what the authorizer returns as
+ * `usageIdentifierKey`. With the API's key source AUTHORIZER, API Gateway ignores any `X-API-Key`
+ * a client sends, so the value is a meter, not a credential. Plans are found by their usage
+ * plans' names (`<stack>-<plan>`), looked up once.
+ */
+export class ApiGatewayRegistry implements UsageRegistry {
+  readonly name: string;
+  private readonly client: APIGatewayClient;
+  private readonly stackName: string;
+  private readonly region: string | undefined;
+  private usagePlanIds: Promise<Map<string, string>> | undefined;
+
+  constructor(options: ApiGatewayRegistryOptions) {
+    this.client = options.client;
+    this.stackName = options.stackName;
+    this.region = options.region;
+    this.name = `API Gateway (${options.stackName})`;
+  }
+
+  async createIdentifier(keyId: string): Promise<UsageIdentifier> {
+    const value = randomBytes(32).toString('hex');
+    const created = await this.client.send(
+      new CreateApiKeyCommand({
+        name: `${this.stackName}/${keyId}`,
+        description: `Usage identifier of the pet store key ${keyId}: meters it in its plan's usage plan (npm run keys)`,
+        enabled: true,
+        value,
+      }),
+    );
+    if (!created.id) throw new Error(`API Gateway created an API key for ${keyId} without an id`);
+    return { id: created.id, value };
+  }
+
+  async addToPlan(identifierId: string, plan: string): Promise<void> {
+    const usagePlanId = await this.usagePlanId(plan);
+    try {
+      await this.client.send(
+        new CreateUsagePlanKeyCommand({ usagePlanId, keyId: identifierId, keyType: 'API_KEY' }),
+      );
+    } catch (error) {
+      // A conflict is either "already in this usage plan" (done) or "in another one of the same
+      // stage" (not done): API Gateway is asked which, rather than its message read.
+      if (!(error instanceof ConflictException)) throw error;
+      try {
+        await this.client.send(new GetUsagePlanKeyCommand({ usagePlanId, keyId: identifierId }));
+      } catch (lookup) {
+        throw lookup instanceof NotFoundException ? error : lookup;
+      }
+    }
+  }
+
+  async removeFromPlan(identifierId: string, plan: string): Promise<void> {
+    const usagePlanId = await this.usagePlanId(plan);
+    // Not in that usage plan (or no longer there): done.
+    await tolerating(NotFoundException, () =>
+      this.client.send(new DeleteUsagePlanKeyCommand({ usagePlanId, keyId: identifierId })),
+    );
+  }
+
+  async deleteIdentifier(identifierId: string): Promise<void> {
+    // Gone already: done.
+    await tolerating(NotFoundException, () =>
+      this.client.send(new DeleteApiKeyCommand({ apiKey: identifierId })),
+    );
+  }
+
+  deleteCommand(identifierId: string): string {
+    return `aws apigateway delete-api-key --api-key ${identifierId}${this.region ? ` --region ${this.region}` : ''}`;
+  }
+
+  /** The id of the usage plan of `plan`, among the usage plans of the account and region. */
+  private async usagePlanId(plan: string): Promise<string> {
+    this.usagePlanIds ??= this.listUsagePlans().catch((error: unknown) => {
+      this.usagePlanIds = undefined;
+      throw error;
+    });
+    const name = usagePlanName(this.stackName, plan);
+    const id = (await this.usagePlanIds).get(name);
+    if (!id) {
+      throw new UsagePlanNotFoundError(
+        `No usage plan ${name} in this account and region: deploy ${this.stackName} first (it creates one per plan of the stage)`,
+      );
+    }
+    return id;
+  }
+
+  private async listUsagePlans(): Promise<Map<string, string>> {
+    const byName = new Map<string, string>();
+    for await (const page of paginateGetUsagePlans({ client: this.client }, {})) {
+      for (const usagePlan of page.items ?? []) {
+        if (usagePlan.name && usagePlan.id) byName.set(usagePlan.name, usagePlan.id);
+      }
+    }
+    return byName;
+  }
+}

@@ -1,0 +1,229 @@
+import { type ApiKeyRecord, generateApiKey, type UsageIdentifier } from '#shared/auth/api-key';
+import { isPlanName, type Plans, planNames } from '#shared/fair-use/plans';
+import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import type { UsageRegistry } from '#tools/keys/usage-registry';
+
+/**
+ * What the keys command does to a stage's two stores: the key records (DynamoDB) and, in AWS, the
+ * usage identifiers that meter each key in its plan (API Gateway). Every change touches the
+ * registry first and the record last, since the record is what makes a key work (the authorizer
+ * reads it): a key is never usable before it is metered. When a step fails, the steps before it are
+ * undone; when undoing fails too, an IncompleteChangeError says what was left and the exact
+ * command that finishes or cleans it up. Nothing half-made is ever left silently.
+ */
+
+/** A plan the stage does not have. */
+export class UnknownPlanError extends Error {
+  override readonly name = 'UnknownPlanError';
+}
+
+/**
+ * A change that stopped half-way and could not be undone: what is left, and the commands that
+ * put it right (each safe to run more than once).
+ */
+export class IncompleteChangeError extends Error {
+  override readonly name = 'IncompleteChangeError';
+  constructor(
+    message: string,
+    readonly commands: readonly string[],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export type Outcome<T> =
+  | { readonly done: true; readonly value: T }
+  | { readonly done: false; readonly reason: string };
+
+export interface KeyAdminOptions {
+  readonly apiKeys: ApiKeyRepository;
+  /** The usage identifiers; none locally, where a key's plan lives in its record only. */
+  readonly registry: UsageRegistry | undefined;
+  /** The stage's plans. */
+  readonly plans: Plans;
+  /** How to run the keys command again for this target: `npm run keys -- <args> <this>`. */
+  readonly rerun: (args: string) => string;
+  readonly now?: () => Date;
+}
+
+const describe = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+/** Creates, revokes and moves keys, keeping records and usage identifiers in step. */
+export class KeyAdmin {
+  private readonly apiKeys: ApiKeyRepository;
+  private readonly registry: UsageRegistry | undefined;
+  private readonly plans: Plans;
+  private readonly rerun: (args: string) => string;
+  private readonly now: () => Date;
+
+  constructor(options: KeyAdminOptions) {
+    this.apiKeys = options.apiKeys;
+    this.registry = options.registry;
+    this.plans = options.plans;
+    this.rerun = options.rerun;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** The plan a record is on. */
+  planOf(record: ApiKeyRecord): string {
+    return record.plan ?? this.plans.defaultPlan;
+  }
+
+  /**
+   * A new key on `plan`: its usage identifier made and put in the plan's usage plan, then its
+   * record stored. The key itself is returned, to be shown once.
+   */
+  async create(
+    name: string,
+    plan: string = this.plans.defaultPlan,
+  ): Promise<{ key: string; record: ApiKeyRecord }> {
+    this.checkPlan(plan);
+    const { key, record } = generateApiKey(name, this.now());
+    const usage = await this.meter(record.keyId, plan);
+    const stored: ApiKeyRecord = { ...record, plan, ...(usage ? { usage } : {}) };
+    try {
+      await this.apiKeys.put(stored);
+    } catch (error) {
+      if (usage)
+        await this.undo(`the record of ${record.keyId} was not stored (${describe(error)})`, error, usage);
+      throw error;
+    }
+    return { key, record: stored };
+  }
+
+  /**
+   * Revokes a key: its record first (the authorizer refuses it within its cache time), then its
+   * usage identifier deleted (API Gateway refuses a cached decision at once). Running it again
+   * finishes a revocation that stopped half-way.
+   */
+  async revoke(keyId: string): Promise<Outcome<ApiKeyRecord>> {
+    const record = await this.apiKeys.findById(keyId);
+    if (!record) return { done: false, reason: `No key ${keyId}` };
+    await this.apiKeys.revoke(keyId, this.now().toISOString());
+    if (this.registry && record.usage) {
+      try {
+        await this.registry.deleteIdentifier(record.usage.id);
+      } catch (error) {
+        throw new IncompleteChangeError(
+          `${keyId} is revoked (the authorizer refuses it within its cache time), but its usage identifier ${record.usage.id} could not be deleted from ${this.registry.name} (${describe(error)}); run again:`,
+          [this.rerun(`revoke ${keyId}`)],
+          { cause: error },
+        );
+      }
+    }
+    return { done: true, value: (await this.apiKeys.findById(keyId)) ?? record };
+  }
+
+  /**
+   * Puts a key on another plan: its usage identifier taken out of every other plan's usage plan
+   * (API Gateway keeps an identifier in one usage plan per stage) and put in the new one's, then
+   * its record changed. A key made before plans gets a usage identifier here. The result is the
+   * same whatever state a stopped command left, so running it again finishes it, and moving a key
+   * to the plan it is on repairs its identifier's place.
+   */
+  async move(keyId: string, plan: string): Promise<Outcome<ApiKeyRecord>> {
+    this.checkPlan(plan);
+    const record = await this.apiKeys.findById(keyId);
+    if (!record) return { done: false, reason: `No key ${keyId}` };
+    if (record.revokedAt) return { done: false, reason: `${keyId} is revoked: it has no plan to change` };
+    if (!this.registry) {
+      await this.assign(record, plan, undefined);
+    } else if (!record.usage) {
+      const usage = (await this.meter(keyId, plan)) as UsageIdentifier;
+      try {
+        await this.assign(record, plan, usage);
+      } catch (error) {
+        await this.undo(`the record of ${keyId} was not changed (${describe(error)})`, error, usage);
+        throw error;
+      }
+    } else {
+      await this.moveIdentifier(record, record.usage, this.planOf(record), plan);
+    }
+    return { done: true, value: (await this.apiKeys.findById(keyId)) ?? record };
+  }
+
+  /** Moves a metered key's identifier and record; on failure puts the identifier back, or says how to. */
+  private async moveIdentifier(
+    record: ApiKeyRecord,
+    usage: UsageIdentifier,
+    from: string,
+    to: string,
+  ): Promise<void> {
+    try {
+      await this.place(usage.id, to);
+      await this.assign(record, to, usage);
+    } catch (error) {
+      try {
+        await this.place(usage.id, from);
+      } catch (undoError) {
+        throw new IncompleteChangeError(
+          `Moving ${record.keyId} from plan ${from} to ${to} failed (${describe(error)}) and could not be undone (${describe(undoError)}): API Gateway may refuse the key until one of these has run, to finish the move or to go back:`,
+          [
+            this.rerun(`move ${record.keyId} --plan ${to}`),
+            this.rerun(`move ${record.keyId} --plan ${from}`),
+          ],
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** The identifier in the usage plan of `plan`, and in no other plan's of the stage. */
+  private async place(identifierId: string, plan: string): Promise<void> {
+    const registry = this.registry as UsageRegistry;
+    for (const other of planNames(this.plans).filter((name) => name !== plan))
+      await registry.removeFromPlan(identifierId, other);
+    await registry.addToPlan(identifierId, plan);
+  }
+
+  /** The record on `plan`, with `usage`; fails when the record is gone. */
+  private async assign(
+    record: ApiKeyRecord,
+    plan: string,
+    usage: UsageIdentifier | undefined,
+  ): Promise<void> {
+    if (!(await this.apiKeys.assignPlan(record.keyHash, plan, usage)))
+      throw new Error(`${record.keyId} was deleted while its plan was being changed`);
+  }
+
+  /** A usage identifier for `keyId` in the usage plan of `plan`; none without a registry. */
+  private async meter(keyId: string, plan: string): Promise<UsageIdentifier | undefined> {
+    if (!this.registry) return undefined;
+    const usage = await this.registry.createIdentifier(keyId);
+    try {
+      await this.registry.addToPlan(usage.id, plan);
+    } catch (error) {
+      await this.undo(
+        `${keyId}'s usage identifier could not be put in plan ${plan} (${describe(error)})`,
+        error,
+        usage,
+      );
+      throw error;
+    }
+    return usage;
+  }
+
+  /** Deletes a usage identifier nothing uses, or says how to when that fails too. */
+  private async undo(what: string, cause: unknown, usage: UsageIdentifier): Promise<void> {
+    const registry = this.registry as UsageRegistry;
+    try {
+      await registry.deleteIdentifier(usage.id);
+    } catch (error) {
+      throw new IncompleteChangeError(
+        `${what}; its usage identifier ${usage.id} in ${registry.name} could not be deleted either (${describe(error)}). No key was made or changed; delete the identifier with:`,
+        [registry.deleteCommand(usage.id)],
+        { cause: cause ?? error },
+      );
+    }
+  }
+
+  private checkPlan(plan: string): void {
+    if (!isPlanName(this.plans, plan))
+      throw new UnknownPlanError(
+        `Plan "${plan}" is not one of this stage's: ${planNames(this.plans).join(', ')}`,
+      );
+  }
+}

@@ -1,0 +1,139 @@
+import { type Plan, type Plans, planOf, type QuotaPeriod } from '#shared/fair-use/plans';
+import type { GatewayResponseType } from '#shared/http/gateway-behaviour';
+
+/**
+ * The local gateway's stand-in for API Gateway's usage plans: each key's plan enforced on
+ * `npm start` as in AWS, so that a client's back-off can be tried on a laptop. Per key, a token
+ * bucket (`burstLimit` tokens, refilled at `rateLimit` a second) and a quota counted per calendar
+ * day or month in UTC. A refused request costs nothing: it takes no token and does not count
+ * towards the quota, and the refusal is API Gateway's own (THROTTLED or QUOTA_EXCEEDED, from
+ * shared/http/gateway-behaviour.ts). The state lives in memory: a restart forgets it.
+ *
+ * Time comes from an injected clock (milliseconds since the epoch), so that tests step it.
+ */
+
+/** Milliseconds since the epoch, as `Date.now` gives them. */
+export type Clock = () => number;
+
+/**
+ * A token bucket: `capacity` tokens at first, one taken per request, refilled continuously at
+ * `refillPerSecond`, never above `capacity`.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private updatedAt: number;
+
+  constructor(
+    readonly capacity: number,
+    readonly refillPerSecond: number,
+    now: number,
+  ) {
+    this.tokens = capacity;
+    this.updatedAt = now;
+  }
+
+  /** Tokens in the bucket at `now` (a fraction while one refills). */
+  available(now: number): number {
+    const elapsedSeconds = Math.max(0, now - this.updatedAt) / 1_000;
+    this.tokens = Math.min(this.capacity, this.tokens + elapsedSeconds * this.refillPerSecond);
+    this.updatedAt = Math.max(this.updatedAt, now);
+    return this.tokens;
+  }
+
+  /** Takes a token at `now` if a whole one is there: true when taken. */
+  take(now: number): boolean {
+    if (this.available(now) < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/** The start of the calendar period (UTC) that `now` falls in, and of the next one. */
+export const quotaWindow = (period: QuotaPeriod, now: number): { start: number; end: number } => {
+  const date = new Date(now);
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth();
+  if (period === 'MONTH') return { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1) };
+  const day = date.getUTCDate();
+  return { start: Date.UTC(year, month, day), end: Date.UTC(year, month, day + 1) };
+};
+
+/** What one key has spent: its bucket and its quota in the current window, for the plan it is on. */
+interface KeyState {
+  readonly plan: string;
+  readonly bucket: TokenBucket;
+  windowEnd: number;
+  used: number;
+}
+
+/** A request the limiter let through, or the gateway response API Gateway would refuse it with. */
+export type Admission =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly refusal: GatewayResponseType };
+
+/** The caller as the authorizer names it: its key's id and the plan it is on. */
+export interface Caller {
+  readonly keyId: string;
+  readonly plan: string;
+}
+
+/** Each key's plan, enforced: what the local gateway asks before it calls a function (or the 405 mock). */
+export class FairUse {
+  private readonly keys = new Map<string, KeyState>();
+
+  constructor(
+    private readonly plans: Plans,
+    private readonly now: Clock = Date.now,
+  ) {}
+
+  /**
+   * Lets a request of `caller` through, counting it, or refuses it: QUOTA_EXCEEDED while the
+   * plan's quota is used up in the current window, THROTTLED while its bucket is empty.
+   */
+  admit(caller: Caller): Admission {
+    const now = this.now();
+    const state = this.stateOf(caller, now);
+    if (now >= state.windowEnd) {
+      state.windowEnd = quotaWindow(this.planNamed(caller.plan).quota.period, now).end;
+      state.used = 0;
+    }
+    if (state.used >= this.planNamed(caller.plan).quota.limit)
+      return { admitted: false, refusal: 'QUOTA_EXCEEDED' };
+    if (!state.bucket.take(now)) return { admitted: false, refusal: 'THROTTLED' };
+    state.used += 1;
+    return { admitted: true };
+  }
+
+  private planNamed(name: string): Plan {
+    const found = planOf(this.plans, name);
+    // The authorizer puts keys on these same plans only; another name is a wiring mistake.
+    if (!found || found.name !== name) throw new Error(`The local gateway has no plan "${name}"`);
+    return found.plan;
+  }
+
+  /** The key's state on its plan; a key moved to another plan starts afresh on it, as with a new usage plan. */
+  private stateOf(caller: Caller, now: number): KeyState {
+    const known = this.keys.get(caller.keyId);
+    if (known && known.plan === caller.plan) return known;
+    const plan = this.planNamed(caller.plan);
+    const state: KeyState = {
+      plan: caller.plan,
+      bucket: new TokenBucket(plan.burstLimit, plan.rateLimit, now),
+      windowEnd: quotaWindow(plan.quota.period, now).end,
+      used: 0,
+    };
+    this.keys.set(caller.keyId, state);
+    return state;
+  }
+}
+
+/** The caller an authorizer's answer names: its principal and the plan in its context. */
+export const callerOf = (authorization: {
+  readonly principalId: string;
+  readonly context?: Readonly<Record<string, unknown>> | null;
+}): Caller => {
+  const plan = authorization.context?.plan;
+  // The authorizer names every accepted key's plan; an answer without one is a wiring mistake.
+  if (typeof plan !== 'string') throw new Error('The authorizer named no plan for an accepted key');
+  return { keyId: authorization.principalId, plan };
+};
