@@ -19,7 +19,9 @@ export default {
     // handlers and exit the process, so only test/http/npm-start.test.ts runs them, as processes
     // whose coverage Stryker cannot see. What they call (settings, the start-up checks, the stack) is in scope.
     '!tools/local/start.ts',
+    '!tools/local/server.ts',
     '!tools/local/dev.ts',
+    '!tools/local/dev-server.ts',
   ],
   coverageAnalysis: 'perTest',
   // Static mutants (code that runs when a module loads: zod schemas, the constant tables, the

@@ -26,9 +26,16 @@ export const checkOrigin = (origin: string): string => {
   } catch {
     throw new CorsConfigError(`"${origin}" is not an origin such as https://app.example.com`);
   }
-  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
+  if (!['http:', 'https:'].includes(url.protocol)) {
+    // `localhost:5173` parses as a URL of scheme "localhost:": the scheme was left out.
+    const meant = /^[a-z0-9.-]+:\d+$/i.test(origin) ? ` (did you mean http://${origin.toLowerCase()}?)` : '';
     throw new CorsConfigError(
-      `"${origin}" is not an origin as browsers send it: scheme, host and port only, lower case, no path (${url.origin})`,
+      `"${origin}" is not an origin: an origin starts with http:// or https://, as in http://localhost:5173${meant}`,
+    );
+  }
+  if (url.origin !== origin) {
+    throw new CorsConfigError(
+      `"${origin}" is not an origin as browsers send it: scheme, host and port only, lower case, no path (browsers would send ${url.origin})`,
     );
   }
   return origin;

@@ -9,6 +9,8 @@
  *   node --import tsx docs/client/list-and-create.ts <base URL ending in /v1> <API key>
  */
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './pet-store-api';
 
@@ -79,12 +81,35 @@ export const createPetOnce = async (
   }
 };
 
-const [baseUrl, apiKey] = process.argv.slice(2);
-if (baseUrl && apiKey && import.meta.url === new URL(process.argv[1] ?? '', 'file://').href) {
-  const client = petStoreClient(baseUrl, apiKey);
-  const { pet, replayed } = await createPetOnce(client, { name: 'Rex', categoryId: 3 });
-  console.log(`${replayed ? 'Found' : 'Added'} pet ${pet.id} (${pet.name})`);
-  let count = 0;
-  for await (const _ of allPets(client)) count += 1;
-  console.log(`${count} pets in the store`);
+const USAGE = 'Usage: node --import tsx docs/client/list-and-create.ts <base URL ending in /v1> <API key>';
+
+/** Adds a pet and counts them all; resolves to the exit code, each failure one line on stderr. */
+export const main = async (args: readonly string[]): Promise<number> => {
+  const [baseUrl, apiKey, ...extra] = args;
+  if (!baseUrl || !apiKey || extra.length > 0) {
+    console.error(USAGE);
+    return 2;
+  }
+  try {
+    const client = petStoreClient(baseUrl, apiKey);
+    const { pet, replayed } = await createPetOnce(client, { name: 'Rex', categoryId: 3 });
+    console.log(`${replayed ? 'Found' : 'Added'} pet ${pet.id} (${pet.name})`);
+    let count = 0;
+    for await (const _ of allPets(client)) count += 1;
+    console.log(`${count} pets in the store`);
+    return 0;
+  } catch (error) {
+    // An answer of the API (a refused key: 401 UNAUTHORIZED) or no answer at all, in one line.
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message;
+    console.error(
+      `Failed: ${error instanceof Error ? error.message : String(error)}${why ? ` (${why})` : ''}`,
+    );
+    return 1;
+  }
+};
+
+// Run as a script (not imported): the file named on the command line is this one.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
 }

@@ -89,7 +89,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "HTTP_VERSION_NOT_SUPPORTED";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -398,7 +398,7 @@ export interface operations {
             /**
              * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
              *
-             *     `INVALID_JSON`: the body is missing or is not valid JSON.
+             *     `INVALID_JSON`: the body is missing, is not valid JSON, or its bytes are not UTF-8.
              */
             400: {
                 headers: {
@@ -481,7 +481,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json`. */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json`, or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says. */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

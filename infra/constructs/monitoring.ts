@@ -21,7 +21,7 @@ import { Construct } from 'constructs';
 import type { ApiFunction } from '#infra/constructs/api-function';
 import { ValidationError } from '#infra/constructs/validation-error';
 import type { StageConfig } from '#infra/stages';
-import { ERROR_CODES } from '#shared/http/error-body';
+import { ERROR_CODES, HTTP_LAYER_CODES } from '#shared/http/error-body';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metrics';
 
@@ -350,7 +350,10 @@ export class Monitoring extends Construct {
       graph('Pets created', [this.serviceMetric(METRIC.petsCreated, {}, 'PetsCreated')]),
       graph(
         'Errors by code',
-        ERROR_CODES.map((code) => this.serviceMetric(METRIC.errors, { [DIMENSION.code]: code }, code)),
+        // The codes a function can count (the HTTP layer's never reach one).
+        ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(code)).map((code) =>
+          this.serviceMetric(METRIC.errors, { [DIMENSION.code]: code }, code),
+        ),
       ),
       graph('Authorizer failures', [this.authorizerFailures(authorizer, 'logged failures')]),
     ];

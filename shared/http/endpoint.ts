@@ -1,4 +1,3 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -13,7 +12,7 @@ import { singleValuedHeaders } from '#shared/http/middleware/single-valued-heade
 import { validateRequest } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
-import { logRequestId } from '#shared/observability/logger';
+import { withInvocationLogger } from '#shared/observability/logger';
 import type { Observability } from '#shared/observability/observability';
 import type { Operation, RequestInput, ResultOf } from '#shared/operations/operation';
 
@@ -57,13 +56,14 @@ const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
 
 /**
  * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
- * that only speaks the domain. Order: logging context and metrics → error responses → repeated
- * headers refused → header normalisation → body checks and parsing (when the operation reads a
- * body) → validation (only valid requests reach the domain, an idempotent create's record
- * included) → handler, whose result is sent as JSON with the operation's fixed headers. Around it,
- * on every answer (early ones and replays included), the CORS headers (middleware/cors-headers.ts)
- * and the `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); and the
- * request's deadline, which every DynamoDB call of the request shares.
+ * that only speaks the domain. Order: metrics → error responses → repeated headers refused →
+ * header normalisation → body checks and parsing (when the operation reads a body) → validation
+ * (only valid requests reach the domain, an idempotent create's record included) → handler,
+ * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
+ * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
+ * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); the request's
+ * deadline, which every DynamoDB call of the request shares; and the invocation's own logger,
+ * whose lines carry the request id.
  */
 export const httpEndpoint = <O extends Operation>(
   operation: O,
@@ -75,8 +75,6 @@ export const httpEndpoint = <O extends Operation>(
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logRequestId(logger))
     .use(metrics.middleware())
     .use(errorResponses({ headers, logger, metrics }))
     .use(singleValuedHeaders(headerNamesOf(operation)))
@@ -87,5 +85,9 @@ export const httpEndpoint = <O extends Operation>(
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
-  return withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler)));
+  return withInvocationLogger(
+    logger,
+    (event) => event.requestContext?.requestId,
+    withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler))),
+  );
 };

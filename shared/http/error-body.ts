@@ -12,18 +12,34 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  EXPECTATION_FAILED: 417,
   IDEMPOTENCY_KEY_REUSED: 422,
   TOO_MANY_REQUESTS: 429,
   QUOTA_EXCEEDED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  HTTP_VERSION_NOT_SUPPORTED: 505,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/**
+ * The codes of what the HTTP layer refuses before any route or function (a request too slow,
+ * an `Expect` it cannot meet, headers too large, another HTTP version): the local server answers
+ * with them; no function ever sends or counts one.
+ */
+export const HTTP_LAYER_CODES: readonly ErrorCode[] = [
+  'REQUEST_TIMEOUT',
+  'EXPECTATION_FAILED',
+  'HEADERS_TOO_LARGE',
+  'HTTP_VERSION_NOT_SUPPORTED',
+];
 
 /**
  * How much of a request an Error echoes, so that no request, however hostile, gets a large

@@ -4,6 +4,12 @@ import type { ApiKeyRecord, UsageIdentifier } from '#shared/auth/api-key';
 export interface ApiKeyRepository {
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   put(record: ApiKeyRecord): Promise<void>;
+  /**
+   * Stores `record` unless a record of the same key (hash) is stored already, which is then left
+   * exactly as it is: a revoked key stays revoked, its creation date stays. Returns the record
+   * stored now, whichever it is.
+   */
+  putIfAbsent(record: ApiKeyRecord): Promise<ApiKeyRecord>;
   list(): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; returns false when no key has this id. */
   revoke(keyId: string, revokedAt: string): Promise<boolean>;

@@ -1,10 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ApiClient } from '#tools/contract/api-client';
-import { assertError } from '#tools/contract/assertions';
+import { assertError, detailsOf } from '#tools/contract/assertions';
 import { responseHeaderProblems } from '#tools/contract/response-headers';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { apiKeysOf } from '../support/tables';
@@ -194,6 +195,78 @@ describe('hostile input', () => {
     expect(response.status).toBe(401);
     expect(JSON.parse(response.text)).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
     expect(responseHeaderProblems(response)).toEqual([]);
+  });
+});
+
+describe('what a request body and query may carry, end to end', () => {
+  /** A create with raw bytes and headers, as fetch sends them; the answer as JSON. */
+  const create = async (body: Uint8Array | string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${api.gateway.baseUrl}/pets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${api.apiKey}`, 'Content-Type': 'application/json', ...headers },
+      body,
+    });
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: (await response.json()) as { id?: number; code?: string },
+    };
+  };
+
+  it('refuses a body sent with a content coding with 415, the coded bytes or not, and creates nothing', async () => {
+    const json = JSON.stringify({ name: 'Coded', categoryId: 3 });
+    const before = await create(json);
+
+    const plainButSaidCoded = await create(json, { 'Content-Encoding': 'gzip' });
+    const coded = await create(new Uint8Array(gzipSync(json)), { 'Content-Encoding': 'gzip' });
+    const after = await create(json, { 'Content-Encoding': 'identity' });
+
+    for (const refused of [plainButSaidCoded, coded]) {
+      expect([refused.status, refused.json.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+      expect(refused.headers.get('accept-encoding')).toBe('identity');
+      expect(responseHeaderProblems(refused)).toEqual([]);
+    }
+    // No id was used in between: nothing was created.
+    expect([before.status, after.status, after.json.id]).toEqual([201, 201, (before.json.id ?? 0) + 1]);
+  });
+
+  it('refuses a body that is not UTF-8 with 400 INVALID_JSON, and creates nothing', async () => {
+    const before = await create(JSON.stringify({ name: 'Before', categoryId: 3 }));
+    const refused = await Promise.all(
+      [
+        [0xff, 0xfe, 0xc3],
+        [0xc0, 0xaf],
+        [0xed, 0xa0, 0x80],
+        [0xef, 0xbf, 0xbd],
+      ].map((bytes) =>
+        create(
+          new Uint8Array(
+            Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('","categoryId":3}')]),
+          ),
+        ),
+      ),
+    );
+    const after = await create(JSON.stringify({ name: 'Zoë 🐶', categoryId: 3 }));
+
+    expect(refused.map(({ status, json }) => [status, json.code])).toEqual(
+      Array(4).fill([400, 'INVALID_JSON']),
+    );
+    expect([after.status, after.json.id]).toEqual([201, (before.json.id ?? 0) + 1]);
+  });
+
+  it('refuses unknown query parameters on every operation, naming each', async () => {
+    const created = await client.post('/pets?status=sold&foo=bar', { name: 'Rex', categoryId: 3 });
+    const read = await client.get('/pets/1?foo=bar');
+    const listed = await client.get('/pets?foo=bar');
+
+    assertError(created, 400, 'VALIDATION_FAILED');
+    expect(detailsOf(created).map(({ field }) => field)).toEqual(['query.status', 'query.foo']);
+    for (const response of [read, listed]) {
+      assertError(response, 400, 'VALIDATION_FAILED');
+      expect(detailsOf(response)).toEqual([
+        { field: 'query.foo', message: 'is not a known query parameter' },
+      ]);
+    }
   });
 });
 

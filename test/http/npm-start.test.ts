@@ -1,12 +1,22 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { responseHeaderProblems } from '#tools/contract/response-headers';
+import { main as runKeysCommand } from '#tools/keys/keys';
 import { freePort } from '#tools/local/dynamodb-local';
 import { checkedClient } from '../support/local-api';
 
@@ -42,6 +52,47 @@ const userEnv = (): NodeJS.ProcessEnv => {
   return env;
 };
 
+/**
+ * How long one `npm start` may take to come up, or DynamoDB Local to be back: 1.5 s on an idle
+ * 2-core machine, 6 to 8 s with a load average of 10, and up to about 25 s when the whole of
+ * `npm test` ran beside a busy loop (load average 13: a test of two starts and a restart took
+ * 77 s). This allows several times the worst seen; tests get a multiple of it.
+ */
+const START_BUDGET_MS = 120_000;
+
+/** Resolves once `text` is in the output (it is printed as things happen: no fixed wait). */
+const outputIncludes = (
+  child: ChildProcess,
+  output: () => string,
+  text: string,
+  timeoutMs: number,
+): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const streams = [child.stdout, child.stderr];
+    const done = (error?: Error) => {
+      for (const stream of streams) stream?.off('data', check);
+      child.off('exit', exited);
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    };
+    const check = () => {
+      if (output().includes(text)) done();
+    };
+    const exited = (code: number | null) =>
+      // What it printed before it exited may still be on its way: look once more, after it.
+      setImmediate(() =>
+        output().includes(text) ? done() : done(new Error(`npm start exited with ${code}:\n${output()}`)),
+      );
+    const timer = setTimeout(
+      () => done(new Error(`npm start never printed "${text}" within ${timeoutMs} ms:\n${output()}`)),
+      timeoutMs,
+    );
+    for (const stream of streams) stream?.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
+
 const startServer = async (env: Record<string, string>, viaNpm = false): Promise<Server> => {
   const port = await freePort();
   const child = spawn(viaNpm ? 'npm' : process.execPath, viaNpm ? ['start', '--silent'] : START, {
@@ -56,31 +107,13 @@ const startServer = async (env: Record<string, string>, viaNpm = false): Promise
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const deadline = Date.now() + 45_000;
-  while (!output.includes('listening on')) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await outputIncludes(child, () => output, 'Stop with Ctrl+C.', START_BUDGET_MS);
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}/v1` };
 };
 
 /** Resolves once the server has printed `text` (it prints as things happen: no fixed wait). */
-const printed = (server: Server, text: string, timeoutMs = 30_000): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const check = () => {
-      if (!server.output().includes(text)) return false;
-      server.child.stdout?.off('data', check);
-      clearTimeout(timer);
-      resolve();
-      return true;
-    };
-    const timer = setTimeout(() => {
-      server.child.stdout?.off('data', check);
-      reject(new Error(`npm start never printed "${text}":\n${server.output()}`));
-    }, timeoutMs);
-    if (!check()) server.child.stdout?.on('data', check);
-  });
+const printed = (server: Server, text: string, timeoutMs = START_BUDGET_MS): Promise<void> =>
+  outputIncludes(server.child, server.output, text, timeoutMs);
 
 const stopServer = async (server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
@@ -93,126 +126,282 @@ const javaPids = (dataDir: string): string[] => {
   return result.stdout.split('\n').filter(Boolean);
 };
 
+/** The row of key `keyId` in what `npm run keys -- list` printed, by the columns of its header. */
+const keyRow = (lines: readonly string[], keyId: string): Record<string, string> => {
+  const [header = '', ...rows] = lines;
+  const row = rows.find((line) => line.startsWith(`${keyId} `)) ?? '';
+  const titles = header.split(/ {2,}/);
+  const starts = titles.map((title) => header.indexOf(title));
+  return Object.fromEntries(
+    titles.map((title, index) => [title, row.slice(starts[index], starts[index + 1]).trim()]),
+  );
+};
+
 const keyIn = (dataDir: string) => readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
 
 describe('npm start', () => {
   // Each case runs its own npm start: they run side by side, as separate users' servers would.
-  it.concurrent('serves the API, keeps data across a restart and leaves no Java process behind', async () => {
-    const dataDir = newDataDir();
-    const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
-    const key = keyIn(dataDir);
-    expect(first.output()).toContain(`API key (generated, kept in ${join(dataDir, 'api-key')}): ${key}`);
-    expect(statSync(join(dataDir, 'api-key')).mode & 0o077).toBe(0);
-    const created = await checkedClient(first.baseUrl, key).post('/pets', {
-      name: 'Persistent',
-      categoryId: 4,
-    });
-    expect(created.status).toBe(201);
-    const pet = created.json as { id: number };
-    expect(javaPids(dataDir)).toHaveLength(1);
-
-    expect(await stopServer(first)).toBe(0);
-    expect(javaPids(dataDir)).toEqual([]);
-
-    const second = await startServer({ PETSTORE_DATA_DIR: dataDir });
-    try {
-      expect(keyIn(dataDir)).toBe(key);
-      const client = checkedClient(second.baseUrl, key);
-      const read = await client.get(`/pets/${pet.id}`);
-      expect(read.status).toBe(200);
-      expect(read.json).toEqual({
-        id: pet.id,
+  it.concurrent(
+    'serves the API, keeps data across a restart and leaves no Java process behind',
+    async () => {
+      const dataDir = newDataDir();
+      const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
+      const key = keyIn(dataDir);
+      expect(first.output()).toContain(`API key (generated, kept in ${join(dataDir, 'api-key')}): ${key}`);
+      expect(statSync(join(dataDir, 'api-key')).mode & 0o077).toBe(0);
+      const created = await checkedClient(first.baseUrl, key).post('/pets', {
         name: 'Persistent',
         categoryId: 4,
-        status: 'available',
+      });
+      expect(created.status).toBe(201);
+      const pet = created.json as { id: number };
+      expect(javaPids(dataDir)).toHaveLength(1);
+
+      expect(await stopServer(first)).toBe(0);
+      expect(javaPids(dataDir)).toEqual([]);
+
+      const second = await startServer({ PETSTORE_DATA_DIR: dataDir });
+      try {
+        expect(keyIn(dataDir)).toBe(key);
+        const client = checkedClient(second.baseUrl, key);
+        const read = await client.get(`/pets/${pet.id}`);
+        expect(read.status).toBe(200);
+        expect(read.json).toEqual({
+          id: pet.id,
+          name: 'Persistent',
+          categoryId: 4,
+          status: 'available',
+        });
+
+        // DynamoDB Local killed under the running server: started again, same data, and said so.
+        const [java = ''] = javaPids(dataDir);
+        process.kill(Number(java), 'SIGTERM');
+        await printed(second, 'DynamoDB Local is back');
+        expect(second.output()).toContain(
+          `DynamoDB Local exited with code 143; starting it again on port ${new URL(second.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? 'http://x:0').port} with the data in ${join(dataDir, 'dynamodb')}`,
+        );
+        expect(javaPids(dataDir)).toHaveLength(1);
+        expect(javaPids(dataDir)).not.toContain(java);
+        const again = await client.get(`/pets/${pet.id}`);
+        expect(again.status).toBe(200);
+        expect(again.json).toMatchObject({ id: pet.id, name: 'Persistent' });
+        const next = await client.post('/pets', { name: 'Next', categoryId: 4 });
+        expect((next.json as { id: number }).id).toBeGreaterThan(pet.id);
+      } finally {
+        expect(await stopServer(second, 'SIGINT')).toBe(0);
+      }
+      expect(javaPids(dataDir)).toEqual([]);
+    },
+    3 * START_BUDGET_MS,
+  );
+
+  it.concurrent(
+    'keeps a revoked key revoked, and its creation date, when DynamoDB Local and the server start again',
+    async ({ expect }) => {
+      const dataDir = newDataDir();
+      const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
+      const key = keyIn(dataDir);
+      const database = first.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
+      /** `npm run keys -- <args> --endpoint <its DynamoDB Local> --table petstore-local-apikeys`. */
+      const keys = async (...args: string[]) => {
+        const out: string[] = [];
+        const code = await runKeysCommand(
+          [...args, '--endpoint', database, '--table', 'petstore-local-apikeys'],
+          {
+            out: (line) => out.push(line),
+            err: () => undefined,
+          },
+        );
+        return { code, out };
+      };
+      const listed = await keys('list');
+      const keyId = listed.out[1]?.split(/\s+/)[0] ?? '';
+      const stillRefused = async (server: Server) =>
+        (await checkedClient(server.baseUrl, key).get('/pets')).status;
+      let second: Server | undefined;
+      try {
+        expect((await keys('revoke', keyId)).code).toBe(0);
+        expect(await stillRefused(first)).toBe(401);
+
+        // DynamoDB Local killed and started again by the server, which then checks the tables and the key.
+        const [java = ''] = javaPids(dataDir);
+        process.kill(Number(java), 'SIGKILL');
+        await printed(first, 'DynamoDB Local is back');
+        expect(await stillRefused(first)).toBe(401);
+        expect(await stopServer(first)).toBe(0);
+
+        second = await startServer({ PETSTORE_DATA_DIR: dataDir });
+        expect(await stillRefused(second)).toBe(401);
+        expect(second.output()).toContain(
+          `API key (from ${join(dataDir, 'api-key')}): ${key}\n  This key was revoked at `,
+        );
+        const after = second.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
+        const relisted: string[] = [];
+        const code = await runKeysCommand(
+          ['list', '--endpoint', after, '--table', 'petstore-local-apikeys'],
+          {
+            out: (line) => relisted.push(line),
+            err: () => undefined,
+          },
+        );
+        const before = keyRow(listed.out, keyId);
+        const now = keyRow(relisted, keyId);
+
+        expect(code).toBe(0);
+        expect(before.REVOKED).toBe('-');
+        // The same record: its creation date kept through the restarts, and revoked.
+        expect(now).toEqual({ ...before, REVOKED: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+      } finally {
+        if (first.child.exitCode === null) await stopServer(first);
+        if (second) await stopServer(second);
+      }
+    },
+    3 * START_BUDGET_MS,
+  );
+
+  it.concurrent(
+    'accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key, not even from a query string',
+    async () => {
+      const dataDir = newDataDir();
+      const key = 'psk_from-the-environment';
+      // On a DynamoDB already running (DYNAMODB_ENDPOINT), as a user with one of their own would.
+      const server = await startServer({
+        PETSTORE_DATA_DIR: dataDir,
+        PETSTORE_API_KEY: key,
+        DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+      });
+      try {
+        const ok = await checkedClient(server.baseUrl, key).get('/pets?limit=1');
+        const refused = await checkedClient(server.baseUrl, 'psk_wrong-key').get('/pets');
+        const keyInQuery = await checkedClient(server.baseUrl, key).get(`/pets?api_key=${key}`);
+        expect(ok.status).toBe(200);
+        expect(refused.status).toBe(401);
+        expect(keyInQuery.status).toBe(400);
+        // The pages served beside the API carry the headers of every response too.
+        for (const page of ['/docs', '/openapi.json', '/openapi.yaml']) {
+          const response = await fetch(new URL(page, server.baseUrl));
+          expect([page, response.status, responseHeaderProblems(response)]).toEqual([page, 200, []]);
+        }
+        // Each answer is logged once it is sent: wait for the lines, not for a while.
+        await printed(server, ' GET /v1/pets 200 ');
+        await printed(server, ' GET /v1/pets 401 ');
+        await printed(server, ' GET /v1/pets 400 ');
+
+        const lines = server.output().split('\n');
+        // Where the logs go, and how to find a request's lines, said at start; the ids are there.
+        expect(server.output()).toContain(
+          "A request's lines: its id is the requestId of every Error; grep it",
+        );
+        for (const answer of [refused, keyInQuery]) {
+          const { requestId } = answer.json as { requestId: string };
+          // The gateway's line, and (at DEBUG, as here) the JSON lines of the authorizer or the function.
+          expect(lines.filter((line) => line.endsWith(` ${requestId}`))).toHaveLength(1);
+          expect(lines.some((line) => line.startsWith('{') && line.includes(`"${requestId}"`))).toBe(true);
+        }
+        expect(lines.some((line) => / GET \/v1\/pets 200 /.test(line))).toBe(true);
+        expect(lines.some((line) => / GET \/v1\/pets 401 /.test(line))).toBe(true);
+        expect(lines.some((line) => / GET \/v1\/pets 400 /.test(line))).toBe(true);
+        // The key shows in the start-up banner, which is there to tell it; in no log line after it.
+        const afterBanner = lines.slice(lines.findIndex((line) => line.startsWith('Stop with')) + 1);
+        expect(afterBanner.join('\n')).not.toContain(key);
+        expect(server.output()).not.toContain('psk_wrong-key');
+      } finally {
+        await stopServer(server);
+      }
+    },
+    2 * START_BUDGET_MS,
+  );
+
+  it.concurrent(
+    'stops with npm when npm itself is sent SIGTERM',
+    async ({ expect }) => {
+      const dataDir = newDataDir();
+      const server = await startServer({ PETSTORE_DATA_DIR: dataDir }, true);
+      expect(javaPids(dataDir)).toHaveLength(1);
+
+      await stopServer(server);
+
+      // No event tells when another process's child is gone: look every 200 ms (it notices its
+      // parent went within a second, then stops DynamoDB Local).
+      await expect.poll(() => javaPids(dataDir), { timeout: START_BUDGET_MS, interval: 200 }).toEqual([]);
+    },
+    2 * START_BUDGET_MS,
+  );
+
+  it.concurrent(
+    'refuses a second server on the same data directory in one sentence, and takes over from one killed with SIGKILL',
+    async ({ expect }) => {
+      const dataDir = newDataDir();
+      const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
+      const firstPort = new URL(first.baseUrl).port;
+      const [java = ''] = javaPids(dataDir);
+
+      const second = spawnSync(process.execPath, START, {
+        cwd: PROJECT_ROOT,
+        env: { ...userEnv(), PETSTORE_DATA_DIR: dataDir, PORT: String(await freePort()) },
+        encoding: 'utf8',
+        timeout: START_BUDGET_MS,
       });
 
-      // DynamoDB Local killed under the running server: started again, same data, and said so.
-      const [java = ''] = javaPids(dataDir);
-      process.kill(Number(java), 'SIGTERM');
-      await printed(second, 'DynamoDB Local is back');
-      expect(second.output()).toContain(
-        `DynamoDB Local exited with code 143; starting it again on port ${new URL(second.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? 'http://x:0').port} with the data in ${join(dataDir, 'dynamodb')}`,
-      );
-      expect(javaPids(dataDir)).toHaveLength(1);
-      expect(javaPids(dataDir)).not.toContain(java);
-      const again = await client.get(`/pets/${pet.id}`);
-      expect(again.status).toBe(200);
-      expect(again.json).toMatchObject({ id: pet.id, name: 'Persistent' });
-      const next = await client.post('/pets', { name: 'Next', categoryId: 4 });
-      expect((next.json as { id: number }).id).toBeGreaterThan(pet.id);
-    } finally {
-      expect(await stopServer(second, 'SIGINT')).toBe(0);
-    }
-    expect(javaPids(dataDir)).toEqual([]);
-  });
-
-  it.concurrent('accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key, not even from a query string', async () => {
-    const dataDir = newDataDir();
-    const key = 'psk_from-the-environment';
-    // On a DynamoDB already running (DYNAMODB_ENDPOINT), as a user with one of their own would.
-    const server = await startServer({
-      PETSTORE_DATA_DIR: dataDir,
-      PETSTORE_API_KEY: key,
-      DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
-    });
-    try {
-      const ok = await checkedClient(server.baseUrl, key).get('/pets?limit=1');
-      const refused = await checkedClient(server.baseUrl, 'psk_wrong-key').get('/pets');
-      const keyInQuery = await checkedClient(server.baseUrl, key).get(`/pets?api_key=${key}`);
-      expect(ok.status).toBe(200);
-      expect(refused.status).toBe(401);
-      expect(keyInQuery.status).toBe(400);
-      // The pages served beside the API carry the headers of every response too.
-      for (const page of ['/docs', '/openapi.json', '/openapi.yaml']) {
-        const response = await fetch(new URL(page, server.baseUrl));
-        expect([page, response.status, responseHeaderProblems(response)]).toEqual([page, 200, []]);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-
-      const lines = server.output().split('\n');
-      expect(lines.some((line) => / GET \/v1\/pets 200 /.test(line))).toBe(true);
-      expect(lines.some((line) => / GET \/v1\/pets 401 /.test(line))).toBe(true);
-      expect(lines.some((line) => / GET \/v1\/pets 400 /.test(line))).toBe(true);
-      // The key shows in the start-up banner, which is there to tell it; in no log line after it.
-      const afterBanner = lines.slice(lines.findIndex((line) => line.startsWith('Stop with')) + 1);
-      expect(afterBanner.join('\n')).not.toContain(key);
-      expect(server.output()).not.toContain('psk_wrong-key');
-    } finally {
-      await stopServer(server);
-    }
-  });
-
-  it.concurrent('stops with npm when npm itself is sent SIGTERM', async () => {
-    const dataDir = newDataDir();
-    const server = await startServer({ PETSTORE_DATA_DIR: dataDir }, true);
-    expect(javaPids(dataDir)).toHaveLength(1);
-
-    await stopServer(server);
-
-    const deadline = Date.now() + 10_000;
-    while (javaPids(dataDir).length > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(javaPids(dataDir)).toEqual([]);
-  });
-
-  it('fails at once with what to install when Java is missing', () => {
-    const result = spawnSync(
-      process.execPath,
-      [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'tools/local/start.ts'],
-      {
+      expect(second.status).toBe(1);
+      expect(second.stdout).toBe('');
+      expect(second.stderr.trim().split('\n')).toEqual([
+        `Cannot start: Another npm start (PID ${first.child.pid}, API port ${firstPort}) is using the data directory ${dataDir}: stop it (Ctrl+C where it runs, or kill ${first.child.pid}), or set PETSTORE_DATA_DIR to another directory.`,
+      ]);
+      // npm run dev takes the directory too, before it starts its DynamoDB Local: refused alike.
+      const dev = spawnSync(process.execPath, ['--import', 'tsx', 'tools/local/dev.ts'], {
         cwd: PROJECT_ROOT,
-        env: { ...userEnv(), PATH: '/nonexistent', PETSTORE_DATA_DIR: newDataDir(), PORT: '0' },
+        env: { ...userEnv(), PETSTORE_DATA_DIR: dataDir, PORT: String(await freePort()) },
         encoding: 'utf8',
-        timeout: 30_000,
-      },
-    );
+        timeout: START_BUDGET_MS,
+      });
+      expect([dev.status, dev.stderr.trim().split('\n')]).toEqual([
+        1,
+        [
+          `Cannot start: Another npm start (PID ${first.child.pid}, API port ${firstPort}) is using the data directory ${dataDir}: stop it (Ctrl+C where it runs, or kill ${first.child.pid}), or set PETSTORE_DATA_DIR to another directory.`,
+        ],
+      ]);
+      expect(javaPids(dataDir)).toEqual([java]);
 
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain('Java 17');
-    expect(result.stderr).toContain('DYNAMODB_ENDPOINT');
-  });
+      // Killed without a chance to clean up: its DynamoDB Local ends with it, and its lock is stale.
+      first.child.kill('SIGKILL');
+      await expect.poll(() => javaPids(dataDir), { timeout: START_BUDGET_MS, interval: 200 }).toEqual([]);
+      const third = await startServer({ PETSTORE_DATA_DIR: dataDir });
+      try {
+        expect(third.output()).toContain(
+          `The server that held ${dataDir} (PID ${first.child.pid}) is gone: taking the directory over`,
+        );
+        expect(javaPids(dataDir)).toHaveLength(1);
+        const listed = await checkedClient(third.baseUrl, keyIn(dataDir)).get('/pets');
+        expect(listed.status).toBe(200);
+      } finally {
+        expect(await stopServer(third)).toBe(0);
+      }
+      expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
+    },
+    3 * START_BUDGET_MS,
+  );
+
+  it(
+    'fails at once with what to install when Java is missing',
+    () => {
+      const result = spawnSync(
+        process.execPath,
+        [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'tools/local/start.ts'],
+        {
+          cwd: PROJECT_ROOT,
+          env: { ...userEnv(), PATH: '/nonexistent', PETSTORE_DATA_DIR: newDataDir(), PORT: '0' },
+          encoding: 'utf8',
+          timeout: START_BUDGET_MS,
+        },
+      );
+
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('Java 17');
+      expect(result.stderr).toContain('DYNAMODB_ENDPOINT');
+    },
+    START_BUDGET_MS,
+  );
 });
 
 describe('npm start with a setting that cannot work', () => {
@@ -235,54 +424,100 @@ describe('npm start with a setting that cannot work', () => {
     return { code, stdout, lines: stderr.trim().split('\n') };
   };
 
-  it('stops before starting anything, with one line naming the setting to change, for each', async () => {
-    // A port something else listens on; a loopback server that accepts and never answers.
-    const busy = createServer(() => undefined).listen(0, '127.0.0.1');
-    await once(busy, 'listening');
-    const busyPort = (busy.address() as { port: number }).port;
-    const refusingPort = await freePort();
-    try {
-      // One after the other, as a person would meet them. A stalled DynamoDB is given up on after
-      // REACHABLE_TIMEOUT_MS (1 s); nothing here waits for DynamoDB Local, which never starts.
-      const results = [];
-      const settings: Record<string, string>[] = [
-        { PETSTORE_DATA_DIR: '/proc/petstore-data' },
-        { PORT: String(busyPort) },
-        { DYNAMODB_ENDPOINT: `http://127.0.0.1:${refusingPort}` },
-        { DYNAMODB_ENDPOINT: `http://127.0.0.1:${busyPort}`, PORT: '0' },
-      ];
-      for (const env of settings) results.push(await attempt(env));
+  it(
+    'stops before starting anything, with one line naming the setting to change, for each',
+    async () => {
+      // A port something else listens on; a loopback server that accepts and never answers.
+      const busy = createServer(() => undefined).listen(0, '127.0.0.1');
+      await once(busy, 'listening');
+      const busyPort = (busy.address() as { port: number }).port;
+      const refusingPort = await freePort();
+      // Java 11 first on PATH, as on a machine whose default JDK is old.
+      const oldJava = newDataDir();
+      writeFileSync(
+        join(oldJava, 'java'),
+        '#!/bin/sh\nif [ "$1" = "--list-modules" ]; then printf "java.base@11.0.2\\n"; exit 0; fi\necho \'openjdk version "11.0.2"\' >&2\n',
+      );
+      chmodSync(join(oldJava, 'java'), 0o755);
+      try {
+        // One after the other, as a person would meet them. A stalled DynamoDB is given up on after
+        // REACHABLE_TIMEOUT_MS (1 s); nothing here waits for DynamoDB Local, which never starts.
+        const results = [];
+        const settings: Record<string, string>[] = [
+          { PETSTORE_DATA_DIR: '/proc/petstore-data' },
+          { PORT: String(busyPort) },
+          { DYNAMODB_ENDPOINT: `http://127.0.0.1:${refusingPort}` },
+          { DYNAMODB_ENDPOINT: `http://127.0.0.1:${busyPort}`, PORT: '0' },
+          { PETSTORE_CORS_ORIGINS: 'localhost:5173' },
+          { PATH: `${oldJava}:${process.env.PATH}`, PORT: '0' },
+        ];
+        for (const env of settings) results.push(await attempt(env));
 
-      expect(results.map(({ code, lines }) => ({ code, lines }))).toEqual([
-        {
-          code: 1,
-          lines: [
-            'Cannot start: PETSTORE_DATA_DIR=/proc/petstore-data cannot be used: cannot create /proc/petstore-data (ENOENT). Set PETSTORE_DATA_DIR to a directory you can write to.',
-          ],
-        },
-        {
-          code: 1,
-          lines: [
-            `Cannot start: Port ${busyPort} on 127.0.0.1 is in use: stop what holds it, or set PORT to a free port (e.g. PORT=${busyPort + 1}).`,
-          ],
-        },
-        {
-          code: 1,
-          lines: [
-            `Cannot start: No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:${refusingPort} (ECONNREFUSED): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.`,
-          ],
-        },
-        {
-          code: 1,
-          lines: [
-            `Cannot start: No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:${busyPort} (ETIMEDOUT): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.`,
-          ],
-        },
+        expect(results.map(({ code, lines }) => ({ code, lines }))).toEqual([
+          {
+            code: 1,
+            lines: [
+              'Cannot start: PETSTORE_DATA_DIR=/proc/petstore-data cannot be used: cannot create /proc/petstore-data (ENOENT). Set PETSTORE_DATA_DIR to a directory you can write to.',
+            ],
+          },
+          {
+            code: 1,
+            lines: [
+              `Cannot start: Port ${busyPort} on 127.0.0.1 is in use: stop what holds it, or set PORT to a free port (e.g. PORT=${busyPort + 1}).`,
+            ],
+          },
+          {
+            code: 1,
+            lines: [
+              `Cannot start: No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:${refusingPort} (ECONNREFUSED): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.`,
+            ],
+          },
+          {
+            code: 1,
+            lines: [
+              `Cannot start: No DynamoDB answers at DYNAMODB_ENDPOINT=http://127.0.0.1:${busyPort} (ETIMEDOUT): start it, fix DYNAMODB_ENDPOINT, or unset it to use the embedded DynamoDB Local.`,
+            ],
+          },
+          {
+            code: 1,
+            lines: [
+              'Cannot start: PETSTORE_CORS_ORIGINS: "localhost:5173" is not an origin: an origin starts with http:// or https://, as in http://localhost:5173 (did you mean http://localhost:5173?)',
+            ],
+          },
+          {
+            code: 1,
+            lines: [
+              'Cannot start: DynamoDB Local needs Java 17 or newer, and `java` on PATH is Java 11. Install Java 17 or newer (Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.',
+            ],
+          },
+        ]);
+        // npm start prints nothing to stdout until DynamoDB Local is starting: nothing was started.
+        for (const { stdout } of results) expect(stdout).toBe('');
+      } finally {
+        busy.close();
+      }
+    },
+    2 * START_BUDGET_MS,
+  );
+
+  it(
+    'leaves nothing of its own in the temporary directory when it fails after it began rendering the reference',
+    async () => {
+      const temporary = newDataDir();
+
+      // The key is checked once the reference is being rendered (in a directory of its own there).
+      const { code, lines } = await attempt({
+        TMPDIR: temporary,
+        PETSTORE_API_KEY: 'not a key!',
+        DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+      });
+
+      expect([code, lines]).toEqual([
+        1,
+        ['Cannot start: PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters'],
       ]);
-      // npm start prints nothing to stdout until DynamoDB Local is starting: nothing was started.
-      for (const { stdout } of results) expect(stdout).toBe('');
-    } finally {
-      busy.close();
-    }
-  });
+      expect(readdirSync(temporary).filter((name) => name.startsWith('petstore-'))).toEqual([]);
+    },
+    START_BUDGET_MS,
+  );
 });

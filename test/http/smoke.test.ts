@@ -146,7 +146,8 @@ describe('npm run smoke', () => {
     const failed = sectionOf(output, /^Failed \(\d+\):$/);
     expect(failed.length).toBeGreaterThanOrEqual(2);
     expect(output).toContain(`\nFailed (${failed.length}):\n`);
-    for (const line of failed) expect(line).toMatch(/^ {2}- .*\/pets\/(\{petId\}|\S+)/);
+    // On failure, the whole report: why each check failed.
+    for (const line of failed) expect(line, output).toMatch(/^ {2}- .*\/pets\/(\{petId\}|\S+)/);
     expect(output).toMatch(
       new RegExp(
         `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - failed.length - NOT_GIVEN} passed, ${failed.length} failed, ${NOT_GIVEN} skipped\\.\n`,
@@ -191,6 +192,18 @@ describe('npm run smoke', () => {
       'POST /pets created a pet in a read-only run: declare the check with creating(…)',
     );
     expect((await readOnly.api.post('/pets', { name: '', categoryId: 1 })).status).toBe(400);
+  });
+
+  it.each([
+    ['unknown', 'psk_wrong'],
+    ['not a bearer token', 'not a key!'],
+  ])('stops at once, in one line, when the API refuses the key (%s)', async (_, key) => {
+    const { code, output } = await smoke(['--url', api.gateway.baseUrl, '--key', key]);
+
+    expect(code).toBe(2);
+    expect(output.trim()).toBe(
+      `Cannot run the smoke suite: The API at ${api.gateway.baseUrl} refused the key (401 UNAUTHORIZED): give the key npm start printed, or one made for that stage with npm run keys -- create`,
+    );
   });
 
   it('stops at once, saying so, when no API answers at the URL', async () => {

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { allPets, createPetOnce, type Pet, petStoreClient } from '../../docs/client/list-and-create';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
@@ -49,5 +52,53 @@ describe('the typed client example', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining(created.map(({ pet }) => pet.id)));
     expect(available.map((pet) => pet.id)).toEqual(created.map(({ pet }) => pet.id).sort((a, b) => a - b));
+  });
+
+  /**
+   * The example as a reader runs it: `node --import tsx docs/client/list-and-create.ts …`, its exit
+   * code and output. (Not spawnSync: the server it calls runs in this process.)
+   */
+  const run = async (...args: string[]) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'docs/client/list-and-create.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [status] = (await once(child, 'close')) as [number | null];
+    return { status, stdout, stderr };
+  };
+
+  it('adds a pet and counts them when run with a base URL and a key', async () => {
+    const result = await run(api.gateway.baseUrl, api.apiKey);
+
+    expect([result.status, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toMatch(/^Added pet \d+ \(Rex\)\n\d+ pets in the store\n$/);
+  });
+
+  it('prints its usage, and fails, when run without its arguments', async () => {
+    const result = await run();
+
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'Usage: node --import tsx docs/client/list-and-create.ts <base URL ending in /v1> <API key>\n',
+    );
+  });
+
+  it('says in one line that the key was refused', async () => {
+    const result = await run(api.gateway.baseUrl, 'psk_refused');
+
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'Failed: POST /pets answered 401 UNAUTHORIZED: A valid API key is required: send "Authorization: Bearer <key>"\n',
+    );
   });
 });

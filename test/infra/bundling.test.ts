@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
-import { Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
@@ -14,8 +14,12 @@ import {
   toNodejsBundling,
 } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { testOutdir } from '../support/pet-store-app';
 
 const require = createRequire(import.meta.url);
+
+/** A stack to hand to CDK's own code, in an App whose assembly directory the run removes. */
+const scratchStack = () => new Stack(new App({ outdir: testOutdir() }));
 
 /**
  * NodejsFunction's own translation of its props into esbuild CLI arguments. `Bundling` is not
@@ -25,7 +29,7 @@ const require = createRequire(import.meta.url);
 const nodejsFunctionEsbuildArgs = (entry: string): string[] => {
   const libDir = dirname(require.resolve('aws-cdk-lib/package.json'));
   const { Bundling } = require(join(libDir, 'aws-lambda-nodejs/lib/bundling.js'));
-  const bundling = new Bundling(new Stack(), {
+  const bundling = new Bundling(scratchStack(), {
     ...nodejsBundling(),
     entry: join(PROJECT_ROOT, entry),
     projectRoot: PROJECT_ROOT,
@@ -33,7 +37,7 @@ const nodejsFunctionEsbuildArgs = (entry: string): string[] => {
     runtime: Runtime.NODEJS_24_X,
     architecture: Architecture.ARM_64,
   });
-  return bundling.buildEsbuildArgs(new Stack(), '/in', '/out', posix.join);
+  return bundling.buildEsbuildArgs(scratchStack(), '/in', '/out', posix.join);
 };
 
 const kebab = (key: string): string => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);

@@ -35,6 +35,18 @@ describe('DynamoDbApiKeyRepository', () => {
     expect((await keys.findByHash(record.keyHash))?.revokedAt).toBe('2026-01-01T00:00:00.000Z');
   });
 
+  it('stores a new key once, and never rewrites a stored one: a revoked key stays revoked, its date stays', async () => {
+    const { key, record } = generateApiKey('seeded', new Date('2026-01-01T00:00:00.000Z'));
+
+    const first = await keys.putIfAbsent(record);
+    await keys.revoke(record.keyId, '2026-02-01T00:00:00.000Z');
+    const again = await keys.putIfAbsent({ ...record, createdAt: '2026-03-01T00:00:00.000Z' });
+
+    expect(first).toEqual(record);
+    expect(again).toEqual({ ...record, revokedAt: '2026-02-01T00:00:00.000Z' });
+    expect(await keys.findByHash(hashApiKey(key))).toEqual(again);
+  });
+
   it('puts a key on a plan with its usage identifier, and moves it, changing nothing else', async () => {
     const { record } = generateApiKey('on a plan');
     await keys.put(record);
@@ -76,6 +88,10 @@ describe('DynamoDbApiKeyRepository', () => {
   it.each([
     ['finding a key', (repository: ApiKeyRepository) => repository.findByHash('0'.repeat(64))],
     ['storing a key', (repository: ApiKeyRepository) => repository.put(generateApiKey('x').record)],
+    [
+      'storing a key unless stored',
+      (repository: ApiKeyRepository) => repository.putIfAbsent(generateApiKey('x').record),
+    ],
     ['listing keys', (repository: ApiKeyRepository) => repository.list()],
     [
       'revoking a key',

@@ -1,13 +1,23 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { assertJava, freePort, JavaMissingError, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import {
+  assertJava,
+  freePort,
+  JavaCompilerMissingError,
+  JavaMissingError,
+  START_TIMEOUT_MS,
+  startDynamoDbLocal,
+} from '#tools/local/dynamodb-local';
+import { connectionOutcome, nonLoopbackAddresses } from '../support/network';
 
 /**
  * DynamoDB Local as `npm start` and the test runs start it: AWS's jar on Java, a shared database,
@@ -33,40 +43,70 @@ const dataDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('DynamoDB Local', () => {
-  it('fails with what it said when it ends before answering, on a port that cannot be', async () => {
-    await expect(startDynamoDbLocal({ port: 70_000, startTimeoutMs: 20_000 })).rejects.toThrow(
-      /^DynamoDB Local exited with 0: [\s\S]*Invalid Port\. Port number must lie between 1 and 65535\.$/,
-    );
-  }, 30_000);
+  it(
+    'fails with what it said when it ends before answering, on a port that cannot be',
+    async () => {
+      await expect(startDynamoDbLocal({ port: 70_000 })).rejects.toThrow(
+        /^DynamoDB Local exited with 2: [\s\S]*Invalid Port\. Port number must lie between 1 and 65535\.[\s\S]*$/,
+      );
+    },
+    START_TIMEOUT_MS,
+  );
 
-  it('starts on the port asked for, answers at once, keeps its data in the directory and stops', async () => {
-    const port = await freePort();
-    const javaOptions = process.env.JAVA_TOOL_OPTIONS;
-    delete process.env.JAVA_TOOL_OPTIONS;
-    const database = await startDynamoDbLocal({ port, dataDir: join(dataDir, 'db') });
-    // A small heap and a quick start, unless the machine sets its own.
-    const javaOptionsUsed = process.env.JAVA_TOOL_OPTIONS;
-    process.env.JAVA_TOOL_OPTIONS = javaOptions;
-    const client = createLocalClient(database.endpoint);
-    try {
-      const tables = await client.send(new ListTablesCommand({}));
-
-      expect(javaOptionsUsed).toBe('-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1');
-      expect(database.endpoint).toBe(`http://127.0.0.1:${port}`);
-      expect(database.port).toBe(port);
-      expect(database.pid).toBeGreaterThan(0);
-      expect(database.stopping).toBe(false);
-      expect(tables.TableNames).toEqual([]);
-      // One database file for every client, whatever its credentials (`-sharedDb`).
-      expect(readdirSync(join(dataDir, 'db'))).toEqual(['shared-local-instance.db']);
-    } finally {
-      client.destroy();
-      await database.stop();
+  it('answers on loopback only: a connection to any other address of this machine is refused', async (context) => {
+    // The run's DynamoDB Local (test/support/dynamodb-global-setup.ts), started as npm start starts its own.
+    const endpoint = new URL(inject('dynamoDbEndpoint'));
+    const port = Number(endpoint.port);
+    const addresses = nonLoopbackAddresses();
+    if (addresses.length === 0) {
+      context.skip('this machine has no network address but loopback: nothing to connect to');
     }
 
-    expect(database.stopping).toBe(true);
-    expect(await database.exited).toEqual({ code: 143, signal: null });
-  }, 30_000);
+    const outcomes = await Promise.all(
+      addresses.map(async (address) => [address, await connectionOutcome(address, port)]),
+    );
+
+    expect(endpoint.hostname).toBe('127.0.0.1');
+    expect(await connectionOutcome('127.0.0.1', port)).toBe('connected');
+    expect(outcomes).toEqual(addresses.map((address) => [address, 'ECONNREFUSED']));
+  });
+
+  it(
+    'starts on the port asked for, answers at once, keeps its data in the directory and stops',
+    async () => {
+      const port = await freePort();
+      const database = await startDynamoDbLocal({ port, dataDir: join(dataDir, 'db') });
+      const client = createLocalClient(database.endpoint);
+      try {
+        const tables = await client.send(new ListTablesCommand({}));
+        const commandLine = readFileSync(`/proc/${database.pid}/cmdline`, 'utf8').split('\0');
+
+        // A small heap and a quick start, through the launcher that keeps it on loopback, no telemetry.
+        expect(commandLine.slice(1, 5)).toEqual([
+          '-Xmx256m',
+          '-XX:+UseSerialGC',
+          '-XX:TieredStopAtLevel=1',
+          '-XX:-UsePerfData',
+        ]);
+        expect(commandLine.some((argument) => argument.endsWith('LoopbackDynamoDbLocal.java'))).toBe(true);
+        expect(commandLine).toContain('-disableTelemetry');
+        expect(database.endpoint).toBe(`http://127.0.0.1:${port}`);
+        expect(database.port).toBe(port);
+        expect(database.pid).toBeGreaterThan(0);
+        expect(database.stopping).toBe(false);
+        expect(tables.TableNames).toEqual([]);
+        // One database file for every client, whatever its credentials (`-sharedDb`).
+        expect(readdirSync(join(dataDir, 'db'))).toEqual(['shared-local-instance.db']);
+      } finally {
+        client.destroy();
+        await database.stop();
+      }
+
+      expect(database.stopping).toBe(true);
+      expect(await database.exited).toEqual({ code: 143, signal: null });
+    },
+    START_TIMEOUT_MS,
+  );
 
   it('fails, and leaves no process behind, when it does not answer in time', async () => {
     const started = startDynamoDbLocal({ startTimeoutMs: 0 });
@@ -104,53 +144,131 @@ describe('DynamoDB Local', () => {
     }
   });
 
-  it('fails with the last 2000 characters of what Java said when it ends before answering', async () => {
-    // Every class Java loads is logged on stderr (many kB) before DynamoDB Local refuses the port.
-    const javaOptions = process.env.JAVA_TOOL_OPTIONS;
-    process.env.JAVA_TOOL_OPTIONS = '-Xlog:class+load=info:stderr -XX:+UseSerialGC -XX:TieredStopAtLevel=1';
+  it.each([
+    ['Java 11', 'openjdk version "11.0.2" 2019-01-15', 'java.base@11.0.2\njdk.compiler@11.0.2', 'Java 11'],
+    ['Java 8', 'java version "1.8.0_392"', null, 'Java 8'],
+  ])('names the version when `java` on PATH is older than 17 (%s)', (_, version, modules, named) => {
+    const bin = join(dataDir, `old-java-${named.replace(' ', '')}`);
+    mkdirSync(bin, { recursive: true });
+    // `java -version` writes to stderr; Java 8 does not know --list-modules.
+    const listModules =
+      modules === null
+        ? 'echo "Unrecognized option: --list-modules" >&2; exit 1'
+        : `printf '${modules}\\n'; exit 0`;
+    writeFileSync(
+      join(bin, 'java'),
+      `#!/bin/sh\nif [ "$1" = "--list-modules" ]; then ${listModules}; fi\necho '${version}' >&2\n`,
+    );
+    chmodSync(join(bin, 'java'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
     try {
-      const error = await startDynamoDbLocal({ port: 70_000, startTimeoutMs: 20_000 }).catch(
-        (caught: Error) => caught,
+      expect(() => assertJava()).toThrow(
+        `DynamoDB Local needs Java 17 or newer, and \`java\` on PATH is ${named}. Install Java 17 or newer (Debian/Ubuntu: \`sudo apt-get install -y openjdk-17-jre-headless\`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.`,
       );
-
-      expect((error as Error).message).toMatch(/^DynamoDB Local exited with 0: /);
-      // The start of what it said (Java's "Picked up JAVA_TOOL_OPTIONS" line) is dropped.
-      expect((error as Error).message).not.toContain('Picked up JAVA_TOOL_OPTIONS');
-      expect((error as Error).message).toHaveLength('DynamoDB Local exited with 0: '.length + 2_000);
     } finally {
-      process.env.JAVA_TOOL_OPTIONS = javaOptions;
+      process.env.PATH = path;
     }
-  }, 30_000);
+  });
 
-  it('leaves no Java process, and nothing in its working directory, when the process that started it exits without stopping it', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'dynamodb-local-cwd-'));
-    const script = [
-      `const { startDynamoDbLocal } = await import(${JSON.stringify(MODULE)});`,
-      `const database = await startDynamoDbLocal({ dataDir: ${JSON.stringify(join(dataDir, 'orphan'))} });`,
-      'console.log(database.pid);',
-      'process.exit(0);',
-    ].join('\n');
-    const parent = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
-      cwd: work,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    parent.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    await new Promise((done) => parent.once('exit', done));
-    const pid = Number(output.trim());
-    const left = readdirSync(work);
-    rmSync(work, { recursive: true, force: true });
-
+  it('says what to use when `java` has no compiler module for the launcher', () => {
+    const bin = join(dataDir, 'jre-without-compiler');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'java'), '#!/bin/sh\nprintf "java.base@21.0.1\\njava.sql@21.0.1\\n"\n');
+    chmodSync(join(bin, 'java'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
     try {
-      expect(pid).toBeGreaterThan(0);
-      expect(left).toEqual([]);
-      await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+      expect(() => assertJava()).toThrow(JavaCompilerMissingError);
     } finally {
-      if (pid > 0 && running(pid)) process.kill(pid, 'SIGKILL');
+      process.env.PATH = path;
     }
-  }, 30_000);
+  });
+
+  it(
+    'fails with the last 2000 characters of what Java said when it ends before answering',
+    async () => {
+      // Every class Java loads is logged on stderr (many kB) before DynamoDB Local refuses the port.
+      const javaOptions = process.env.JAVA_TOOL_OPTIONS;
+      process.env.JAVA_TOOL_OPTIONS = '-Xlog:class+load=info:stderr';
+      try {
+        const error = await startDynamoDbLocal({ port: 70_000 }).catch((caught: Error) => caught);
+
+        expect((error as Error).message).toMatch(/^DynamoDB Local exited with 2: /);
+        // The start of what it said (Java's "Picked up JAVA_TOOL_OPTIONS" line) is dropped.
+        expect((error as Error).message).not.toContain('Picked up JAVA_TOOL_OPTIONS');
+        expect((error as Error).message).toHaveLength('DynamoDB Local exited with 2: '.length + 2_000);
+      } finally {
+        if (javaOptions === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+        else process.env.JAVA_TOOL_OPTIONS = javaOptions;
+      }
+    },
+    START_TIMEOUT_MS,
+  );
+
+  it(
+    'leaves no Java process, and nothing in its working directory, when the process that started it exits without stopping it',
+    async () => {
+      const work = mkdtempSync(join(tmpdir(), 'dynamodb-local-cwd-'));
+      const script = [
+        `const { startDynamoDbLocal } = await import(${JSON.stringify(MODULE)});`,
+        `const database = await startDynamoDbLocal({ dataDir: ${JSON.stringify(join(dataDir, 'orphan'))} });`,
+        'console.log(database.pid);',
+        'process.exit(0);',
+      ].join('\n');
+      const parent = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
+        cwd: work,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let output = '';
+      parent.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      await new Promise((done) => parent.once('exit', done));
+      const pid = Number(output.trim());
+      const left = readdirSync(work);
+      rmSync(work, { recursive: true, force: true });
+
+      try {
+        expect(pid).toBeGreaterThan(0);
+        expect(left).toEqual([]);
+        await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+      } finally {
+        if (pid > 0 && running(pid)) process.kill(pid, 'SIGKILL');
+      }
+    },
+    START_TIMEOUT_MS,
+  );
+
+  it(
+    'leaves no Java process when the process that started it is killed with SIGKILL (no exit hook runs)',
+    async () => {
+      const script = [
+        `const { startDynamoDbLocal } = await import(${JSON.stringify(MODULE)});`,
+        'const database = await startDynamoDbLocal();',
+        'console.log(database.pid);',
+        'setInterval(() => undefined, 60_000);',
+      ].join('\n');
+      const parent = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const [line] = (await once(createInterface({ input: parent.stdout }), 'line')) as [string];
+      const pid = Number(line);
+
+      parent.kill('SIGKILL');
+      await once(parent, 'exit');
+
+      try {
+        expect(pid).toBeGreaterThan(0);
+        // Its standard input closed with its parent: the launcher ends it at once.
+        await expect.poll(() => running(pid), { timeout: 10_000 }).toBe(false);
+      } finally {
+        if (pid > 0 && running(pid)) process.kill(pid, 'SIGKILL');
+      }
+    },
+    START_TIMEOUT_MS,
+  );
 
   it('finds a free port on loopback', async () => {
     const port = await freePort();

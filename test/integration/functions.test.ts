@@ -239,6 +239,112 @@ describe('createPet', () => {
     });
   });
 
+  it('refuses query parameters, which it does not read, rather than create a pet they do not describe', async () => {
+    const response = await call(createPet, {
+      method: 'POST',
+      path: '/pets',
+      headers: [['Content-Type', 'application/json']],
+      query: [
+        ['status', 'sold'],
+        ['foo', 'bar'],
+      ],
+      body: '{"name":"Rex","categoryId":3}',
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [
+        { field: 'query.status', message: 'is not a known query parameter' },
+        { field: 'query.foo', message: 'is not a known query parameter' },
+      ],
+    });
+  });
+
+  it.each([
+    ['gzip', 'gzip'],
+    ['upper case', 'GZIP'],
+    ['listed after identity', 'identity, br'],
+    ['repeated headers', ['identity', 'deflate']],
+  ])(
+    'refuses a body with a content coding (%s) with 415 and Accept-Encoding: identity',
+    async (_, coding) => {
+      const codings = [coding].flat().map((value): [string, string] => ['Content-Encoding', value]);
+
+      const response = await post({ name: 'Rex', categoryId: 3 }, codings);
+
+      expect(response.statusCode).toBe(415);
+      expect(response.headers).toMatchObject({ 'Accept-Encoding': 'identity' });
+      expect(response.json).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
+    },
+  );
+
+  it('accepts Content-Encoding: identity, which is no coding', async () => {
+    const response = await post({ name: 'Rex', categoryId: 3 }, [['Content-Encoding', 'identity']]);
+
+    expect(response.statusCode).toBe(201);
+  });
+
+  it.each([
+    ['bytes FF FE C3', [0xff, 0xfe, 0xc3]],
+    ['an overlong encoding of "/"', [0xc0, 0xaf]],
+    ['a surrogate encoded as CESU-8', [0xed, 0xa0, 0x80]],
+    ['a sequence cut short', [0xe2, 0x82]],
+  ])(
+    'refuses a body that is not UTF-8 (%s) with 400 INVALID_JSON, base64-encoded or decoded as API Gateway decodes text',
+    async (_, bytes) => {
+      const raw = Buffer.concat([
+        Buffer.from('{"name":"'),
+        Buffer.from(bytes),
+        Buffer.from('","categoryId":3}'),
+      ]);
+      const event = (body: string, isBase64Encoded: boolean) => ({
+        ...proxyEvent({
+          method: 'POST',
+          path: '/pets',
+          resource: '/pets',
+          requestId: 'utf8',
+          headers: [['Content-Type', 'application/json']],
+          body,
+        }),
+        isBase64Encoded,
+      });
+
+      // API Gateway hands a text body on as a string: what is not UTF-8 in it becomes U+FFFD.
+      const asText = await createPet(event(raw.toString('utf8'), false), lambdaContext('createPet'));
+      const asBase64 = await createPet(event(raw.toString('base64'), true), lambdaContext('createPet'));
+
+      for (const answer of [asText, asBase64]) {
+        expect(answer.statusCode).toBe(400);
+        expect(JSON.parse(answer.body)).toMatchObject({ code: 'INVALID_JSON', status: 400 });
+      }
+    },
+  );
+
+  it('accepts UTF-8 beyond ASCII, base64-encoded or not, and U+FFFD sent as a JSON escape', async () => {
+    const name = 'Zoë 🐶';
+    const base64 = await createPet(
+      {
+        ...proxyEvent({
+          method: 'POST',
+          path: '/pets',
+          resource: '/pets',
+          requestId: 'utf8-ok',
+          headers: [['Content-Type', 'application/json']],
+          body: Buffer.from(JSON.stringify({ name, categoryId: 3 })).toString('base64'),
+        }),
+        isBase64Encoded: true,
+      },
+      lambdaContext('createPet'),
+    );
+    const text = await post({ name, categoryId: 3 });
+    const escaped = await post('{"name":"Rex \\ufffd","categoryId":3}');
+
+    expect([base64.statusCode, JSON.parse(base64.body).name]).toEqual([201, name]);
+    expect([text.statusCode, (text.json as { name: string }).name]).toEqual([201, name]);
+    expect([escaped.statusCode, (escaped.json as { name: string }).name]).toEqual([201, 'Rex \uFFFD']);
+  });
+
   it('refuses a missing body with 400, and any media type but JSON in UTF-8 with 415', async () => {
     const empty = await call(createPet, {
       method: 'POST',
@@ -408,7 +514,7 @@ describe('getPet', () => {
     });
   });
 
-  it('reads no query string: one with repeated parameters changes nothing', async () => {
+  it('reads no query string, so refuses any query parameter with 400 naming it, repeated or not', async () => {
     const response = await call(getPet, {
       method: 'GET',
       path: '/pets/987654320',
@@ -416,10 +522,18 @@ describe('getPet', () => {
       query: [
         ['x', '1'],
         ['x', '2'],
+        ['foo', ''],
       ],
     });
 
-    expect(response.statusCode).toBe(404);
+    expect(response.statusCode).toBe(400);
+    expect(response.json).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [
+        { field: 'query.x', message: 'is not a known query parameter' },
+        { field: 'query.foo', message: 'is not a known query parameter' },
+      ],
+    });
   });
 
   it('answers 404 for a pet that does not exist, and 400 for an id that is not one, both deprecated', async () => {

@@ -134,18 +134,32 @@ describe('the local gateway server', () => {
     expect([api.status, api.headers.get('content-type')]).toEqual([200, 'application/json']);
   });
 
-  it('answers a path it has no resource for with 404 NOT_FOUND, before the authorizer', async () => {
+  it('answers a path it has no resource for with 404 NOT_FOUND, before the authorizer, pointing to /docs', async () => {
     const before = recorded.authorizations.length;
 
     const response = await fetch(`${gateway.baseUrl}/owners`, { headers: { Origin: APP } });
+    const others = await Promise.all(
+      [`${root()}/`, gateway.baseUrl, `${gateway.baseUrl}/`].map((url) => fetch(url)),
+    );
 
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       code: 'NOT_FOUND',
-      message: 'No such resource',
+      message: "No such resource: the API's paths are listed at /docs",
       status: 404,
       requestId: response.headers.get('x-amzn-requestid'),
     });
+    // The root and the stage itself, where a newcomer's first request goes, alike.
+    for (const other of others) {
+      expect([other.status, other.headers.get('content-type'), await other.json()]).toEqual([
+        404,
+        'application/json',
+        expect.objectContaining({
+          code: 'NOT_FOUND',
+          message: "No such resource: the API's paths are listed at /docs",
+        }),
+      ]);
+    }
     expect(response.headers.get('x-amzn-requestid')).toMatch(UUID);
     // The stage allows one origin: a gateway response names it, fixed.
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
@@ -229,7 +243,8 @@ describe('the local gateway server', () => {
     const event = recorded.events.at(-1) as APIGatewayProxyEvent;
     const context = recorded.contexts.at(-1) as Context;
 
-    expect(response.status).toBe(404);
+    // getPet reads no query parameter: the function refuses `x` (API Gateway passes it on).
+    expect(response.status).toBe(400);
     expect(event).toMatchObject({
       httpMethod: 'GET',
       path: '/pets/424242',
@@ -285,13 +300,15 @@ describe('the local gateway server', () => {
     expect(recorded.events.length).toBe(before);
   });
 
-  it('logs one line per request: method, path without its query, status and time', async () => {
-    await fetch(`${gateway.baseUrl}/pets?limit=1&key=secret`, { headers: withKey() });
+  it('logs one line per request: method, path without its query, status, time and request id', async () => {
+    const response = await fetch(`${gateway.baseUrl}/pets?limit=1&key=secret`, { headers: withKey() });
+    const { requestId } = (await response.json()) as { requestId: string };
 
     // The line is written once the answer has gone.
-    await vi.waitFor(() => expect(lines.at(-1)).toMatch(/^GET \/v1\/pets 400 \d+\.\dms$/));
+    await vi.waitFor(() => expect(lines.at(-1)).toMatch(/^GET \/v1\/pets 400 \d+\.\dms [-0-9a-f]{36}$/));
+    expect(lines.at(-1)?.endsWith(` ${requestId}`)).toBe(true);
     expect(lines.join('\n')).not.toContain('secret');
-    expect(Number(/ (\d+\.\d)ms$/.exec(lines.at(-1) ?? '')?.[1])).toBeLessThan(10_000);
+    expect(Number(/ (\d+\.\d)ms /.exec(lines.at(-1) ?? '')?.[1])).toBeLessThan(10_000);
   });
 
   it('answers malformed HTTP with a 400 Error object, and keeps serving', async () => {
@@ -306,24 +323,187 @@ describe('the local gateway server', () => {
     await once(socket, 'end');
 
     const [head = '', body] = raw.split('\r\n\r\n');
-    const requestId = /^Request-Id: (.+)$/m.exec(head)?.[1];
+    const requestId = (JSON.parse(body ?? '') as { requestId: string }).requestId;
     expect(head.split('\r\n')).toEqual([
       'HTTP/1.1 400 Bad Request',
       'Content-Type: application/json',
       'X-Content-Type-Options: nosniff',
       'Cache-Control: no-store',
+      `x-amzn-RequestId: ${requestId}`,
       `Request-Id: ${requestId}`,
       `Content-Length: ${Buffer.byteLength(body ?? '')}`,
       'Connection: close',
     ]);
-    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requestId).toMatch(UUID);
     expect(JSON.parse(body ?? '')).toEqual({
       code: 'VALIDATION_FAILED',
       message: 'Malformed HTTP request',
       status: 400,
       requestId,
     });
+    expect(lines).toContain(`- - 400 (HPE_INVALID_HEADER_TOKEN) ${requestId}`);
     expect((await fetch(`${root()}/docs`)).status).toBe(200);
+  });
+});
+
+/** A chunked body's bytes: chunks of a hex length and its line, until one of length 0. */
+const dechunked = (body: string): string => {
+  let decoded = '';
+  for (let at = 0; ; ) {
+    const end = body.indexOf('\r\n', at);
+    const size = Number.parseInt(body.slice(at, end), 16);
+    if (!size) return decoded;
+    decoded += body.slice(end + 2, end + 2 + size);
+    at = end + 2 + size + 2;
+  }
+};
+
+/** What a connection that sends `text` gets back, to the end: the status, the headers (lower case), the body. */
+const exchange = (
+  port: number,
+  text: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      raw += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', ...rest] = raw.split('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
+      const body = rest.join('\r\n\r\n');
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: headers['transfer-encoding'] === 'chunked' ? dechunked(body) : body,
+      });
+    });
+    socket.write(text);
+  });
+
+/** The Error object with the headers of every answer, `status` the HTTP status, the request id in both. */
+const errorAnswer = (answer: { status: number; headers: Record<string, string>; body: string }) => {
+  const body = JSON.parse(answer.body) as { code: string; status: number; requestId: string };
+  return {
+    status: answer.status,
+    code: body.code,
+    sameStatus: body.status === answer.status,
+    contentType: answer.headers['content-type'],
+    nosniff: answer.headers['x-content-type-options'],
+    cacheControl: answer.headers['cache-control'],
+    requestId: body.requestId === answer.headers['x-amzn-requestid'] && UUID.test(body.requestId),
+  };
+};
+const expectedError = (status: number, code: string) => ({
+  status,
+  code,
+  sameStatus: true,
+  contentType: 'application/json',
+  nosniff: 'nosniff',
+  cacheControl: 'no-store',
+  requestId: true,
+});
+
+describe("the local gateway's answers to what Node's HTTP server would refuse on its own", () => {
+  it.each([
+    [
+      'a request line of HTTP/2.0',
+      'GET /v1/pets HTTP/2.0\r\nHost: x\r\n\r\n',
+      505,
+      'HTTP_VERSION_NOT_SUPPORTED',
+    ],
+    [
+      'a request line of HTTP/0.9',
+      'GET /v1/pets HTTP/0.9\r\nHost: x\r\n\r\n',
+      505,
+      'HTTP_VERSION_NOT_SUPPORTED',
+    ],
+    [
+      'a version Node cannot read (HTTP/9.9)',
+      'GET /v1/pets HTTP/9.9\r\nHost: x\r\n\r\n',
+      505,
+      'HTTP_VERSION_NOT_SUPPORTED',
+    ],
+    ['an HTTP/1.1 request without Host', 'GET /v1/pets HTTP/1.1\r\n\r\n', 400, 'VALIDATION_FAILED'],
+    ['two Host headers', 'GET /v1/pets HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400, 'VALIDATION_FAILED'],
+    [
+      'an Expect other than 100-continue',
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\n\r\n{}',
+      417,
+      'EXPECTATION_FAILED',
+    ],
+    [
+      'CONNECT to a host',
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      404,
+      'NOT_FOUND',
+    ],
+    [
+      'CONNECT to a resource, without a key',
+      'CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n',
+      401,
+      'UNAUTHORIZED',
+    ],
+    ['a method Node does not know', 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'VALIDATION_FAILED'],
+    ['a request line without HTTP', 'GET /v1/pets FTP/1.1\r\nHost: x\r\n\r\n', 400, 'VALIDATION_FAILED'],
+    [
+      'a header line without a colon',
+      'GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      400,
+      'VALIDATION_FAILED',
+    ],
+    [
+      'a body both chunked and of a declared length',
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+      'VALIDATION_FAILED',
+    ],
+    [
+      'headers larger than Node takes',
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'HEADERS_TOO_LARGE',
+    ],
+  ])('answers %s with the Error object, and goes on serving', async (_, text, status, code) => {
+    const answer = await exchange(gateway.port, text);
+
+    expect(errorAnswer(answer)).toEqual(expectedError(status, code));
+    expect((await fetch(`${gateway.baseUrl}/pets?limit=1`, { headers: withKey() })).status).toBe(200);
+  });
+
+  it('answers CONNECT to a resource with a key with 405 and the methods it has', async () => {
+    const answer = await exchange(
+      gateway.port,
+      `CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    );
+
+    expect(errorAnswer(answer)).toEqual(expectedError(405, 'METHOD_NOT_ALLOWED'));
+    expect(answer.headers.allow).toBe('GET, POST');
+  });
+
+  it('answers a request whose headers do not arrive in time with a 408 Error object', async () => {
+    const slow = await startLocalGateway({
+      port: 0,
+      ...localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
+      timeouts: { headersTimeoutMs: 200, requestTimeoutMs: 400, connectionsCheckingIntervalMs: 50 },
+    });
+    try {
+      // The headers never end: Node gives up on them and the answer is the only thing sent.
+      const answer = await exchange(slow.port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
+
+      expect(errorAnswer(answer)).toEqual(expectedError(408, 'REQUEST_TIMEOUT'));
+    } finally {
+      await slow.close();
+    }
   });
 });
 
@@ -360,7 +540,7 @@ describe('the local gateway when a step fails', () => {
         message: 'An internal error occurred',
       });
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
-      expect(logged[0]).toBe('gateway error: the reference could not be rendered');
+      expect(logged[0]).toMatch(/^gateway error: the reference could not be rendered [-0-9a-f]{36}$/);
     } finally {
       await failing.close();
     }
@@ -409,7 +589,7 @@ describe('the local gateway when a step fails', () => {
 
       expect(failed.status).toBe(500);
       await vi.waitFor(() => expect(logged).toHaveLength(1));
-      expect(logged[0]).toMatch(/^GET \/v1\/pets 500 \d+\.\dms$/);
+      expect(logged[0]).toMatch(/^GET \/v1\/pets 500 \d+\.\dms [-0-9a-f]{36}$/);
     } finally {
       await throwing.close();
     }

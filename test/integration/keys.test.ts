@@ -148,7 +148,8 @@ describe('keys command on DynamoDB Local', () => {
     );
 
     expect(stdout.trim()).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
-  });
+    // A process of its own loading tsx and the SDK: about a second idle, several under load.
+  }, 60_000);
 });
 
 describe('keys command against AWS, on a machine without AWS set up', () => {

@@ -197,6 +197,43 @@ describe('the local stack', () => {
     );
   });
 
+  it('keeps a revoked key revoked, with its creation date, when the server starts again, on another plan too', async () => {
+    const apiKey = `psk_revoked-${Date.now()}`;
+    const keys = new DynamoDbApiKeyRepository({
+      client: createDocumentClient({ endpoint }),
+      apiKeysTable: 'petstore-local-apikeys',
+    });
+    const first = await startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKey });
+    await first.stop();
+    const seeded = await keys.findByHash(recordFor(apiKey, 'x').keyHash);
+    await keys.revoke(seeded?.keyId ?? '', '2026-01-02T03:04:05.000Z');
+
+    // The plan follows the settings; nothing else of the record does.
+    const second = await startLocalStack({
+      dataDir: dataDir(),
+      port: 0,
+      dynamoDbEndpoint: endpoint,
+      apiKey,
+      apiKeyPlan: 'trial',
+    });
+    try {
+      const response = await fetch(`${second.gateway.baseUrl}/pets`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
+
+      expect(first.apiKeyRevokedAt).toBeUndefined();
+      expect(second.apiKeyRevokedAt).toBe('2026-01-02T03:04:05.000Z');
+      expect(response.status).toBe(401);
+      expect(await keys.findByHash(recordFor(apiKey, 'x').keyHash)).toEqual({
+        ...seeded,
+        plan: 'trial',
+        revokedAt: '2026-01-02T03:04:05.000Z',
+      });
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('refuses a DynamoDB endpoint that does not answer, naming DYNAMODB_ENDPOINT', async () => {
     await expect(
       startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: 'http://127.0.0.1:9' }),

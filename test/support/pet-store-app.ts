@@ -12,6 +12,13 @@ const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
 ).context;
 
 /**
+ * A directory for one cloud assembly, in the project's directory for them, which the run removes
+ * (cdk-outdir-global-setup.ts). Any App a test makes needs one: an App without `outdir`, or a
+ * Stack made without a scope (which makes its own App), leaves a `cdk.out…` directory behind.
+ */
+export const testOutdir = (): string => mkdtempSync(join(inject('cdkOutdir'), 'app-'));
+
+/**
  * The app as `cdk synth` builds it, minus the slow parts: no esbuild bundling (the functions get
  * placeholder code) and, unless asked for, no CloudFormation schema validation and no Control
  * Tower rules (cdk-nag runs). No credentials, no account: the stacks are environment-agnostic
@@ -19,8 +26,7 @@ const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
  */
 export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
   createPetStoreApp({
-    // In the project's directory for assemblies, which the run removes (cdk-outdir-global-setup.ts).
-    outdir: mkdtempSync(join(inject('cdkOutdir'), 'app-')),
+    outdir: testOutdir(),
     builtinCloudFormationValidation: false,
     controlTowerChecks: false,
     ...options,

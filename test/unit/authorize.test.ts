@@ -11,6 +11,7 @@ const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pet
 const keysHolding = (...records: ApiKeyRecord[]): ApiKeyRepository => ({
   findByHash: async (hash) => records.find((record) => record.keyHash === hash),
   put: async () => undefined,
+  putIfAbsent: async (record) => record,
   list: async () => records,
   revoke: async () => false,
   findById: async () => undefined,

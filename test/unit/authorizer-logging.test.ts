@@ -42,6 +42,7 @@ describe('the authorizer', () => {
       return hash === recordFor(key, 'ci').keyHash ? recordFor(key, 'ci') : undefined;
     },
     put: async () => undefined,
+    putIfAbsent: async (record) => record,
     list: async () => [],
     revoke: async () => false,
     findById: async () => undefined,

@@ -90,6 +90,16 @@ describe('the DynamoDB Local supervisor', () => {
     expect(supervisor.pid).toBe(101);
   });
 
+  it('tells the PID of each DynamoDB Local it starts, the first and every new one (for the lock)', async () => {
+    const pids: (number | undefined)[] = [];
+    const { started } = await supervise({ onStart: (pid) => pids.push(pid) });
+
+    started[0]?.exit({ code: null, signal: 'SIGKILL' });
+    await settle();
+
+    expect(pids).toEqual([100, 101]);
+  });
+
   it('keeps watching the one it started again', async () => {
     const { started, events } = await supervise();
 

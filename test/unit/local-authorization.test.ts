@@ -33,6 +33,7 @@ const KEY = 'psk_local-authorization';
 const keysHolding = (...records: ReturnType<typeof recordFor>[]): ApiKeyRepository => ({
   findByHash: async (hash) => records.find((record) => record.keyHash === hash),
   put: async () => undefined,
+  putIfAbsent: async (record) => record,
   list: async () => records,
   revoke: async () => false,
   findById: async () => undefined,

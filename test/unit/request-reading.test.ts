@@ -122,10 +122,21 @@ describe('allowed origins', () => {
     );
     expect(() => checkOrigin('https://App.example.com/')).toThrow(
       new CorsConfigError(
-        '"https://App.example.com/" is not an origin as browsers send it: scheme, host and port only, lower case, no path (https://app.example.com)',
+        '"https://App.example.com/" is not an origin as browsers send it: scheme, host and port only, lower case, no path (browsers would send https://app.example.com)',
       ),
     );
-    expect(() => checkOrigin('ftp://files.example.com')).toThrow(CorsConfigError);
+    expect(() => checkOrigin('ftp://files.example.com')).toThrow(
+      new CorsConfigError(
+        '"ftp://files.example.com" is not an origin: an origin starts with http:// or https://, as in http://localhost:5173',
+      ),
+    );
+    // A host and port without their scheme parse as a URL of scheme "localhost:": said plainly.
+    expect(() => checkOrigin('localhost:5173')).toThrow(
+      new CorsConfigError(
+        '"localhost:5173" is not an origin: an origin starts with http:// or https://, as in http://localhost:5173 (did you mean http://localhost:5173?)',
+      ),
+    );
+    expect(() => checkOrigin('LocalHost:8080')).toThrow(/\(did you mean http:\/\/localhost:8080\?\)$/);
     expect(() => parseAllowedOrigins('*, https://a.example')).toThrow(
       new CorsConfigError('"*" allows any origin: list no other with it'),
     );

@@ -16,6 +16,8 @@ export interface LambdaContextOptions {
   readonly logStreamName?: string;
   /** @default '512' (the stack's memory size) */
   readonly memoryLimitInMB?: string;
+  /** The invocation's id, as Lambda gives each one. @default a new UUID */
+  readonly awsRequestId?: string;
 }
 
 /** A Lambda context as the runtime passes it (the handlers read the request id and the deadline). */
@@ -27,7 +29,7 @@ export const lambdaContext = (functionName: string, options: LambdaContextOption
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:${options.region ?? 'local'}:000000000000:function:${functionName}`,
     memoryLimitInMB: options.memoryLimitInMB ?? '512',
-    awsRequestId: randomUUID(),
+    awsRequestId: options.awsRequestId ?? randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: options.logStreamName ?? 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),

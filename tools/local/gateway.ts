@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import pLimit from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { singleOrigin } from '#shared/http/cors';
-import { errorBody } from '#shared/http/error-body';
+import { ERROR_STATUS } from '#shared/http/error-body';
 import {
   type AnswerContext,
   answerHeaders,
+  gatewayResponse,
   methodNotAllowed,
   preflight,
 } from '#shared/http/gateway-behaviour';
@@ -27,7 +28,17 @@ import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
 import { callerOf, type FairUse } from '#tools/local/fair-use';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import { headerPairs, readBody, sendRefusal, sendResult, valuesOf } from '#tools/local/http-io';
+import {
+  expectationRefusal,
+  framingRefusal,
+  headerPairs,
+  parserRefusal,
+  rawRefusal,
+  readBody,
+  sendRefusal,
+  sendResult,
+  valuesOf,
+} from '#tools/local/http-io';
 import { route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
 
@@ -74,6 +85,16 @@ export interface LocalGatewayOptions {
    * @default none: no key is limited
    */
   readonly fairUse?: FairUse;
+  /**
+   * Node's limits on a slow client, answered with a 408 Error: the headers within
+   * `headersTimeoutMs`, the whole request within `requestTimeoutMs`, checked every
+   * `connectionsCheckingIntervalMs`. @default Node's: 60 s, 300 s, every 30 s
+   */
+  readonly timeouts?: {
+    readonly headersTimeoutMs: number;
+    readonly requestTimeoutMs: number;
+    readonly connectionsCheckingIntervalMs: number;
+  };
 }
 
 export interface LocalGateway {
@@ -91,19 +112,6 @@ interface RequestContext {
   readonly requestId: string;
   authorizer?: AnswerContext['authorizer'];
 }
-
-/** The answer to malformed HTTP framing: a 400 with the Error object and a request id of its own, and the server goes on. */
-const malformedRequest = (requestId: string): string => {
-  const body = JSON.stringify(errorBody('VALIDATION_FAILED', 'Malformed HTTP request', { requestId }));
-  const headers = {
-    ...RESPONSE_HEADERS,
-    [REQUEST_ID_HEADER]: requestId,
-    'Content-Length': Buffer.byteLength(body),
-    Connection: 'close',
-  };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 400 Bad Request\r\n${lines.join('')}\r\n${body}`;
-};
 
 /**
  * Requests the local server runs at once, the authorizer and the function of each. In AWS every
@@ -154,7 +162,13 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     }
     const body = await readBody(request, maxPayloadBytes);
     const match = route(method, url.pathname, operations);
-    if (match.kind === 'no-resource') throw GatewayRefusal.of('MISSING_AUTHENTICATION_TOKEN');
+    if (match.kind === 'no-resource') {
+      // Where the reference is served, a path that is not the API's says where its paths are listed.
+      const answer = gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
+      const docs = staticFile(await staticRoutes.catch(() => ({})), '/docs');
+      const message = `${answer.error.message}: the API's paths are listed at /docs`;
+      throw new GatewayRefusal(docs ? { ...answer, error: { ...answer.error, message } } : answer);
+    }
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
       const answer = preflight(match.allow);
@@ -177,6 +191,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
         tokens: valuesOf(headers, 'authorization'),
         methodArn: arn,
         timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
+        requestId,
       });
       context.authorizer = authorization.context ?? {};
       const admission = options.fairUse?.admit(callerOf(authorization));
@@ -210,25 +225,70 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     });
   };
 
-  const server = createServer((request, response) => {
+  /** The answer each socket is writing now, if any: a parser error then must not write over it. */
+  const answering = new WeakMap<Socket, ServerResponse>();
+
+  /** A request to its answer and its log line; `refused`: answered with it, without being served. */
+  const handle = (request: IncomingMessage, response: ServerResponse, refused?: GatewayRefusal) => {
     const started = performance.now();
     const context: RequestContext = { requestId: randomUUID() };
-    serve(request, response, context)
+    answering.set(request.socket, response);
+    response.once('finish', () => answering.delete(request.socket));
+    (refused ? Promise.reject(refused) : serve(request, response, context))
       .catch((error: unknown) => {
         const cors = { allowed: corsOrigins, origin: originOf(request) };
         if (error instanceof GatewayRefusal)
           return sendRefusal(response, error, context.requestId, cors, context.authorizer);
-        options.log?.(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
+        options.log?.(
+          `gateway error: ${error instanceof Error ? error.message : String(error)} ${context.requestId}`,
+        );
         return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), context.requestId, cors);
       })
       .then((status) => {
         // The path only: a query string may carry anything, a key sent by mistake included.
         const path = (request.url ?? '/').split('?')[0];
-        options.log?.(`${request.method} ${path} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+        const ms = (performance.now() - started).toFixed(1);
+        options.log?.(`${request.method} ${path} ${status} ${ms}ms ${context.requestId}`);
       });
+  };
+
+  const server = createServer(
+    {
+      // Checked in framingRefusal, to answer with the Error object rather than Node's bare 400.
+      requireHostHeader: false,
+      ...(options.timeouts
+        ? {
+            headersTimeout: options.timeouts.headersTimeoutMs,
+            requestTimeout: options.timeouts.requestTimeoutMs,
+            connectionsCheckingInterval: options.timeouts.connectionsCheckingIntervalMs,
+          }
+        : {}),
+    },
+    (request, response) => handle(request, response, framingRefusal(request)),
+  );
+  // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
+  server.on('checkExpectation', (request, response) =>
+    handle(request, response, expectationRefusal(request)),
+  );
+  // CONNECT has no resource here: the same steps as any method answer it (404, or 401/405), then close.
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket);
+    response.once('finish', () => socket.end());
+    handle(request, response, framingRefusal(request));
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end(malformedRequest(randomUUID()));
+  // What Node's parser refuses never becomes a request: answered here, with the Error object and
+  // a request id of its own, unless the client is gone or an answer is already on its way.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const refusal = parserRefusal(error);
+    if (refusal && socket.writable && !answering.get(socket)?.headersSent) {
+      const requestId = randomUUID();
+      socket.end(rawRefusal(refusal, requestId));
+      options.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
+    } else {
+      socket.destroy();
+    }
   });
 
   await new Promise<void>((resolveListen, reject) => {

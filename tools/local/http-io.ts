@@ -1,8 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
 import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviour';
+import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
@@ -43,6 +44,12 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     });
     request.on('end', () => resolveBody(Buffer.concat(chunks)));
     request.on('error', reject);
+    // The client went away (or Node gave up on a slow one) before the body ended: settled, so
+    // the request still gets its log line.
+    request.on('close', () => {
+      if (!request.complete)
+        reject(GatewayRefusal.httpLayer('VALIDATION_FAILED', 'The request ended before its body'));
+    });
   });
 
 /** The web origins a stage allows, and the request's one `Origin`: what decides an answer's CORS headers. */
@@ -92,4 +99,80 @@ export const sendResult = (response: ServerResponse, result: unknown, requestId:
   response.writeHead(proxy.statusCode, headers);
   response.end(proxy.isBase64Encoded ? Buffer.from(proxy.body, 'base64') : proxy.body);
   return proxy.statusCode;
+};
+
+/**
+ * A request Node parsed but API Gateway would not take as one: a request line of an HTTP version
+ * other than 1.x (Node's parser reads `HTTP/2.0` and `HTTP/0.9` as versions like any other), or
+ * an HTTP/1.1 request without exactly one `Host` (RFC 9112, 3.2: 400).
+ */
+export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undefined => {
+  if (request.httpVersionMajor !== 1) {
+    return GatewayRefusal.httpLayer(
+      'HTTP_VERSION_NOT_SUPPORTED',
+      `HTTP/${request.httpVersion} is not supported: send HTTP/1.1`,
+      { Connection: 'close' },
+    );
+  }
+  const hosts = valuesOf(headerPairs(request), 'host');
+  if (request.httpVersionMinor >= 1 && hosts.length !== 1) {
+    const problem = hosts.length === 0 ? 'is required' : 'must be given once';
+    return GatewayRefusal.httpLayer('VALIDATION_FAILED', `Invalid request: headers.host ${problem}`, {
+      Connection: 'close',
+    });
+  }
+  return undefined;
+};
+
+/** The answer to an `Expect` other than `100-continue` (RFC 9110, 10.1.1): 417, and the connection closed. */
+export const expectationRefusal = (request: IncomingMessage): GatewayRefusal =>
+  GatewayRefusal.httpLayer(
+    'EXPECTATION_FAILED',
+    `Expect: ${String(request.headers.expect ?? '').slice(0, 64)} cannot be met; only 100-continue is`,
+    { Connection: 'close' },
+  );
+
+/**
+ * What to answer a request Node's HTTP parser refused, by the parser's error code, or undefined
+ * when there is no one to answer (the client reset the connection). Node's own statuses are kept:
+ * 431 for headers over its limit, 408 for a request not received in time, 400 for any other
+ * malformed request; a version it cannot read is 505.
+ */
+export const parserRefusal = (error: NodeJS.ErrnoException): GatewayRefusal | undefined => {
+  switch (error.code) {
+    case 'ECONNRESET':
+      return undefined;
+    case 'HPE_HEADER_OVERFLOW':
+      return GatewayRefusal.httpLayer('HEADERS_TOO_LARGE', 'Request headers are too large');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return GatewayRefusal.httpLayer('PAYLOAD_TOO_LARGE', 'Request chunk extensions are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return GatewayRefusal.httpLayer('REQUEST_TIMEOUT', 'The request was not received in time');
+    case 'HPE_INVALID_VERSION':
+      return GatewayRefusal.httpLayer(
+        'HTTP_VERSION_NOT_SUPPORTED',
+        'The HTTP version is not supported: send HTTP/1.1',
+      );
+    default:
+      return GatewayRefusal.httpLayer('VALIDATION_FAILED', 'Malformed HTTP request');
+  }
+};
+
+/**
+ * A refusal as the raw bytes of an HTTP/1.1 answer, for a socket whose request Node could not
+ * parse (there is no ServerResponse then): the Error object with the headers of every answer,
+ * the request id, and the connection closed.
+ */
+export const rawRefusal = (refusal: GatewayRefusal, requestId: string): string => {
+  const { status } = refusal.answer;
+  const body = JSON.stringify(errorBody(refusal.code, refusal.message, { requestId }));
+  const headers = {
+    ...refusal.answer.headers,
+    'x-amzn-RequestId': requestId,
+    [REQUEST_ID_HEADER]: requestId,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('')}\r\n${body}`;
 };

@@ -6,10 +6,11 @@ import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamo
 import { type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { AllowedOrigins } from '#shared/allowed-origins';
-import { generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
+import { type ApiKeyRecord, generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
 import type { FunctionConfig, LogLevel } from '#shared/config';
 import { isPlanName, type Plans } from '#shared/fair-use/plans';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
+import { lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
@@ -77,6 +78,8 @@ export interface LocalStackOptions {
   /** The local key's plan, one of the local plans (staging's, and `local`). @default LOCAL_KEY_PLAN */
   readonly apiKeyPlan?: string;
   readonly log?: (line: string) => void;
+  /** Who holds the data directory, as another server's refusal names it. @default 'npm start' */
+  readonly serverName?: string;
   /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
 }
@@ -85,6 +88,8 @@ export interface LocalStack {
   readonly gateway: LocalGateway;
   readonly apiKey: string;
   readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
+  /** Set when the key was revoked (`npm run keys -- revoke`): the server refuses it, as it should. */
+  readonly apiKeyRevokedAt?: string;
   /** The plan of `apiKey`. */
   readonly apiKeyPlan: string;
   readonly dynamoDbEndpoint: string;
@@ -128,8 +133,12 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   if (!isPlanName(LOCAL_PLANS, apiKeyPlan)) throw new LocalConfigError(unknownLocalPlan(apiKeyPlan));
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
-  /** The tables and the key, created where missing: at start and after DynamoDB Local restarts. */
-  const prepare = async (endpoint: string) => {
+  /**
+   * The tables and the key, created where missing: at start and after DynamoDB Local restarts.
+   * A stored key record is never rewritten (a revoked key stays revoked, its creation date stays):
+   * resolves to the record as stored.
+   */
+  const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
     const admin = createLocalClient(endpoint);
     try {
       await ensureLocalTables(admin, endpoint, tables, log);
@@ -138,26 +147,41 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     }
     const client = createDocumentClient({ endpoint });
     try {
-      await new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys }).put({
-        ...recordFor(key.apiKey, 'local'),
-        plan: apiKeyPlan,
-      });
+      const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys });
+      const stored = await keys.putIfAbsent({ ...recordFor(key.apiKey, 'local'), plan: apiKeyPlan });
+      // Only the plan follows the settings: a stored record is otherwise kept as it is.
+      if (stored.plan === apiKeyPlan) return stored;
+      await keys.assignPlan(stored.keyHash, apiKeyPlan, undefined);
+      return { ...stored, plan: apiKeyPlan };
     } finally {
       client.destroy();
     }
   };
 
-  const dynamoDbLocal = options.dynamoDbEndpoint
+  // Taken before DynamoDB Local starts, given up once it has stopped: one server per directory.
+  const lock = options.dynamoDbEndpoint
     ? undefined
-    : await superviseDynamoDbLocal({
-        dataDir: localDataPaths(options.dataDir).dynamoDb,
-        onRestart: prepare,
-        onGiveUp: (message) => (options.onFatal ?? log)(message),
+    : await lockDataDir({
+        dataDir: options.dataDir,
+        port,
         log,
+        ...(options.serverName ? { server: options.serverName } : {}),
       });
+  let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   try {
+    dynamoDbLocal = lock
+      ? await superviseDynamoDbLocal({
+          dataDir: localDataPaths(options.dataDir).dynamoDb,
+          onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
+          onRestart: async (endpoint) => {
+            await prepare(endpoint);
+          },
+          onGiveUp: (message) => (options.onFatal ?? log)(message),
+          log,
+        })
+      : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
-    await prepare(endpoint);
+    const stored = await prepare(endpoint);
     const corsOrigins = options.corsOrigins ?? [];
     const gateway = await startLocalGateway({
       ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
@@ -172,19 +196,24 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       // Taken since the check above.
       throw listenError(error, port, HOST);
     });
+    lock?.update({ port: gateway.port });
+    const running = dynamoDbLocal;
     return {
       gateway,
       ...key,
+      ...(stored.revokedAt ? { apiKeyRevokedAt: stored.revokedAt } : {}),
       apiKeyPlan,
       dynamoDbEndpoint: endpoint,
-      dynamoDbLocal,
+      dynamoDbLocal: running,
       stop: async () => {
         await gateway.close();
-        await dynamoDbLocal?.stop();
+        await running?.stop();
+        lock?.release();
       },
     };
   } catch (error) {
     await dynamoDbLocal?.stop();
+    lock?.release();
     throw error;
   }
 };

@@ -11,6 +11,7 @@ import {
   readLogLevel,
 } from '#shared/config';
 import { isPlanName, planNames } from '#shared/fair-use/plans';
+import { LocalConfigError } from '#tools/local/local-config-error';
 
 /**
  * The settings of `npm start` and `npm run dev`, read from their environment and checked at
@@ -26,19 +27,26 @@ import { isPlanName, planNames } from '#shared/fair-use/plans';
  *                        (default: any origin, so a web client's dev server just works)
  */
 
+/**
+ * The file DynamoDB Local is launched through (tools/local/LoopbackDynamoDbLocal.java): on the
+ * command line of every DynamoDB Local this project starts, which is how they are recognised.
+ */
+export const DYNAMODB_LOCAL_LAUNCHER = 'LoopbackDynamoDbLocal.java';
+
 /** Where the local server listens: loopback only. */
 export const LOCAL_HOST = '127.0.0.1';
 
-/** What npm start keeps in its data directory: DynamoDB Local's files and the generated key. */
+/**
+ * What npm start keeps in its data directory: DynamoDB Local's files, the generated key, and the
+ * lock naming the server that uses the directory (tools/local/data-dir-lock.ts).
+ */
 export const localDataPaths = (dataDir: string) => ({
   dynamoDb: join(dataDir, 'dynamodb'),
   apiKey: join(dataDir, 'api-key'),
+  lock: join(dataDir, 'server.lock'),
 });
 
-/** A setting of the local server that cannot work: its message names the variable to change. */
-export class LocalConfigError extends Error {
-  override readonly name: string = 'LocalConfigError';
-}
+export { LocalConfigError } from '#tools/local/local-config-error';
 
 export interface LocalSettings {
   readonly dataDir: string;

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { ENV } from '#shared/config';
+import { DataDirInUseError, dataDirHolder } from '#tools/local/data-dir-lock';
+import { assertJava } from '#tools/local/java';
 import { LocalConfigError } from '#tools/local/settings';
 
 /**
@@ -94,8 +96,9 @@ export const assertDynamoDbReachable = async (
 };
 
 /**
- * Every check of the settings npm start can make before it starts anything: the data directory,
- * the port, and the DynamoDB it is pointed at (if any). `npm start` runs it before it loads the
+ * Every check of the settings npm start can make before it starts anything: the data directory
+ * (and, when DynamoDB Local is to run on it, that no other server holds it), the port, and the
+ * DynamoDB it is pointed at, or else the Java that DynamoDB Local needs. `npm start` runs it before it loads the
  * service's modules, so a bad setting is reported in well under a second; startLocalStack runs it
  * for every other caller.
  */
@@ -106,6 +109,12 @@ export const assertSettingsUsable = async (settings: {
   readonly dynamoDbEndpoint?: string;
 }): Promise<void> => {
   ensureDataDir(settings.dataDir);
+  // Before the port: when the other server holds both, naming it says more than "port in use".
+  if (!settings.dynamoDbEndpoint) {
+    const holder = dataDirHolder(settings.dataDir);
+    if (holder) throw new DataDirInUseError(holder, settings.dataDir);
+  }
   await assertPortFree(settings.port, settings.host);
   if (settings.dynamoDbEndpoint) await assertDynamoDbReachable(settings.dynamoDbEndpoint);
+  else assertJava();
 };

@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES } from '#shared/http/limits';
 export const WHEN: Readonly<Record<ErrorCode, string>> = {
   VALIDATION_FAILED:
     'a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …)',
-  INVALID_JSON: 'the body is missing or is not valid JSON',
+  INVALID_JSON: 'the body is missing, is not valid JSON, or its bytes are not UTF-8',
   UNAUTHORIZED: 'the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`',
   FORBIDDEN:
     "the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks. The service itself never answers it, and `npm start` has no firewall",
@@ -20,11 +20,19 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
   PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
   IDEMPOTENCY_KEY_REUSED:
     'the `Idempotency-Key` was already used, within 24 hours and with the same API key, for a request with another body; a new request needs a new key',
-  UNSUPPORTED_MEDIA_TYPE: 'the body is not sent as `application/json`',
+  UNSUPPORTED_MEDIA_TYPE:
+    'the body is not sent as `application/json`, or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says',
   TOO_MANY_REQUESTS:
     "the key sent faster than its plan's rate (`RateLimit-Policy`, the `-rate` policy), or the stage's own throttle was reached; retry after `Retry-After` seconds, with backoff",
   QUOTA_EXCEEDED:
     "the key's plan quota (`RateLimit-Policy`, the policy named after the plan) is used up; it resets at the start of the next calendar day or month (UTC). `Retry-After` says an hour",
+  REQUEST_TIMEOUT:
+    'the request (its headers, or its body) did not arrive in time; the connection is closed (an answer of the HTTP layer, before any operation)',
+  EXPECTATION_FAILED:
+    'an `Expect` header other than `100-continue` (an answer of the HTTP layer, before any operation)',
+  HEADERS_TOO_LARGE: 'the request headers are too large (an answer of the HTTP layer, before any operation)',
+  HTTP_VERSION_NOT_SUPPORTED:
+    'the request line names an HTTP version other than 1.x (an answer of the HTTP layer, before any operation)',
   INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',
   SERVICE_UNAVAILABLE:
     'the database or the authorizer is temporarily unavailable, or the request ran out of time; retry shortly',

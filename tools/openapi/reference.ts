@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,7 @@ export const renderReference = async (
   openApiFile: string,
   output: string,
   basePath?: string,
+  signal?: AbortSignal,
 ): Promise<void> => {
   await promisify(execFile)(
     process.execPath,
@@ -52,7 +54,11 @@ export const renderReference = async (
       output,
     ],
     // From the root, so the CLI reads the project's redocly.yaml (which turns its telemetry off).
-    { cwd: PROJECT_ROOT, env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      ...(signal ? { signal } : {}),
+    },
   );
   await writeFile(output, (await readFile(output, 'utf8')).replaceAll(REDOC_CDN_LOGO, INLINE_LOGO));
 };
@@ -71,15 +77,29 @@ The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openap
 export const referenceRoutes = async (): Promise<StaticRoutes> => {
   const document = await buildDocument();
   const yaml = toYaml(document);
-  const directory = await mkdtemp(join(tmpdir(), 'petstore-reference-'));
+  const directory = mkdtempSync(join(tmpdir(), 'petstore-reference-'));
+  // Should the process end meanwhile (a server that fails to start exits at once), Redocly is
+  // stopped and the directory removed with it: nothing is left in the temporary directory.
+  const rendering = new AbortController();
+  const leaveNothing = () => {
+    rendering.abort();
+    rmSync(directory, { recursive: true, force: true });
+  };
+  process.once('exit', leaveNothing);
   let html: string;
   try {
     await writeFile(join(directory, 'openapi.yaml'), yaml);
-    await renderReference(join(directory, 'openapi.yaml'), join(directory, 'index.html'), '/docs');
+    await renderReference(
+      join(directory, 'openapi.yaml'),
+      join(directory, 'index.html'),
+      '/docs',
+      rendering.signal,
+    );
     html = await readFile(join(directory, 'index.html'), 'utf8');
   } catch (error) {
     html = fallbackPage(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
   } finally {
+    process.off('exit', leaveNothing);
     await rm(directory, { recursive: true, force: true });
   }
   const page = { contentType: 'text/html; charset=utf-8', body: html };

@@ -98,21 +98,36 @@ const readOptions = () => {
   return { baseUrl: url, apiKey, ...(origin ? { origin } : {}), readOnly, ...throttling };
 };
 
-/** Fails at once, saying so, when nothing answers at the base URL. */
-const assertAnswers = async (baseUrl: string) => {
+/**
+ * Fails at once, in one line, when nothing answers at the base URL or the API refuses the key
+ * (401 or 403): every check of the suite would fail for that one reason.
+ */
+const assertKeyAccepted = async (baseUrl: string, apiKey: string) => {
+  let response: Response;
   try {
-    await fetch(`${baseUrl.replace(/\/+$/, '')}/pets`, { signal: AbortSignal.timeout(10_000) });
+    response = await fetch(`${baseUrl.replace(/\/+$/, '')}/pets?limit=1`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new SmokeSetupError(
       `No API answers at ${baseUrl} (${cause}): start it with npm start, or give --url and --key of a stage`,
     );
   }
+  if (response.status === 401 || response.status === 403) {
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+    const code = typeof body.code === 'string' ? ` ${body.code}` : '';
+    throw new SmokeSetupError(
+      `The API at ${baseUrl} refused the key (${response.status}${code}): give the key npm start printed, or one made for that stage with npm run keys -- create`,
+    );
+  }
+  await response.body?.cancel();
 };
 
 try {
   const options = readOptions();
-  await assertAnswers(options.baseUrl);
+  await assertKeyAccepted(options.baseUrl, options.apiKey);
   const target = contractTarget({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,

@@ -66,6 +66,27 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
     await sdkCall('PutItem', () => this.client.send(new PutCommand({ TableName: this.table, Item: record })));
   }
 
+  async putIfAbsent(record: ApiKeyRecord): Promise<ApiKeyRecord> {
+    try {
+      await sdkCall('PutItem', () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: record,
+            ConditionExpression: 'attribute_not_exists(keyHash)',
+          }),
+        ),
+      );
+      return record;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    // Stored already (or by this very call, its answer lost and the put retried): as it is now.
+    const stored = await this.findByHash(record.keyHash);
+    if (!stored) throw new Error('An API key record refused as present cannot be read back');
+    return stored;
+  }
+
   /** Key administration only (a handful of keys): a paginated scan is fine here. */
   async list(): Promise<ApiKeyRecord[]> {
     const records: ApiKeyRecord[] = [];

@@ -86,11 +86,33 @@ export const parseRequest = <S extends z.ZodMiniType>(schema: S, raw: RawRequest
   return result.data;
 };
 
-/** Validates the parts of the request that `parts` names and puts the result on `event.input`. */
+/** What an unknown query parameter is told, by an operation's query schema or by the rule below. */
+export const UNKNOWN_QUERY_PARAMETER = 'is not a known query parameter';
+
+/**
+ * The query parameters of an operation that reads none: each is unknown, and refused like an
+ * unknown one of an operation that reads some (`POST /pets?status=sold` must not pass for a
+ * request that set a status).
+ */
+const refuseAnyQuery = (event: APIGatewayProxyEvent): void => {
+  const names = Object.keys({ ...event.multiValueQueryStringParameters, ...event.queryStringParameters });
+  if (names.length > 0) {
+    throw validationFailed(
+      names.map((name) => ({ field: `query.${name}`, message: UNKNOWN_QUERY_PARAMETER })),
+    );
+  }
+};
+
+/**
+ * Validates the parts of the request that `parts` names and puts the result on `event.input`. A
+ * part with no schema must be absent where a client could send it by mistake: an operation
+ * without a query schema refuses any query parameter.
+ */
 export const validateRequest = (parts: RequestParts): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const schema = requestSchema(parts);
   return {
     before: (request) => {
+      if (!parts.query) refuseAnyQuery(request.event);
       const input = parseRequest(schema, rawRequest(request.event, parts));
       Object.assign(request.event, { input });
     },

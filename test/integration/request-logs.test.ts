@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateApiKey } from '#shared/auth/api-key';
+import { freePort } from '#tools/local/dynamodb-local';
+import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { localFunctions } from '#tools/local/local-stack';
+import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
+
+/**
+ * What the logs say about a request, as the local server writes them: the real authorizer and
+ * the real functions, their Powertools lines captured as written. The functions' DynamoDB is a
+ * port nothing listens on, so every request fails for real (503) and is logged at ERROR, with
+ * the authorizer's lines (INFO) before it; many at once, as a busy client sends them.
+ */
+
+type Line = Record<string, unknown>;
+
+let tables: TestTables;
+let key: string;
+let gateway: LocalGateway;
+const gatewayLines: string[] = [];
+
+beforeAll(async () => {
+  tables = await createTestTables('request-logs');
+  const generated = generateApiKey('logs');
+  key = generated.key;
+  await apiKeysOf(tables).put(generated.record);
+  const working = localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'INFO' });
+  const unreachable = localFunctions({
+    endpoint: `http://127.0.0.1:${await freePort()}`,
+    tables: tables.names,
+    logLevel: 'INFO',
+  });
+  gateway = await startLocalGateway({
+    port: 0,
+    authorizer: working.authorizer,
+    handlers: unreachable.handlers,
+    log: (line) => gatewayLines.push(line),
+  });
+});
+afterAll(() => gateway.close());
+
+/** The JSON lines written to stdout and stderr while `run` runs, and what it returned. */
+const capturing = async <T>(run: () => Promise<T>): Promise<{ result: T; lines: Line[] }> => {
+  const written: string[] = [];
+  const spies = [process.stdout, process.stderr].map((stream) =>
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }),
+  );
+  try {
+    return {
+      result: await run(),
+      lines: written
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Line),
+    };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+};
+
+describe('the logs of a request', () => {
+  it('carry its request id on every line it causes, and concurrent requests never share one', async () => {
+    const { result: answers, lines } = await capturing(() =>
+      Promise.all(
+        Array.from({ length: 40 }, async (_, index) => {
+          const response = await fetch(`${gateway.baseUrl}/pets/${index + 1}`, {
+            headers: { Authorization: `Bearer ${key}` },
+          });
+          return { status: response.status, body: (await response.json()) as { requestId: string } };
+        }),
+      ),
+    );
+    const ids = answers.map(({ body }) => body.requestId);
+    /** The request a line names: the functions' by correlation_id, the authorizer's by its invocation. */
+    const requestOf = (line: Line) => (line.correlation_id ?? line.function_request_id) as string;
+
+    expect(answers.map(({ status }) => status)).toEqual(Array(40).fill(503));
+    expect(new Set(ids).size).toBe(40);
+    // Every line belongs to one of the requests, and each request has its authorizer's and its function's.
+    expect(lines.filter((line) => !ids.includes(requestOf(line)))).toEqual([]);
+    for (const id of ids) {
+      const own = lines.filter((line) => requestOf(line) === id).map(({ message }) => message);
+      expect([id, own.sort()]).toEqual([id, ['Key accepted', 'Request failed']]);
+    }
+    // No invocation's lines name two requests.
+    const requestsOfInvocation = new Map<unknown, Set<string>>();
+    for (const line of lines) {
+      const requests = requestsOfInvocation.get(line.function_request_id) ?? new Set<string>();
+      requests.add(requestOf(line));
+      requestsOfInvocation.set(line.function_request_id, requests);
+    }
+    expect([...requestsOfInvocation.values()].filter((requests) => requests.size > 1)).toEqual([]);
+    // The gateway's line of each request ends in its id.
+    await vi.waitFor(() => {
+      for (const id of ids) expect(gatewayLines.filter((line) => line.endsWith(` ${id}`))).toHaveLength(1);
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import java.io.IOException;
+import java.lang.reflect.Field;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import software.amazon.dynamodb.services.local.main.ServerRunner;
+import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
+
+/**
+ * AWS's DynamoDB Local, reachable from this machine only. Its own main class
+ * (ServerRunner, what `java -jar DynamoDBLocal.jar` runs) builds a Jetty server with
+ * `new Server(port)`, which listens on every interface, and offers no option to change that.
+ * This launcher builds the same server from the same command line (ServerRunner's own parser, so
+ * every documented option means what it always does), binds its connector to 127.0.0.1 before it
+ * starts, and starts it. It sets up no telemetry: nothing is sent anywhere.
+ *
+ * It also ends when its standard input closes: the process that started it holds the other end,
+ * so DynamoDB Local never outlives it, even one killed with SIGKILL.
+ *
+ * Run by tools/local/dynamodb-local.ts as a single source file (`java -cp DynamoDBLocal.jar
+ * LoopbackDynamoDbLocal.java -port N ...`), compiled in memory at each start: no build step and no
+ * class file in the repository.
+ */
+public class LoopbackDynamoDbLocal {
+  static final String LOOPBACK = "127.0.0.1";
+
+  public static void main(String[] args) throws Exception {
+    endWhenStdinCloses();
+    DynamoDBProxyServer proxy;
+    try {
+      proxy = ServerRunner.createServerFromCommandLineArgs(args);
+    } catch (Exception error) {
+      System.err.println("Invalid arguments for DynamoDB Local: " + error.getMessage());
+      System.exit(2);
+      return;
+    }
+    Server jetty;
+    try {
+      Field field = DynamoDBProxyServer.class.getDeclaredField("server");
+      field.setAccessible(true);
+      jetty = (Server) field.get(proxy);
+    } catch (ReflectiveOperationException | ClassCastException error) {
+      // A DynamoDB Local built differently: refuse to start rather than listen on every interface.
+      System.err.println("This DynamoDB Local cannot be bound to " + LOOPBACK + " (" + error + "): not started.");
+      System.exit(3);
+      return;
+    }
+    for (Connector connector : jetty.getConnectors()) {
+      if (!(connector instanceof ServerConnector)) {
+        System.err.println("Unexpected connector " + connector + ": not started.");
+        System.exit(3);
+      }
+      ((ServerConnector) connector).setHost(LOOPBACK);
+    }
+    proxy.start();
+  }
+
+  private static void endWhenStdinCloses() {
+    Thread watchdog = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {
+          // Nothing is ever sent; reading only waits for the end.
+        }
+      } catch (IOException closed) {
+        // Closed as well.
+      }
+      System.exit(0);
+    }, "parent-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+  }
+}

@@ -1,0 +1,235 @@
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  argumentsOf,
+  commandLineOf,
+  endProcess,
+  NotPermittedError,
+  ownCommandLine,
+  processesWhere,
+} from '#tools/local/processes';
+import { DYNAMODB_LOCAL_LAUNCHER, LocalConfigError, localDataPaths } from '#tools/local/settings';
+
+/**
+ * One server per data directory. Two DynamoDB Locals on one database file corrupt each other's
+ * writes (creates answered 500), so `npm start` and `npm run dev` take the directory's lock file
+ * before they start DynamoDB Local, and keep in it who they are: their PID and command line, the
+ * API's port, and the PID of the DynamoDB Local they run.
+ *
+ * A second server on a held directory stops with one sentence naming the first. A lock whose
+ * owner is gone (killed with SIGKILL, say) is stale: it is taken over, after its DynamoDB Local,
+ * if that still runs on this directory, is stopped. A DynamoDB Local on the directory that no lock
+ * names is never joined nor stopped unasked: the server refuses to start, with the command to run.
+ */
+
+/** What the lock file says. */
+export interface LockRecord {
+  /** The server holding the directory. */
+  readonly pid: number;
+  /** Its command line, so that a PID reused by another program is not taken for it. */
+  readonly command: string;
+  /** `npm start` or `npm run dev`. */
+  readonly server: string;
+  /** The API's port (0 until it listens, when asked for any port). */
+  readonly port: number;
+  /** The DynamoDB Local it runs, once started. */
+  readonly dynamoDbPid?: number;
+  readonly startedAt: string;
+}
+
+/** The data directory is held by a running server. */
+export class DataDirInUseError extends LocalConfigError {
+  override readonly name = 'DataDirInUseError';
+  constructor(
+    readonly holder: LockRecord,
+    dataDir: string,
+  ) {
+    super(
+      `Another ${holder.server} (PID ${holder.pid}, API port ${holder.port}) is using the data directory ${dataDir}: stop it (Ctrl+C where it runs, or kill ${holder.pid}), or set PETSTORE_DATA_DIR to another directory.`,
+    );
+  }
+}
+
+/** A DynamoDB Local that no server owns runs on the data directory. */
+export class StrayDynamoDbLocalError extends LocalConfigError {
+  override readonly name = 'StrayDynamoDbLocalError';
+  constructor(pids: readonly number[], directory: string) {
+    super(
+      `A DynamoDB Local that no running server owns (PID ${pids.join(', ')}) is using ${directory}: stop it with \`kill ${pids.join(' ')}\`, then start again.`,
+    );
+  }
+}
+
+export interface DataDirLock {
+  readonly file: string;
+  /** Records the API's port or the PID of a (re)started DynamoDB Local. */
+  update(changes: Partial<Pick<LockRecord, 'port' | 'dynamoDbPid'>>): void;
+  /** Gives the directory up (only if the lock is still this process's). */
+  release(): void;
+}
+
+export interface LockOptions {
+  readonly dataDir: string;
+  /** The API's port, for the message another server prints. */
+  readonly port: number;
+  /** @default 'npm start' */
+  readonly server?: string;
+  /** Says what was cleaned up. */
+  readonly log?: (line: string) => void;
+}
+
+const parse = (text: string): LockRecord | undefined => {
+  try {
+    const value = JSON.parse(text) as Partial<LockRecord>;
+    return typeof value.pid === 'number' && typeof value.command === 'string'
+      ? (value as LockRecord)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const read = (file: string): LockRecord | 'missing' | 'unreadable' => {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw error;
+  }
+  return parse(text) ?? 'unreadable';
+};
+
+/** Whether the server a lock names still runs: its PID, with the command line it recorded. */
+const holderRuns = (record: LockRecord): boolean => commandLineOf(record.pid) === record.command;
+
+/** Whether `args` are those of a DynamoDB Local with its data in `directory`. */
+const servesDirectory = (args: readonly string[], directory: string): boolean =>
+  args.some((arg) => arg.endsWith(DYNAMODB_LOCAL_LAUNCHER) || arg.endsWith('DynamoDBLocal.jar')) &&
+  args.some((arg, index) => arg === '-dbPath' && args[index + 1] === directory);
+
+/** Creates the lock file with `record` in one step: there or not, never half-written. */
+const create = (file: string, record: LockRecord): boolean => {
+  const draft = `${file}.${process.pid}.draft`;
+  writeFileSync(draft, `${JSON.stringify(record, null, 2)}\n`);
+  try {
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+};
+
+/**
+ * Removes the stale lock `seen`, unless another server replaced it meanwhile: it is moved aside
+ * first (one atomic step), and put back if what was moved is not what was judged stale.
+ */
+const removeStale = (file: string, seen: LockRecord | 'unreadable') => {
+  const aside = `${file}.stale-${process.pid}`;
+  try {
+    renameSync(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = read(aside);
+  const same =
+    seen === 'unreadable' ? moved === 'unreadable' : JSON.stringify(moved) === JSON.stringify(seen);
+  if (!same) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // Another server holds it by now; the one moved aside was stale after all.
+    }
+  }
+  rmSync(aside, { force: true });
+};
+
+/** A lock file just created may still be empty for a moment: how long to wait before judging it. */
+const UNREADABLE_GRACE_MS = 1_000;
+
+/**
+ * Takes the data directory for this process, before DynamoDB Local starts: throws
+ * DataDirInUseError when a running server holds it, and StrayDynamoDbLocalError when a DynamoDB
+ * Local no lock names uses it; cleans up after a server that is gone.
+ */
+export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> => {
+  const { lock: file, dynamoDb } = localDataPaths(options.dataDir);
+  // As DynamoDB Local is given it (tools/local/dynamodb-local.ts resolves it).
+  const directory = resolve(dynamoDb);
+  const log = options.log ?? (() => undefined);
+  let record: LockRecord = {
+    pid: process.pid,
+    command: ownCommandLine(),
+    server: options.server ?? 'npm start',
+    port: options.port,
+    startedAt: new Date().toISOString(),
+  };
+  let firstUnreadable: number | undefined;
+  while (!create(file, record)) {
+    const held = read(file);
+    if (held === 'missing') continue;
+    if (held === 'unreadable') {
+      firstUnreadable ??= Date.now();
+      if (Date.now() - firstUnreadable < UNREADABLE_GRACE_MS) {
+        await new Promise((done) => setTimeout(done, 50));
+        continue;
+      }
+    } else {
+      if (holderRuns(held)) throw new DataDirInUseError(held, options.dataDir);
+      const java = held.dynamoDbPid;
+      const javaArgs = java === undefined ? undefined : argumentsOf(java);
+      if (java !== undefined && javaArgs && servesDirectory(javaArgs, directory)) {
+        log(
+          `The server that held ${options.dataDir} (PID ${held.pid}) is gone and its DynamoDB Local (PID ${java}) still runs: stopping it`,
+        );
+        try {
+          await endProcess(java);
+        } catch (error) {
+          if (!(error instanceof NotPermittedError)) throw error;
+          throw new StrayDynamoDbLocalError([java], directory);
+        }
+      } else {
+        log(`The server that held ${options.dataDir} (PID ${held.pid}) is gone: taking the directory over`);
+      }
+    }
+    removeStale(file, held);
+    firstUnreadable = undefined;
+  }
+
+  const release = () => {
+    process.off('exit', release);
+    const current = read(file);
+    if (current !== 'missing' && current !== 'unreadable' && current.pid === process.pid) {
+      rmSync(file, { force: true });
+    }
+  };
+  // However this process ends short of SIGKILL, the directory is given up.
+  process.on('exit', release);
+
+  const strays = processesWhere((args) => servesDirectory(args, directory));
+  if (strays.length > 0) {
+    release();
+    throw new StrayDynamoDbLocalError(strays, directory);
+  }
+
+  return {
+    file,
+    update: (changes) => {
+      record = { ...record, ...changes };
+      const draft = `${file}.${process.pid}.draft`;
+      writeFileSync(draft, `${JSON.stringify(record, null, 2)}\n`);
+      renameSync(draft, file);
+    },
+    release,
+  };
+};
+
+/** The running server that holds `dataDir`, if any (nothing is changed). */
+export const dataDirHolder = (dataDir: string): LockRecord | undefined => {
+  const held = read(localDataPaths(dataDir).lock);
+  return typeof held === 'object' && holderRuns(held) ? held : undefined;
+};

@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Other processes of this machine, as the local server needs to know them: whether a PID is still
+ * the process a lock file names, and which DynamoDB Local serves a data directory. Linux answers
+ * from /proc; elsewhere (macOS) `ps` does.
+ */
+
+const hasProc = (): boolean => {
+  try {
+    readFileSync('/proc/self/cmdline');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The arguments of process `pid` (program first), or undefined when there is no such process. */
+export const argumentsOf = (pid: number): string[] | undefined => {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  if (hasProc()) {
+    try {
+      const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      // A zombie (ended, not yet reaped) has an empty command line: it is not running.
+      return text === '' ? undefined : text.replace(/\0$/, '').split('\0');
+    } catch {
+      return undefined;
+    }
+  }
+  const ps = spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+  const line = ps.status === 0 ? ps.stdout.trim() : '';
+  return line === '' ? undefined : line.split(' ');
+};
+
+/** The command line of process `pid` as one string, or undefined when it is not running. */
+export const commandLineOf = (pid: number): string | undefined => argumentsOf(pid)?.join(' ');
+
+/** This process's command line, as `commandLineOf` reads other processes'. */
+export const ownCommandLine = (): string => commandLineOf(process.pid) ?? process.argv.join(' ');
+
+/** Whether process `pid` runs (a process of another user counts: it exists). */
+export const isRunning = (pid: number): boolean => {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return argumentsOf(pid) !== undefined;
+};
+
+/** The PIDs of running processes whose arguments satisfy `matches`. */
+export const processesWhere = (matches: (args: readonly string[]) => boolean): number[] => {
+  if (hasProc()) {
+    return readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .filter((pid) => {
+        const args = argumentsOf(pid);
+        return args !== undefined && matches(args);
+      });
+  }
+  const ps = spawnSync('ps', ['-e', '-o', 'pid=,args='], { encoding: 'utf8' });
+  return ps.stdout
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null && matches((match[2] ?? '').split(' ')))
+    .map((match) => Number(match[1]));
+};
+
+const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** A process this one may not signal (another user's). */
+export class NotPermittedError extends Error {
+  override readonly name = 'NotPermittedError';
+}
+
+/**
+ * Ends process `pid`, which is not a child of this one (so no exit event tells when it is gone):
+ * SIGTERM, then SIGKILL after `graceMs`, checking every 50 ms until it has gone. Throws
+ * NotPermittedError, at once, for a process this user may not signal.
+ */
+export const endProcess = async (pid: number, graceMs = 5_000): Promise<void> => {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EPERM') {
+        throw new NotPermittedError(`process ${pid} belongs to another user`);
+      }
+      // ESRCH: gone already.
+    }
+  };
+  signal('SIGTERM');
+  // A stopped process (SIGSTOP, Ctrl+Z) keeps SIGTERM pending until it runs again.
+  signal('SIGCONT');
+  const killAt = Date.now() + graceMs;
+  let killed = false;
+  while (isRunning(pid)) {
+    if (!killed && Date.now() >= killAt) {
+      signal('SIGKILL');
+      killed = true;
+    }
+    await delay(50);
+  }
+};

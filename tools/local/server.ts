@@ -1,0 +1,87 @@
+import { ANY_ORIGIN } from '#shared/allowed-origins';
+import { ENV } from '#shared/config';
+import type { LocalStack } from '#tools/local/local-stack';
+import { LOCAL_HOST, localDataPaths, readLocalSettings } from '#tools/local/settings';
+import { assertSettingsUsable } from '#tools/local/startup-checks';
+
+/**
+ * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of an embedded DynamoDB Local.
+ * Settings: tools/local/settings.ts. A setting that cannot work ends it at once, with one line
+ * naming the variable to change (tools/local/start.ts prints it); so does losing DynamoDB Local
+ * for good.
+ */
+
+const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+
+/** Runs the server until a signal or a fatal failure ends the process; throws when it cannot start. */
+export const runServer = async (): Promise<void> => {
+  // Settings first, before the service's modules load: a bad one is reported in well under a second.
+  const settings = readLocalSettings(process.env);
+  await assertSettingsUsable({ ...settings, host: LOCAL_HOST });
+  const [{ startLocalStack }, { referenceRoutes }] = await Promise.all([
+    import('#tools/local/local-stack'),
+    import('#tools/openapi/reference'),
+  ]);
+
+  let stopping = false;
+  let stack: LocalStack | undefined;
+  const shutdown = (reason: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    (code === 0 ? console.log : console.error)(`${reason}: stopping`);
+    (stack?.stop() ?? Promise.resolve()).then(
+      () => process.exit(code),
+      (error: unknown) => {
+        console.error(`Stopped with an error: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+
+  // Before anything starts: a signal during start-up still stops DynamoDB Local (the exit hook).
+  process.on('SIGINT', (signal) => shutdown(signal));
+  process.on('SIGTERM', (signal) => shutdown(signal));
+
+  stack = await startLocalStack({
+    ...settings,
+    staticRoutes: referenceRoutes(),
+    log,
+    onFatal: (message) => shutdown(message, 1),
+  });
+
+  const paths = localDataPaths(settings.dataDir);
+  const database = stack.dynamoDbLocal
+    ? `DynamoDB Local at ${stack.dynamoDbEndpoint}, data in ${paths.dynamoDb}`
+    : `DynamoDB at ${stack.dynamoDbEndpoint} (DYNAMODB_ENDPOINT)`;
+  const keySource = {
+    PETSTORE_API_KEY: 'from PETSTORE_API_KEY',
+    generated: `generated, kept in ${paths.apiKey}`,
+    'data dir': `from ${paths.apiKey}`,
+  }[stack.apiKeySource];
+  console.log(
+    [
+      `Pet store API listening on ${stack.gateway.baseUrl}`,
+      `API key (${keySource}): ${stack.apiKey}`,
+      ...(stack.apiKeyRevokedAt
+        ? [
+            `  This key was revoked at ${stack.apiKeyRevokedAt}: requests with it are refused (401). For a new one, ${stack.apiKeySource === 'PETSTORE_API_KEY' ? `set ${ENV.local.apiKey} to another key` : `stop the server, delete ${paths.apiKey} and start again`}.`,
+          ]
+        : []),
+      `Its plan: ${stack.apiKeyPlan}, enforced as API Gateway would (${ENV.local.apiKeyPlan}=trial tries a client's back-off)`,
+      `Database: ${database}`,
+      `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
+      `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
+      `API reference: ${new URL('/docs', stack.gateway.baseUrl).href} (document: /openapi.yaml, /openapi.json)`,
+      `Logs: here, on stdout and stderr: a line per request ending in its request id, and the functions' JSON lines (level ${settings.logLevel ?? 'WARN'}; set ${ENV.logLevel}) carrying it too.`,
+      "A request's lines: its id is the requestId of every Error; grep it (keep them with: npm start 2>&1 | tee server.log, then grep <requestId> server.log).",
+      'Stop with Ctrl+C.',
+    ].join('\n'),
+  );
+
+  // npm does not pass a SIGTERM sent to it on to this process: when the process that started us
+  // is gone, stop too, rather than leave this server and its Java process running as orphans.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown('parent process exited');
+  }, 1_000).unref();
+};
