@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,6 +58,21 @@ describe('DynamoDB Local', () => {
       await expect(startDynamoDbLocal({ port: 70_000 })).rejects.toThrow(
         /^DynamoDB Local exited with 2: [\s\S]*Invalid Port\. Port number must lie between 1 and 65535\.[\s\S]*$/,
       );
+    },
+    START_TIMEOUT_MS,
+  );
+
+  it(
+    'leaves nothing in the temporary directory: the SQLite library it copies at start goes with it',
+    async () => {
+      const database = await startDynamoDbLocal();
+      const { scratchDir } = database;
+      expect(scratchDir.startsWith(tmpdir())).toBe(true);
+      expect(existsSync(scratchDir)).toBe(true);
+
+      await database.stop();
+
+      expect(existsSync(scratchDir)).toBe(false);
     },
     START_TIMEOUT_MS,
   );

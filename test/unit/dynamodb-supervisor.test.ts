@@ -25,6 +25,7 @@ const fakeDatabase = (pid: number): FakeDatabase => {
     endpoint: ENDPOINT,
     port: 8123,
     pid,
+    scratchDir: `/tmp/dynamodb-local-scratch-${pid}`,
     exited,
     get stopping() {
       return stopping;

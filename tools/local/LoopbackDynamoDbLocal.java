@@ -1,3 +1,4 @@
+import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import org.eclipse.jetty.server.Connector;
@@ -26,6 +27,7 @@ public class LoopbackDynamoDbLocal {
 
   public static void main(String[] args) throws Exception {
     endWhenStdinCloses();
+    deleteScratchOnExit();
     DynamoDBProxyServer proxy;
     try {
       proxy = ServerRunner.createServerFromCommandLineArgs(args);
@@ -53,6 +55,23 @@ public class LoopbackDynamoDbLocal {
       ((ServerConnector) connector).setHost(LOOPBACK);
     }
     proxy.start();
+  }
+
+  /**
+   * DynamoDB Local copies its SQLite library into Java's temporary directory at every start and
+   * never deletes it. The process that starts it gives it a directory of its own
+   * (`-Djava.io.tmpdir`, named again in `-Dpetstore.scratch`), which goes when it ends, even when
+   * that process was killed and could not remove it.
+   */
+  private static void deleteScratchOnExit() {
+    String scratch = System.getProperty("petstore.scratch");
+    if (scratch == null) return;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      File directory = new File(scratch);
+      File[] files = directory.listFiles();
+      if (files != null) for (File file : files) file.delete();
+      directory.delete();
+    }, "scratch-cleanup"));
   }
 
   private static void endWhenStdinCloses() {

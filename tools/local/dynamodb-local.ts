@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
@@ -20,6 +21,8 @@ export interface DynamoDbLocal {
   readonly endpoint: string;
   readonly port: number;
   readonly pid: number | undefined;
+  /** Java's temporary directory for this process: removed when it ends. */
+  readonly scratchDir: string;
   /** Settles when the Java process ends, whether `stop()` ended it or not. */
   readonly exited: Promise<ProcessExit>;
   /** True once `stop()` was called: an exit after that is expected. */
@@ -75,13 +78,17 @@ const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.me
 
 /**
  * The command line of DynamoDB Local on `port`, with its data in `path` (in memory without one),
- * one database for every client whatever its credentials (`-sharedDb`), no telemetry.
+ * one database for every client whatever its credentials (`-sharedDb`), no telemetry. `scratch`
+ * is Java's temporary directory: DynamoDB Local copies its SQLite library there at every start
+ * and never deletes it, so each start gets a directory of its own that is removed when it ends
+ * (by this process, and by the launcher itself should this process be killed first).
  */
-export const javaArguments = (port: number, path: string | null): string[] => {
+export const javaArguments = (port: number, path: string | null, scratch?: string): string[] => {
   const jars = jarDirectory();
   return [
     ...JAVA_OPTIONS,
     `-Djava.library.path=${join(jars, 'DynamoDBLocal_lib')}`,
+    ...(scratch ? [`-Djava.io.tmpdir=${scratch}`, `-Dpetstore.scratch=${scratch}`] : []),
     '-cp',
     join(jars, 'DynamoDBLocal.jar'),
     LAUNCHER,
@@ -125,11 +132,15 @@ const waitUntilReady = async (
 /** Every Java child this process started; killed on exit, so none outlives its parent. */
 const children = new Set<ChildProcess>();
 let exitHookInstalled = false;
+/** The temporary directories of the DynamoDB Locals this process started and that still run. */
+const scratches = new Set<string>();
+
 const installExitHook = () => {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
     for (const child of children) child.kill('SIGKILL');
+    for (const scratch of scratches) rmSync(scratch, { recursive: true, force: true });
   });
 };
 
@@ -144,7 +155,9 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   if (path) ensureDataDir(path);
   // stdin is a pipe that nothing writes to: when this process ends, however it ends, it closes
   // and the launcher stops DynamoDB Local. stderr is kept for the error message.
-  const child = spawn('java', javaArguments(port, path), {
+  const scratch = mkdtempSync(join(tmpdir(), 'dynamodb-local-scratch-'));
+  scratches.add(scratch);
+  const child = spawn('java', javaArguments(port, path, scratch), {
     cwd: jarDirectory(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -162,7 +175,11 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
       done(ended);
     }),
   );
-  exited.then(() => children.delete(child));
+  exited.then(() => {
+    children.delete(child);
+    rmSync(scratch, { recursive: true, force: true });
+    scratches.delete(scratch);
+  });
 
   const endpoint = `http://127.0.0.1:${port}`;
   let stopping = false;
@@ -189,6 +206,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     endpoint,
     port,
     pid: child.pid,
+    scratchDir: scratch,
     exited,
     get stopping() {
       return stopping;
