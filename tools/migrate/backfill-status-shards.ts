@@ -4,11 +4,19 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OUTPUT } from '#infra/outputs';
-import { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
+import { STAGE_NAMES } from '#infra/stage-names';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { type BackfillProgress, backfillStatusShards } from '#shared/adapters/dynamodb/status-shard-backfill';
 import { PETS_TABLE } from '#shared/adapters/dynamodb/table-design';
-import { checkAwsSetup, OPERATOR_TIME_BUDGET, SetupError } from '#tools/keys/keys';
+import {
+  checkAwsSetup,
+  OPERATOR_TIME_BUDGET,
+  SetupError,
+  TABLE_TARGET_OPTIONS,
+  type TableTarget,
+  tableTargetOf,
+  UsageError,
+} from '#tools/table-command';
 
 /**
  * `npm run backfill:status-shards`: gives every pet of a stage's table the key of the sharded
@@ -29,23 +37,13 @@ Options:
 
 Running it again is safe: pets that already have their key are not written.`;
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-export interface BackfillTarget {
-  readonly table: string;
-  readonly stage?: StageName;
-  readonly region?: string;
-  readonly endpoint?: string;
+export interface BackfillTarget extends TableTarget {
   readonly after?: number;
 }
 
 export type BackfillCommand =
   | { readonly command: 'help' }
   | { readonly command: 'run'; readonly target: BackfillTarget };
-
-const isStage = (value: string): value is StageName => (STAGE_NAMES as readonly string[]).includes(value);
 
 /** The command line as a command; throws UsageError with what is wrong. */
 export const parseBackfillArgs = (argv: readonly string[]): BackfillCommand => {
@@ -56,26 +54,11 @@ export const parseBackfillArgs = (argv: readonly string[]): BackfillCommand => {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help) return { command: 'help' };
-  const { table, stage, region, endpoint, after } = values;
-  if (stage !== undefined && !isStage(stage))
-    throw new UsageError(`--stage must be one of ${STAGE_NAMES.join(', ')}, not "${stage}"`);
-  if (!table) throw new UsageError('--table is required');
-  if (stage && !table.startsWith(`${stackName(stage)}-`))
-    throw new UsageError(`Table "${table}" does not belong to stack ${stackName(stage)}`);
-  if (endpoint !== undefined && !/^https?:\/\/\S+$/.test(endpoint))
-    throw new UsageError(`--endpoint must be an http(s) URL, not "${endpoint}"`);
+  const { after } = values;
+  const target = tableTargetOf(values, OUTPUT.tableName(PETS_TABLE));
   if (after !== undefined && !/^[1-9]\d{0,15}$/.test(after))
     throw new UsageError(`--after must be a pet id as a previous run printed it, not "${after}"`);
-  return {
-    command: 'run',
-    target: {
-      table,
-      ...(stage ? { stage } : {}),
-      ...(region ? { region } : {}),
-      ...(endpoint ? { endpoint } : {}),
-      ...(after ? { after: Number(after) } : {}),
-    },
-  };
+  return { command: 'run', target: { ...target, ...(after ? { after: Number(after) } : {}) } };
 };
 
 const parse = (argv: readonly string[]) =>
@@ -84,10 +67,7 @@ const parse = (argv: readonly string[]) =>
     allowPositionals: false,
     strict: true,
     options: {
-      table: { type: 'string' },
-      stage: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
+      ...TABLE_TARGET_OPTIONS,
       after: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
