@@ -7,7 +7,6 @@ import { deprecationHeaders } from '#shared/http/deprecation';
 import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
-import { jsonBody } from '#shared/http/middleware/json-body';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
 import { validateRequest } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
@@ -27,6 +26,18 @@ export interface FunctionDependencies extends Observability {
   /** The web origins whose pages may read its answers (CORS). @default none */
   readonly corsOrigins?: AllowedOrigins;
 }
+
+/**
+ * How a function reads its request body: `jsonBody()` (middleware/json-body.ts). Passed in by the
+ * handler of an operation that reads one, so that the functions of the others do not carry a body
+ * parser they never run (each KB of a bundle is paid at every cold start).
+ */
+export type BodyReader = middy.MiddlewareObj<APIGatewayProxyEvent>[];
+
+/** The body reader, required exactly when the operation's request has a body. */
+export type BodyOptions<O extends Operation> = O['request'] extends { readonly body: object }
+  ? [options: { readonly body: BodyReader }]
+  : [];
 
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
 export const TIMEOUT_MARGIN_MS = 500;
@@ -57,7 +68,8 @@ const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
 /**
  * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
  * that only speaks the domain. Order: metrics → error responses → repeated headers refused →
- * header normalisation → body checks and parsing (when the operation reads a body) → validation
+ * header normalisation → body checks and parsing (the handler's body reader, when the operation
+ * reads a body) → validation
  * (only valid requests reach the domain, an idempotent create's record included) → handler,
  * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
  * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
@@ -69,8 +81,13 @@ export const httpEndpoint = <O extends Operation>(
   operation: O,
   dependencies: FunctionDependencies,
   handle: EndpointHandler<NoInfer<O>>,
+  ...[options]: BodyOptions<NoInfer<O>>
 ): ProxyHandler => {
   const { logger, metrics } = dependencies;
+  const body = (options as { readonly body?: BodyReader } | undefined)?.body;
+  if (operation.request.body && !body) {
+    throw new Error(`${operation.operationId} reads a request body: its handler must pass a body reader`);
+  }
   const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
@@ -79,7 +96,7 @@ export const httpEndpoint = <O extends Operation>(
     .use(errorResponses({ headers, logger, metrics }))
     .use(singleValuedHeaders(headerNamesOf(operation)))
     .use(httpHeaderNormalizer())
-    .use(operation.request.body ? jsonBody() : [])
+    .use(operation.request.body && body ? body : [])
     .use(validateRequest(operation.request))
     .handler(async (event) => {
       const result = await handle(inputOf<O>(event), event);

@@ -1,9 +1,14 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { createPet } from '#functions/create-pet/contract';
-import type { getPet } from '#functions/get-pet/contract';
+import { createPet } from '#functions/create-pet/contract';
+import { getPet } from '#functions/get-pet/contract';
 import type { listPets } from '#functions/list-pets/contract';
 import type { Pet } from '#shared/domain/pet';
-import type { EndpointHandler } from '#shared/http/endpoint';
+import {
+  type BodyReader,
+  type EndpointHandler,
+  type FunctionDependencies,
+  httpEndpoint,
+} from '#shared/http/endpoint';
 import { created, noContent, ok } from '#shared/http/responses';
 import type { HttpMethod, RequestInput, ResultOf } from '#shared/operations/operation';
 import { deletePet } from '../support/delete-pet/contract';
@@ -67,6 +72,26 @@ describe('a handler result', () => {
     // @ts-expect-error getPet's handler cannot answer 204
     const handler: EndpointHandler<typeof getPet> = async () => noContent();
     expectTypeOf(handler).not.toBeAny();
+  });
+});
+
+describe('an endpoint', () => {
+  const dependencies = {} as FunctionDependencies;
+  const body = [] as BodyReader;
+
+  it('takes a body reader exactly when its operation reads a body', () => {
+    expectTypeOf(
+      httpEndpoint(createPet, dependencies, async () => created(pet, { Location: '/v1/pets/1' }), { body }),
+    ).toBeFunction();
+    expectTypeOf(httpEndpoint(getPet, dependencies, async () => ok(pet))).toBeFunction();
+    // @ts-expect-error createPet reads a body: its endpoint needs a reader
+    const unread = httpEndpoint(createPet, dependencies, async () =>
+      created(pet, { Location: '/v1/pets/1' }),
+    );
+    // @ts-expect-error getPet reads no body: a reader would only weigh on its bundle
+    const needless = httpEndpoint(getPet, dependencies, async () => ok(pet), { body });
+    expectTypeOf(unread).not.toBeAny();
+    expectTypeOf(needless).not.toBeAny();
   });
 });
 

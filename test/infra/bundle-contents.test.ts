@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { OPERATIONS } from '#functions/operations';
+import { esbuildOptions } from '#infra/bundling';
+import { PROJECT_ROOT } from '#infra/project-root';
+
+/**
+ * What each function's bundle carries, read from esbuild's metafile of the stack's own build
+ * options: a function pays at every cold start for each kilobyte it carries, so it carries only
+ * what its operation uses (BENCHMARKS.md prices each part).
+ */
+
+const FUNCTIONS = [...OPERATIONS, authorizerRoot];
+
+/** The input files of each function's bundle, by function name. */
+let inputsOf: Map<string, string[]>;
+
+beforeAll(async () => {
+  const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('<entry>', '<outfile>');
+  // One build for all of them (esbuild parses the SDK once); nothing is written.
+  const { metafile } = await build({
+    ...options,
+    entryPoints: Object.fromEntries(FUNCTIONS.map((root) => [root.name, join(PROJECT_ROOT, root.entry)])),
+    outdir: join(PROJECT_ROOT, '.bundle-contents'),
+    absWorkingDir: PROJECT_ROOT,
+    write: false,
+    metafile: true,
+  });
+  inputsOf = new Map(
+    Object.values((metafile as Metafile).outputs)
+      .filter((output) => output.entryPoint)
+      .map((output) => {
+        const root = FUNCTIONS.find((candidate) => output.entryPoint === candidate.entry);
+        if (!root) throw new Error(`No function for the output of ${output.entryPoint}`);
+        const carried = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0);
+        return [root.name, carried.map(([path]) => path)];
+      }),
+  );
+}, 60_000);
+
+const carries = (name: string, part: string): boolean =>
+  (inputsOf.get(name) ?? []).some((input) => input.includes(part));
+
+describe("each function's bundle", () => {
+  it('is built for every function', () => {
+    expect([...inputsOf.keys()].sort()).toEqual(FUNCTIONS.map((root) => root.name).sort());
+  });
+
+  it.each(OPERATIONS.map((root) => [root.name, Boolean(root.operation.request.body)] as const))(
+    '%s carries a JSON body parser only if its operation reads a body (reads one: %s)',
+    (name, readsBody) => {
+      expect(carries(name, 'node_modules/@middy/http-json-body-parser/')).toBe(readsBody);
+      expect(carries(name, 'shared/http/middleware/json-body.ts')).toBe(readsBody);
+    },
+  );
+
+  it.each(OPERATIONS.map((root) => [root.name, root.name === 'listPets'] as const))(
+    '%s carries the cursor codec only if it lists (lists: %s)',
+    (name, lists) => {
+      expect(carries(name, 'shared/http/cursor.ts')).toBe(lists);
+    },
+  );
+
+  it('of the authorizer carries no request parsing or validation and no metrics', () => {
+    const parts = [
+      'node_modules/@middy/http-',
+      'node_modules/zod/',
+      'node_modules/valibot/',
+      'node_modules/@aws-lambda-powertools/metrics/',
+      'shared/http/middleware/validate-request.ts',
+    ];
+    for (const part of parts) expect(carries('authorizer', part), part).toBe(false);
+  });
+});
