@@ -7,29 +7,98 @@ export const SERVICE_NAME = 'pet-store';
 
 export type { Logger } from '@aws-lambda-powertools/logger';
 
-/** The logger of the invocation running now, and the function's logger it stands in for. */
-const invocations = new AsyncLocalStorage<{ readonly parent: Logger; readonly logger: ServiceLogger }>();
+/** An invocation: what its lines carry, and the logger it took to write them. */
+interface Invocation {
+  /** The function's logger, which every piece of the function's code was handed. */
+  readonly parent: ServiceLogger;
+  readonly context: Context;
+  readonly requestId: string | undefined;
+  /** Whether it is the function's first: its lines' `cold_start`, whichever logger writes them. */
+  readonly coldStart: boolean;
+  /** The logger serving it: the function's own, or a child when it is busy with another. */
+  readonly logger: ServiceLogger;
+  /** A logger of its own for lines written after it ended (see `loggerOf`). */
+  late?: ServiceLogger;
+}
+
+/** The invocation running now, in this asynchronous context. */
+const invocations = new AsyncLocalStorage<Invocation>();
 
 /**
- * Powertools' Logger, able to say whether an invocation is the first it serves, and, while an
- * invocation runs (`withInvocationLogger`), writing every line through that invocation's own
- * logger: code handed the function's logger at build time (middleware, the domain) logs with the
- * invocation's keys, however many invocations run at once.
+ * Powertools' Logger, serving one invocation at a time with its keys, and, while an invocation
+ * runs (`withInvocationLogger`), writing every line of the function's logger through the logger
+ * serving that invocation: code handed the function's logger at build time (middleware, the
+ * domain) logs with the invocation's keys, however many invocations run at once.
  */
 class ServiceLogger extends Logger {
-  /** True the first time only: the cold start of the execution environment this logger lives in. */
-  takeColdStart(): boolean {
-    return this.getColdStart();
-  }
+  /** The invocation this logger serves now; none when it is free. */
+  #serving: Invocation | undefined;
+  /** Children made for invocations that overlapped, free to serve another. */
+  readonly #free: ServiceLogger[] = [];
 
   protected override createLogger(options?: ConstructorParameters<typeof Logger>[0]): Logger {
     return new ServiceLogger(options);
   }
 
+  /**
+   * Starts serving an invocation: the function's logger itself when it is free (always, in
+   * Lambda, where an environment runs one invocation at a time: nothing is built per request), a
+   * free child, or a new child when invocations overlap (the local server).
+   */
+  begin(context: Context, requestId: string | undefined): Invocation {
+    const logger = this.#serving ? (this.#free.pop() ?? this.#newChild()) : this;
+    const invocation: Invocation = {
+      parent: this,
+      context,
+      requestId,
+      coldStart: this.getColdStart(),
+      logger,
+    };
+    logger.#serve(invocation);
+    return invocation;
+  }
+
+  /** Ends an invocation: its keys are forgotten, and its logger serves the next one. */
+  end(invocation: Invocation): void {
+    const { logger } = invocation;
+    if (logger.#serving !== invocation) return;
+    logger.#serving = undefined;
+    logger.resetKeys();
+    if (logger !== this) this.#free.push(logger);
+  }
+
+  /** The logger a line of `invocation` goes through. */
+  loggerOf(invocation: Invocation): ServiceLogger {
+    if (invocation.logger.#serving === invocation) return invocation.logger;
+    // A line written after its invocation was answered (middy answers at the timeout while the
+    // handler may still run): its logger may serve another request now, so it gets one of its own.
+    if (!invocation.late) {
+      invocation.late = this.#newChild();
+      invocation.late.#serve(invocation);
+    }
+    return invocation.late;
+  }
+
+  #serve(invocation: Invocation): void {
+    this.#serving = invocation;
+    // `addContext` reads the flag for `cold_start`: the invocation's, not this logger's own.
+    this.coldStart = invocation.coldStart;
+    this.addContext(invocation.context);
+    if (invocation.requestId) this.setCorrelationId(invocation.requestId);
+  }
+
+  /** A child: the function's settings, none of the keys of the invocation it serves now. */
+  #newChild(): ServiceLogger {
+    const child = this.createChild() as ServiceLogger;
+    child.resetKeys();
+    return child;
+  }
+
   protected override processLogItem(...item: Parameters<Logger['processLogItem']>): void {
-    const current = invocations.getStore();
-    if (current?.parent === this) current.logger.processLogItem(...item);
-    else super.processLogItem(...item);
+    const invocation = invocations.getStore();
+    const logger = invocation?.parent === this ? this.loggerOf(invocation) : this;
+    if (logger === this) super.processLogItem(...item);
+    else logger.processLogItem(...item);
   }
 }
 
@@ -43,7 +112,7 @@ export const REQUEST_ID_LOG_KEY = 'correlation_id';
 /**
  * Structured JSON logs. Without `logLevel`, Powertools takes it from `POWERTOOLS_LOG_LEVEL` (set
  * per stage by the stack). Nothing logged anywhere holds an API key or a request body. This is
- * the function's logger; each invocation logs through a child of it (`invocationLogger`).
+ * the function's logger; each invocation logs with its own keys (`withInvocationLogger`).
  */
 export const createLogger = (options: { readonly logLevel?: LogLevel } = {}): Logger =>
   new ServiceLogger({
@@ -52,29 +121,13 @@ export const createLogger = (options: { readonly logLevel?: LogLevel } = {}): Lo
   });
 
 /**
- * The logger of one invocation: a child of the function's logger whose every line carries the
- * Lambda context (`function_request_id`, `cold_start`, …) and, for an API request, API Gateway's
- * request id as `correlation_id`, the `requestId` of the Error the client gets. A logger of its
- * own, not the function's logger with keys set and reset per invocation: the local server runs
- * invocations of one function concurrently, and shared keys would name another request.
- */
-export const invocationLogger = (logger: Logger, context: Context, requestId?: string): Logger => {
-  const child = logger.createChild();
-  // A new logger counts its first invocation as a cold start: it is one only if the function's is.
-  const cold = logger instanceof ServiceLogger ? logger.takeColdStart() : true;
-  if (!cold && child instanceof ServiceLogger) child.takeColdStart();
-  child.addContext(context);
-  // setCorrelationId writes REQUEST_ID_LOG_KEY.
-  if (requestId) child.setCorrelationId(requestId);
-  return child;
-};
-
-/**
- * `handler`, each of whose invocations logs through a logger of its own (`invocationLogger`),
- * the request id taken from its event by `requestIdOf`. Every line the function's logger writes
- * while the invocation runs, wherever in its code, is that logger's: Powertools' own
- * `injectLambdaContext` sets and resets keys on the one shared logger instead, which names the
- * wrong request as soon as two invocations overlap (the local server runs them side by side).
+ * `handler`, each of whose invocations logs with its own keys: the Lambda context
+ * (`function_request_id`, `cold_start`, …) and, for an API request, API Gateway's request id as
+ * `correlation_id`, the `requestId` of the Error the client gets (`requestIdOf`). Every line the
+ * function's logger writes while the invocation runs, wherever in its code, carries them, and the
+ * next invocation does not. Powertools' own `injectLambdaContext` sets and resets keys on the one
+ * shared logger instead, which names the wrong request as soon as two invocations overlap (the
+ * local server runs them side by side): here an overlapping invocation gets a child of its own.
  */
 export const withInvocationLogger =
   <E, R>(
@@ -82,9 +135,12 @@ export const withInvocationLogger =
     requestIdOf: (event: E) => string | undefined,
     handler: (event: E, context: Context) => Promise<R>,
   ): ((event: E, context: Context) => Promise<R>) =>
-  (event, context) => {
-    const own = invocationLogger(logger, context, requestIdOf(event));
-    return own instanceof ServiceLogger
-      ? invocations.run({ parent: logger, logger: own }, () => handler(event, context))
-      : handler(event, context);
+  async (event, context) => {
+    if (!(logger instanceof ServiceLogger)) return handler(event, context);
+    const invocation = logger.begin(context, requestIdOf(event));
+    try {
+      return await invocations.run(invocation, () => handler(event, context));
+    } finally {
+      logger.end(invocation);
+    }
   };
