@@ -18,6 +18,11 @@ export const NODE_TARGET = 'node24';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
+/** Imports esbuild resolves to another module, relative to the project root (where it runs). */
+export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
+  'node:stream/web': './infra/bundling-shims/stream-web.ts',
+};
+
 /**
  * esbuild options for one Lambda entry.
  *
@@ -29,6 +34,9 @@ export const ESM_REQUIRE_BANNER =
  * - Minified, with a source map for readable stack traces (`NODE_OPTIONS=--enable-source-maps`).
  *   The map leaves out the sources' text: stack traces need only the mappings, and the asset
  *   stays small.
+ *
+ * - `node:stream/web` replaced by a module that takes its one class used here from the globals
+ *   (infra/bundling-shims/stream-web.ts): the rest of that module costs every cold start.
  *
  * @param entry entry file, absolute or relative to the working directory
  * @param outfile where the bundle goes; NodejsFunction always writes `index.mjs` for ESM
@@ -47,6 +55,7 @@ export const esbuildOptions = (entry: string, outfile: string) =>
     sourcemap: true,
     sourcesContent: false,
     external: [],
+    alias: BUNDLING_ALIASES,
     logLevel: 'warning',
   }) satisfies BuildOptions;
 
@@ -71,6 +80,7 @@ const MAPPED = new Set([
   'sourcemap',
   'sourcesContent',
   'external',
+  'alias',
   'logLevel',
 ]);
 
@@ -100,6 +110,9 @@ export const toNodejsBundling = (options: BuildOptions): BundlingOptions => {
     ...(options.sourcesContent === undefined ? {} : { sourcesContent: options.sourcesContent }),
     // An explicit empty list is what makes NodejsFunction bundle the AWS SDK too.
     externalModules: [...(options.external ?? [])],
+    ...(options.alias === undefined
+      ? {}
+      : { esbuildArgs: { '--alias': Object.entries(options.alias).map(([from, to]) => `${from}=${to}`) } }),
     ...(logLevel === undefined ? {} : { logLevel }),
   };
 };

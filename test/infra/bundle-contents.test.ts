@@ -16,6 +16,8 @@ const FUNCTIONS = [...OPERATIONS, authorizerRoot];
 
 /** The input files of each function's bundle, by function name. */
 let inputsOf: Map<string, string[]>;
+/** What each function's bundle imports at run time (Node's modules), by function name. */
+let importsOf: Map<string, string[]>;
 
 beforeAll(async () => {
   const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('<entry>', '<outfile>');
@@ -28,16 +30,22 @@ beforeAll(async () => {
     write: false,
     metafile: true,
   });
+  const outputs = Object.values((metafile as Metafile).outputs)
+    .filter((output) => output.entryPoint)
+    .map((output) => {
+      const root = FUNCTIONS.find((candidate) => output.entryPoint === candidate.entry);
+      if (!root) throw new Error(`No function for the output of ${output.entryPoint}`);
+      return { name: root.name, output };
+    });
   inputsOf = new Map(
-    Object.values((metafile as Metafile).outputs)
-      .filter((output) => output.entryPoint)
-      .map((output) => {
-        const root = FUNCTIONS.find((candidate) => output.entryPoint === candidate.entry);
-        if (!root) throw new Error(`No function for the output of ${output.entryPoint}`);
-        const carried = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0);
-        return [root.name, carried.map(([path]) => path)];
-      }),
+    outputs.map(({ name, output }) => [
+      name,
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    ]),
   );
+  importsOf = new Map(outputs.map(({ name, output }) => [name, output.imports.map(({ path }) => path)]));
 }, 60_000);
 
 const carries = (name: string, part: string): boolean =>
@@ -60,6 +68,13 @@ describe("each function's bundle", () => {
     '%s carries the cursor codec only if it lists (lists: %s)',
     (name, lists) => {
       expect(carries(name, 'shared/http/cursor.ts')).toBe(lists);
+    },
+  );
+
+  it.each(FUNCTIONS.map((root) => root.name))(
+    '%s imports no part of Node that only a streamed response uses',
+    (name) => {
+      expect(importsOf.get(name)).not.toContain('node:stream/web');
     },
   );
 

@@ -37,7 +37,15 @@ const nodejsFunctionEsbuildArgs = (entry: string): string[] => {
     runtime: Runtime.NODEJS_24_X,
     architecture: Architecture.ARM_64,
   });
-  return bundling.buildEsbuildArgs(scratchStack(), '/in', '/out', posix.join);
+  const [step] = bundling.createBundlingSteps(scratchStack(), {
+    inputDir: '/in',
+    outputDir: '/out',
+    pathJoin: posix.join,
+    esbuildRunner: ['esbuild'],
+    createFileOps: () => [],
+  });
+  // `esbuild --bundle <entry> <options…>`: the options, as NodejsFunction writes them.
+  return step.command.slice(3);
 };
 
 const kebab = (key: string): string => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
@@ -48,6 +56,7 @@ const cliArgs = (options: BuildOptions, outfile: string): string[] =>
     if (key === 'entryPoints' || key === 'bundle') return [];
     if (key === 'banner') return Object.entries(value).map(([type, text]) => `--banner:${type}=${text}`);
     if (key === 'external') return (value as string[]).map((name) => `--external:${name}`);
+    if (key === 'alias') return Object.entries(value).map(([from, to]) => `--alias:${from}=${to}`);
     if (Array.isArray(value)) return [`--${kebab(key)}=${value.join(',')}`];
     if (value === true) return [`--${kebab(key)}`];
     return [`--${kebab(key)}=${String(value)}`];
@@ -69,6 +78,7 @@ describe('bundling options', () => {
       minify: true,
       sourcemap: true,
       external: [],
+      alias: { 'node:stream/web': './infra/bundling-shims/stream-web.ts' },
     });
   });
 
@@ -82,6 +92,7 @@ describe('bundling options', () => {
       sourceMap: true,
       sourcesContent: false,
       externalModules: [],
+      esbuildArgs: { '--alias': ['node:stream/web=./infra/bundling-shims/stream-web.ts'] },
       logLevel: 'warning',
       forceDockerBundling: false,
     });
@@ -96,6 +107,13 @@ describe('bundling options', () => {
       expect([...fromCdk].sort()).toEqual([...fromApi].sort());
     },
   );
+
+  it("puts in place of node:stream/web a module whose ReadableStream is that module's own", async () => {
+    const shim = await import('#infra/bundling-shims/stream-web');
+    const { ReadableStream } = await import('node:stream/web');
+
+    expect(shim.ReadableStream).toBe(ReadableStream);
+  });
 
   it('fails when an esbuild option has no NodejsFunction equivalent', () => {
     const options = { ...esbuildOptions('a.ts', 'a.mjs'), treeShaking: true } satisfies BuildOptions;
