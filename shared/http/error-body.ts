@@ -1,5 +1,6 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { describe } from '#shared/schema/describe';
+import { object } from '#shared/schema/objects';
 
 /**
  * Every error code the API can return, with the HTTP status it always travels with. The Error
@@ -55,32 +56,32 @@ export const ERROR_LIMITS = {
 } as const;
 
 export const ErrorDetail = describe(
-  z.object({
-    field: describe(z.string().check(z.maxLength(ERROR_LIMITS.fieldLength)), {
+  object({
+    field: describe(v.pipe(v.string(), v.maxLength(ERROR_LIMITS.fieldLength)), {
       description:
         'Where the problem is, e.g. `body.name` or `query.limit`; a name longer than 64 characters is cut, ending in `…`.',
     }),
-    message: z.string(),
+    message: v.string(),
   }),
   { id: 'ErrorDetail' },
 );
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
+export type ErrorDetail = v.InferOutput<typeof ErrorDetail>;
 
 export const ErrorBody = describe(
-  z.object({
-    code: describe(z.enum(ERROR_CODES), { description: 'Machine-readable error code.' }),
-    message: describe(z.string(), { description: 'Human-readable description.' }),
-    status: describe(z.int().check(z.minimum(400), z.maximum(599)), {
+  object({
+    code: describe(v.picklist(ERROR_CODES), { description: 'Machine-readable error code.' }),
+    message: describe(v.string(), { description: 'Human-readable description.' }),
+    status: describe(v.pipe(v.number(), v.integer(), v.minValue(400), v.maxValue(599)), {
       description: 'The HTTP status code of the response.',
     }),
-    details: describe(z.optional(z.array(ErrorDetail).check(z.maxLength(ERROR_LIMITS.details))), {
+    details: describe(v.optional(v.pipe(v.array(ErrorDetail), v.maxLength(ERROR_LIMITS.details))), {
       description: 'Per-field problems of a 400: the first 10; the message says how many more there are.',
     }),
-    requestId: describe(z.optional(z.string()), { description: 'Identifier of the request, for support.' }),
+    requestId: describe(v.optional(v.string()), { description: 'Identifier of the request, for support.' }),
   }),
   { id: 'Error', description: 'Returned with every failure, as `application/json`.' },
 );
-export type ErrorBody = z.infer<typeof ErrorBody>;
+export type ErrorBody = v.InferOutput<typeof ErrorBody>;
 
 /** `text` cut to `length` characters (code points, so no surrogate pair is split), ending in `…`. */
 export const truncate = (text: string, length: number): string => {
