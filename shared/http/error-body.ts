@@ -1,6 +1,7 @@
-import * as v from 'valibot';
-import { describe } from '#shared/schema/describe';
-import { object } from '#shared/schema/objects';
+import type { ErrorBody, ErrorDetail } from '#shared/http/error-schema';
+
+/** The Error object and its details; their schema (error-schema.ts) stays out of the functions' bundles. */
+export type { ErrorBody, ErrorDetail };
 
 /**
  * Every error code the API can return, with the HTTP status it always travels with. The Error
@@ -54,34 +55,6 @@ export const ERROR_LIMITS = {
   messageLength: 1_000,
   bytes: 4 * 1024,
 } as const;
-
-export const ErrorDetail = describe(
-  object({
-    field: describe(v.pipe(v.string(), v.maxLength(ERROR_LIMITS.fieldLength)), {
-      description:
-        'Where the problem is, e.g. `body.name` or `query.limit`; a name longer than 64 characters is cut, ending in `…`.',
-    }),
-    message: v.string(),
-  }),
-  { id: 'ErrorDetail' },
-);
-export type ErrorDetail = v.InferOutput<typeof ErrorDetail>;
-
-export const ErrorBody = describe(
-  object({
-    code: describe(v.picklist(ERROR_CODES), { description: 'Machine-readable error code.' }),
-    message: describe(v.string(), { description: 'Human-readable description.' }),
-    status: describe(v.pipe(v.number(), v.integer(), v.minValue(400), v.maxValue(599)), {
-      description: 'The HTTP status code of the response.',
-    }),
-    details: describe(v.optional(v.pipe(v.array(ErrorDetail), v.maxLength(ERROR_LIMITS.details))), {
-      description: 'Per-field problems of a 400: the first 10; the message says how many more there are.',
-    }),
-    requestId: describe(v.optional(v.string()), { description: 'Identifier of the request, for support.' }),
-  }),
-  { id: 'Error', description: 'Returned with every failure, as `application/json`.' },
-);
-export type ErrorBody = v.InferOutput<typeof ErrorBody>;
 
 /** `text` cut to `length` characters (code points, so no surrogate pair is split), ending in `…`. */
 export const truncate = (text: string, length: number): string => {
