@@ -50,3 +50,10 @@ export const isOpenApiMetadata = (item: unknown): item is OpenApiMetadata<unknow
   item !== null &&
   (item as { type?: unknown }).type === 'openapi' &&
   (item as { kind?: unknown }).kind === 'metadata';
+
+/** The metadata describe() gave `schema`, when `schema` is what describe() returned. */
+export const openApiMetadataOf = (schema: v.GenericSchema): OpenApiMetadata<unknown> | undefined => {
+  const pipe = (schema as { readonly pipe?: readonly unknown[] }).pipe;
+  const last = pipe?.at(-1);
+  return isOpenApiMetadata(last) && pipe?.length === 2 && pipe[0] === last.schema ? last : undefined;
+};

@@ -20,7 +20,7 @@ import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RETRY_AFTER_SECONDS, retryHeaders } from '#shared/http/retry';
 import type { HttpMethod, Operation } from '#shared/operations/operation';
 import { allowedMethodsIn } from '#shared/operations/routes';
-import { isOpenApiMetadata } from '#shared/schema/describe';
+import { openApiMetadataOf } from '#shared/schema/describe';
 import {
   EXAMPLE_REQUEST_ID,
   errorExample,
@@ -291,15 +291,15 @@ const isOptional = (schema: v.GenericSchema): boolean =>
  * query string carries it. Any other parameter is documented as the client sends it.
  */
 const parameterSchema = (schemas: SchemaConverter, entry: v.GenericSchema): JsonSchema => {
-  // The entry is `describe(optional(integerParam(…), default))` or `describe(integerParam(…))`.
-  const [described, metadata] = 'pipe' in entry ? (entry.pipe as readonly unknown[]) : [];
-  const meta = isOpenApiMetadata(metadata) && described === metadata.schema ? metadata.meta : undefined;
-  const value = meta ? (described as v.GenericSchema) : entry;
+  // An integer parameter is `describe(optional(integerParam(…), default))` or `describe(integerParam(…))`.
+  const described = openApiMetadataOf(entry);
+  const value = described?.schema ?? entry;
   const optional = isOptional(value) ? (value as v.OptionalSchema<v.GenericSchema, unknown>) : undefined;
   const param = optional?.wrapped ?? value;
   const decoded = decodedIntegerOf(param);
   if (!decoded) return schemas.convert(entry, 'input');
-  const fallback = v.getDefault(optional ?? v.optional(param));
+  const fallback = optional ? v.getDefault(optional) : undefined;
+  const meta = described?.meta;
   return {
     ...(fallback === undefined ? {} : { default: v.parse(param, fallback) as JsonSchema['default'] }),
     ...schemas.convert(decoded, 'output'),

@@ -1,5 +1,4 @@
 import {
-  type ConversionConfig,
   type JsonSchema,
   type OverrideActionContext,
   type OverrideSchemaContext,
@@ -39,6 +38,13 @@ const replaceKey = (object: JsonSchema, key: string, to: string, value: unknown)
     Object.entries(object).map(([name, old]) => (name === key ? [to, value] : [name, old])),
   ) as JsonSchema;
 
+/** An array schema with `minItems` and `maxItems` moved to the front. */
+const itemCountsFirst = ({ minItems, maxItems, ...rest }: JsonSchema): JsonSchema => ({
+  ...(minItems === undefined ? {} : { minItems }),
+  ...(maxItems === undefined ? {} : { maxItems }),
+  ...rest,
+});
+
 /** The keywords of describe()'s metadata (all but `id`, which names a component). */
 const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywords as JsonSchema;
 
@@ -48,18 +54,15 @@ const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywor
  */
 export class SchemaConverter {
   private readonly components = new Map<string, JsonSchema>();
-  private direction: Direction = 'input';
-
-  private readonly config: ConversionConfig = {
-    target: 'draft-2020-12',
-    overrideSchema: (context) => this.overrideSchema(context),
-    overrideAction: (context) => this.overrideAction(context),
-  };
 
   /** The JSON Schema of `schema`, as a client sends it (`input`) or the service answers it (`output`). */
   convert(schema: v.GenericSchema, direction: Direction): JsonSchema {
-    this.direction = direction;
-    const { $schema: _dialect, ...converted } = toJsonSchema(schema, { ...this.config, typeMode: direction });
+    const { $schema: _dialect, ...converted } = toJsonSchema(schema, {
+      target: 'draft-2020-12',
+      typeMode: direction,
+      overrideSchema: (context) => this.overrideSchema(context, direction),
+      overrideAction: (context) => this.overrideAction(context),
+    });
     return converted;
   }
 
@@ -91,11 +94,14 @@ export class SchemaConverter {
     return ordered;
   }
 
-  private overrideSchema({ valibotSchema, jsonSchema }: OverrideSchemaContext): JsonSchema | undefined {
+  private overrideSchema(
+    { valibotSchema, jsonSchema }: OverrideSchemaContext,
+    direction: Direction,
+  ): JsonSchema | undefined {
     switch (valibotSchema.type) {
       case 'picklist': {
         const { type, enum: values, ...rest } = jsonSchema;
-        return { type, enum: values, ...rest } as JsonSchema;
+        return { ...(type === undefined ? {} : { type }), enum: values, ...rest } as JsonSchema;
       }
       case 'literal': {
         const { literal } = valibotSchema as v.LiteralSchema<v.Literal, undefined>;
@@ -103,7 +109,7 @@ export class SchemaConverter {
       }
       // What the service answers holds the object's keys and no other: valibot leaves the rest out.
       case 'object':
-        return this.direction === 'output' ? { ...jsonSchema, additionalProperties: false } : undefined;
+        return direction === 'output' ? { ...jsonSchema, additionalProperties: false } : undefined;
       case 'loose_object':
         return { ...jsonSchema, additionalProperties: {} };
       default:
@@ -122,18 +128,10 @@ export class SchemaConverter {
     switch (valibotAction.type) {
       case 'regex':
         return this.pattern((valibotAction as v.RegexAction<string, undefined>).requirement, jsonSchema);
+      // An array's item counts come before its type, as they always have in this document.
       case 'min_length':
       case 'max_length':
-        if (jsonSchema.type !== 'array' || errors) return undefined;
-        {
-          // An array's item counts come first, as they always have in this document.
-          const { minItems, maxItems, ...rest } = jsonSchema;
-          return {
-            ...(minItems === undefined ? {} : { minItems }),
-            ...(maxItems === undefined ? {} : { maxItems }),
-            ...rest,
-          };
-        }
+        return jsonSchema.type === 'array' && !errors ? itemCountsFirst(jsonSchema) : undefined;
       default:
         return undefined;
     }
