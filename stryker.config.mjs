@@ -24,7 +24,7 @@ export default {
     '!tools/local/dev-server.ts',
   ],
   coverageAnalysis: 'perTest',
-  // Static mutants (code that runs when a module loads: zod schemas, the constant tables, the
+  // Static mutants (code that runs when a module loads: the schemas, the constant tables, the
   // operation descriptors) are left out. Vitest loads every module afresh for each test file, so
   // Stryker cannot tell which tests cover such code and runs the whole suite for each of them:
   // about 800 mutants at 25 s or more each, hours on this machine. What checks them instead is

@@ -17,7 +17,7 @@ export interface BuiltBundle {
   readonly gzipBytes: number;
   /** Bytes of the source map next to it (read at cold start under `--enable-source-maps`). */
   readonly mapBytes: number;
-  /** Bytes of the output by package (`zod`, `@smithy/core`, …; project files as `(project)`). */
+  /** Bytes of the output by package (`valibot`, `@smithy/core`, …; project files as `(project)`). */
   readonly byPackage: readonly { readonly name: string; readonly bytes: number }[];
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
 import { DEFAULT_PET_STATUS, NewPet, Pet } from '#shared/domain/pet';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
@@ -6,6 +6,7 @@ import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { petLocation } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
+import { object } from '#shared/schema/objects';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** How long a key and its answer are kept: a day covers any client's retries. */
@@ -15,21 +16,20 @@ const IDEMPOTENCY_KEY_RULE = `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printab
 
 /** The key a client sends to make a create safe to retry (IETF draft "The Idempotency-Key HTTP Header Field"). */
 export const IdempotencyKey = describe(
-  z
-    .string()
-    .check(
-      z.minLength(1, { error: IDEMPOTENCY_KEY_RULE }),
-      z.maxLength(IDEMPOTENCY_KEY_MAX_LENGTH, { error: IDEMPOTENCY_KEY_RULE }),
-      z.regex(/^[\x20-\x7E]*$/, { error: IDEMPOTENCY_KEY_RULE }),
-    ),
+  v.pipe(
+    v.string(IDEMPOTENCY_KEY_RULE),
+    v.minLength(1, IDEMPOTENCY_KEY_RULE),
+    v.maxLength(IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_RULE),
+    v.regex(/^[\x20-\x7E]*$/, IDEMPOTENCY_KEY_RULE),
+  ),
   { example: '3f2b9e4c-8d1a-4f6e-9b7c-2a5d0e1f3c4b' },
 );
 
 /** The header as validation reads it (lower case, after header normalisation). */
 const KEY_HEADER: Lowercase<typeof IDEMPOTENCY_KEY_HEADER> = 'idempotency-key';
 
-export const CreatePetHeaders = z.object({
-  [KEY_HEADER]: describe(z.optional(IdempotencyKey), {
+export const CreatePetHeaders = object({
+  [KEY_HEADER]: describe(v.optional(IdempotencyKey), {
     description: `Makes the create safe to retry: a key of your choosing (a UUID, say), new for each animal you mean to add. Repeated within 24 hours with the same body, the first answer (201, same body and \`Location\`) is sent again with \`${IDEMPOTENT_REPLAYED_HEADER}: true\` and no second animal is added; with another body, 422; while the first request is still being processed, 409. Keys are per API key. A failure (4xx, 5xx) is not replayed: a retry is processed again, and after a 5xx or no answer it adds the animal only if no earlier request with the key did.`,
   }),
 });
@@ -54,13 +54,13 @@ export const createPet = defineOperation({
         Location: {
           description: 'Where the new animal can be read.',
           required: true,
-          schema: describe(z.string(), { format: 'uri-reference' }),
+          schema: describe(v.string(), { format: 'uri-reference' }),
           example: petLocation(1),
         },
         [IDEMPOTENT_REPLAYED_HEADER]: {
           description: `\`true\` when this is the answer an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\` got, sent again. Absent when this request added the animal, or finished adding it for an earlier request with the key that got no answer or a 503.`,
           required: false,
-          schema: z.literal('true'),
+          schema: v.literal('true'),
           example: 'true',
         },
       },

@@ -1,14 +1,15 @@
-import * as z from 'zod/mini';
 import { PetNotFoundError } from '#shared/domain/errors';
 import { Pet, PetId } from '#shared/domain/pet';
-import { integerParam } from '#shared/http/params';
+import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
 import { PETS_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
+import { strictObject } from '#shared/schema/objects';
 
-export const GetPetPath = z.strictObject({
-  petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }),
-});
+export const GetPetPath = strictObject(
+  { petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }) },
+  PATH_PARAMETERS,
+);
 
 const DEPRECATED_AT = new Date('2026-11-21T00:00:00Z');
 const SUNSET_AT = new Date('2030-12-05T00:00:00Z');

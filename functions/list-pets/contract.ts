@@ -1,30 +1,35 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListPetsOptions, PetStatus, Pets } from '#shared/domain/pet';
 import { cursorMatchesStatus, cursorParam } from '#shared/http/cursor';
-import { MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
+import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 import { nextPageLink } from '#shared/http/pagination';
-import { integerParam } from '#shared/http/params';
+import { integerParam, QUERY_PARAMETERS } from '#shared/http/params';
 import { BASE_PATH, PETS_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
+import { strictObject } from '#shared/schema/objects';
 
 const PATH = PETS_PATH;
 
-export const ListPetsQuery = z
-  .strictObject(
+export const ListPetsQuery = v.pipe(
+  strictObject(
     {
-      limit: describe(z._default(integerParam(ListPetsOptions.shape.limit), LIST_LIMIT_DEFAULT), {
+      // The default is the text a query would carry; it is decoded like any other (to 20).
+      limit: describe(v.optional(integerParam(ListPetsOptions.entries.limit), String(LIST_LIMIT_DEFAULT)), {
         description: 'Maximum number of animals returned.',
       }),
-      status: describe(z.optional(PetStatus), { description: 'Only animals with this availability.' }),
-      cursor: describe(z.optional(cursorParam), {
+      status: describe(v.optional(PetStatus), { description: 'Only animals with this availability.' }),
+      cursor: describe(v.optional(cursorParam), {
         description: `Where the page starts: copied unchanged from the \`Link\` header of the previous page, never built by hand. Good only with the \`status\` of the page it came from (\`limit\` may change). At most ${MAX_CURSOR_LENGTH} characters.`,
       }),
     },
-    { error: 'is not a known query parameter' },
-  )
+    QUERY_PARAMETERS,
+  ),
   // A cursor continues one listing: the one with the status it was issued for.
-  .check(cursorMatchesStatus());
+  v.forward(v.partialCheck([['cursor'], ['status']], cursorMatchesStatus, CURSOR_PROBLEM.otherStatus), [
+    'cursor',
+  ]),
+);
 
 /** `GET /pets`: one page of pets, optionally only those with a given status; `Link` to the next. */
 export const listPets = defineOperation({
@@ -48,7 +53,7 @@ export const listPets = defineOperation({
             'The next page (RFC 8288), present while more animals follow: this listing (same `status` and `limit`) with the `cursor` where it continues.',
           required: false,
           schema: describe(
-            z.string().check(z.regex(new RegExp(`^<${BASE_PATH}${PATH}\\?[^<>]+>; rel="next"$`))),
+            v.pipe(v.string(), v.regex(new RegExp(`^<${BASE_PATH}${PATH}\\?[^<>]+>; rel="next"$`))),
             {
               description: 'A URI reference relative to the host, then `rel="next"`.',
             },

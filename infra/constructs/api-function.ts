@@ -36,7 +36,7 @@ export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
 /**
  * 512 MB for every function. None of them needs the memory itself; Lambda gives CPU in
  * proportion to memory, and their CPU-bound part is the cold start (loading a ~410 KiB minified
- * bundle: SDK, zod, middy, Powertools) plus JSON and validation. At 128–256 MB cold starts take
+ * bundle: SDK, valibot, middy, Powertools) plus JSON and validation. At 128–256 MB cold starts take
  * several times longer for a few cents saved; above 512 MB a handler that mostly waits for
  * DynamoDB gains little. A starting point, to be tuned with measured durations (AWS Lambda
  * Power Tuning).

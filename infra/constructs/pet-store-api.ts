@@ -315,7 +315,7 @@ export class PetStoreApi extends Construct {
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated in each function (the zod schemas of the contract of each operation, in functions/), ' +
+        'Requests are validated in each function (the valibot schemas of the contract of each operation, in functions/), ' +
         'which answers with the Error object and per-field details; API Gateway request ' +
         'validation would answer in a shape of its own, and the local server could not mirror it.',
     });

@@ -1,24 +1,22 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { describe } from '#shared/schema/describe';
+import { object, strictObject } from '#shared/schema/objects';
 
 /**
  * The pet schemas: the single source of truth for validation at run time, for the TypeScript
  * types (derived below) and for the OpenAPI document (generated from these definitions).
  *
- * Written with `zod/mini`, zod's tree-shakable form: the same schemas and JSON Schema output as
- * classic zod, at about half its import time, which every cold start pays (BENCHMARKS.md).
+ * Written with valibot: small functions a bundle keeps only when it uses them, so a function pays
+ * at cold start for the schemas it validates with and no more (BENCHMARKS.md).
  */
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 
-export const PetStatus = describe(
-  z.enum(PET_STATUSES, { error: `must be one of: ${PET_STATUSES.join(', ')}` }),
-  {
-    id: 'PetStatus',
-    description: 'Availability of the animal.',
-  },
-);
-export type PetStatus = z.infer<typeof PetStatus>;
+export const PetStatus = describe(v.picklist(PET_STATUSES, `must be one of: ${PET_STATUSES.join(', ')}`), {
+  id: 'PetStatus',
+  description: 'Availability of the animal.',
+});
+export type PetStatus = v.InferOutput<typeof PetStatus>;
 
 /** Status of a pet created without one. */
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
@@ -26,26 +24,19 @@ export const DEFAULT_PET_STATUS: PetStatus = 'available';
 /** Ids are kept within 1..2^53−1 so they survive JSON in JavaScript clients unchanged. */
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
-/** `z.int()` also refuses integers beyond ±2^53−1; say so rather than "must be an integer". */
+/** An integer from `min` to `max`; within ±2^53−1 the range says so rather than "must be an integer". */
 const integer = (min: number, max: number) =>
-  z
-    .int({
-      error: (issue) =>
-        issue.code === 'too_big'
-          ? `must be at most ${max}`
-          : issue.code === 'too_small'
-            ? `must be at least ${min}`
-            : 'must be an integer',
-    })
-    .check(
-      z.minimum(min, { error: `must be at least ${min}` }),
-      z.maximum(max, { error: `must be at most ${max}` }),
-    );
+  v.pipe(
+    v.number('must be an integer'),
+    v.integer('must be an integer'),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
 
 const identifier = (description: string) => describe(integer(1, MAX_ID), { format: 'int64', description });
 
 export const PetId = identifier('Unique identifier assigned by the service on creation.');
-export type PetId = z.infer<typeof PetId>;
+export type PetId = v.InferOutput<typeof PetId>;
 
 export const NAME_MAX_LENGTH = 200;
 
@@ -63,16 +54,18 @@ const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 const name = describe(
-  z.string({ error: 'must be a string' }).check(
-    z.minLength(1, { error: 'must not be empty' }),
-    z.maxLength(NAME_MAX_LENGTH, { error: `must be at most ${NAME_MAX_LENGTH} characters` }),
-    z.regex(NO_CONTROL_CHARACTERS, {
-      error: 'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
-    }),
-    z.regex(VISIBLE_CHARACTER, {
-      error:
-        'must not be blank: it needs a visible character (not a space, control, format or invisible one)',
-    }),
+  v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+    v.regex(
+      NO_CONTROL_CHARACTERS,
+      'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+    ),
+    v.regex(
+      VISIBLE_CHARACTER,
+      'must not be blank: it needs a visible character (not a space, control, format or invisible one)',
+    ),
   ),
   {
     description:
@@ -85,39 +78,36 @@ const categoryId = identifier('Identifier of the category the animal belongs to.
 
 /** What a client sends to add an animal. Unknown fields (including `id`) are rejected, not ignored. */
 export const NewPet = describe(
-  z.strictObject(
+  strictObject(
     {
       name,
       categoryId,
-      status: describe(z.optional(PetStatus), {
+      status: describe(v.optional(PetStatus), {
         description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.`,
       }),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys' ? 'is not a known field' : 'must be a JSON object',
-    },
+    { notObject: 'must be a JSON object', unknownKey: 'is not a known field' },
   ),
   { id: 'NewPet', description: 'An animal to add; the service assigns its id.' },
 );
-export type NewPet = z.infer<typeof NewPet>;
+export type NewPet = v.InferOutput<typeof NewPet>;
 
 /** An animal as the service returns it. `status` is always present in responses. */
-export const Pet = describe(z.object({ id: PetId, name, categoryId, status: PetStatus }), {
+export const Pet = describe(object({ id: PetId, name, categoryId, status: PetStatus }), {
   id: 'Pet',
   description: 'An animal of the catalogue.',
 });
-export type Pet = z.infer<typeof Pet>;
+export type Pet = v.InferOutput<typeof Pet>;
 
-export const Pets = describe(z.array(Pet), { id: 'Pets', description: 'One page of animals.' });
+export const Pets = describe(v.array(Pet), { id: 'Pets', description: 'One page of animals.' });
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
 
 /** Options of a listing, as the domain sees them (already decoded from the query string). */
-export const ListPetsOptions = z.object({
+export const ListPetsOptions = object({
   limit: integer(1, LIST_LIMIT_MAX),
-  status: z.optional(PetStatus),
+  status: v.optional(PetStatus),
 });
 
 /**
@@ -137,7 +127,7 @@ export type ListPosition = { readonly afterId: PetId } | { readonly fromId: PetI
  * A listing, and where it continues: `after` holds one position per partition the listing walks
  * (one: the table, or the status index walked shard after shard).
  */
-export type ListPetsOptions = z.infer<typeof ListPetsOptions> & {
+export type ListPetsOptions = v.InferOutput<typeof ListPetsOptions> & {
   readonly after?: readonly ListPosition[];
 };
 

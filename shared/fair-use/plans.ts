@@ -73,8 +73,8 @@ const checkPlan = (value: unknown, where: string): Plan => {
 
 /**
  * `value` as Plans, or a PlansError naming the first problem (`plans.standard.burstLimit must …`).
- * Written by hand rather than with zod: the authorizer reads plans at every cold start, and its
- * bundle carries no zod.
+ * Written by hand rather than with valibot: the authorizer reads plans at every cold start, and
+ * its bundle carries no schema library.
  */
 export const checkPlans = (value: unknown): Plans => {
   if (!isObject(value) || !isObject(value.plans))

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
 import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 
@@ -50,14 +50,16 @@ export interface ListCursor {
   readonly positions: readonly ListPosition[];
 }
 
-const positions = z
-  .array(PetId)
-  .check(z.minLength(POSITIONS_PER_LISTING), z.maxLength(POSITIONS_PER_LISTING));
+const positions = v.pipe(
+  v.array(PetId),
+  v.minLength(POSITIONS_PER_LISTING),
+  v.maxLength(POSITIONS_PER_LISTING),
+);
 
 /** The payload of each version: version 2 positions belong to a listing by status only. */
 const PAYLOADS = {
-  [CURSOR_VERSIONS.afterId]: z.strictObject({ s: z.optional(PetStatus), p: positions }),
-  [CURSOR_VERSIONS.fromId]: z.strictObject({ s: PetStatus, p: positions }),
+  [CURSOR_VERSIONS.afterId]: v.strictObject({ s: v.optional(PetStatus), p: positions }),
+  [CURSOR_VERSIONS.fromId]: v.strictObject({ s: PetStatus, p: positions }),
 } as const;
 
 type PositionKind = keyof typeof CURSOR_VERSIONS;
@@ -127,13 +129,13 @@ export const decodeCursor = (text: string): CursorDecoding => {
   } catch {
     return refused(CURSOR_PROBLEM.notIssued);
   }
-  const parsed = PAYLOADS[CURSOR_VERSIONS[kind]].safeParse(json);
+  const parsed = v.safeParse(PAYLOADS[CURSOR_VERSIONS[kind]], json);
   if (!parsed.success) return refused(CURSOR_PROBLEM.notIssued);
   return {
     ok: true,
     cursor: {
-      ...(parsed.data.s ? { status: parsed.data.s } : {}),
-      positions: parsed.data.p.map((id) => positionOf(kind, id)),
+      ...(parsed.output.s ? { status: parsed.output.s } : {}),
+      positions: parsed.output.p.map((id) => positionOf(kind, id)),
     },
   };
 };
@@ -143,36 +145,26 @@ export const decodeCursor = (text: string): CursorDecoding => {
  * MAX_CURSOR_LENGTH base64url characters), decoded into a ListCursor by validation, so the
  * handler only ever sees a checked cursor.
  */
-export const cursorParam = z.pipe(
-  z
-    .string()
-    .check(
-      z.minLength(1, { error: CURSOR_PROBLEM.empty }),
-      z.maxLength(MAX_CURSOR_LENGTH, { error: CURSOR_PROBLEM.tooLong }),
-      z.regex(BASE64URL, { error: CURSOR_PROBLEM.alphabet }),
-    ),
-  z.transform((text: string, payload): ListCursor => {
-    const decoded = decodeCursor(text);
+export const cursorParam = v.pipe(
+  v.string(),
+  v.minLength(1, CURSOR_PROBLEM.empty),
+  v.maxLength(MAX_CURSOR_LENGTH, CURSOR_PROBLEM.tooLong),
+  v.regex(BASE64URL, CURSOR_PROBLEM.alphabet),
+  v.rawTransform(({ dataset, addIssue, NEVER }): ListCursor => {
+    const decoded = decodeCursor(dataset.value);
     if (decoded.ok) return decoded.cursor;
-    payload.issues.push({ code: 'custom', message: decoded.problem, input: text });
-    return z.NEVER;
+    addIssue({ message: decoded.problem });
+    return NEVER;
   }),
 );
 
 /**
  * The check a listing's query makes: a cursor is only good for the status it was issued for
- * (none for an unfiltered listing). `limit` may change from page to page.
+ * (none for an unfiltered listing). `limit` may change from page to page. A query schema makes it
+ * whatever else is wrong with the query, as long as its cursor and its status are valid
+ * (`v.partialCheck`), and reports it on `cursor`.
  */
-export const cursorMatchesStatus = <
-  Q extends { readonly status?: PetStatus; readonly cursor?: ListCursor },
->() =>
-  z.superRefine<Q>((query, context) => {
-    if (query.cursor && query.cursor.status !== query.status) {
-      context.addIssue({
-        code: 'custom',
-        message: CURSOR_PROBLEM.otherStatus,
-        path: ['cursor'],
-        input: query,
-      });
-    }
-  });
+export const cursorMatchesStatus = (query: {
+  readonly status?: PetStatus | undefined;
+  readonly cursor?: ListCursor | undefined;
+}): boolean => !query.cursor || query.cursor.status === query.status;

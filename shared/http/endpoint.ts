@@ -48,8 +48,8 @@ const inputOf = <O extends Operation>(event: APIGatewayProxyEvent): RequestInput
 
 /** The request headers an operation reads, by name: each must come once. */
 const headerNamesOf = (operation: Operation): string[] => {
-  const schema = operation.request.headers as { shape?: Record<string, unknown> } | undefined;
-  return Object.keys(schema?.shape ?? {});
+  const schema = operation.request.headers as { entries?: Record<string, unknown> } | undefined;
+  return Object.keys(schema?.entries ?? {});
 };
 
 /**

@@ -1,5 +1,7 @@
-import * as z from 'zod/mini';
-import { describe } from '#shared/schema/describe';
+import type { ErrorBody, ErrorDetail } from '#shared/http/error-schema';
+
+/** The Error object and its details; their schema (error-schema.ts) stays out of the functions' bundles. */
+export type { ErrorBody, ErrorDetail };
 
 /**
  * Every error code the API can return, with the HTTP status it always travels with. The Error
@@ -53,34 +55,6 @@ export const ERROR_LIMITS = {
   messageLength: 1_000,
   bytes: 4 * 1024,
 } as const;
-
-export const ErrorDetail = describe(
-  z.object({
-    field: describe(z.string().check(z.maxLength(ERROR_LIMITS.fieldLength)), {
-      description:
-        'Where the problem is, e.g. `body.name` or `query.limit`; a name longer than 64 characters is cut, ending in `…`.',
-    }),
-    message: z.string(),
-  }),
-  { id: 'ErrorDetail' },
-);
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
-
-export const ErrorBody = describe(
-  z.object({
-    code: describe(z.enum(ERROR_CODES), { description: 'Machine-readable error code.' }),
-    message: describe(z.string(), { description: 'Human-readable description.' }),
-    status: describe(z.int().check(z.minimum(400), z.maximum(599)), {
-      description: 'The HTTP status code of the response.',
-    }),
-    details: describe(z.optional(z.array(ErrorDetail).check(z.maxLength(ERROR_LIMITS.details))), {
-      description: 'Per-field problems of a 400: the first 10; the message says how many more there are.',
-    }),
-    requestId: describe(z.optional(z.string()), { description: 'Identifier of the request, for support.' }),
-  }),
-  { id: 'Error', description: 'Returned with every failure, as `application/json`.' },
-);
-export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** `text` cut to `length` characters (code points, so no surrogate pair is split), ending in `…`. */
 export const truncate = (text: string, length: number): string => {

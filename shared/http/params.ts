@@ -1,22 +1,41 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
+import type { StrictObjectMessages } from '#shared/schema/objects';
 
-const INTEGER_PARAMS = new WeakSet<z.core.$ZodType>();
+/** What the query parameters of an operation are told: every one it does not read is refused. */
+export const QUERY_PARAMETERS: StrictObjectMessages = {
+  notObject: 'must be query parameters',
+  unknownKey: 'is not a known query parameter',
+};
+
+/** What the path parameters of an operation are told (API Gateway sends only the path's own). */
+export const PATH_PARAMETERS: StrictObjectMessages = {
+  notObject: 'must be path parameters',
+  unknownKey: 'is not a known path parameter',
+};
+
+/** Each integer parameter, and the schema of the integer it decodes to. */
+const INTEGER_PARAMS = new WeakMap<v.GenericSchema, v.GenericSchema<number>>();
 
 /**
  * A query or path value that must be written as a decimal integer, then checked by `schema`
  * (range, and so on). Query strings and paths carry text: `?limit=1e1` or `?limit= 5` are not
  * integers, whatever `Number()` would make of them.
  */
-export const integerParam = <T extends z.ZodMiniType<number, number>>(schema: T) => {
-  const param = z.pipe(
-    z.pipe(z.string().check(z.regex(/^-?\d+$/, { error: 'must be an integer' })), z.transform(Number)),
+/* @__NO_SIDE_EFFECTS__ */
+export const integerParam = <const T extends v.GenericSchema<number>>(schema: T) => {
+  const param = v.pipe(
+    v.string('must be an integer'),
+    v.regex(/^-?\d+$/, 'must be an integer'),
+    v.transform(Number),
     schema,
   );
-  INTEGER_PARAMS.add(param);
+  INTEGER_PARAMS.set(param, schema);
   return param;
 };
 
-/** Whether a schema is an `integerParam`: the document shows such a parameter as the integer it decodes to. */
-export const isIntegerParam = (
-  schema: z.core.$ZodType,
-): schema is z.ZodMiniPipe<z.ZodMiniType, z.ZodMiniType> => INTEGER_PARAMS.has(schema);
+/**
+ * The schema of the integer an `integerParam` decodes to, or undefined for any other schema: the
+ * document shows such a parameter as that integer.
+ */
+export const decodedIntegerOf = (schema: v.GenericSchema): v.GenericSchema<number> | undefined =>
+  INTEGER_PARAMS.get(schema);

@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 
 /**
  * An operation of the API, described once: its contract, HTTP only. The handler validates
@@ -14,11 +14,11 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** What an operation reads from a request, by part; each part is validated by its schema. */
 export interface RequestParts {
-  readonly query?: z.ZodMiniType;
-  readonly path?: z.ZodMiniType;
+  readonly query?: v.GenericSchema;
+  readonly path?: v.GenericSchema;
   /** Request headers the operation reads, by lower-case name; other headers are not looked at. */
-  readonly headers?: z.ZodMiniType;
-  readonly body?: z.ZodMiniType;
+  readonly headers?: v.GenericSchema;
+  readonly body?: v.GenericSchema;
 }
 
 export interface HeaderDescriptor {
@@ -26,14 +26,14 @@ export interface HeaderDescriptor {
   /** Whether every response of its kind carries the header. */
   readonly required: boolean;
   /** The header's value, for the document. */
-  readonly schema: z.ZodMiniType;
+  readonly schema: v.GenericSchema;
   readonly example?: string;
 }
 
 /** A response with a JSON body: the schema of the body and an example of one. */
 export interface BodyResponseDescriptor {
   readonly description: string;
-  readonly body: z.ZodMiniType;
+  readonly body: v.GenericSchema;
   readonly headers?: Readonly<Record<string, HeaderDescriptor>>;
   /** A body as the operation sends it, for the document. */
   readonly example: unknown;
@@ -112,8 +112,8 @@ export const defineOperation = <const O extends Operation>(operation: O): O => o
 
 /** The parsed request parts a handler receives. */
 export type RequestInput<O extends Operation> = {
-  readonly [K in keyof O['request']]: O['request'][K] extends z.ZodMiniType
-    ? z.output<O['request'][K]>
+  readonly [K in keyof O['request']]: O['request'][K] extends v.GenericSchema
+    ? v.InferOutput<O['request'][K]>
     : never;
 };
 
@@ -129,8 +129,8 @@ type HeadersField<R> = R extends { headers: infer H }
   : { readonly headers?: undefined };
 
 /** The body of a response: its schema's type, or none at all for a response without one. */
-type BodyField<R> = R extends { body: infer B extends z.ZodMiniType }
-  ? { readonly body: z.output<B> }
+type BodyField<R> = R extends { body: infer B extends v.GenericSchema }
+  ? { readonly body: v.InferOutput<B> }
   : { readonly body?: undefined };
 
 /** What a handler returns: one of the operation's responses, its body and its headers typed. */

@@ -1,11 +1,59 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
+
+/** OpenAPI metadata of a schema, as the document shows it. */
+export interface OpenApiMeta {
+  /** Makes the schema a named component of the document (`#/components/schemas/<id>`). */
+  readonly id?: string;
+  readonly description?: string;
+  readonly example?: unknown;
+  readonly format?: string;
+}
+
+/**
+ * The pipe item describe() adds: valibot skips metadata items when it validates, so it costs a
+ * parse nothing; only the document generator reads it.
+ */
+export interface OpenApiMetadata<TInput> extends v.BaseMetadata<TInput> {
+  readonly type: 'openapi';
+  readonly reference: typeof openApiMetadata;
+  /** The schema described, as it was before describe() piped it. */
+  readonly schema: v.GenericSchema;
+  readonly meta: OpenApiMeta;
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+const openApiMetadata = <TInput>(schema: v.GenericSchema, meta: OpenApiMeta): OpenApiMetadata<TInput> => ({
+  kind: 'metadata',
+  type: 'openapi',
+  reference: openApiMetadata,
+  schema,
+  meta,
+});
 
 /**
  * Attaches OpenAPI metadata to a schema (`id` makes a named component, `description`, `example`,
- * `format`…) and returns the schema. The metadata lives in zod's global registry, where the
- * document generator (tools/openapi/) reads it; validation never looks at it.
+ * `format`…): the schema, piped through a metadata item that the document generator
+ * (tools/openapi/) reads and validation skips. No registry is written: the call has no side
+ * effect, so a bundler that honours the annotation below drops a described schema nothing uses
+ * (esbuild 0.28 honours it within a file only, as it does valibot's own).
  */
-export const describe = <T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta): T => {
-  z.globalRegistry.add(schema as z.ZodMiniType, meta);
-  return schema;
+/* @__NO_SIDE_EFFECTS__ */
+export const describe = <const T extends v.GenericSchema>(
+  schema: T,
+  meta: OpenApiMeta,
+): v.SchemaWithPipe<readonly [T, OpenApiMetadata<v.InferOutput<T>>]> =>
+  v.pipe(schema, openApiMetadata<v.InferOutput<T>>(schema, meta));
+
+/** Whether a pipe item is describe()'s metadata. */
+export const isOpenApiMetadata = (item: unknown): item is OpenApiMetadata<unknown> =>
+  typeof item === 'object' &&
+  item !== null &&
+  (item as { type?: unknown }).type === 'openapi' &&
+  (item as { kind?: unknown }).kind === 'metadata';
+
+/** The metadata describe() gave `schema`, when `schema` is what describe() returned. */
+export const openApiMetadataOf = (schema: v.GenericSchema): OpenApiMetadata<unknown> | undefined => {
+  const pipe = (schema as { readonly pipe?: readonly unknown[] }).pipe;
+  const last = pipe?.at(-1);
+  return isOpenApiMetadata(last) && pipe?.length === 2 && pipe[0] === last.schema ? last : undefined;
 };

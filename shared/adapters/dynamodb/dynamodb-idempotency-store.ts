@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { IDEMPOTENCY_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { CreateRecord, IdempotencyKey, InProgressRecord, Lock } from '#shared/domain/idempotency';
 import { Pet, PetId } from '#shared/domain/pet';
 import type { IdempotencyStore } from '#shared/ports/idempotency-store';
+import { object } from '#shared/schema/objects';
 
 export interface DynamoDbIdempotencyStoreOptions {
   readonly client: DynamoDBDocumentClient;
@@ -31,15 +32,15 @@ const IN_PROGRESS = 'IN_PROGRESS';
 const COMPLETED = 'COMPLETED';
 
 /** A record as stored: checked on every read, like every item this service reads. */
-const StoredRecord = z.discriminatedUnion('status', [
-  z.object({
-    status: z.literal(IN_PROGRESS),
-    fingerprint: z.string(),
+const StoredRecord = v.variant('status', [
+  object({
+    status: v.literal(IN_PROGRESS),
+    fingerprint: v.string(),
     petId: PetId,
-    lockToken: z.string(),
-    lockUntil: z.number(),
+    lockToken: v.string(),
+    lockUntil: v.number(),
   }),
-  z.object({ status: z.literal(COMPLETED), fingerprint: z.string(), petId: PetId, pet: Pet }),
+  object({ status: v.literal(COMPLETED), fingerprint: v.string(), petId: PetId, pet: Pet }),
 ]);
 
 const toRecord = (item: Record<string, unknown>): CreateRecord => {

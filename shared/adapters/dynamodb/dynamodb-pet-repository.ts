@@ -7,6 +7,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import * as v from 'valibot';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { petItem, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
@@ -45,13 +46,13 @@ const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(Pet, item,
 
 /** Whether a stored item is this very pet (the same fields, and a valid pet). */
 const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
-  const stored = Pet.safeParse(item);
+  const stored = v.safeParse(Pet, item);
   return (
     stored.success &&
-    stored.data.id === pet.id &&
-    stored.data.name === pet.name &&
-    stored.data.categoryId === pet.categoryId &&
-    stored.data.status === pet.status
+    stored.output.id === pet.id &&
+    stored.output.name === pet.name &&
+    stored.output.categoryId === pet.categoryId &&
+    stored.output.status === pet.status
   );
 };
 

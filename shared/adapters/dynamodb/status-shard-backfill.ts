@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { PETS_TABLE, STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
 import { PetStatus } from '#shared/domain/pet';
@@ -55,7 +56,7 @@ export const backfillStatusShards = async (options: BackfillOptions): Promise<Ba
 
   const backfill = async (item: Record<string, unknown>): Promise<Outcome> => {
     const id = Number(item.id);
-    const status = PetStatus.parse(item.status);
+    const status = v.parse(PetStatus, item.status);
     const key = statusShardKey(status, shardOf(id));
     if (item[SHARD_ATTRIBUTE] === key) return 'alreadyDone';
     try {

@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import * as v from 'valibot';
 import { InvalidStoredItemError } from '#shared/domain/errors';
 
 /**
@@ -7,16 +7,16 @@ import { InvalidStoredItemError } from '#shared/domain/errors';
  * An item that fails is InvalidStoredItemError, naming the item by its key and each field at
  * fault with its problem (never a value: items may hold what must not reach a log).
  */
-export const parseStoredItem = <S extends z.ZodMiniType>(
+export const parseStoredItem = <S extends v.GenericSchema>(
   schema: S,
   item: Record<string, unknown>,
   kind: string,
   key: unknown,
-): z.output<S> => {
-  const result = schema.safeParse(item);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map(
-    (issue) => `${issue.path.map(String).join('.') || '(item)'}: ${issue.message}`,
+): v.InferOutput<S> => {
+  const result = v.safeParse(schema, item);
+  if (result.success) return result.output;
+  const problems = result.issues.map(
+    (issue) => `${issue.path?.map((step) => String(step.key)).join('.') || '(item)'}: ${issue.message}`,
   );
   throw new InvalidStoredItemError(kind, describeKey(key), problems);
 };

@@ -1,8 +1,9 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { type ErrorDetail, shownDetails } from '#shared/http/error-body';
 import { HttpError } from '#shared/http/http-error';
+import { QUERY_PARAMETERS } from '#shared/http/params';
 import type { RequestParts } from '#shared/operations/operation';
 
 type Part = keyof RequestParts;
@@ -19,17 +20,16 @@ const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
     data,
   );
 
-/** One detail per field at fault (its first problem), named `part.field`; unknown keys one by one. */
-export const toDetails = (error: z.core.$ZodError, raw: RawRequest): ErrorDetail[] => {
-  const details = error.issues.flatMap((issue): ErrorDetail[] => {
-    const field = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: `${field}.${key}`, message: issue.message }));
-    }
-    if (issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined) {
-      return [{ field, message: 'is required' }];
-    }
-    return [{ field, message: issue.message }];
+/**
+ * One detail per field at fault (its first problem), named `part.field`; each unknown key is an
+ * issue of its own (shared/schema/objects.ts). A field the request lacks `is required`, whatever
+ * its schema would say of no value.
+ */
+export const toDetails = (issues: readonly v.BaseIssue<unknown>[], raw: RawRequest): ErrorDetail[] => {
+  const details = issues.map((issue): ErrorDetail => {
+    const path = issue.path?.map((item) => item.key as PropertyKey) ?? [];
+    const field = path.map(String).join('.');
+    return { field, message: valueAt(raw, path) === undefined ? 'is required' : issue.message };
   });
   const seen = new Set<string>();
   return details.filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
@@ -72,22 +72,43 @@ export const rawRequest = (event: APIGatewayProxyEvent, parts: RequestParts): Ra
   return raw;
 };
 
-/** The schema of a whole request: one object with a key per part. */
-export const requestSchema = <P extends RequestParts>(parts: P) =>
-  z.object({ ...parts } as { [K in keyof P]-?: Exclude<P[K], undefined> });
+/** What a request body that is not a JSON object (an array, a string, null…) is told. */
+export const BODY_NOT_AN_OBJECT = 'must be a JSON object';
+
+const isJsonObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The parts of a request, as the request schema reads them. */
+type PartSchemas<P extends RequestParts> = {
+  [K in keyof P & Part]-?: Exclude<P[K], undefined> & v.GenericSchema;
+};
+
+/**
+ * The schema of a whole request: one object with a key per part. A body must be a JSON object
+ * before its own schema reads it: valibot's object schemas would take an array for an object.
+ */
+export const requestSchema = <P extends RequestParts>(parts: P) => {
+  const { body, ...others } = parts;
+  const entries = {
+    ...others,
+    ...(body ? { body: v.pipe(v.custom(isJsonObject, BODY_NOT_AN_OBJECT), body) } : {}),
+  };
+  // The body's pipe ends in its own schema: the request's output is each part's output.
+  return v.object(entries as unknown as PartSchemas<P>);
+};
 
 /**
  * Parses the raw parts with the request schema; any problem becomes one 400 `VALIDATION_FAILED`
  * listing every field at fault.
  */
-export const parseRequest = <S extends z.ZodMiniType>(schema: S, raw: RawRequest): z.output<S> => {
-  const result = schema.safeParse(raw);
-  if (!result.success) throw validationFailed(toDetails(result.error, raw));
-  return result.data;
+export const parseRequest = <S extends v.GenericSchema>(schema: S, raw: RawRequest): v.InferOutput<S> => {
+  const result = v.safeParse(schema, raw);
+  if (!result.success) throw validationFailed(toDetails(result.issues, raw));
+  return result.output;
 };
 
 /** What an unknown query parameter is told, by an operation's query schema or by the rule below. */
-export const UNKNOWN_QUERY_PARAMETER = 'is not a known query parameter';
+export const UNKNOWN_QUERY_PARAMETER = QUERY_PARAMETERS.unknownKey;
 
 /**
  * The query parameters of an operation that reads none: each is unknown, and refused like an

@@ -1,9 +1,9 @@
-import * as z from 'zod/mini';
 import { PetNotFoundError } from '#shared/domain/errors';
 import { PetId } from '#shared/domain/pet';
-import { integerParam } from '#shared/http/params';
+import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
+import { strictObject } from '#shared/schema/objects';
 
 /**
  * A fifth operation that exists only in the tests: `DELETE /pets/{petId}`, answering 204 with no
@@ -18,9 +18,10 @@ export const deletePet = defineOperation({
   summary: 'Remove an animal (test-only)',
   description: 'Removes the animal. Answers 204 with no body; 404 when no animal has this id.',
   request: {
-    path: z.strictObject({
-      petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }),
-    }),
+    path: strictObject(
+      { petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }) },
+      PATH_PARAMETERS,
+    ),
   },
   responses: { 204: { description: 'The animal was removed.' } },
   errors: [{ summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) }],

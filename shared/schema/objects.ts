@@ -1,0 +1,71 @@
+import * as v from 'valibot';
+
+/**
+ * Object schemas as the project words their problems. valibot's own say "Invalid key: Expected
+ * "name" but received undefined" of a missing entry and report only the first unknown key; here a
+ * missing entry is told what its own schema says of no value (`must be an integer`), as it would
+ * be of any wrong value, and every unknown key is a problem of its own, so that a client who
+ * misspells two fields hears of both. (Request validation then says `is required` of any field a
+ * request lacks: shared/http/middleware/validate-request.ts.)
+ */
+
+/** The message a missing entry gets: its own schema's first problem with no value. */
+const missingEntryMessage = (entries: v.ObjectEntries, issue: v.BaseIssue<unknown>): string => {
+  const key = issue.path?.[0]?.key;
+  const entry = typeof key === 'string' && Object.hasOwn(entries, key) ? entries[key] : undefined;
+  return (entry && v.safeParse(entry, undefined).issues?.[0]?.message) || issue.message;
+};
+
+/**
+ * An object schema (unknown keys are left out of its output), whose missing entries say what their
+ * own schemas say of no value; `notObject` is what a value that is no object at all is told.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export const object = <const E extends v.ObjectEntries>(entries: E, notObject?: string) =>
+  v.object(entries, (issue) =>
+    issue.path ? missingEntryMessage(entries, issue) : (notObject ?? issue.message),
+  );
+
+export interface StrictObjectMessages {
+  /** What a value that is no object at all is told. */
+  readonly notObject: string;
+  /** What each key the schema does not know is told. */
+  readonly unknownKey: string;
+}
+
+/** The key a strict object issue is about, when it is one of the object's own keys (at its level). */
+const keyIssue = (issue: v.BaseIssue<unknown>): v.ObjectPathItem | undefined => {
+  const [item, ...deeper] = issue.path ?? [];
+  return item?.type === 'object' && item.origin === 'key' && deeper.length === 0 ? item : undefined;
+};
+
+/**
+ * A strict object schema: every key it does not know is a problem, each one reported on its own
+ * (valibot's `strictObject` stops at the first); a missing entry says what its own schema says of
+ * no value.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export const strictObject = <const E extends v.ObjectEntries>(entries: E, messages: StrictObjectMessages) =>
+  v.pipe(
+    v.strictObject(entries, (issue) => {
+      const key = keyIssue(issue)?.key;
+      if (key === undefined) return messages.notObject;
+      return Object.hasOwn(entries, key) ? missingEntryMessage(entries, issue) : messages.unknownKey;
+    }),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const first = dataset.issues
+        ?.map(keyIssue)
+        .find((item) => item !== undefined && !Object.hasOwn(entries, item.key));
+      if (!first) return;
+      // valibot reported the first unknown key; the keys before it are all known.
+      for (const key in first.input) {
+        if (key === first.key || Object.hasOwn(entries, key)) continue;
+        addIssue({
+          message: messages.unknownKey,
+          input: key,
+          expected: 'never',
+          path: [{ type: 'object', origin: 'key', input: first.input, key, value: first.input[key] }],
+        });
+      }
+    }),
+  );

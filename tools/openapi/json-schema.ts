@@ -1,0 +1,169 @@
+import {
+  type JsonSchema,
+  type OverrideActionContext,
+  type OverrideSchemaContext,
+  toJsonSchema,
+} from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { isOpenApiMetadata, type OpenApiMeta } from '#shared/schema/describe';
+
+/**
+ * The JSON Schema of the document's schemas, converted by `@valibot/to-json-schema` (JSON Schema
+ * 2020-12, which OpenAPI 3.1 uses) from the very schemas the service validates with. The
+ * conversion is the library's; this module only adds, through its override hooks, what belongs to
+ * the document:
+ *
+ * - describe()'s metadata (shared/schema/describe.ts): its keywords, and `id` making a named
+ *   component, which the schema then refers to (`#/components/schemas/<id>`);
+ * - what the service's schemas say that the converter leaves out or refuses: Unicode patterns (the
+ *   `u` flag, as JSON Schema validators read a `pattern`), several patterns (all must match), an
+ *   object's output holding no other keys, a literal's type, refinements (no JSON Schema
+ *   equivalent: left out, as every converter does);
+ * - the document's established layout: a keyword order that keeps `npm run openapi` a no-op on
+ *   docs/openapi.yaml for the same schemas (`type` before `enum`, a described optional value's
+ *   metadata before its schema, an array's item counts before its type).
+ */
+
+/** Which side of an exchange a schema describes: what a client sends, or what the service answers. */
+export type Direction = 'input' | 'output';
+
+const COMPONENT_REF = '#/components/schemas/';
+
+/** Refinements: checks JSON Schema cannot state. The document leaves them to the prose. */
+const REFINEMENTS = new Set(['check', 'raw_check', 'partial_check']);
+
+/** `object` with `key` renamed to `to` (and given `value`), in the same place. */
+const replaceKey = (object: JsonSchema, key: string, to: string, value: unknown): JsonSchema =>
+  Object.fromEntries(
+    Object.entries(object).map(([name, old]) => (name === key ? [to, value] : [name, old])),
+  ) as JsonSchema;
+
+/** An array schema with `minItems` and `maxItems` moved to the front. */
+const itemCountsFirst = ({ minItems, maxItems, ...rest }: JsonSchema): JsonSchema => ({
+  ...(minItems === undefined ? {} : { minItems }),
+  ...(maxItems === undefined ? {} : { maxItems }),
+  ...rest,
+});
+
+/** The keywords of describe()'s metadata (all but `id`, which names a component). */
+const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywords as JsonSchema;
+
+/**
+ * The named components met while converting, and the conversion itself. One per document: a
+ * component must convert to the same JSON Schema wherever it is met (a request or a response).
+ */
+export class SchemaConverter {
+  private readonly components = new Map<string, JsonSchema>();
+
+  /** The JSON Schema of `schema`, as a client sends it (`input`) or the service answers it (`output`). */
+  convert(schema: v.GenericSchema, direction: Direction): JsonSchema {
+    const { $schema: _dialect, ...converted } = toJsonSchema(schema, {
+      target: 'draft-2020-12',
+      typeMode: direction,
+      overrideSchema: (context) => this.overrideSchema(context, direction),
+      overrideAction: (context) => this.overrideAction(context),
+    });
+    return converted;
+  }
+
+  /**
+   * The named components, in the order a reader meets them in `roots` (each root's schemas in
+   * order, a component's own references right after it): the order of `components.schemas`.
+   */
+  componentsIn(roots: readonly unknown[]): Record<string, JsonSchema> {
+    const ordered: Record<string, JsonSchema> = {};
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) {
+        for (const item of value) visit(item);
+      } else if (typeof value === 'object' && value !== null) {
+        for (const [key, item] of Object.entries(value)) {
+          if (key === '$ref' && typeof item === 'string' && item.startsWith(COMPONENT_REF)) {
+            const name = item.slice(COMPONENT_REF.length);
+            const component = this.components.get(name);
+            if (component && !(name in ordered)) {
+              ordered[name] = component;
+              visit(component);
+            }
+          } else {
+            visit(item);
+          }
+        }
+      }
+    };
+    visit(roots);
+    return ordered;
+  }
+
+  private overrideSchema(
+    { valibotSchema, jsonSchema }: OverrideSchemaContext,
+    direction: Direction,
+  ): JsonSchema | undefined {
+    switch (valibotSchema.type) {
+      case 'picklist': {
+        const { type, enum: values, ...rest } = jsonSchema;
+        return { ...(type === undefined ? {} : { type }), enum: values, ...rest } as JsonSchema;
+      }
+      case 'literal': {
+        const { literal } = valibotSchema as v.LiteralSchema<v.Literal, undefined>;
+        return { type: typeof literal as 'string' | 'number' | 'boolean', ...jsonSchema };
+      }
+      // What the service answers holds the object's keys and no other: valibot leaves the rest out.
+      case 'object':
+        return direction === 'output' ? { ...jsonSchema, additionalProperties: false } : undefined;
+      case 'loose_object':
+        return { ...jsonSchema, additionalProperties: {} };
+      default:
+        return undefined;
+    }
+  }
+
+  private overrideAction({
+    valibotAction,
+    jsonSchema,
+    errors,
+  }: OverrideActionContext): JsonSchema | undefined {
+    if (isOpenApiMetadata(valibotAction))
+      return this.described(valibotAction.schema, valibotAction.meta, jsonSchema);
+    if (REFINEMENTS.has(valibotAction.type)) return jsonSchema;
+    switch (valibotAction.type) {
+      case 'regex':
+        return this.pattern((valibotAction as v.RegexAction<string, undefined>).requirement, jsonSchema);
+      // An array's item counts come before its type, as they always have in this document.
+      case 'min_length':
+      case 'max_length':
+        return jsonSchema.type === 'array' && !errors ? itemCountsFirst(jsonSchema) : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * A schema with describe()'s metadata: its keywords after the schema's own, but before them for a
+   * value that may be absent (a parameter's or a field's description first); with an `id`, a
+   * reference to the component it becomes.
+   */
+  private described(schema: v.GenericSchema, meta: OpenApiMeta, converted: JsonSchema): JsonSchema {
+    const keywords = keywordsOf(meta);
+    const result =
+      schema.type === 'optional' ? { ...keywords, ...converted, ...keywords } : { ...converted, ...keywords };
+    if (meta.id === undefined) return result;
+    const known = this.components.get(meta.id);
+    if (known && JSON.stringify(known) !== JSON.stringify(result)) {
+      throw new Error(`The schema ${meta.id} converts differently in a request and in a response`);
+    }
+    this.components.set(meta.id, result);
+    return { $ref: `${COMPONENT_REF}${meta.id}` };
+  }
+
+  /** A `pattern`, or several that must all match; written for the `u` flag, as validators read one. */
+  private pattern(regex: RegExp, jsonSchema: JsonSchema): JsonSchema {
+    if (regex.flags !== '' && regex.flags !== 'u') {
+      throw new Error(`The pattern /${regex.source}/${regex.flags} has flags JSON Schema cannot state`);
+    }
+    const { source } = regex;
+    if (jsonSchema.allOf) return { ...jsonSchema, allOf: [...jsonSchema.allOf, { pattern: source }] };
+    if (jsonSchema.pattern === undefined || jsonSchema.pattern === source)
+      return { ...jsonSchema, pattern: source };
+    return replaceKey(jsonSchema, 'pattern', 'allOf', [{ pattern: jsonSchema.pattern }, { pattern: source }]);
+  }
+}
