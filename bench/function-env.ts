@@ -30,6 +30,9 @@ export const functionEnvironment = ({
   AWS_REGION: 'us-east-1',
   AWS_LAMBDA_FUNCTION_NAME: functionName,
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+  // What Lambda sets in an on-demand function: Powertools counts a cold start (its ColdStart
+  // metric, the logs' cold_start) only then, so without it the first call did less than in Lambda.
+  AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
   // The SDK warns at every start on a Node older than it wants (Node 20, when the children fall
   // back to this machine's); on the Lambda's Node 24 it has nothing to say, so this changes nothing.
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
