@@ -35,6 +35,8 @@ class ServiceLogger extends Logger {
   #serving: Invocation | undefined;
   /** Children made for invocations that overlapped, free to serve another. */
   readonly #free: ServiceLogger[] = [];
+  /** Writes the lines of no invocation (a timer set at start-up) while this logger serves one. */
+  #outside: ServiceLogger | undefined;
 
   protected override createLogger(options?: ConstructorParameters<typeof Logger>[0]): Logger {
     return new ServiceLogger(options);
@@ -79,11 +81,21 @@ class ServiceLogger extends Logger {
     return invocation.late;
   }
 
+  /**
+   * The invocation's keys, as temporary keys that `end` forgets: the ones Powertools'
+   * `addContext` writes, by the same names and in the same place on the line, and the request id.
+   * (`addContext` itself would stay on the logger after the invocation, with no way to remove it.)
+   */
   #serve(invocation: Invocation): void {
     this.#serving = invocation;
-    // `addContext` reads the flag for `cold_start`: the invocation's, not this logger's own.
-    this.coldStart = invocation.coldStart;
-    this.addContext(invocation.context);
+    const { context } = invocation;
+    this.appendKeys({
+      cold_start: invocation.coldStart,
+      function_arn: context.invokedFunctionArn,
+      function_memory_size: context.memoryLimitInMB,
+      function_name: context.functionName,
+      function_request_id: context.awsRequestId,
+    });
     if (invocation.requestId) this.setCorrelationId(invocation.requestId);
   }
 
@@ -96,7 +108,13 @@ class ServiceLogger extends Logger {
 
   protected override processLogItem(...item: Parameters<Logger['processLogItem']>): void {
     const invocation = invocations.getStore();
-    const logger = invocation?.parent === this ? this.loggerOf(invocation) : this;
+    const logger =
+      invocation?.parent === this
+        ? this.loggerOf(invocation)
+        : // A line of no invocation must not carry the keys of the one this logger serves.
+          invocation === undefined && this.#serving
+          ? (this.#outside ??= this.#newChild())
+          : this;
     if (logger === this) super.processLogItem(...item);
     else logger.processLogItem(...item);
   }

@@ -135,6 +135,37 @@ describe("an invocation's log lines", () => {
     expect(createChild).toHaveBeenCalledTimes(2);
   });
 
+  it('are the only ones that name it: a line between invocations, or of none while one runs, names no request', async () => {
+    const logger = functionLogger();
+    capture();
+    // A continuation set up outside any invocation (as a timer armed at start-up) that runs during one.
+    const { passed: armed, open: fire } = gate();
+    const fired = armed.then(() => logger.info('of no invocation'));
+    const handler = withInvocationLogger(
+      logger,
+      (call: Call) => call.requestId,
+      async (call: Call) => {
+        logger.info('started');
+        if (call.requestId === 'api-2') {
+          fire();
+          await fired;
+        }
+        return 'done';
+      },
+    );
+
+    await handler({ requestId: 'api-1' }, contextOf('lambda-1'));
+    logger.info('between');
+    await handler({ requestId: 'api-2' }, contextOf('lambda-2'));
+
+    expect(lines().map(pick)).toEqual([
+      { message: 'started', request: 'lambda-1', correlation: 'api-1', cold: true },
+      { message: 'between', request: undefined, correlation: undefined, cold: undefined },
+      { message: 'started', request: 'lambda-2', correlation: 'api-2', cold: false },
+      { message: 'of no invocation', request: undefined, correlation: undefined, cold: undefined },
+    ]);
+  });
+
   it('written after the invocation was answered still name it, while the next one runs', async () => {
     const logger = functionLogger();
     // The first invocation's code goes on after its answer (as when middy answers at the timeout).
