@@ -106,15 +106,19 @@ class ServiceLogger extends Logger {
     return child;
   }
 
+  /** The logger a line goes through: its invocation's, or for a line of none, one with no keys. */
+  #writerOf(invocation: Invocation | undefined): ServiceLogger {
+    if (invocation?.parent === this) return this.loggerOf(invocation);
+    // A line of no invocation must not carry the keys of the one this logger serves.
+    if (invocation === undefined && this.#serving) {
+      this.#outside ??= this.#newChild();
+      return this.#outside;
+    }
+    return this;
+  }
+
   protected override processLogItem(...item: Parameters<Logger['processLogItem']>): void {
-    const invocation = invocations.getStore();
-    const logger =
-      invocation?.parent === this
-        ? this.loggerOf(invocation)
-        : // A line of no invocation must not carry the keys of the one this logger serves.
-          invocation === undefined && this.#serving
-          ? (this.#outside ??= this.#newChild())
-          : this;
+    const logger = this.#writerOf(invocations.getStore());
     if (logger === this) super.processLogItem(...item);
     else logger.processLogItem(...item);
   }
