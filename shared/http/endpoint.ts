@@ -7,6 +7,7 @@ import { deprecationHeaders } from '#shared/http/deprecation';
 import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
+import type { JsonBodyReader } from '#shared/http/middleware/json-body';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
 import { validateRequest } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
@@ -28,11 +29,12 @@ export interface FunctionDependencies extends Observability {
 }
 
 /**
- * How a function reads its request body: `jsonBody()` (middleware/json-body.ts). Passed in by the
- * handler of an operation that reads one, so that the functions of the others do not carry a body
- * parser they never run (each KB of a bundle is paid at every cold start).
+ * How a function reads its request body: `jsonBody()` (middleware/json-body.ts), the only thing
+ * of this type. Passed in by the handler of an operation that reads one, so that the functions of
+ * the others do not carry a body parser they never run (each KB of a bundle is paid at every cold
+ * start).
  */
-export type BodyReader = middy.MiddlewareObj<APIGatewayProxyEvent>[];
+export type BodyReader = JsonBodyReader;
 
 /** The body reader, required exactly when the operation's request has a body. */
 export type BodyOptions<O extends Operation> = O['request'] extends { readonly body: object }
@@ -96,7 +98,7 @@ export const httpEndpoint = <O extends Operation>(
     .use(errorResponses({ headers, logger, metrics }))
     .use(singleValuedHeaders(headerNamesOf(operation)))
     .use(httpHeaderNormalizer())
-    .use(operation.request.body && body ? body : [])
+    .use(operation.request.body && body ? [...body] : [])
     .use(validateRequest(operation.request))
     .handler(async (event) => {
       const result = await handle(inputOf<O>(event), event);

@@ -51,6 +51,17 @@ export const checkContentCoding = (values: readonly string[]): void => {
   }
 };
 
+declare const jsonBodyReader: unique symbol;
+
+/**
+ * What `jsonBody()` returns, and only it: the endpoint of an operation that reads a body takes
+ * this (shared/http/endpoint.ts), so no other list of middleware can stand in for the checks the
+ * document promises (413, 415, INVALID_JSON).
+ */
+export type JsonBodyReader = readonly middy.MiddlewareObj<APIGatewayProxyEvent>[] & {
+  readonly [jsonBodyReader]: true;
+};
+
 const NOT_UTF8 = 'Request body is not valid UTF-8';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -97,7 +108,8 @@ const bodyChecks = (maxBytes: number): middy.MiddlewareObj<APIGatewayProxyEvent>
  * so every error of the parser is a malformed body (the error mapper knows it by its package).
  * Runs after middy's header normalizer (header names in lower case).
  */
-export const jsonBody = (maxBytes = MAX_BODY_BYTES): middy.MiddlewareObj<APIGatewayProxyEvent>[] => [
-  bodyChecks(maxBytes),
-  httpJsonBodyParser() as middy.MiddlewareObj<APIGatewayProxyEvent>,
-];
+export const jsonBody = (maxBytes = MAX_BODY_BYTES): JsonBodyReader =>
+  [
+    bodyChecks(maxBytes),
+    httpJsonBodyParser() as middy.MiddlewareObj<APIGatewayProxyEvent>,
+  ] as unknown as JsonBodyReader;
