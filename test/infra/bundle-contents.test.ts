@@ -81,7 +81,6 @@ describe("each function's bundle", () => {
   it('of the authorizer carries no request parsing or validation and no metrics', () => {
     const parts = [
       'node_modules/@middy/http-',
-      'node_modules/zod/',
       'node_modules/valibot/',
       'node_modules/@aws-lambda-powertools/metrics/',
       'shared/http/middleware/validate-request.ts',
