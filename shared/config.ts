@@ -30,11 +30,6 @@ export const ENV = {
   } satisfies Record<TableKey, string>,
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
-  /**
-   * `true` while a stage migrates to the sharded status index: listPets then lists by status from
-   * the unsharded `status-index` (docs/deploy.md). Set by the stack; unset otherwise.
-   */
-  legacyStatusIndex: 'PETS_LEGACY_STATUS_INDEX',
   /** `staging` or `production`, set by the stack; unset locally. */
   stage: 'PETSTORE_STAGE',
   /**
@@ -116,8 +111,6 @@ export interface FunctionConfig {
   readonly corsOrigins?: AllowedOrigins;
   /** The stage's plans: required by the authorizer, which names each caller's plan. */
   readonly plans?: Plans;
-  /** List by status from the unsharded index of a stage still migrating. @default false */
-  readonly legacyStatusIndex?: boolean;
 }
 
 /** The allowed origins in a variable, or a ConfigError naming it. */
@@ -162,10 +155,6 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   const origins = optionalEnv(ENV.corsOrigins, env);
   const plans = optionalEnv(ENV.plans, env);
   const logLevel = readLogLevel(env);
-  const legacy = optionalEnv(ENV.legacyStatusIndex, env);
-  if (legacy !== undefined && legacy !== 'true') {
-    throw new ConfigError(`${ENV.legacyStatusIndex} must be "true" or unset, not "${legacy}"`);
-  }
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
     dynamoDb: endpoint ? { endpoint } : {},
@@ -174,7 +163,6 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
     ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
-    ...(legacy ? { legacyStatusIndex: true } : {}),
   };
 };
 

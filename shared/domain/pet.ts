@@ -114,12 +114,10 @@ export const ListPetsOptions = object({
  * Where a walk through a listing stands, as the listing that issued it defines it:
  *
  * - `afterId`: the next page starts just after this pet. The unfiltered listing (storage order)
- *   issues these, as did the listing by status before its index was sharded (ascending id).
+ *   issues these.
  * - `fromId`: the next page starts at this pet, the first one not yet shown. The listing by status
  *   issues these: it walks a sharded index shard after shard, and the pet says in which shard the
  *   walk continues.
- *
- * A listing refuses a position of another kind (StaleListPositionError) rather than guess.
  */
 export type ListPosition = { readonly afterId: PetId } | { readonly fromId: PetId };
 

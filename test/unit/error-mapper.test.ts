@@ -6,7 +6,6 @@ import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
   PetNotFoundError,
-  StaleListPositionError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
 import { invalidJson, toHttpError } from '#shared/http/error-mapper';
@@ -39,22 +38,6 @@ describe('toHttpError', () => {
     const mapped = toHttpError(new PetNotFoundError(42));
 
     expect([mapped.status, mapped.code, mapped.message]).toEqual([404, 'NOT_FOUND', 'Pet 42 does not exist']);
-  });
-
-  it('maps StaleListPositionError to 400 VALIDATION_FAILED on query.cursor, telling the client to start again', () => {
-    const mapped = toHttpError(new StaleListPositionError());
-
-    expect([mapped.status, mapped.code, mapped.message, mapped.details]).toEqual([
-      400,
-      'VALIDATION_FAILED',
-      'Invalid request: query.cursor was issued by another version of the API; start the listing again',
-      [
-        {
-          field: 'query.cursor',
-          message: 'was issued by another version of the API; start the listing again',
-        },
-      ],
-    ]);
   });
 
   it('maps StoreUnavailableError to 503 SERVICE_UNAVAILABLE with a generic message, keeping the cause', () => {
