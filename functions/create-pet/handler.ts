@@ -1,8 +1,8 @@
 import { createPet } from '#functions/create-pet/contract';
 import type { PetService } from '#shared/domain/pet-service';
-import { type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
+import type { FunctionDependencies } from '#shared/http/endpoint';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from '#shared/http/idempotency-headers';
-import { jsonBody } from '#shared/http/middleware/json-body';
+import { jsonEndpoint } from '#shared/http/middleware/json-body';
 import { petLocation } from '#shared/http/paths';
 import { created } from '#shared/http/responses';
 
@@ -16,14 +16,9 @@ export interface CreatePetDependencies extends FunctionDependencies {
  * Idempotency-Key, once: a repeat gets the first pet, marked `Idempotent-Replayed: true`.
  */
 export const createPetHandler = ({ pets, ...dependencies }: CreatePetDependencies) =>
-  httpEndpoint(
-    createPet,
-    dependencies,
-    async ({ body, headers }, event) => {
-      const { pet, replayed } = await pets.create(body, idempotencyKeyOf(event, headers['idempotency-key']));
-      if (!replayed) dependencies.metrics.countPetCreated();
-      const location = { Location: petLocation(pet.id) };
-      return created(pet, replayed ? { ...location, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : location);
-    },
-    { body: jsonBody() },
-  );
+  jsonEndpoint(createPet, dependencies, async ({ body, headers }, event) => {
+    const { pet, replayed } = await pets.create(body, idempotencyKeyOf(event, headers['idempotency-key']));
+    if (!replayed) dependencies.metrics.countPetCreated();
+    const location = { Location: petLocation(pet.id) };
+    return created(pet, replayed ? { ...location, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : location);
+  });

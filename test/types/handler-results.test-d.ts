@@ -3,12 +3,8 @@ import { createPet } from '#functions/create-pet/contract';
 import { getPet } from '#functions/get-pet/contract';
 import type { listPets } from '#functions/list-pets/contract';
 import type { Pet } from '#shared/domain/pet';
-import {
-  type BodyReader,
-  type EndpointHandler,
-  type FunctionDependencies,
-  httpEndpoint,
-} from '#shared/http/endpoint';
+import { type EndpointHandler, type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
+import { jsonEndpoint } from '#shared/http/middleware/json-body';
 import { created, noContent, ok } from '#shared/http/responses';
 import type { HttpMethod, RequestInput, ResultOf } from '#shared/operations/operation';
 import { deletePet } from '../support/delete-pet/contract';
@@ -77,24 +73,16 @@ describe('a handler result', () => {
 
 describe('an endpoint', () => {
   const dependencies = {} as FunctionDependencies;
-  const body = [] as unknown as BodyReader;
+  const answer = async () => created(pet, { Location: '/v1/pets/1' });
 
-  it('takes a body reader exactly when its operation reads a body', () => {
-    expectTypeOf(
-      httpEndpoint(createPet, dependencies, async () => created(pet, { Location: '/v1/pets/1' }), { body }),
-    ).toBeFunction();
+  it('reads a JSON body exactly when its operation has one: jsonEndpoint for it, httpEndpoint for the others', () => {
+    expectTypeOf(jsonEndpoint(createPet, dependencies, answer)).toBeFunction();
     expectTypeOf(httpEndpoint(getPet, dependencies, async () => ok(pet))).toBeFunction();
-    // @ts-expect-error createPet reads a body: its endpoint needs a reader
-    const unread = httpEndpoint(createPet, dependencies, async () =>
-      created(pet, { Location: '/v1/pets/1' }),
-    );
-    const answer = async () => created(pet, { Location: '/v1/pets/1' });
-    // @ts-expect-error a list of middleware is not jsonBody(): it would skip the body's checks
-    const unchecked = httpEndpoint(createPet, dependencies, answer, { body: [] });
-    // @ts-expect-error getPet reads no body: a reader would only weigh on its bundle
-    const needless = httpEndpoint(getPet, dependencies, async () => ok(pet), { body });
+    // @ts-expect-error createPet reads a body: httpEndpoint would pass it on unchecked and unparsed
+    const unread = httpEndpoint(createPet, dependencies, answer);
+    // @ts-expect-error getPet reads no body: a parser would only weigh on its bundle
+    const needless = jsonEndpoint(getPet, dependencies, async () => ok(pet));
     expectTypeOf(unread).not.toBeAny();
-    expectTypeOf(unchecked).not.toBeAny();
     expectTypeOf(needless).not.toBeAny();
   });
 });
