@@ -148,8 +148,8 @@ describe('logs', () => {
         TableName: tables.names.pets,
         Item: {
           id: { N: '77' },
-          name: { S: 'secret\u0007name' },
-          categoryId: { N: '1' },
+          name: { S: 'secret name' },
+          categoryId: { N: '0' },
           status: { S: 'sold' },
         },
       }),
@@ -180,8 +180,7 @@ describe('logs', () => {
       code: 'INTERNAL_ERROR',
       error: expect.objectContaining({
         name: 'InvalidStoredItemError',
-        message:
-          'The stored pet 77 is not valid: name: must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+        message: 'The stored pet 77 is not valid: categoryId: must be at least 1',
       }),
     });
     expect(JSON.stringify(logged)).not.toContain('secret');

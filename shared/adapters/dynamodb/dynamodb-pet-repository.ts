@@ -16,9 +16,10 @@ import { PetIdTakenError } from '#shared/domain/errors';
 import {
   type ListPetsOptions,
   type ListPosition,
-  Pet,
+  type Pet,
   type PetPage,
   type PetStatus,
+  StoredPet,
 } from '#shared/domain/pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 
@@ -28,15 +29,16 @@ export interface DynamoDbPetRepositoryOptions {
 }
 
 /**
- * A stored item as a Pet, checked with the Pet schema: an item that is not a valid pet is never
- * served (InvalidStoredItemError, a 500 logged with the item's id and what is wrong). Only the
- * Pet's fields are kept, so nothing else an item may hold reaches a response.
+ * A stored item as a Pet, checked for a Pet's shape (StoredPet: types, the status enum, ranges;
+ * the name's text rules were the write's): an item of another shape is never served
+ * (InvalidStoredItemError, a 500 logged with the item's id and what is wrong). Only the Pet's
+ * fields are kept, so nothing else an item may hold reaches a response.
  */
-const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(Pet, item, 'pet', item.id);
+const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
 
-/** Whether a stored item is this very pet (the same fields, and a valid pet). */
+/** Whether a stored item is this very pet (the same fields, and a pet's shape). */
 const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
-  const stored = v.safeParse(Pet, item);
+  const stored = v.safeParse(StoredPet, item);
   return (
     stored.success &&
     stored.output.id === pet.id &&
