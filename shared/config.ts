@@ -44,6 +44,12 @@ export const ENV = {
    * which names each caller's plan to API Gateway and in `RateLimit-Policy`.
    */
   plans: 'PETSTORE_PLANS',
+  /**
+   * How many invocations a Lambda environment serves at once, where it serves more than one: set
+   * by the local gateway, whose functions run side by side in one process. Powertools' logger then
+   * keeps each invocation's keys in its invoke store (`@aws/lambda-invoke-store`).
+   */
+  lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
   /** Powertools' own variables, set by the stack. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',

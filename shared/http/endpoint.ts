@@ -11,8 +11,7 @@ import { singleValuedHeaders } from '#shared/http/middleware/single-valued-heade
 import { validateRequest } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
-import { withInvocationLogger } from '#shared/observability/logger';
-import type { Observability } from '#shared/observability/observability';
+import { invocationLogging, type Logger } from '#shared/observability/logger';
 import type { Operation, RequestInput, ResultOf } from '#shared/operations/operation';
 
 /** What an operation's handler does: from the validated request to one of its responses. */
@@ -22,7 +21,9 @@ export type EndpointHandler<O extends Operation> = (
 ) => Promise<ResultOf<O>>;
 
 /** What every operation's function needs. */
-export interface FunctionDependencies extends Observability {
+export interface FunctionDependencies {
+  /** Powertools' logger of the function. */
+  readonly logger: Logger;
   /** The web origins whose pages may read its answers (CORS). @default none */
   readonly corsOrigins?: AllowedOrigins;
 }
@@ -70,14 +71,13 @@ export const httpEndpoint = <O extends OperationWithoutBody>(
 /**
  * The Lambda handler of an operation, its body read by `bodyReader`: what `httpEndpoint` and
  * `jsonEndpoint` share, for them alone to call. The middy stack the descriptor calls for, around a
- * handler that only speaks the domain. Order: metrics → error responses → repeated
+ * handler that only speaks the domain. Order: the invocation's log keys (Powertools) → error responses → repeated
  * headers refused → header normalisation → the body reader's checks and parsing → validation
  * (only valid requests reach the domain, an idempotent create's record included) → handler,
  * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
  * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
- * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); the request's
- * deadline, which every DynamoDB call of the request shares; and the invocation's own logger,
- * whose lines carry the request id.
+ * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); and the request's
+ * deadline, which every DynamoDB call of the request shares.
  */
 export const endpointWith = <O extends Operation>(
   bodyReader: readonly middy.MiddlewareObj<APIGatewayProxyEvent>[],
@@ -85,13 +85,13 @@ export const endpointWith = <O extends Operation>(
   dependencies: FunctionDependencies,
   handle: EndpointHandler<O>,
 ): ProxyHandler => {
-  const { logger, metrics } = dependencies;
+  const { logger } = dependencies;
   const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
-    .use(metrics.middleware())
-    .use(errorResponses({ headers, logger, metrics }))
+    .use(invocationLogging(logger, (event: APIGatewayProxyEvent) => event.requestContext?.requestId))
+    .use(errorResponses({ headers, logger }))
     .use(singleValuedHeaders(headerNamesOf(operation)))
     .use(httpHeaderNormalizer())
     .use([...bodyReader])
@@ -100,9 +100,5 @@ export const endpointWith = <O extends Operation>(
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
-  return withInvocationLogger(
-    logger,
-    (event) => event.requestContext?.requestId,
-    withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler))),
-  );
+  return withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler)));
 };

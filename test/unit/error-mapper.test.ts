@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
   IdempotencyKeyInUseError,
@@ -11,6 +11,7 @@ import {
 import { invalidJson, toHttpError } from '#shared/http/error-mapper';
 import { HttpError } from '#shared/http/http-error';
 import { retryHeaders } from '#shared/http/retry';
+import { lambdaContext } from '#tools/lambda/context';
 
 /** What a dependency really throws, caught: the mapper must know it by type, not by its text. */
 const thrownBy = async (run: () => unknown): Promise<unknown> => {
@@ -22,8 +23,7 @@ const thrownBy = async (run: () => unknown): Promise<unknown> => {
   throw new Error('expected a failure');
 };
 
-const context = (remainingMs: number) =>
-  ({ getRemainingTimeInMillis: () => remainingMs, functionName: 'test' }) as unknown as Context;
+const context = (remainingMs: number) => lambdaContext('test', { timeoutMs: remainingMs });
 
 describe('toHttpError', () => {
   it('passes an HttpError through as it is', () => {
