@@ -10,8 +10,17 @@ import type { HttpMethod, RequestInput, ResultOf } from '#shared/operations/oper
 import { deletePet } from '../support/delete-pet/contract';
 
 /**
- * What the contract model promises at compile time: a handler can only answer with a status its
- * contract declares, with that response's body type (or none), and with its required headers.
+ * What the contract model promises at compile time, one mechanism for each guarantee:
+ *
+ * - `ResultOf` (shared/operations/operation.ts): a handler can only answer with a status its
+ *   contract declares, with that response's body type (or none), and with its required headers;
+ * - `RequestInput`: a handler's input is the output of its contract's request schemas, the same
+ *   schemas validation parses the request with;
+ * - the operation each endpoint takes (`httpEndpoint`: one without a body; `jsonEndpoint`: one
+ *   with a body, read by the JSON body checks and parser): no body goes unread, and no function
+ *   that reads none carries a parser;
+ * - `HttpMethod`: a contract has a method of RFC 9110 an API uses.
+ *
  * `npm run check:types` (tsc, the first step of `npm test`) checks this file: each expectation
  * must hold and each `@ts-expect-error` line must be an error, or the check fails. (Vitest's own
  * typecheck mode would run the same tsc again, for 45 s more on this machine.)
