@@ -42,7 +42,8 @@ export const invocationLogging = <E>(
   logger: Logger,
   requestIdOf: (event: E) => string | undefined,
 ): middy.MiddlewareObj<E>[] => [
-  injectLambdaContext(logger),
+  // Never the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: it holds the API key.
+  injectLambdaContext(logger, { logEvent: false }),
   {
     before: ({ event }) => {
       const requestId = requestIdOf(event);

@@ -110,6 +110,17 @@ describe("an invocation's log lines, one invocation at a time (Lambda)", () => {
     expect(lines()).toHaveLength(6);
   });
 
+  it('never include the event, which holds the API key, even where Powertools is told to log events', async () => {
+    vi.stubEnv('POWERTOOLS_LOGGER_LOG_EVENT', 'true');
+    const logger = functionLogger();
+    const handler = functionOf(logger);
+    capture();
+
+    await handler({ requestId: 'Bearer psk_secret' }, contextOf('lambda-1'));
+
+    expect(lines().map((line) => line.message)).toEqual(['started', 'finished']);
+  });
+
   it('are the only ones that name it: a line written at cold start, before any invocation, names none', async () => {
     const logger = functionLogger();
     const handler = functionOf(logger);
