@@ -71,9 +71,10 @@ export const httpEndpoint = <O extends OperationWithoutBody>(
 /**
  * The Lambda handler of an operation, its body read by `bodyReader`: what `httpEndpoint` and
  * `jsonEndpoint` share, for them alone to call. The middy stack the descriptor calls for, around a
- * handler that only speaks the domain. Order: the invocation's log keys (Powertools) → error responses → repeated
- * headers refused → header normalisation → the body reader's checks and parsing → validation
- * (only valid requests reach the domain, an idempotent create's record included) → handler,
+ * handler that only speaks the domain. Order: the invocation's log keys (Powertools) → error
+ * responses → repeated headers refused → header normalisation → the body reader's checks and
+ * parsing → validation (only valid requests reach the domain, an idempotent create's record
+ * included) → handler,
  * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
  * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
  * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); and the request's

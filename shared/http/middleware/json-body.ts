@@ -109,7 +109,7 @@ const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => httpJsonBodyP
  * JSON request bodies: the checks above, then the parser. Runs after middy's header normalizer
  * (header names in lower case).
  */
-export const jsonBody = (maxBytes = MAX_BODY_BYTES): middy.MiddlewareObj<APIGatewayProxyEvent>[] => [
+const jsonBody = (maxBytes = MAX_BODY_BYTES): middy.MiddlewareObj<APIGatewayProxyEvent>[] => [
   bodyChecks(maxBytes),
   parseJson(),
 ];
