@@ -14,7 +14,6 @@ import { Tables } from '#infra/constructs/tables';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import { LEGACY_STATUS_INDEX } from '#shared/adapters/dynamodb/table-design';
 import type { OperationRoot } from '#shared/composition/root';
 import { ENV } from '#shared/config';
 
@@ -56,10 +55,7 @@ export class PetStoreStack extends Stack {
       terminationProtection: stage.dataProtection.terminationProtection,
     });
     this.stage = stage;
-    this.tables = new Tables(this, 'Tables', {
-      dataProtection: stage.dataProtection,
-      legacyStatusIndex: stage.legacyStatusIndex,
-    });
+    this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
     this.handlers = this.operationFunctions(operations);
     this.authorizer = this.authorizerFunction();
     this.api = new PetStoreApi(this, 'Api', {
@@ -196,14 +192,9 @@ export class PetStoreStack extends Stack {
   /**
    * Exactly the DynamoDB actions the function's composition root declares, each on the table or
    * index it names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
-   * An index the table does not have is granted nothing; a function granted the legacy status
-   * index reads it (PETS_LEGACY_STATUS_INDEX).
    */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {
     for (const access of accesses) {
-      if (access.index && !this.tables.hasIndex(access.table, access.index)) continue;
-      if (access.index === LEGACY_STATUS_INDEX.indexName)
-        fn.function.addEnvironment(ENV.legacyStatusIndex, 'true');
       const table: Table = this.tables.byKey(access.table);
       fn.role.addToPrincipalPolicy(
         new PolicyStatement({

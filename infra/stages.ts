@@ -117,13 +117,6 @@ export interface StageConfig {
    */
   readonly allowedOrigins: readonly string[];
   /**
-   * The pets table still has the unsharded `status-index` of stacks deployed before the status
-   * index was sharded, besides the sharded one, and listPets reads it. Only while such a stage
-   * migrates: set it for the first deploy of the sharded index, backfill, then clear it
-   * (docs/deploy.md, "Migrating to the sharded status index"). A new stage never sets it.
-   */
-  readonly legacyStatusIndex: boolean;
-  /**
    * The plans API keys belong to (infra/stage-plans.ts): a usage plan each in API Gateway, bound
    * to the stage, and the plan of a key whose record names none.
    */
@@ -173,7 +166,6 @@ const STAGING: Omit<StageConfig, 'env'> = {
   deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
   // A web client's development server (Vite's default port) may call staging.
   allowedOrigins: ['http://localhost:5173'],
-  legacyStatusIndex: false,
   // Disposable: a staging stack can be deleted and rebuilt with its data.
   dataProtection: {
     deletionProtection: false,
@@ -218,7 +210,6 @@ const PRODUCTION: Omit<StageConfig, 'env'> = {
   deployment: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
   // Servers only until a web client ships; its origin goes here then.
   allowedOrigins: [],
-  legacyStatusIndex: false,
   // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
   dataProtection: {
     deletionProtection: true,

@@ -30,11 +30,6 @@ export const ENV = {
   } satisfies Record<TableKey, string>,
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
-  /**
-   * `true` while a stage migrates to the sharded status index: listPets then lists by status from
-   * the unsharded `status-index` (docs/deploy.md). Set by the stack; unset otherwise.
-   */
-  legacyStatusIndex: 'PETS_LEGACY_STATUS_INDEX',
   /** `staging` or `production`, set by the stack; unset locally. */
   stage: 'PETSTORE_STAGE',
   /**
@@ -49,6 +44,12 @@ export const ENV = {
    * which names each caller's plan to API Gateway and in `RateLimit-Policy`.
    */
   plans: 'PETSTORE_PLANS',
+  /**
+   * How many invocations a Lambda environment serves at once, where it serves more than one: set
+   * by the local gateway, whose functions run side by side in one process. Powertools' logger then
+   * keeps each invocation's keys in its invoke store (`@aws/lambda-invoke-store`).
+   */
+  lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
   /** Powertools' own variables, set by the stack. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
@@ -116,8 +117,6 @@ export interface FunctionConfig {
   readonly corsOrigins?: AllowedOrigins;
   /** The stage's plans: required by the authorizer, which names each caller's plan. */
   readonly plans?: Plans;
-  /** List by status from the unsharded index of a stage still migrating. @default false */
-  readonly legacyStatusIndex?: boolean;
 }
 
 /** The allowed origins in a variable, or a ConfigError naming it. */
@@ -162,10 +161,6 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   const origins = optionalEnv(ENV.corsOrigins, env);
   const plans = optionalEnv(ENV.plans, env);
   const logLevel = readLogLevel(env);
-  const legacy = optionalEnv(ENV.legacyStatusIndex, env);
-  if (legacy !== undefined && legacy !== 'true') {
-    throw new ConfigError(`${ENV.legacyStatusIndex} must be "true" or unset, not "${legacy}"`);
-  }
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
     dynamoDb: endpoint ? { endpoint } : {},
@@ -174,7 +169,6 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
     ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
-    ...(legacy ? { legacyStatusIndex: true } : {}),
   };
 };
 

@@ -4,7 +4,7 @@ import { authorize, isUnauthorized, UnknownPlanError } from '#shared/auth/author
 import { requestDeadline, withinDeadline } from '#shared/deadline';
 import type { Plans } from '#shared/fair-use/plans';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
-import { type Logger, withInvocationLogger } from '#shared/observability/logger';
+import { invocationLogging, type Logger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 export interface AuthorizerDependencies {
@@ -22,32 +22,30 @@ export interface AuthorizerDependencies {
  * a stalled DynamoDB ends it, and the request, as fast as it ends a function.
  */
 export const authorizerHandler = (dependencies: AuthorizerDependencies): TokenAuthorizerHandler =>
-  // A TOKEN event carries no request id: its lines name the invocation (function_request_id).
-  withInvocationLogger(
-    dependencies.logger,
-    () => undefined,
-    withinDeadline(
-      (_event, context) =>
-        requestDeadline({
-          remainingMs: context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY,
-        }),
-      authorizerStack(dependencies),
-    ),
+  withinDeadline(
+    (_event, context) =>
+      requestDeadline({
+        remainingMs: context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY,
+      }),
+    authorizerStack(dependencies),
   );
 
 const authorizerStack = ({ apiKeys, logger, plans }: AuthorizerDependencies): TokenAuthorizerHandler =>
-  middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
-    try {
-      const result = await authorize(apiKeys, event.authorizationToken, event.methodArn, plans);
-      logger.info('Key accepted', { keyId: result.context.keyId, plan: result.context.plan });
-      return result;
-    } catch (error) {
-      // A key on a plan the stage does not have is refused like any other, but it is a mistake
-      // of the operator's (a plan removed from infra/stage-plans.ts): say which plan.
-      if (error instanceof UnknownPlanError)
-        logger.warn('Key refused: its plan is not a plan of this stage', { plan: error.plan });
-      else if (isUnauthorized(error)) logger.info('Key refused');
-      else logger.error('Authorizer failed', { error });
-      throw error;
-    }
-  });
+  middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
+    // A TOKEN event carries no request id: its lines name the invocation (function_request_id).
+    .use(invocationLogging(logger, () => undefined))
+    .handler(async (event) => {
+      try {
+        const result = await authorize(apiKeys, event.authorizationToken, event.methodArn, plans);
+        logger.info('Key accepted', { keyId: result.context.keyId, plan: result.context.plan });
+        return result;
+      } catch (error) {
+        // A key on a plan the stage does not have is refused like any other, but it is a mistake
+        // of the operator's (a plan removed from infra/stage-plans.ts): say which plan.
+        if (error instanceof UnknownPlanError)
+          logger.warn('Key refused: its plan is not a plan of this stage', { plan: error.plan });
+        else if (isUnauthorized(error)) logger.info('Key refused');
+        else logger.error('Authorizer failed', { error });
+        throw error;
+      }
+    });

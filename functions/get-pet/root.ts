@@ -3,7 +3,7 @@ import { getPetHandler } from '#functions/get-pet/handler';
 import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { readOnlyPetService } from '#shared/composition/pets';
 import { defineOperationRoot } from '#shared/composition/root';
-import { createObservability } from '#shared/observability/observability';
+import { createLogger } from '#shared/observability/logger';
 
 /** getPet's root: one strongly consistent read of the pets table. */
 export const getPetRoot = defineOperationRoot(getPet, {
@@ -11,7 +11,7 @@ export const getPetRoot = defineOperationRoot(getPet, {
   build: (config) =>
     getPetHandler({
       pets: readOnlyPetService(config),
-      ...createObservability(config),
+      logger: createLogger(config),
       corsOrigins: config.corsOrigins,
     }),
 });

@@ -3,7 +3,7 @@ import { listPetsHandler } from '#functions/list-pets/handler';
 import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { readOnlyPetService } from '#shared/composition/pets';
 import { defineOperationRoot } from '#shared/composition/root';
-import { createObservability } from '#shared/observability/observability';
+import { createLogger } from '#shared/observability/logger';
 
 /** listPets' root: the pet repository's listing, on the pets table only. */
 export const listPetsRoot = defineOperationRoot(listPets, {
@@ -11,7 +11,7 @@ export const listPetsRoot = defineOperationRoot(listPets, {
   build: (config) =>
     listPetsHandler({
       pets: readOnlyPetService(config),
-      ...createObservability(config),
+      logger: createLogger(config),
       corsOrigins: config.corsOrigins,
     }),
 });

@@ -22,6 +22,7 @@ import type { ApiFunction } from '#infra/constructs/api-function';
 import { ValidationError } from '#infra/constructs/validation-error';
 import type { StageConfig } from '#infra/stages';
 import { ERROR_CODES, HTTP_LAYER_CODES } from '#shared/http/error-body';
+import { ERROR_CODE_LOG_KEY } from '#shared/http/middleware/error-responses';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metrics';
 
@@ -47,8 +48,24 @@ export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
  */
 export const SERVER_ERRORS_METRIC = 'ServerErrors';
 
+/**
+ * Metric (from a log filter, per operation function) counting the errors it answers, by Error
+ * code: the line each error answer logs with its code (shared/http/middleware/error-responses.ts),
+ * at ERROR for a 5xx and at INFO for any other. The functions publish no metric for it.
+ */
+export const ERRORS_BY_CODE_METRIC = 'Errors';
+
 /** A line a function logs at ERROR level (Powertools' JSON `level`). */
 const ERROR_LINES = FilterPattern.stringValue('$.level', '=', 'ERROR');
+
+/** A line a function logs for an error answer: it names the Error code. */
+const ERROR_CODE_LINES = FilterPattern.exists(`$.${ERROR_CODE_LOG_KEY}`);
+
+/** The dimension of ERRORS_BY_CODE_METRIC that names the code. */
+const DIMENSION_CODE = 'code';
+
+/** The codes a function can answer: the HTTP layer's never reach one. */
+const FUNCTION_CODES = ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(code));
 
 /** How long a canary sends a new version part of the traffic (LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES). */
 const CANARY_MINUTES = 5;
@@ -89,6 +106,7 @@ export class Monitoring extends Construct {
     this.deploymentPeriod = Duration.minutes(this.stage.alarms.deploymentPeriodMinutes);
     this.topic = this.alarmTopic();
     this.addApiAlarms(props.api);
+    this.addErrorCodeFilters(props.handlers);
     this.addHandlerAlarms(props.handlers);
     this.addAuthorizerAlarms(props.authorizer);
     this.addTableAlarms(props.tables);
@@ -173,6 +191,23 @@ export class Monitoring extends Construct {
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       description: `p99 latency above ${p99LatencyMs} ms`,
     });
+  }
+
+  /**
+   * Errors by code, from the lines each operation function logs (ERRORS_BY_CODE_METRIC), with
+   * the function's name as a dimension too: it keeps the stages apart, as every line carries it.
+   */
+  private addErrorCodeFilters(handlers: MonitoringProps['handlers']): void {
+    for (const [name, handler] of Object.entries(handlers)) {
+      new MetricFilter(this, `${name}ErrorCodeFilter`, {
+        logGroup: handler.logGroup,
+        filterPattern: ERROR_CODE_LINES,
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: ERRORS_BY_CODE_METRIC,
+        metricValue: '1',
+        dimensions: { function_name: '$.function_name', [DIMENSION_CODE]: `$.${ERROR_CODE_LOG_KEY}` },
+      });
+    }
   }
 
   /**
@@ -322,7 +357,7 @@ export class Monitoring extends Construct {
       new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 3 }),
     );
     dashboard.addWidgets(...this.apiGraphs(props.api));
-    dashboard.addWidgets(...this.serviceGraphs(props.authorizer));
+    dashboard.addWidgets(...this.serviceGraphs(props.handlers, props.authorizer));
     dashboard.addWidgets(...this.functionGraphs({ ...props.handlers, Authorizer: props.authorizer }));
     dashboard.addWidgets(...this.tableGraphs(props.tables));
     return dashboard;
@@ -344,19 +379,39 @@ export class Monitoring extends Construct {
     ];
   }
 
-  /** What the functions report themselves (EMF) and the authorizer's logged failures. */
-  private serviceGraphs(authorizer: ApiFunction): GraphWidget[] {
+  /** What the service reports: pets created (EMF), errors by code and the authorizer's failures (log filters). */
+  private serviceGraphs(handlers: MonitoringProps['handlers'], authorizer: ApiFunction): GraphWidget[] {
     return [
-      graph('Pets created', [this.serviceMetric(METRIC.petsCreated, {}, 'PetsCreated')]),
+      graph('Pets created', [this.serviceMetric(METRIC.petsCreated, 'PetsCreated')]),
       graph(
         'Errors by code',
-        // The codes a function can count (the HTTP layer's never reach one).
-        ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(code)).map((code) =>
-          this.serviceMetric(METRIC.errors, { [DIMENSION.code]: code }, code),
-        ),
+        FUNCTION_CODES.map((code, index) => this.errorsOfCode(code, index, handlers)),
       ),
       graph('Authorizer failures', [this.authorizerFailures(authorizer, 'logged failures')]),
     ];
+  }
+
+  /** The errors of one code that the operation functions of this stage answered, summed. */
+  private errorsOfCode(code: string, index: number, handlers: MonitoringProps['handlers']): MathExpression {
+    // Ids unique per graph: one graph shows the expression of every code.
+    const usingMetrics = Object.fromEntries(
+      Object.values(handlers).map((handler, fn) => [
+        `code${index}fn${fn}`,
+        new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName: ERRORS_BY_CODE_METRIC,
+          dimensionsMap: { function_name: handler.function.functionName, [DIMENSION_CODE]: code },
+          statistic: 'Sum',
+          period: this.period,
+        }),
+      ]),
+    );
+    return new MathExpression({
+      expression: `SUM([${Object.keys(usingMetrics).join(', ')}])`,
+      usingMetrics,
+      label: code,
+      period: this.period,
+    });
   }
 
   private functionGraphs(functions: Readonly<Record<string, ApiFunction>>): GraphWidget[] {
@@ -416,16 +471,12 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** A metric the functions publish with Powertools (EMF), for this stage. */
-  private serviceMetric(metricName: string, dimensions: Record<string, string>, label: string): Metric {
+  /** A metric a function publishes with Powertools (EMF), for this stage. */
+  private serviceMetric(metricName: string, label: string): Metric {
     return new Metric({
       namespace: METRICS_NAMESPACE,
       metricName,
-      dimensionsMap: {
-        [DIMENSION.service]: SERVICE_NAME,
-        [DIMENSION.stage]: this.stage.name,
-        ...dimensions,
-      },
+      dimensionsMap: { [DIMENSION.service]: SERVICE_NAME, [DIMENSION.stage]: this.stage.name },
       statistic: 'Sum',
       period: this.period,
       label,

@@ -4,15 +4,12 @@ import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { controlTowerRule } from '#infra/control-tower';
 import type { DataProtection } from '#infra/stages';
-import { deployedDesigns } from '#shared/adapters/dynamodb/create-tables';
-import type { KeyAttribute, TableDesign } from '#shared/adapters/dynamodb/table-design';
+import { ALL_TABLES, type KeyAttribute, type TableDesign } from '#shared/adapters/dynamodb/table-design';
 import type { TableKey } from '#shared/config';
 
 export interface TablesProps {
   /** The stage's protection of its data: deletion protection, point-in-time recovery, removal policy. */
   readonly dataProtection: DataProtection;
-  /** Keep the unsharded status index of a stage that migrates (StageConfig). @default false */
-  readonly legacyStatusIndex?: boolean;
 }
 
 const attribute = (key: KeyAttribute) => ({
@@ -31,7 +28,7 @@ export class Tables extends Construct {
 
   constructor(scope: Construct, id: string, props: TablesProps) {
     super(scope, id);
-    this.all = deployedDesigns({ legacyStatusIndex: props.legacyStatusIndex ?? false }).map((design) => ({
+    this.all = ALL_TABLES.map((design) => ({
       design,
       table: this.table(design, props.dataProtection),
     }));
@@ -41,11 +38,6 @@ export class Tables extends Construct {
   /** The table of a design, by its key (`pets`, `apiKeys`…). */
   byKey(key: TableKey): Table {
     return this.entry(key).table;
-  }
-
-  /** Whether the table has this index as deployed (the legacy status index may or may not be). */
-  hasIndex(key: TableKey, indexName: string): boolean {
-    return this.entry(key).design.indexes.some((index) => index.indexName === indexName);
   }
 
   private entry(key: TableKey): { readonly design: TableDesign; readonly table: Table } {

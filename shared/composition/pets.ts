@@ -13,11 +13,7 @@ export const readOnlyPetService = (
   client: DynamoDBDocumentClient = createDocumentClient(config.dynamoDb),
 ): PetService =>
   new PetService({
-    pets: new DynamoDbPetRepository({
-      client,
-      petsTable: tableName(config, 'pets'),
-      ...(config.legacyStatusIndex ? { legacyStatusIndex: true } : {}),
-    }),
+    pets: new DynamoDbPetRepository({ client, petsTable: tableName(config, 'pets') }),
   });
 
 /** What createPet's records need from its contract, and where the service reports. */

@@ -33,18 +33,6 @@ export class PetIdTakenError extends Error {
 }
 
 /**
- * A listing was asked to continue from a position that a listing of another order issued (a
- * cursor from before the listing by status was sharded, say): following it could skip or repeat
- * pets, so the walk has to start again.
- */
-export class StaleListPositionError extends Error {
-  override readonly name = 'StaleListPositionError';
-  constructor() {
-    super('This position belongs to a listing of another order; start the listing again');
-  }
-}
-
-/**
  * The data store returned an item that is not a valid record of its kind (a pet with no name, an
  * unknown status …): written by something other than this service, or by a bug. It is never
  * served; the request fails as a fault of the service, logged with the item's key and what is

@@ -53,11 +53,17 @@ const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
  */
 const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
+/** A name's shape: a string of 1 to 200 characters. What a read checks of a stored name. */
+const nameShape = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+);
+
+/** A name as a client sends it: its shape, and the text rules that only a write checks. */
 const name = describe(
   v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+    nameShape,
     v.regex(
       NO_CONTROL_CHARACTERS,
       'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
@@ -99,6 +105,13 @@ export const Pet = describe(object({ id: PetId, name, categoryId, status: PetSta
 });
 export type Pet = v.InferOutput<typeof Pet>;
 
+/**
+ * A pet as read back from the store: a Pet's shape (types, the status enum, id and length
+ * ranges), without the name's text rules. The write checked those; rebuilding them on every read
+ * would cost each read function the Unicode tables they need, to find nothing.
+ */
+export const StoredPet = object({ id: PetId, name: nameShape, categoryId, status: PetStatus });
+
 export const Pets = describe(v.array(Pet), { id: 'Pets', description: 'One page of animals.' });
 
 export const LIST_LIMIT_DEFAULT = 20;
@@ -114,12 +127,10 @@ export const ListPetsOptions = object({
  * Where a walk through a listing stands, as the listing that issued it defines it:
  *
  * - `afterId`: the next page starts just after this pet. The unfiltered listing (storage order)
- *   issues these, as did the listing by status before its index was sharded (ascending id).
+ *   issues these.
  * - `fromId`: the next page starts at this pet, the first one not yet shown. The listing by status
  *   issues these: it walks a sharded index shard after shard, and the pet says in which shard the
  *   walk continues.
- *
- * A listing refuses a position of another kind (StaleListPositionError) rather than guess.
  */
 export type ListPosition = { readonly afterId: PetId } | { readonly fromId: PetId };
 

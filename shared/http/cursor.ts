@@ -17,11 +17,13 @@ import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems'
  * shard) and the tag is the first 8 bytes of HMAC-SHA256 over version and payload. The version
  * says what the ids of `p` mean (ListPosition):
  *
- * - version 1: the next page starts just after this pet (`afterId`). Unfiltered listings issue
- *   these; so did listings by status before their index was sharded, and those cursors are now
- *   refused by the listing (StaleListPositionError): start the walk again.
+ * - version 1: the next page starts just after this pet (`afterId`). Only unfiltered listings
+ *   issue these, so `s` is refused.
  * - version 2: the next page starts at this pet (`fromId`), in the sharded status index's order.
  *   Only listings by status issue these, so `s` is required.
+ *
+ * A cursor's status must be the listing's (`cursorMatchesStatus`), so each listing only ever
+ * continues from positions of its own kind.
  *
  * The tag is for integrity, not secrecy: its key is a constant of this file, so anyone who reads
  * the code can forge a cursor. What a forged cursor can do is start a listing at another id,
@@ -56,9 +58,9 @@ const positions = v.pipe(
   v.maxLength(POSITIONS_PER_LISTING),
 );
 
-/** The payload of each version: version 2 positions belong to a listing by status only. */
+/** The payload of each version: version 1 belongs to an unfiltered listing, version 2 to one by status. */
 const PAYLOADS = {
-  [CURSOR_VERSIONS.afterId]: v.strictObject({ s: v.optional(PetStatus), p: positions }),
+  [CURSOR_VERSIONS.afterId]: v.strictObject({ p: positions }),
   [CURSOR_VERSIONS.fromId]: v.strictObject({ s: PetStatus, p: positions }),
 } as const;
 
@@ -87,7 +89,8 @@ export const encodeCursor = (cursor: ListCursor): string => {
   const kinds = new Set(ids.map(({ kind }) => kind));
   const [kind = 'afterId'] = kinds;
   if (kinds.size > 1) throw new Error('A cursor holds positions of one kind');
-  if (kind === 'fromId' && !cursor.status) throw new Error('Only a listing by status starts a page at a pet');
+  if ((kind === 'fromId') !== (cursor.status !== undefined))
+    throw new Error('Only a listing by status starts a page at a pet, and only it');
   const version = CURSOR_VERSIONS[kind];
   const payload = Buffer.from(
     JSON.stringify({ ...(cursor.status ? { s: cursor.status } : {}), p: ids.map(({ id }) => id) }),
@@ -134,7 +137,7 @@ export const decodeCursor = (text: string): CursorDecoding => {
   return {
     ok: true,
     cursor: {
-      ...(parsed.output.s ? { status: parsed.output.s } : {}),
+      ...('s' in parsed.output ? { status: parsed.output.s } : {}),
       positions: parsed.output.p.map((id) => positionOf(kind, id)),
     },
   };

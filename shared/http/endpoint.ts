@@ -7,13 +7,11 @@ import { deprecationHeaders } from '#shared/http/deprecation';
 import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
-import type { JsonBodyReader } from '#shared/http/middleware/json-body';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
 import { validateRequest } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
-import { withInvocationLogger } from '#shared/observability/logger';
-import type { Observability } from '#shared/observability/observability';
+import { invocationLogging, type Logger } from '#shared/observability/logger';
 import type { Operation, RequestInput, ResultOf } from '#shared/operations/operation';
 
 /** What an operation's handler does: from the validated request to one of its responses. */
@@ -23,23 +21,15 @@ export type EndpointHandler<O extends Operation> = (
 ) => Promise<ResultOf<O>>;
 
 /** What every operation's function needs. */
-export interface FunctionDependencies extends Observability {
+export interface FunctionDependencies {
+  /** Powertools' logger of the function. */
+  readonly logger: Logger;
   /** The web origins whose pages may read its answers (CORS). @default none */
   readonly corsOrigins?: AllowedOrigins;
 }
 
-/**
- * How a function reads its request body: `jsonBody()` (middleware/json-body.ts), the only thing
- * of this type. Passed in by the handler of an operation that reads one, so that the functions of
- * the others do not carry a body parser they never run (each KB of a bundle is paid at every cold
- * start).
- */
-export type BodyReader = JsonBodyReader;
-
-/** The body reader, required exactly when the operation's request has a body. */
-export type BodyOptions<O extends Operation> = O['request'] extends { readonly body: object }
-  ? [options: { readonly body: BodyReader }]
-  : [];
+/** An operation whose request has no body: what `httpEndpoint` serves. */
+export type OperationWithoutBody = Operation & { readonly request: { readonly body?: undefined } };
 
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
 export const TIMEOUT_MARGIN_MS = 500;
@@ -68,45 +58,48 @@ const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
   });
 
 /**
- * The Lambda handler of an operation: the middy stack its descriptor calls for, around a handler
- * that only speaks the domain. Order: metrics → error responses → repeated headers refused →
- * header normalisation → body checks and parsing (the handler's body reader, when the operation
- * reads a body) → validation
- * (only valid requests reach the domain, an idempotent create's record included) → handler,
- * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
- * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
- * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); the request's
- * deadline, which every DynamoDB call of the request shares; and the invocation's own logger,
- * whose lines carry the request id.
+ * The Lambda handler of an operation that reads no body. One that reads a JSON body is served by
+ * `jsonEndpoint` (middleware/json-body.ts) instead: the types take each operation by one of the
+ * two only.
  */
-export const httpEndpoint = <O extends Operation>(
+export const httpEndpoint = <O extends OperationWithoutBody>(
   operation: O,
   dependencies: FunctionDependencies,
   handle: EndpointHandler<NoInfer<O>>,
-  ...[options]: BodyOptions<NoInfer<O>>
+): ProxyHandler => endpointWith([], operation, dependencies, handle);
+
+/**
+ * The Lambda handler of an operation, its body read by `bodyReader`: what `httpEndpoint` and
+ * `jsonEndpoint` share, for them alone to call. The middy stack the descriptor calls for, around a
+ * handler that only speaks the domain. Order: the invocation's log keys (Powertools) → error
+ * responses → repeated headers refused → header normalisation → the body reader's checks and
+ * parsing → validation (only valid requests reach the domain, an idempotent create's record
+ * included) → handler,
+ * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
+ * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
+ * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); and the request's
+ * deadline, which every DynamoDB call of the request shares.
+ */
+export const endpointWith = <O extends Operation>(
+  bodyReader: readonly middy.MiddlewareObj<APIGatewayProxyEvent>[],
+  operation: O,
+  dependencies: FunctionDependencies,
+  handle: EndpointHandler<O>,
 ): ProxyHandler => {
-  const { logger, metrics } = dependencies;
-  const body = (options as { readonly body?: BodyReader } | undefined)?.body;
-  if (operation.request.body && !body) {
-    throw new Error(`${operation.operationId} reads a request body: its handler must pass a body reader`);
-  }
+  const { logger } = dependencies;
   const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
-    .use(metrics.middleware())
-    .use(errorResponses({ headers, logger, metrics }))
+    .use(invocationLogging(logger, (event: APIGatewayProxyEvent) => event.requestContext?.requestId))
+    .use(errorResponses({ headers, logger }))
     .use(singleValuedHeaders(headerNamesOf(operation)))
     .use(httpHeaderNormalizer())
-    .use(operation.request.body && body ? [...body] : [])
+    .use([...bodyReader])
     .use(validateRequest(operation.request))
     .handler(async (event) => {
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
-  return withInvocationLogger(
-    logger,
-    (event) => event.requestContext?.requestId,
-    withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler))),
-  );
+  return withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler)));
 };

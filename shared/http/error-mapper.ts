@@ -2,12 +2,9 @@ import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
   PetNotFoundError,
-  StaleListPositionError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
-import { CURSOR_PROBLEM } from '#shared/http/cursor-problems';
 import { HttpError } from '#shared/http/http-error';
-import { validationFailed } from '#shared/http/middleware/validate-request';
 
 /** The package a middy error names in its `cause`: how middy marks the errors it throws. */
 const packageOf = (error: Error): unknown => (error.cause as { package?: unknown } | undefined)?.package;
@@ -28,11 +25,6 @@ export const toHttpError = (error: unknown): HttpError => {
   if (error instanceof HttpError) return error;
   if (error instanceof PetNotFoundError) return new HttpError('NOT_FOUND', error.message);
   if (error instanceof StoreUnavailableError) return unavailable(error);
-  // A cursor of a listing whose order has changed since (a listing by status before its index
-  // was sharded): refused as any other cursor this listing cannot continue from.
-  if (error instanceof StaleListPositionError) {
-    return validationFailed([{ field: 'query.cursor', message: CURSOR_PROBLEM.version }]);
-  }
   if (error instanceof IdempotencyKeyInUseError) {
     return new HttpError(
       'IDEMPOTENCY_KEY_IN_USE',

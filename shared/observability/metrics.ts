@@ -1,67 +1,47 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type middy from '@middy/core';
-import type { ErrorCode } from '#shared/http/error-body';
 import { SERVICE_NAME } from '#shared/observability/logger';
 
-/** CloudWatch namespace of the service's business and error metrics (EMF, no API calls). */
+/**
+ * createPet's business metric, and only it: the one function that needs Powertools Metrics loads
+ * it. Errors by code are counted from the functions' log lines by metric filters
+ * (infra/constructs/monitoring.ts), and Lambda's and API Gateway's own metrics count invocations,
+ * latency and throttles, so the other functions emit no EMF and load none of this.
+ */
+
+/** CloudWatch namespace of the service's metrics: PetsCreated (EMF) and those the stack's log filters make. */
 export const METRICS_NAMESPACE = 'PetStore';
 
-/** Dimension names, shared with the alarms and dashboard of the stack. */
-export const DIMENSION = { service: 'service', stage: 'stage', code: 'code' } as const;
+/** Dimension names of PetsCreated, shared with the dashboard of the stack. */
+export const DIMENSION = { service: 'service', stage: 'stage' } as const;
 
-/** Metric names, shared with the alarms and dashboard of the stack. */
-export const METRIC = {
-  petsCreated: 'PetsCreated',
-  errors: 'Errors',
-} as const;
+/** Metric names the functions publish, shared with the dashboard of the stack. */
+export const METRIC = { petsCreated: 'PetsCreated' } as const;
 
-/** What the functions report: business events and errors by code. */
-export interface ServiceMetrics {
+/** What createPet reports. */
+export interface PetMetrics {
+  /** One PetsCreated point, published at once (an EMF line on stdout). */
   countPetCreated(): void;
-  /** One `Errors` data point with its own `code` dimension. */
-  countError(code: ErrorCode): void;
-  /** Records the cold start and flushes the invocation's metrics, success or error. */
-  middleware(): middy.MiddlewareObj;
 }
 
 /**
- * Metrics as CloudWatch embedded metric format (EMF) lines on stdout, through Powertools; in
- * Lambda, CloudWatch turns them into metrics. Staging and production may share an account and
- * region, so every point carries the stage when there is one.
+ * PetsCreated as a CloudWatch embedded metric format (EMF) line, through Powertools; in Lambda,
+ * CloudWatch turns it into a metric. Staging and production may share an account and region, so
+ * every point carries the stage when there is one. No cold-start point: Lambda's own `Init
+ * Duration` already tells each cold start.
  */
-export const createMetrics = (options: { readonly stage?: string } = {}): ServiceMetrics => {
+export const createPetMetrics = (options: { readonly stage?: string } = {}): PetMetrics => {
   const metrics = new Metrics({
     namespace: METRICS_NAMESPACE,
     serviceName: SERVICE_NAME,
     ...(options.stage ? { defaultDimensions: { [DIMENSION.stage]: options.stage } } : {}),
   });
-  // Unlike Powertools' `logMetrics`, stays silent when there is nothing to publish (the read-only
-  // functions emit only errors, which `countError` publishes at once).
-  const publish = () => {
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-  };
   return {
     countPetCreated: () => {
       metrics.addMetric(METRIC.petsCreated, MetricUnit.Count, 1);
+      metrics.publishStoredMetrics();
     },
-    countError: (code) => {
-      const single = metrics.singleMetric();
-      single.addDimension(DIMENSION.code, code);
-      single.addMetric(METRIC.errors, MetricUnit.Count, 1);
-    },
-    middleware: () => ({
-      before: ({ context }) => {
-        metrics.captureColdStartMetric(context.functionName);
-      },
-      after: publish,
-      onError: publish,
-    }),
   };
 };
 
 /** No metrics at all: the local server, which has no CloudWatch to read them. */
-export const NO_METRICS: ServiceMetrics = {
-  countPetCreated: () => undefined,
-  countError: () => undefined,
-  middleware: () => ({ before: () => undefined }),
-};
+export const NO_METRICS: PetMetrics = { countPetCreated: () => undefined };

@@ -18,8 +18,7 @@ export interface PetRepository {
    * optionally only those with `status`; in an order of the repository's own (not by age: the
    * DynamoDB adapter walks a status shard after shard, and the table in storage order). `next` is
    * set only when more pets follow, so walking the pages visits each pet that exists throughout
-   * once and never ends on an empty page; a position of another listing's order is refused with
-   * StaleListPositionError.
+   * once and never ends on an empty page.
    */
   list(options: ListPetsOptions): Promise<PetPage>;
 }

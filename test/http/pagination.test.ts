@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { PET_STATUSES, type Pet } from '#shared/domain/pet';
-import { encodeCursor } from '#shared/http/cursor';
 import type { ObservedExchange } from '#tools/contract/api-client';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
@@ -153,35 +152,5 @@ describe.concurrent('following Link from GET /v1/pets', () => {
     expect(second.status).toBe(200);
     expect(ids(second.json as Pet[])).toEqual([37, 22, 7]);
     expect(linkTarget(second)).toContain('limit=3');
-  });
-
-  it('answers 400 on query.cursor, telling the client to start again, for a status cursor issued before the index was sharded', async () => {
-    // What the listing by status issued before: version 1, "after pet 22" in ascending id.
-    const before = encodeCursor({ status: 'pending', positions: [{ afterId: 22 }] });
-
-    const response = await small.client.get(`/pets?status=pending&limit=7&cursor=${before}`);
-
-    expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      details: [
-        {
-          field: 'query.cursor',
-          message: 'was issued by another version of the API; start the listing again',
-        },
-      ],
-    });
-  });
-
-  it('goes on from an unfiltered cursor issued before the index was sharded: its meaning did not change', async () => {
-    const first = await small.client.get('/pets?limit=10');
-    const [tenth] = (first.json as Pet[]).slice(-1);
-    const before = encodeCursor({ positions: [{ afterId: tenth?.id ?? 0 }] });
-
-    const fromOld = await small.client.get(`/pets?limit=10&cursor=${before}`);
-    const fromLink = await small.client.get(linkTarget(first) ?? '');
-
-    expect(fromOld.status).toBe(200);
-    expect(fromOld.json).toEqual(fromLink.json);
   });
 });

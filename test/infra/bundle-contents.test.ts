@@ -71,6 +71,13 @@ describe("each function's bundle", () => {
     },
   );
 
+  it.each(FUNCTIONS.map((root) => [root.name, root.name === 'createPet'] as const))(
+    '%s carries Powertools Metrics only if it publishes a business metric (PetsCreated: %s)',
+    (name, publishes) => {
+      expect(carries(name, 'node_modules/@aws-lambda-powertools/metrics/')).toBe(publishes);
+    },
+  );
+
   it.each(FUNCTIONS.map((root) => root.name))(
     '%s imports no part of Node that only a streamed response uses',
     (name) => {

@@ -1,16 +1,8 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { PetStoreStack } from '#infra/pet-store-stack';
-import { STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stages';
 import { ALL_TABLES } from '#shared/adapters/dynamodb/table-design';
-import { buildTestApp, synthStages } from '../support/pet-store-app';
-import {
-  actionsOf,
-  functionId,
-  resourcesOfType,
-  roleOfFunction,
-  statementsOfRole,
-} from '../support/template-queries';
+import { synthStages } from '../support/pet-store-app';
+import { resourcesOfType } from '../support/template-queries';
 
 const { templates, stacks } = synthStages();
 
@@ -68,51 +60,6 @@ describe.each(STAGE_NAMES)('%s tables', (stageName) => {
       { AttributeName: 'id', AttributeType: 'N' },
       { AttributeName: 'statusShard', AttributeType: 'S' },
     ]);
-  });
-});
-
-describe('a stage migrating to the sharded status index (legacyStatusIndex)', () => {
-  const { app } = buildTestApp();
-  const migrating = Template.fromStack(
-    new PetStoreStack(app, 'PetStore-migrating', {
-      stage: { ...STAGE_DEFAULTS.production, env: {}, legacyStatusIndex: true },
-    }),
-  );
-  const [, pets] =
-    resourcesOfType(migrating, 'AWS::DynamoDB::Table').find(([id]) => id.startsWith('TablesPets')) ?? [];
-  const listPets = functionId(migrating, 'GET /pets (listPets)');
-
-  it('keeps the unsharded status-index beside the sharded one: one index added, none removed', () => {
-    expect(pets?.Properties.GlobalSecondaryIndexes).toEqual([
-      SHARDED_STATUS_INDEX,
-      {
-        IndexName: 'status-index',
-        KeySchema: [
-          { AttributeName: 'status', KeyType: 'HASH' },
-          { AttributeName: 'id', KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      },
-    ]);
-  });
-
-  it('lets listPets Query both indexes and tells it to list from the unsharded one', () => {
-    const queried = statementsOfRole(migrating, roleOfFunction(migrating, listPets))
-      .filter((statement) => actionsOf([statement]).includes('dynamodb:Query'))
-      .flatMap((statement) => [...JSON.stringify(statement.Resource).matchAll(/\/index\/([^"]+)"/g)])
-      .map(([, index]) => index)
-      .sort();
-    const fn = migrating.findResources('AWS::Lambda::Function')[listPets];
-
-    expect(queried).toEqual(['status-index', 'status-shard-index']);
-    expect(fn?.Properties.Environment.Variables).toMatchObject({ PETS_LEGACY_STATUS_INDEX: 'true' });
-  });
-
-  it('tells no other function about the unsharded index', () => {
-    for (const description of ['POST /pets (createPet)', 'GET /pets/{petId} (getPet)']) {
-      const fn = migrating.findResources('AWS::Lambda::Function')[functionId(migrating, description)];
-      expect(fn?.Properties.Environment.Variables).not.toHaveProperty('PETS_LEGACY_STATUS_INDEX');
-    }
   });
 });
 

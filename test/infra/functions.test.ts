@@ -129,7 +129,6 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     );
     expect(environment(LIST_PETS)).not.toHaveProperty('COUNTERS_TABLE_NAME');
     expect(environment(LIST_PETS)).not.toHaveProperty('API_KEYS_TABLE_NAME');
-    expect(environment(LIST_PETS)).not.toHaveProperty('PETS_LEGACY_STATUS_INDEX');
   });
 
   it('lets getPet GetItem on the pets table, and nothing else', () => {

@@ -99,6 +99,34 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     },
   );
 
+  it.each(OPERATION_FUNCTIONS)(
+    'counts the errors the %s function answers by code, from the line each one logs: no function publishes them',
+    (_name, description) => {
+      const logGroup = [
+        ...referencedIds(
+          template.findResources('AWS::Lambda::Function')[functionId(template, description)]?.Properties
+            .LoggingConfig.LogGroup,
+        ),
+      ][0];
+
+      template.hasResourceProperties('AWS::Logs::MetricFilter', {
+        FilterPattern: '{ $.code = "*" }',
+        LogGroupName: { Ref: logGroup },
+        MetricTransformations: [
+          {
+            MetricNamespace: 'PetStore',
+            MetricName: 'Errors',
+            MetricValue: '1',
+            Dimensions: [
+              { Key: 'function_name', Value: '$.function_name' },
+              { Key: 'code', Value: '$.code' },
+            ],
+          },
+        ],
+      });
+    },
+  );
+
   it('alarms on failures the authorizer logs, not on the keys it refuses', () => {
     const fn = { Ref: functionId(template, AUTHORIZER) };
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
@@ -224,9 +252,18 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     expect(graph('Pets created')).toEqual([
       expect.objectContaining({ namespace: 'PetStore', name: 'PetsCreated', dimensions: service }),
     ]);
-    expect(graph('Errors by code').map((metric) => metric.dimensions)).toEqual(
-      ERROR_CODES.map((code) => ({ ...service, code })),
-    );
+    // Each code, summed over the operation functions of the stage: an expression, and its three terms.
+    const errorsByCode = graph('Errors by code');
+    expect(
+      errorsByCode.filter((metric) => 'expression' in metric.options).map((metric) => metric.options.label),
+    ).toEqual(ERROR_CODES);
+    const terms = errorsByCode.filter((metric) => !('expression' in metric.options));
+    expect(terms).toHaveLength(ERROR_CODES.length * OPERATION_FUNCTIONS.length);
+    for (const term of terms) {
+      expect(term).toMatchObject({ namespace: 'PetStore', name: 'Errors', options: { visible: false } });
+      expect(Object.keys(term.dimensions).sort()).toEqual(['code', 'function_name']);
+    }
+    expect(new Set(terms.map((term) => term.dimensions.code))).toEqual(new Set(ERROR_CODES));
     for (const title of ['Lambda duration p99 (ms)', 'Lambda errors', 'Lambda throttles']) {
       // The three operation functions and the authorizer.
       expect(graph(title)).toHaveLength(4);

@@ -363,6 +363,34 @@ describe('items read from the pets table', () => {
     );
   });
 
+  it("are checked for a pet's shape, not for the name's text rules, which the write enforced", async () => {
+    const own = await createTestTables('shape-only');
+    const raw = createLocalClient(own.endpoint);
+    for (const [id, name] of [
+      [5, 'Re\u0007x'],
+      [6, '\u200B'],
+      [7, 'x'.repeat(201)],
+    ] as const) {
+      await raw.send(
+        new PutItemCommand({
+          TableName: own.names.pets,
+          Item: { id: { N: String(id) }, name: { S: name }, categoryId: { N: '1' }, status: { S: 'sold' } },
+        }),
+      );
+    }
+    raw.destroy();
+    const repository = new DynamoDbPetRepository({
+      client: countingClient(own.endpoint).client,
+      petsTable: own.names.pets,
+    });
+
+    expect(await repository.get(5)).toMatchObject({ name: 'Re\u0007x' });
+    expect(await repository.get(6)).toMatchObject({ name: '\u200B' });
+    await expect(repository.get(7)).rejects.toThrow(
+      'The stored pet 7 is not valid: name: must be at most 200 characters',
+    );
+  });
+
   it('keep only the fields of a Pet: anything else an item holds stays out of the answer', async () => {
     const own = await createTestTables('extra-fields');
     const raw = createLocalClient(own.endpoint);

@@ -1,9 +1,8 @@
-import { createLogger } from '#shared/observability/logger';
-import { NO_METRICS } from '#shared/observability/metrics';
-import type { Observability } from '#shared/observability/observability';
+import { createLogger, type Logger } from '#shared/observability/logger';
+import { NO_METRICS, type PetMetrics } from '#shared/observability/metrics';
 
-/** What handlers under test report through: no log lines, no metrics. */
-export const silent = (): Observability => ({
+/** What handlers under test report through: no log lines, no metrics (createPet's only). */
+export const silent = (): { readonly logger: Logger; readonly metrics: PetMetrics } => ({
   logger: createLogger({ logLevel: 'SILENT' }),
   metrics: NO_METRICS,
 });

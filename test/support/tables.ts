@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
-import {
-  type EnsureTablesOptions,
-  ensureTables,
-  type TableNames,
-  tableNamesFor,
-} from '#shared/adapters/dynamodb/create-tables';
+import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { FunctionConfig } from '#shared/config';
 import { TEST_PLANS } from './plans';
@@ -19,15 +14,12 @@ export interface TestTables {
 }
 
 /** Fresh tables on the run's DynamoDB Local, named uniquely so test files never see each other's data. */
-export const createTestTables = async (
-  label: string,
-  options: EnsureTablesOptions = {},
-): Promise<TestTables> => {
+export const createTestTables = async (label: string): Promise<TestTables> => {
   const endpoint = inject('dynamoDbEndpoint');
   const names = tableNamesFor(`${label}-${randomUUID().slice(0, 8)}`);
   const client = createLocalClient(endpoint);
   try {
-    await ensureTables(client, names, options);
+    await ensureTables(client, names);
   } finally {
     client.destroy();
   }

@@ -3,19 +3,24 @@ import { createPet } from '#functions/create-pet/contract';
 import { getPet } from '#functions/get-pet/contract';
 import type { listPets } from '#functions/list-pets/contract';
 import type { Pet } from '#shared/domain/pet';
-import {
-  type BodyReader,
-  type EndpointHandler,
-  type FunctionDependencies,
-  httpEndpoint,
-} from '#shared/http/endpoint';
+import { type EndpointHandler, type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
+import { jsonEndpoint } from '#shared/http/middleware/json-body';
 import { created, noContent, ok } from '#shared/http/responses';
 import type { HttpMethod, RequestInput, ResultOf } from '#shared/operations/operation';
 import { deletePet } from '../support/delete-pet/contract';
 
 /**
- * What the contract model promises at compile time: a handler can only answer with a status its
- * contract declares, with that response's body type (or none), and with its required headers.
+ * What the contract model promises at compile time, one mechanism for each guarantee:
+ *
+ * - `ResultOf` (shared/operations/operation.ts): a handler can only answer with a status its
+ *   contract declares, with that response's body type (or none), and with its required headers;
+ * - `RequestInput`: a handler's input is the output of its contract's request schemas, the same
+ *   schemas validation parses the request with;
+ * - the operation each endpoint takes (`httpEndpoint`: one without a body; `jsonEndpoint`: one
+ *   with a body, read by the JSON body checks and parser): no body goes unread, and no function
+ *   that reads none carries a parser;
+ * - `HttpMethod`: a contract has a method of RFC 9110 an API uses.
+ *
  * `npm run check:types` (tsc, the first step of `npm test`) checks this file: each expectation
  * must hold and each `@ts-expect-error` line must be an error, or the check fails. (Vitest's own
  * typecheck mode would run the same tsc again, for 45 s more on this machine.)
@@ -77,24 +82,16 @@ describe('a handler result', () => {
 
 describe('an endpoint', () => {
   const dependencies = {} as FunctionDependencies;
-  const body = [] as unknown as BodyReader;
+  const answer = async () => created(pet, { Location: '/v1/pets/1' });
 
-  it('takes a body reader exactly when its operation reads a body', () => {
-    expectTypeOf(
-      httpEndpoint(createPet, dependencies, async () => created(pet, { Location: '/v1/pets/1' }), { body }),
-    ).toBeFunction();
+  it('reads a JSON body exactly when its operation has one: jsonEndpoint for it, httpEndpoint for the others', () => {
+    expectTypeOf(jsonEndpoint(createPet, dependencies, answer)).toBeFunction();
     expectTypeOf(httpEndpoint(getPet, dependencies, async () => ok(pet))).toBeFunction();
-    // @ts-expect-error createPet reads a body: its endpoint needs a reader
-    const unread = httpEndpoint(createPet, dependencies, async () =>
-      created(pet, { Location: '/v1/pets/1' }),
-    );
-    const answer = async () => created(pet, { Location: '/v1/pets/1' });
-    // @ts-expect-error a list of middleware is not jsonBody(): it would skip the body's checks
-    const unchecked = httpEndpoint(createPet, dependencies, answer, { body: [] });
-    // @ts-expect-error getPet reads no body: a reader would only weigh on its bundle
-    const needless = httpEndpoint(getPet, dependencies, async () => ok(pet), { body });
+    // @ts-expect-error createPet reads a body: httpEndpoint would pass it on unchecked and unparsed
+    const unread = httpEndpoint(createPet, dependencies, answer);
+    // @ts-expect-error getPet reads no body: a parser would only weigh on its bundle
+    const needless = jsonEndpoint(getPet, dependencies, async () => ok(pet));
     expectTypeOf(unread).not.toBeAny();
-    expectTypeOf(unchecked).not.toBeAny();
     expectTypeOf(needless).not.toBeAny();
   });
 });

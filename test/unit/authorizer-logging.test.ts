@@ -1,10 +1,11 @@
-import type { APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authorizerHandler } from '#functions/authorizer/handler';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { recordFor } from '#shared/auth/api-key';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { lambdaContext } from '#tools/lambda/context';
 import { TEST_PLANS } from '../support/plans';
 
 /**
@@ -15,7 +16,7 @@ import { TEST_PLANS } from '../support/plans';
 afterEach(() => vi.restoreAllMocks());
 
 const ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';
-const context = { functionName: 'authorizer', awsRequestId: 'r-1' } as unknown as Context;
+const context = lambdaContext('authorizer', { awsRequestId: 'r-1' });
 const tokenEvent = (token: string): APIGatewayTokenAuthorizerEvent => ({
   type: 'TOKEN',
   authorizationToken: token,

@@ -18,7 +18,7 @@ import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { decodeCursor } from '#shared/http/cursor';
 import { CURSOR_PROBLEM } from '#shared/http/cursor-problems';
-import { createObservability } from '#shared/observability/observability';
+import { createLogger } from '#shared/observability/logger';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
 
@@ -65,16 +65,10 @@ describe('configuration', () => {
     );
   });
 
-  it("gives a function's reporting what its configuration says: a log level, metrics or none", () => {
-    const quiet = createObservability({ logLevel: 'SILENT', metrics: false });
-    const reporting = createObservability({ logLevel: 'ERROR', metrics: true, stage: 'staging' });
-    const defaults = createObservability({ metrics: true });
-
-    expect(quiet.logger.getLevelName()).toBe('SILENT');
-    expect(reporting.logger.getLevelName()).toBe('ERROR');
-    expect(defaults.logger.getLevelName()).toBe('INFO');
-    expect(Object.keys(quiet.metrics.middleware())).toEqual(['before']);
-    expect(Object.keys(reporting.metrics.middleware())).toEqual(['before', 'after', 'onError']);
+  it("gives a function's logger the level its configuration says, Powertools' INFO by default", () => {
+    expect(createLogger({ logLevel: 'SILENT' }).getLevelName()).toBe('SILENT');
+    expect(createLogger({ logLevel: 'ERROR' }).getLevelName()).toBe('ERROR');
+    expect(createLogger({}).getLevelName()).toBe('INFO');
   });
 });
 

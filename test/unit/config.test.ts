@@ -44,18 +44,6 @@ describe('readFunctionConfig', () => {
     );
   });
 
-  it('lists by status from the unsharded index only when PETS_LEGACY_STATUS_INDEX is true, and refuses any other value', () => {
-    const env = { PETS_TABLE_NAME: 'pets' };
-
-    expect(readFunctionConfig(['pets'], { ...env, PETS_LEGACY_STATUS_INDEX: 'true' }).legacyStatusIndex).toBe(
-      true,
-    );
-    expect(readFunctionConfig(['pets'], env)).not.toHaveProperty('legacyStatusIndex');
-    expect(() => readFunctionConfig(['pets'], { ...env, PETS_LEGACY_STATUS_INDEX: 'yes' })).toThrow(
-      new ConfigError('PETS_LEGACY_STATUS_INDEX must be "true" or unset, not "yes"'),
-    );
-  });
-
   it('leaves the endpoint to the SDK in AWS, where none is set', () => {
     expect(readFunctionConfig(['pets'], { PETS_TABLE_NAME: 'p' }).dynamoDb).toEqual({});
   });

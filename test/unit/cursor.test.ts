@@ -9,17 +9,11 @@ import { nextPageLink } from '#shared/http/pagination';
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
- * Cursors of both kinds: `afterId` positions (version 1: unfiltered listings, with or without a
- * status as issued before the status index was sharded) and `fromId` positions (version 2: the
- * sharded walk of a status).
+ * Cursors of both kinds: `afterId` positions (version 1: unfiltered listings) and `fromId`
+ * positions (version 2: the sharded walk of a status).
  */
 const cursorArbitrary: fc.Arbitrary<ListCursor> = fc.oneof(
-  fc
-    .record({
-      status: fc.option(fc.constantFrom(...PET_STATUSES), { nil: undefined }),
-      afterId: fc.integer({ min: 1, max: MAX_ID }),
-    })
-    .map(({ status, afterId }) => ({ ...(status ? { status } : {}), positions: [{ afterId }] })),
+  fc.integer({ min: 1, max: MAX_ID }).map((afterId) => ({ positions: [{ afterId }] })),
   fc
     .record({ status: fc.constantFrom(...PET_STATUSES), fromId: fc.integer({ min: 1, max: MAX_ID }) })
     .map(({ status, fromId }) => ({ status, positions: [{ fromId }] })),
@@ -117,6 +111,11 @@ describe('the listing cursor', () => {
       forge('{"p":[7]}', { version: 2 }),
       'is not a cursor this API issued',
     ],
+    [
+      'a version 1 cursor with a status: only an unfiltered listing continues after a pet',
+      forge('{"s":"sold","p":[7]}'),
+      'is not a cursor this API issued',
+    ],
     ['an unknown field', forge('{"p":[7],"x":1}'), 'is not a cursor this API issued'],
     ['two positions', forge('{"p":[7,8]}'), 'is not a cursor this API issued'],
     ['no position', forge('{"p":[]}'), 'is not a cursor this API issued'],
@@ -144,13 +143,8 @@ describe('the listing cursor', () => {
     });
   });
 
-  it('still reads a version 1 cursor, issued before the status index was sharded, as a position after a pet', () => {
-    // The unfiltered listing goes on from it; a listing by status refuses it (its order changed).
+  it('reads a version 1 cursor as a position after a pet, of an unfiltered listing', () => {
     expect(decodeCursor(forge('{"p":[42]}'))).toEqual({ ok: true, cursor: { positions: [{ afterId: 42 }] } });
-    expect(decodeCursor(forge('{"s":"sold","p":[42]}'))).toEqual({
-      ok: true,
-      cursor: { status: 'sold', positions: [{ afterId: 42 }] },
-    });
   });
 
   it('writes version 2 for the sharded walk of a status, version 1 for an unfiltered listing', () => {
@@ -159,7 +153,10 @@ describe('the listing cursor', () => {
     expect(versionOf(encodeCursor({ status: 'sold', positions: [{ fromId: 42 }] }))).toBe(2);
     expect(versionOf(encodeCursor({ positions: [{ afterId: 42 }] }))).toBe(1);
     expect(() => encodeCursor({ positions: [{ fromId: 42 }] })).toThrow(
-      'Only a listing by status starts a page at a pet',
+      'Only a listing by status starts a page at a pet, and only it',
+    );
+    expect(() => encodeCursor({ status: 'sold', positions: [{ afterId: 42 }] })).toThrow(
+      'Only a listing by status starts a page at a pet, and only it',
     );
   });
 });

@@ -1,17 +1,17 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
   PetNotFoundError,
-  StaleListPositionError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
 import { invalidJson, toHttpError } from '#shared/http/error-mapper';
 import { HttpError } from '#shared/http/http-error';
 import { retryHeaders } from '#shared/http/retry';
+import { lambdaContext } from '#tools/lambda/context';
 
 /** What a dependency really throws, caught: the mapper must know it by type, not by its text. */
 const thrownBy = async (run: () => unknown): Promise<unknown> => {
@@ -23,8 +23,7 @@ const thrownBy = async (run: () => unknown): Promise<unknown> => {
   throw new Error('expected a failure');
 };
 
-const context = (remainingMs: number) =>
-  ({ getRemainingTimeInMillis: () => remainingMs, functionName: 'test' }) as unknown as Context;
+const context = (remainingMs: number) => lambdaContext('test', { timeoutMs: remainingMs });
 
 describe('toHttpError', () => {
   it('passes an HttpError through as it is', () => {
@@ -39,22 +38,6 @@ describe('toHttpError', () => {
     const mapped = toHttpError(new PetNotFoundError(42));
 
     expect([mapped.status, mapped.code, mapped.message]).toEqual([404, 'NOT_FOUND', 'Pet 42 does not exist']);
-  });
-
-  it('maps StaleListPositionError to 400 VALIDATION_FAILED on query.cursor, telling the client to start again', () => {
-    const mapped = toHttpError(new StaleListPositionError());
-
-    expect([mapped.status, mapped.code, mapped.message, mapped.details]).toEqual([
-      400,
-      'VALIDATION_FAILED',
-      'Invalid request: query.cursor was issued by another version of the API; start the listing again',
-      [
-        {
-          field: 'query.cursor',
-          message: 'was issued by another version of the API; start the listing again',
-        },
-      ],
-    ]);
   });
 
   it('maps StoreUnavailableError to 503 SERVICE_UNAVAILABLE with a generic message, keeping the cause', () => {

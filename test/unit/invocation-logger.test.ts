@@ -1,10 +1,15 @@
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, type Logger, withInvocationLogger } from '#shared/observability/logger';
+import { ENV } from '#shared/config';
+import { createLogger, invocationLogging, type Logger } from '#shared/observability/logger';
+import { lambdaContext } from '#tools/lambda/context';
+import { inInvocationStore } from '#tools/lambda/invoke-store';
 
 /**
- * The keys each invocation's lines carry (shared/observability/logger.ts), read from what the real
- * Powertools Logger writes to stdout.
+ * The keys each invocation's lines carry, read from what the real Powertools Logger writes to
+ * stdout: as Lambda runs a function (one invocation at a time, `invocationLogging` in its middy
+ * stack), and as the local gateway runs it (invocations side by side, each in its invoke store).
  */
 
 type Line = Record<string, unknown>;
@@ -28,6 +33,9 @@ const functionLogger = () => {
   return createLogger({ logLevel: 'INFO' });
 };
 
+/** Invocations that overlap in this process, as the local gateway runs them. */
+const overlapping = () => vi.stubEnv(ENV.lambdaMaxConcurrency, '8');
+
 const lines = (): Line[] =>
   written
     .join('')
@@ -35,8 +43,7 @@ const lines = (): Line[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Line);
 
-const contextOf = (awsRequestId: string) =>
-  ({ functionName: 'getPet', awsRequestId, getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
+const contextOf = (awsRequestId: string): Context => lambdaContext('getPet', { awsRequestId });
 
 /** A promise, and the function that fulfils it. */
 const gate = () => {
@@ -54,18 +61,15 @@ interface Call {
 }
 
 /** A function that logs through the function's logger, as middleware and the domain do. */
-const functionOf = (logger: Logger, after?: (call: Call) => void) =>
-  withInvocationLogger(
-    logger,
-    (call: Call) => call.requestId,
-    async (call: Call) => {
+const functionOf = (logger: Logger, body?: (call: Call) => Promise<void>) =>
+  middy<Call, string>()
+    .use(invocationLogging(logger, (call: Call) => call.requestId))
+    .handler(async (call) => {
       logger.info('started');
-      await call.proceed;
+      await (body ? body(call) : call.proceed);
       logger.info('finished');
-      after?.(call);
       return 'done';
-    },
-  );
+    });
 
 const pick = (line: Line) => ({
   message: line.message,
@@ -74,7 +78,7 @@ const pick = (line: Line) => ({
   cold: line.cold_start,
 });
 
-describe("an invocation's log lines", () => {
+describe("an invocation's log lines, one invocation at a time (Lambda)", () => {
   it('carry its own keys, a cold start on the first only, and none of the invocation before', async () => {
     const logger = functionLogger();
     const handler = functionOf(logger);
@@ -94,7 +98,7 @@ describe("an invocation's log lines", () => {
     ]);
   });
 
-  it('need no logger of their own while invocations come one at a time, as in Lambda', async () => {
+  it("come from the function's one logger: nothing is built per invocation", async () => {
     const logger = functionLogger();
     const createChild = vi.spyOn(logger, 'createChild');
     const handler = functionOf(logger);
@@ -106,103 +110,94 @@ describe("an invocation's log lines", () => {
     expect(lines()).toHaveLength(6);
   });
 
-  it('of overlapping invocations never name another one, and a free logger serves the next overlap', async () => {
+  it('never include the event, which holds the API key, even where Powertools is told to log events', async () => {
+    vi.stubEnv('POWERTOOLS_LOGGER_LOG_EVENT', 'true');
     const logger = functionLogger();
-    const createChild = vi.spyOn(logger, 'createChild');
     const handler = functionOf(logger);
     capture();
-    const { passed: proceed, open: release } = gate();
 
-    // Three at once: the first on the function's logger, the others on children.
-    const overlapping = ['1', '2', '3'].map((id) =>
-      handler({ requestId: `api-${id}`, proceed }, contextOf(`lambda-${id}`)),
-    );
-    release();
-    await Promise.all(overlapping);
-    // Two at once again: the children made before serve them.
-    const { passed: proceedAgain, open: releaseAgain } = gate();
-    const again = ['4', '5'].map((id) =>
-      handler({ requestId: `api-${id}`, proceed: proceedAgain }, contextOf(`lambda-${id}`)),
-    );
-    releaseAgain();
-    await Promise.all(again);
+    await handler({ requestId: 'Bearer psk_secret' }, contextOf('lambda-1'));
+
+    expect(lines().map((line) => line.message)).toEqual(['started', 'finished']);
+  });
+
+  it('are the only ones that name it: a line written at cold start, before any invocation, names none', async () => {
+    const logger = functionLogger();
+    const handler = functionOf(logger);
+    capture();
+
+    logger.info('at cold start');
+    await handler({ requestId: 'api-1' }, contextOf('lambda-1'));
+
+    expect(lines().map(pick)[0]).toEqual({
+      message: 'at cold start',
+      request: undefined,
+      correlation: undefined,
+      cold: undefined,
+    });
+  });
+});
+
+describe("an invocation's log lines, invocations side by side (the local server)", () => {
+  it('never name another invocation, however they interleave', async () => {
+    overlapping();
+    const logger = functionLogger();
+    const handler = inInvocationStore(functionOf(logger));
+    capture();
+    const first = gate();
+    const second = gate();
+
+    // Three at once, each waiting for another's line before going on.
+    const running = [
+      handler({ requestId: 'api-1', proceed: first.passed }, contextOf('lambda-1')),
+      handler({ requestId: 'api-2', proceed: second.passed }, contextOf('lambda-2')),
+      handler({ requestId: 'api-3' }, contextOf('lambda-3')),
+    ];
+    second.open();
+    await running[1];
+    first.open();
+    await Promise.all(running);
 
     const seen = lines().map(pick);
-    expect(seen).toHaveLength(10);
+    expect(seen).toHaveLength(6);
     for (const line of seen)
       expect(line.correlation).toBe(`api-${String(line.request).slice('lambda-'.length)}`);
     expect(seen.filter((line) => line.cold).map((line) => line.request)).toEqual(['lambda-1', 'lambda-1']);
-    expect(createChild).toHaveBeenCalledTimes(2);
+    // All three had started before any finished, and lambda-1 finished last.
+    expect(seen.slice(0, 3).map((line) => line.message)).toEqual(['started', 'started', 'started']);
+    expect(seen.at(-1)).toMatchObject({ message: 'finished', request: 'lambda-1' });
   });
 
-  it('are the only ones that name it: a line between invocations, or of none while one runs, names no request', async () => {
+  it('written after the invocation was answered still name it, while the next one runs', async () => {
+    overlapping();
     const logger = functionLogger();
-    capture();
-    // A continuation set up outside any invocation (as a timer armed at start-up) that runs during one.
-    const { passed: armed, open: fire } = gate();
-    const fired = armed.then(() => logger.info('of no invocation'));
-    const handler = withInvocationLogger(
-      logger,
-      (call: Call) => call.requestId,
-      async (call: Call) => {
-        logger.info('started');
-        if (call.requestId === 'api-2') {
-          fire();
-          await fired;
+    // The first invocation's code goes on after its answer (as when middy answers at the timeout).
+    const { passed: lingering, open: lingered } = gate();
+    const { passed: proceed, open: release } = gate();
+    const handler = inInvocationStore(
+      functionOf(logger, async (call) => {
+        if (call.requestId === 'api-1') {
+          void proceed.then(() => {
+            logger.info('late');
+            lingered();
+          });
+          return;
         }
-        return 'done';
-      },
+        release();
+        await lingering;
+      }),
     );
+    capture();
 
     await handler({ requestId: 'api-1' }, contextOf('lambda-1'));
-    logger.info('between');
     await handler({ requestId: 'api-2' }, contextOf('lambda-2'));
 
     expect(lines().map(pick)).toEqual([
       { message: 'started', request: 'lambda-1', correlation: 'api-1', cold: true },
-      { message: 'between', request: undefined, correlation: undefined, cold: undefined },
+      { message: 'finished', request: 'lambda-1', correlation: 'api-1', cold: true },
       { message: 'started', request: 'lambda-2', correlation: 'api-2', cold: false },
-      { message: 'of no invocation', request: undefined, correlation: undefined, cold: undefined },
-    ]);
-  });
-
-  it('written after the invocation was answered still name it, while the next one runs', async () => {
-    const logger = functionLogger();
-    // The first invocation's code goes on after its answer (as when middy answers at the timeout).
-    const { passed: lingering, open: lingered } = gate();
-    const late = () => {
-      logger.info('late');
-      lingered();
-    };
-    const handler = withInvocationLogger(
-      logger,
-      (call: Call) => call.requestId,
-      async (call: Call) => {
-        if (call.requestId === 'api-1') void call.proceed?.then(() => late());
-        logger.info('answered');
-        return 'done';
-      },
-    );
-    capture();
-    const { passed: proceed, open: release } = gate();
-
-    await handler({ requestId: 'api-1', proceed }, contextOf('lambda-1'));
-    const second = withInvocationLogger(
-      logger,
-      (call: Call) => call.requestId,
-      async () => {
-        release();
-        await lingering;
-        logger.info('answered');
-        return 'done';
-      },
-    );
-    await second({ requestId: 'api-2' }, contextOf('lambda-2'));
-
-    expect(lines().map(pick)).toEqual([
-      { message: 'answered', request: 'lambda-1', correlation: 'api-1', cold: true },
       { message: 'late', request: 'lambda-1', correlation: 'api-1', cold: true },
-      { message: 'answered', request: 'lambda-2', correlation: 'api-2', cold: false },
+      { message: 'finished', request: 'lambda-2', correlation: 'api-2', cold: false },
     ]);
   });
 });

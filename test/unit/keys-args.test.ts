@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeysArgs, rerunCommand, stageOf } from '#tools/keys/keys';
-import { UsageError } from '#tools/table-command';
+import { parseKeysArgs, rerunCommand, stageOf, UsageError } from '#tools/keys/keys';
 
 const TABLE = 'PetStore-staging-TablesApiKeys330F873D-1A2B3C4D5E6F';
 

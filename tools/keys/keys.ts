@@ -16,15 +16,6 @@ import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
 import { IncompleteChangeError, KeyAdmin, UnknownPlanError } from '#tools/keys/key-admin';
 import type { UsageRegistry } from '#tools/keys/usage-registry';
-import {
-  checkAwsSetup,
-  OPERATOR_TIME_BUDGET,
-  SetupError,
-  TABLE_TARGET_OPTIONS,
-  type TableTarget,
-  tableTargetOf,
-  UsageError,
-} from '#tools/table-command';
 
 /**
  * `npm run keys -- <command>`: creates, lists, revokes and moves the API keys of a stage, each on
@@ -60,8 +51,23 @@ Find the table of a stage:
   aws cloudformation describe-stacks --stack-name PetStore-<stage> \\
     --query "Stacks[0].Outputs[?OutputKey=='${OUTPUT.tableName(API_KEYS_TABLE)}'].OutputValue" --output text`;
 
+/** A command line that cannot be run: the message says what is wrong, the usage follows. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What the command needs from this machine's AWS setup and does not find there. */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}
+
 /** Where the keys are: the table, and how to reach it. */
-export type KeysTarget = TableTarget;
+export interface KeysTarget {
+  readonly table: string;
+  readonly stage?: StageName;
+  readonly region?: string;
+  readonly endpoint?: string;
+}
 
 export type KeysCommand =
   | { readonly command: 'help' }
@@ -70,8 +76,40 @@ export type KeysCommand =
   | { readonly command: 'revoke'; readonly keyId: string; readonly target: KeysTarget }
   | { readonly command: 'move'; readonly keyId: string; readonly plan: string; readonly target: KeysTarget };
 
-const targetOf = (values: Parameters<typeof tableTargetOf>[0]): KeysTarget =>
-  tableTargetOf(values, OUTPUT.tableName(API_KEYS_TABLE));
+const isStage = (value: string): value is StageName => (STAGE_NAMES as readonly string[]).includes(value);
+
+/**
+ * The target the options name, checked: a known stage, a table of that stage's stack, an http(s)
+ * endpoint.
+ */
+const targetOf = (values: {
+  readonly table?: string | undefined;
+  readonly stage?: string | undefined;
+  readonly region?: string | undefined;
+  readonly endpoint?: string | undefined;
+}): KeysTarget => {
+  const { table, stage, region, endpoint } = values;
+  if (stage !== undefined && !isStage(stage))
+    throw new UsageError(`--stage must be one of ${STAGE_NAMES.join(', ')}, not "${stage}"`);
+  if (!table) {
+    throw new UsageError(
+      stage
+        ? `--table is required: the ${OUTPUT.tableName(API_KEYS_TABLE)} output of stack ${stackName(stage)}`
+        : '--table is required',
+    );
+  }
+  // CloudFormation names a table after its stack: a command meant for staging never touches production.
+  if (stage && !table.startsWith(`${stackName(stage)}-`))
+    throw new UsageError(`Table "${table}" does not belong to stack ${stackName(stage)}`);
+  if (endpoint !== undefined && !/^https?:\/\/\S+$/.test(endpoint))
+    throw new UsageError(`--endpoint must be an http(s) URL, not "${endpoint}"`);
+  return {
+    table,
+    ...(stage ? { stage } : {}),
+    ...(region ? { region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+  };
+};
 
 /** The command line as a command; throws UsageError with what is wrong. */
 export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
@@ -117,7 +155,10 @@ const parse = (argv: readonly string[]) =>
     allowPositionals: true,
     strict: true,
     options: {
-      ...TABLE_TARGET_OPTIONS,
+      table: { type: 'string' },
+      stage: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
       plan: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -243,6 +284,36 @@ export interface KeysRepository extends KeysStores {
   readonly ready: () => Promise<void>;
   readonly close: () => void;
 }
+
+/**
+ * An operator's laptop may be far from the region (TLS set-up alone can take a second), so the
+ * command allows more than the functions' 1 s per attempt; but a stalled network still ends it.
+ */
+const OPERATOR_TIME_BUDGET = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
+} as const;
+
+/**
+ * Resolves the client's region, then its credentials, as its first call would, and says which
+ * setting is missing instead of the SDK's own error from deep inside that call.
+ */
+const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
+  try {
+    await client.config.region();
+  } catch {
+    throw new SetupError(
+      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
+    );
+  }
+  try {
+    await client.config.credentials();
+  } catch {
+    throw new SetupError(
+      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+    );
+  }
+};
 
 /** The stage of an AWS target: --stage, or the one whose stack the table's name starts with. */
 export const stageOf = (target: KeysTarget): StageName => {

@@ -25,6 +25,7 @@ import {
 import type { Operation } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
 import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
+import { allowOverlappingInvocations, inInvocationStore } from '#tools/lambda/invoke-store';
 import { authorizeRequest } from '#tools/local/authorization';
 import { callerOf, type FairUse } from '#tools/local/fair-use';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
@@ -134,7 +135,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   const timeoutMs = options.functionTimeoutMs ?? HANDLER_TIMEOUT_SECONDS * 1_000;
   const operations = options.operations ?? CONTRACTS;
   const staticRoutes = Promise.resolve(options.staticRoutes ?? {});
-  const limit = pLimit(options.concurrency ?? LOCAL_CONCURRENCY);
+  const concurrency = options.concurrency ?? LOCAL_CONCURRENCY;
+  const limit = pLimit(concurrency);
+  // The functions run side by side here, each invocation in a store of its own for its log keys.
+  allowOverlappingInvocations(concurrency);
+  const authorizer = inInvocationStore(options.authorizer);
   const corsOrigins = options.corsOrigins ?? [];
   /** The request's one `Origin`, as the functions read it (none when repeated). */
   const originOf = (request: IncomingMessage) => singleOrigin(valuesOf(headerPairs(request), 'origin'));
@@ -187,7 +192,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       // authorizer's time included. (Not from its arrival: in AWS no request waits in a queue.)
       const received = new Date();
       const authorization = await authorizeRequest({
-        authorizer: options.authorizer,
+        authorizer,
         tokens: valuesOf(headers, 'authorization'),
         methodArn: arn,
         timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
@@ -216,7 +221,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       let result: unknown;
       try {
         if (!handler) throw new Error(`No handler for ${operationId}`);
-        result = await handler(event, lambdaContext(operationId, { timeoutMs }));
+        result = await inInvocationStore(handler)(event, lambdaContext(operationId, { timeoutMs }));
       } catch {
         // A function that throws is an integration failure to API Gateway, never a stack trace.
         throw GatewayRefusal.of('INTEGRATION_FAILURE');

@@ -3,7 +3,7 @@ import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
-import { type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
+import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { type ApiKeyRecord, generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
@@ -14,7 +14,6 @@ import { lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
-import { ensureLocalTables } from '#tools/local/local-tables';
 import {
   LOCAL_HOST as HOST,
   LocalConfigError,
@@ -141,7 +140,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
     const admin = createLocalClient(endpoint);
     try {
-      await ensureLocalTables(admin, endpoint, tables, log);
+      await ensureTables(admin, tables);
     } finally {
       admin.destroy();
     }

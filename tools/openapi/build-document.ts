@@ -125,7 +125,7 @@ interface ErrorExample {
 /**
  * A response carrying the Error object, its schema narrowed to the codes of the examples and to
  * their one status, so a validator also checks that a 404 says `NOT_FOUND` with `status: 404`.
- * `allOf` rather than keywords beside `$ref`: tools such as Prism drop the referenced properties.
+ * `allOf` rather than keywords beside `$ref`: some tools (Prism, for one) drop the referenced properties.
  */
 const errorResponse = (
   schemas: SchemaConverter,

@@ -1,4 +1,4 @@
-import { LEGACY_STATUS_INDEX, STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
+import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
 import type { TableKey } from '#shared/config';
 
 /**
@@ -18,10 +18,7 @@ export type DynamoDbAction =
 
 export interface TableAccess {
   readonly table: TableKey;
-  /**
-   * The index the actions apply to; the table itself when omitted. An index the deployed table
-   * does not have (the legacy status index, once a stage has migrated) is granted nothing.
-   */
+  /** The index the actions apply to; the table itself when omitted. */
   readonly index?: string;
   readonly actions: readonly DynamoDbAction[];
 }
@@ -30,14 +27,10 @@ export const DATA_ACCESS = {
   pets: {
     /** Strongly consistent GetItem by id. */
     get: [{ table: 'pets', actions: ['dynamodb:GetItem'] }],
-    /**
-     * A Scan of the table (unfiltered) or Queries of the status index, shard after shard
-     * (filtered); of the unsharded index instead while a stage migrates (docs/deploy.md).
-     */
+    /** A Scan of the table (unfiltered) or Queries of the status index, shard after shard (filtered). */
     list: [
       { table: 'pets', actions: ['dynamodb:Scan'] },
       { table: 'pets', index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
-      { table: 'pets', index: LEGACY_STATUS_INDEX.indexName, actions: ['dynamodb:Query'] },
     ],
     /** A conditional PutItem of a new pet (returning the item it met when refused). */
     create: [{ table: 'pets', actions: ['dynamodb:PutItem'] }],

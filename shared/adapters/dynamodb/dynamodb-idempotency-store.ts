@@ -7,7 +7,7 @@ import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { IDEMPOTENCY_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { CreateRecord, IdempotencyKey, InProgressRecord, Lock } from '#shared/domain/idempotency';
-import { Pet, PetId } from '#shared/domain/pet';
+import { type Pet, PetId, StoredPet } from '#shared/domain/pet';
 import type { IdempotencyStore } from '#shared/ports/idempotency-store';
 import { object } from '#shared/schema/objects';
 
@@ -31,7 +31,7 @@ const LAYOUT = 'v2';
 const IN_PROGRESS = 'IN_PROGRESS';
 const COMPLETED = 'COMPLETED';
 
-/** A record as stored: checked on every read, like every item this service reads. */
+/** A record as stored: checked for shape on every read, like every item this service reads. */
 const StoredRecord = v.variant('status', [
   object({
     status: v.literal(IN_PROGRESS),
@@ -40,7 +40,7 @@ const StoredRecord = v.variant('status', [
     lockToken: v.string(),
     lockUntil: v.number(),
   }),
-  object({ status: v.literal(COMPLETED), fingerprint: v.string(), petId: PetId, pet: Pet }),
+  object({ status: v.literal(COMPLETED), fingerprint: v.string(), petId: PetId, pet: StoredPet }),
 ]);
 
 const toRecord = (item: Record<string, unknown>): CreateRecord => {

@@ -9,44 +9,36 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
-import { petItem, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
+import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
-import {
-  type IndexDesign,
-  LEGACY_STATUS_INDEX,
-  STATUS_SHARD_INDEX,
-  STATUS_SHARDS,
-} from '#shared/adapters/dynamodb/table-design';
-import { PetIdTakenError, StaleListPositionError } from '#shared/domain/errors';
+import { STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
+import { PetIdTakenError } from '#shared/domain/errors';
 import {
   type ListPetsOptions,
   type ListPosition,
-  Pet,
+  type Pet,
   type PetPage,
   type PetStatus,
+  StoredPet,
 } from '#shared/domain/pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
 
 export interface DynamoDbPetRepositoryOptions {
   readonly client: DynamoDBDocumentClient;
   readonly petsTable: string;
-  /**
-   * List by status from the unsharded `status-index`, in ascending id, as before the index was
-   * sharded: only while a stage migrates to the sharded index (docs/deploy.md). @default false
-   */
-  readonly legacyStatusIndex?: boolean;
 }
 
 /**
- * A stored item as a Pet, checked with the Pet schema: an item that is not a valid pet is never
- * served (InvalidStoredItemError, a 500 logged with the item's id and what is wrong). Only the
- * Pet's fields are kept, so nothing else an item may hold reaches a response.
+ * A stored item as a Pet, checked for a Pet's shape (StoredPet: types, the status enum, ranges;
+ * the name's text rules were the write's): an item of another shape is never served
+ * (InvalidStoredItemError, a 500 logged with the item's id and what is wrong). Only the Pet's
+ * fields are kept, so nothing else an item may hold reaches a response.
  */
-const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(Pet, item, 'pet', item.id);
+const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
 
-/** Whether a stored item is this very pet (the same fields, and a valid pet). */
+/** Whether a stored item is this very pet (the same fields, and a pet's shape). */
 const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
-  const stored = v.safeParse(Pet, item);
+  const stored = v.safeParse(StoredPet, item);
   return (
     stored.success &&
     stored.output.id === pet.id &&
@@ -57,49 +49,11 @@ const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
 };
 
 /**
- * How a listing by status walks an index: the shards of a status one after the other, ascending
- * id within each, and the kind of position it issues and accepts (ListPosition).
+ * A listing continues only from a position of its own kind (the unfiltered one after a pet, the
+ * one by status at a pet): the cursor's version says which, and a cursor of one listing never
+ * reaches the other (shared/http/cursor.ts). Another kind here is a fault of the code.
  */
-interface StatusWalk {
-  readonly index: IndexDesign;
-  readonly shards: number;
-  /** The index's partition key value of a status's shard. */
-  readonly key: (status: PetStatus, shard: number) => string;
-  readonly positions: 'afterId' | 'fromId';
-}
-
-/** The sharded index: 16 shards a status; a page continues at the first pet it has not shown. */
-const SHARDED: StatusWalk = {
-  index: STATUS_SHARD_INDEX,
-  shards: STATUS_SHARDS,
-  key: statusShardKey,
-  positions: 'fromId',
-};
-
-/** The unsharded index of stages still migrating: one partition a status, ascending id. */
-const LEGACY: StatusWalk = {
-  index: LEGACY_STATUS_INDEX,
-  shards: 1,
-  key: (status) => status,
-  positions: 'afterId',
-};
-
-/** Where a walk starts: a shard, and the bound on ids in it (none: from its first pet). */
-interface WalkStart {
-  readonly shard: number;
-  readonly bound?: { readonly operator: '>' | '>='; readonly id: number };
-}
-
-const startOf = (walk: StatusWalk, position: ListPosition | undefined): WalkStart => {
-  if (!position) return { shard: 0 };
-  if (walk.positions === 'fromId' && 'fromId' in position) {
-    return { shard: position.fromId % walk.shards, bound: { operator: '>=', id: position.fromId } };
-  }
-  if (walk.positions === 'afterId' && 'afterId' in position) {
-    return { shard: position.afterId % walk.shards, bound: { operator: '>', id: position.afterId } };
-  }
-  throw new StaleListPositionError();
-};
+const otherKind = (kind: string): Error => new Error(`This listing continues from ${kind} positions only`);
 
 /**
  * The position a listing continues from. The table and the status index (walked shard after
@@ -119,12 +73,10 @@ const singlePosition = (after: readonly ListPosition[] = []): ListPosition | und
 export class DynamoDbPetRepository implements PetRepository {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
-  private readonly statusWalk: StatusWalk;
 
   constructor(options: DynamoDbPetRepositoryOptions) {
     this.client = options.client;
     this.table = options.petsTable;
-    this.statusWalk = options.legacyStatusIndex ? LEGACY : SHARDED;
   }
 
   /**
@@ -175,7 +127,7 @@ export class DynamoDbPetRepository implements PetRepository {
   }
 
   private async scan(limit: number, position: ListPosition | undefined): Promise<PetPage> {
-    if (position && !('afterId' in position)) throw new StaleListPositionError();
+    if (position && !('afterId' in position)) throw otherKind('afterId');
     const { Items = [], LastEvaluatedKey } = await sdkCall('Scan', () =>
       this.client.send(
         new ScanCommand({
@@ -197,31 +149,36 @@ export class DynamoDbPetRepository implements PetRepository {
    * A page of one status: the shard the position falls in, from the position on, then the next
    * shards, each asked for only what the page still lacks, until it holds `limit + 1` pets or the
    * last shard is read. Usually one Query; two where a page crosses into the next shard; more only
-   * for a status too small to fill a page from one shard (at most one per shard).
+   * for a status too small to fill a page from one shard (at most one per shard). The next page
+   * starts at the first pet this one read and did not show.
    */
   private async walkStatus(
     status: PetStatus,
     limit: number,
     position: ListPosition | undefined,
   ): Promise<PetPage> {
-    const walk = this.statusWalk;
-    let { shard, bound } = startOf(walk, position);
+    if (position && !('fromId' in position)) throw otherKind('fromId');
+    const index = STATUS_SHARD_INDEX;
+    let shard = position ? shardOf(position.fromId) : 0;
+    let bound: { readonly operator: '>' | '>='; readonly id: number } | undefined = position
+      ? { operator: '>=', id: position.fromId }
+      : undefined;
     const items: Record<string, unknown>[] = [];
-    while (shard < walk.shards && items.length <= limit) {
+    while (shard < STATUS_SHARDS && items.length <= limit) {
       const wanted = limit + 1 - items.length;
       const from = bound;
       const { Items = [], LastEvaluatedKey } = await sdkCall('Query', () =>
         this.client.send(
           new QueryCommand({
             TableName: this.table,
-            IndexName: walk.index.indexName,
+            IndexName: index.indexName,
             KeyConditionExpression: from ? `#key = :key AND #id ${from.operator} :id` : '#key = :key',
             ExpressionAttributeNames: {
-              '#key': walk.index.partitionKey.name,
-              ...(from ? { '#id': walk.index.sortKey.name } : {}),
+              '#key': index.partitionKey.name,
+              ...(from ? { '#id': index.sortKey.name } : {}),
             },
             ExpressionAttributeValues: {
-              ':key': walk.key(status, shard),
+              ':key': statusShardKey(status, shard),
               ...(from ? { ':id': from.id } : {}),
             },
             Limit: wanted,
@@ -240,11 +197,6 @@ export class DynamoDbPetRepository implements PetRepository {
     }
     const pets = items.slice(0, limit).map(toPet);
     const following = items[limit];
-    const last = pets.at(-1);
-    if (!following || !last) return { pets };
-    return {
-      pets,
-      next: [walk.positions === 'fromId' ? { fromId: toPet(following).id } : { afterId: last.id }],
-    };
+    return following ? { pets, next: [{ fromId: toPet(following).id }] } : { pets };
   }
 }

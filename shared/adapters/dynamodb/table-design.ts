@@ -45,17 +45,6 @@ export const STATUS_SHARD_INDEX = {
   sortKey: { name: 'id', type: 'N' },
 } as const satisfies IndexDesign;
 
-/**
- * The unsharded status index of stacks deployed before the sharded one: one partition key per
- * status. A stage keeps it only while it migrates (the stage's `legacyStatusIndex`,
- * docs/deploy.md); it is in no table design of its own.
- */
-export const LEGACY_STATUS_INDEX = {
-  indexName: 'status-index',
-  partitionKey: { name: 'status', type: 'S' },
-  sortKey: { name: 'id', type: 'N' },
-} as const satisfies IndexDesign;
-
 /** Pets, one item per pet, keyed by id. Holds nothing but pets, so a scan counts only pets. */
 export const PETS_TABLE = {
   key: 'pets',

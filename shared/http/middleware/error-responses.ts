@@ -4,9 +4,16 @@ import { errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
 import { jsonResponse, type ResponseHeaders } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
-import type { Observability } from '#shared/observability/observability';
+import type { Logger } from '#shared/observability/logger';
 
-export interface ErrorResponsesOptions extends Observability {
+/**
+ * The key of the Error code on the line each error answer logs: the stack's metric filters count
+ * errors by it (infra/constructs/monitoring.ts), so no function publishes a metric of its own.
+ */
+export const ERROR_CODE_LOG_KEY = 'code';
+
+export interface ErrorResponsesOptions {
+  readonly logger: Logger;
   /** Headers on every response of the operation, errors included (e.g. deprecation headers). */
   readonly headers?: ResponseHeaders;
 }
@@ -14,22 +21,21 @@ export interface ErrorResponsesOptions extends Observability {
 /**
  * Turns any error into the Error object `{ code, message, status }` (toHttpError decides which).
  * A 5xx is logged with its cause; the client sees only the generic message. A 429 or 503 says
- * when to retry. Every error is counted by code.
+ * when to retry. Every error logs one line with its code (ERROR_CODE_LOG_KEY): a 5xx at ERROR,
+ * any other at INFO.
  */
 export const errorResponses = ({
   headers = {},
   logger,
-  metrics,
 }: ErrorResponsesOptions): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: (request) => {
     const error = toHttpError(request.error);
     const requestId = request.event?.requestContext?.requestId;
     if (error.status >= 500) {
-      logger.error('Request failed', { code: error.code, error: error.cause ?? error });
+      logger.error('Request failed', { [ERROR_CODE_LOG_KEY]: error.code, error: error.cause ?? error });
     } else {
-      logger.info('Request rejected', { code: error.code, status: error.status });
+      logger.info('Request rejected', { [ERROR_CODE_LOG_KEY]: error.code, status: error.status });
     }
-    metrics.countError(error.code);
     const body = errorBody(error.code, error.message, {
       ...(error.details ? { details: [...error.details] } : {}),
       ...(requestId ? { requestId } : {}),

@@ -78,23 +78,17 @@ export const BODY_NOT_AN_OBJECT = 'must be a JSON object';
 const isJsonObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The parts of a request, as the request schema reads them. */
-type PartSchemas<P extends RequestParts> = {
-  [K in keyof P & Part]-?: Exclude<P[K], undefined> & v.GenericSchema;
-};
-
 /**
- * The schema of a whole request: one object with a key per part. A body must be a JSON object
- * before its own schema reads it: valibot's object schemas would take an array for an object.
+ * The schema of a whole request: one object with a key per part the operation reads. A body must
+ * be a JSON object before its own schema reads it: valibot's object schemas would take an array
+ * for an object. Its output is each part's output, which a handler receives typed from the same
+ * schemas (RequestInput).
  */
-export const requestSchema = <P extends RequestParts>(parts: P) => {
-  const { body, ...others } = parts;
-  const entries = {
-    ...others,
-    ...(body ? { body: v.pipe(v.custom(isJsonObject, BODY_NOT_AN_OBJECT), body) } : {}),
-  };
-  // The body's pipe ends in its own schema: the request's output is each part's output.
-  return v.object(entries as unknown as PartSchemas<P>);
+export const requestSchema = ({ body, ...others }: RequestParts) => {
+  const entries: v.ObjectEntries = {};
+  for (const [part, schema] of Object.entries(others)) if (schema) entries[part] = schema;
+  if (body) entries.body = v.pipe(v.custom(isJsonObject, BODY_NOT_AN_OBJECT), body);
+  return v.object(entries);
 };
 
 /**

@@ -5,7 +5,7 @@ import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { defineOperationRoot } from '#shared/composition/root';
 import { tableName } from '#shared/config';
 import { PetNotFoundError } from '#shared/domain/errors';
-import { createObservability } from '#shared/observability/observability';
+import { createLogger } from '#shared/observability/logger';
 import { deletePet } from './contract';
 import { deletePetHandler } from './handler';
 
@@ -33,7 +33,7 @@ export const deletePetRoot = defineOperationRoot(deletePet, {
           throw error;
         }
       },
-      ...createObservability(config),
+      logger: createLogger(config),
       corsOrigins: config.corsOrigins,
     });
   },
