@@ -10,6 +10,7 @@ import { errorResponses } from '#shared/http/middleware/error-responses';
 import type { JsonBodyReader } from '#shared/http/middleware/json-body';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
 import { validateRequest } from '#shared/http/middleware/validate-request';
+import { requestIdOf } from '#shared/http/request-id';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
 import { withInvocationLogger } from '#shared/observability/logger';
@@ -106,7 +107,7 @@ export const httpEndpoint = <O extends Operation>(
     });
   return withInvocationLogger(
     logger,
-    (event) => event.requestContext?.requestId,
+    requestIdOf,
     withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler))),
   );
 };

@@ -49,7 +49,7 @@ export class GatewayRefusal extends Error {
       status: ERROR_STATUS[code],
       error: { code, message },
       headers: { ...RESPONSE_HEADERS, ...retryHeaders(code), ...headers },
-      fromContext: { [REQUEST_ID_HEADER]: 'requestId' },
+      fromContext: { [REQUEST_ID_HEADER]: 'extendedRequestId' },
       cors: {},
     });
   }
