@@ -17,7 +17,7 @@ export const DOCUMENTED_STAGES = {
       smoke: { rateLimit: 10, burstLimit: 20, quota: { limit: 5_000, period: 'DAY' } },
     },
     defaultPlan: 'standard',
-    firewall: { enabled: false, requestsPerIp: 5_000, windowSeconds: 300 },
+    firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
     alarms: {
       serverErrorRate: 0.05,
       p99LatencyMs: 3_000,
