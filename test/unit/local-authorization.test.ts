@@ -183,7 +183,7 @@ describe('the authorizer step', () => {
     );
 
     expect(refusal.code).toBe('UNAUTHORIZED');
-    expect(refusal.answeredBy).toBe('gateway-response');
+    expect(refusal.answer.by).toBe('gateway-response');
   });
 
   it('answers any other failure of the authorizer with 503 and Retry-After, as API Gateway answers AUTHORIZER_CONFIGURATION_ERROR', async () => {
@@ -323,8 +323,8 @@ describe('a gateway refusal', () => {
       code: 'TOO_MANY_REQUESTS',
       message:
         'Too many requests: slow down to the rate of your plan (RateLimit-Policy) and retry after Retry-After seconds',
-      answeredBy: 'gateway-response',
     });
+    expect(refusal.answer.by).toBe('gateway-response');
     expect(refusal.answer.headers).toEqual({
       'Content-Type': 'application/json',
       'X-Content-Type-Options': 'nosniff',
