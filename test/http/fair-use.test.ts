@@ -137,6 +137,20 @@ describe('every answer', () => {
     }
   });
 
+  it('carries an id the gateway made, whatever X-Amzn-RequestId the client sends (in AWS it sets only $context.requestId)', async () => {
+    const chosen = '00000000-0000-4000-8000-000000000000';
+    const answers = [
+      await quiet.get('/pets?limit=1', { headers: { 'X-Amzn-RequestId': chosen } }),
+      await quiet.get('/pets', { anonymous: true, headers: { 'X-Amzn-RequestId': chosen } }),
+    ];
+
+    for (const answer of answers) {
+      expect(answer.headers.get('x-amz-apigw-id')).toMatch(/^[A-Za-z0-9+/]{15}=$/);
+      expect(answer.text).not.toContain(chosen);
+      expect([...answer.headers.values()]).not.toContain(chosen);
+    }
+  });
+
   it('without an accepted key names no plan', async () => {
     const refused = await quiet.get('/pets', {
       anonymous: true,
