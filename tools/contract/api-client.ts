@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRateLimitPolicy } from '#shared/http/rate-limit-policy';
+import { TokenBucket } from '#tools/local/fair-use';
 import { assertResponseHeaders } from './response-headers';
 
 /**
@@ -43,31 +44,18 @@ export const SUITE_USER_AGENT = 'petstore-contract-suite/1';
  * <burst>;w=<seconds>`: `q` at once, `q` per `w` seconds); nothing is paced before that.
  */
 export class Pacer {
-  private bucket: { tokens: number; capacity: number; perMs: number; at: number } | undefined;
+  private bucket: TokenBucket | undefined;
 
   learn(headers: Headers): void {
-    if (this.bucket) return;
-    const rate = parseRateLimitPolicy(headers.get('ratelimit-policy'))?.[1];
-    if (!rate) return;
+    const rate = this.bucket ? undefined : parseRateLimitPolicy(headers.get('ratelimit-policy'))?.[1];
     // One below the burst: API Gateway's bucket and this one are not filled at the same instant.
-    const capacity = Math.max(1, rate.quota - 1);
-    this.bucket = { tokens: 0, capacity, perMs: rate.quota / (rate.windowSeconds * 1_000), at: Date.now() };
+    if (rate)
+      this.bucket = new TokenBucket(Math.max(1, rate.quota - 1), rate.quota / rate.windowSeconds, Date.now());
   }
 
   /** Resolves when the plan allows one more request, and takes it. */
   async take(): Promise<void> {
-    for (;;) {
-      const bucket = this.bucket;
-      if (!bucket) return;
-      const now = Date.now();
-      bucket.tokens = Math.min(bucket.capacity, bucket.tokens + (now - bucket.at) * bucket.perMs);
-      bucket.at = now;
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return;
-      }
-      await sleep(Math.ceil((1 - bucket.tokens) / bucket.perMs));
-    }
+    while (this.bucket && !this.bucket.take(Date.now())) await sleep(1_000 / this.bucket.refillPerSecond);
   }
 }
 
