@@ -1,3 +1,4 @@
+import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it } from 'vitest';
 import {
   AUTHORIZER_OUTCOMES,
@@ -61,6 +62,12 @@ describe("API Gateway's own answers", () => {
       INVALID_SIGNATURE: unauthorized,
       RESOURCE_NOT_FOUND: notFound,
     });
+  });
+
+  it("cover every gateway response type API Gateway has (the CDK's list of AWS's types), so no fallback gives one another status", () => {
+    const types = Object.getOwnPropertyNames(ResponseType).filter((name) => /^[A-Z0-9_]+$/.test(name));
+
+    expect(Object.keys(GATEWAY_RESPONSES).sort()).toEqual(types.sort());
   });
 
   it('say on every 429 whether a rate or a quota was exceeded, each with when to retry', () => {
