@@ -60,7 +60,7 @@ export default defineConfig({
         test: {
           name: 'http',
           include: ['test/http/**/*.test.ts'],
-          globalSetup: dynamoDbSetup,
+          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

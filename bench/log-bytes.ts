@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
-import { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
+import { ACCESS_LOG_FORMAT_TEXT } from '#infra/constructs/pet-store-api';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { FunctionConfig } from '#shared/config';
@@ -52,40 +52,32 @@ export const PLATFORM_LINES = [
     'XRAY TraceId: 1-674a1b2c-3d4e5f60718293a4b5c6d7e8\tSegmentId: 5f8d8bab6d1cdc01\tSampled: true\t\n',
 ] as const;
 
-/** Typical values of the access log's variables (a key id, a client with a short user agent). */
+/** Typical values of the access log's variables (a key id, a cache miss of the authorizer). */
 const ACCESS_LOG_VALUES: Readonly<Record<string, string>> = {
-  '$context.requestId': '6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84',
   '$context.extendedRequestId': 'CeB3rGQxoAMEbLw=',
   '$context.requestTime': '24/Nov/2026:10:15:42 +0000',
   '$context.identity.sourceIp': '203.0.113.17',
-  '$context.identity.userAgent': 'pet-client/1.4 (node 22)',
   '$context.httpMethod': 'GET',
   '$context.resourcePath': '/pets/{petId}',
-  '$context.path': '/v1/pets/42',
-  '$context.protocol': 'HTTP/1.1',
   '$context.status': '200',
   '$context.responseLength': '74',
   '$context.responseLatency': '38',
   '$context.integrationLatency': '21',
   '$context.integrationStatus': '200',
   '$context.authorizer.principalId': 'key-1a2b3c4d5e6f',
+  '$context.authorizer.requestId': '8f507cfc-7a5b-4697-b07a-ac58fc914c95',
   '$context.authorizer.latency': '0',
   '$context.authorizer.status': '200',
   '$context.error.responseType': '-',
-  '$context.error.message': '-',
-  '$context.xrayTraceId': 'Root=1-674a1b2c-3d4e5f60718293a4b5c6d7e8',
+  '$context.error.messageString': '"-"',
 };
 
 /** One access log line of the stack's format, with ACCESS_LOG_VALUES put in. */
-export const ACCESS_LOG_SAMPLE = `${JSON.stringify(
-  Object.fromEntries(
-    Object.entries(ACCESS_LOG_FIELDS).map(([name, variable]) => {
-      const value = ACCESS_LOG_VALUES[variable];
-      if (value === undefined) throw new Error(`No sample value for ${variable}`);
-      return [name, value];
-    }),
-  ),
-)}\n`;
+export const ACCESS_LOG_SAMPLE = `${ACCESS_LOG_FORMAT_TEXT.replace(/\$context\.[A-Za-z.]+/g, (variable) => {
+  const value = ACCESS_LOG_VALUES[variable];
+  if (value === undefined) throw new Error(`No sample value for ${variable}`);
+  return value;
+})}\n`;
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 

@@ -2,6 +2,18 @@ import type { StageName } from '#infra/stage-names';
 import type { Plans } from '#shared/fair-use/plans';
 
 /**
+ * The plan of each stage's smoke key (`npm run keys -- create smoke --plan smoke`), which the
+ * pipeline's smoke run uses: its rate lets the contract suite, which keeps to it, finish in about
+ * a minute (a full run sends about 200 requests, a read-only one fewer); its quota, a few dozen runs
+ * a day, is all a leaked pipeline secret can spend. Staging runs the whole suite, production the
+ * read-only part.
+ */
+export const SMOKE_PLANS = {
+  staging: { rateLimit: 10, burstLimit: 20, quota: { limit: 5_000, period: 'DAY' } },
+  production: { rateLimit: 5, burstLimit: 10, quota: { limit: 2_000, period: 'DAY' } },
+} as const satisfies Readonly<Record<StageName, Plans['plans'][string]>>;
+
+/**
  * Each stage's plans, as data (docs/deploy.md, "Plans"): what an API key on each may send. No CDK
  * here, so the keys command and the local server can read them cheaply. A plan's rate and burst
  * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together; the
@@ -18,6 +30,7 @@ export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
       trial: { rateLimit: 1, burstLimit: 2, quota: { limit: 100, period: 'DAY' } },
       standard: { rateLimit: 5, burstLimit: 10, quota: { limit: 5_000, period: 'DAY' } },
       partner: { rateLimit: 10, burstLimit: 20, quota: { limit: 100_000, period: 'MONTH' } },
+      smoke: SMOKE_PLANS.staging,
     },
     defaultPlan: 'standard',
   },
@@ -25,6 +38,7 @@ export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
     plans: {
       standard: { rateLimit: 10, burstLimit: 20, quota: { limit: 10_000, period: 'DAY' } },
       partner: { rateLimit: 50, burstLimit: 100, quota: { limit: 1_000_000, period: 'MONTH' } },
+      smoke: SMOKE_PLANS.production,
     },
     defaultPlan: 'standard',
   },

@@ -174,8 +174,11 @@ const STAGING: Omit<StageConfig, 'env'> = {
     terminationProtection: false,
   },
   plans: STAGE_PLANS.staging,
-  // Off: about $8 a month plus requests for a stage nobody outside uses; turn it on to try rules.
-  firewall: { enabled: false, requestsPerIp: 5_000, windowSeconds: 300 },
+  // On, as in production, so that a first staging deployment shows what the managed rules block
+  // before production does; and one address is held to 10 a second, half the stage's throttle,
+  // so a single source of unauthenticated requests cannot starve the keys (docs/deploy.md,
+  // "Floods without a key"). About $8 a month idle.
+  firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
 };
 
 const PRODUCTION: Omit<StageConfig, 'env'> = {

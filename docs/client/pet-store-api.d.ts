@@ -130,7 +130,7 @@ export interface components {
         /** @description `UNAUTHORIZED`: the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`. */
         Unauthorized: {
             headers: {
-                "Request-Id": components["headers"]["Request-Id"];
+                "x-amz-apigw-id": components["headers"]["x-amz-apigw-id"];
                 [name: string]: unknown;
             };
             content: {
@@ -145,13 +145,13 @@ export interface components {
             };
         };
         /**
-         * @description Answered by the firewall (AWS WAF) in front of the stage, before the key is checked: production has one.
+         * @description Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").
          *
          *     `FORBIDDEN`: the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks. The service itself never answers it, and `npm start` has no firewall.
          */
         Forbidden: {
             headers: {
-                "Request-Id": components["headers"]["Request-Id"];
+                "x-amz-apigw-id": components["headers"]["x-amz-apigw-id"];
                 [name: string]: unknown;
             };
             content: {
@@ -172,7 +172,7 @@ export interface components {
          */
         NotFound: {
             headers: {
-                "Request-Id": components["headers"]["Request-Id"];
+                "x-amz-apigw-id": components["headers"]["x-amz-apigw-id"];
                 [name: string]: unknown;
             };
             content: {
@@ -196,9 +196,7 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                "Request-Id": components["headers"]["Request-Id"];
-                /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
-                "RateLimit-Policy"?: string;
+                "x-amz-apigw-id": components["headers"]["x-amz-apigw-id"];
                 [name: string]: unknown;
             };
             content: {
@@ -215,8 +213,9 @@ export interface components {
         /** @description `INTERNAL_ERROR`: an unexpected failure; the body never carries internal details. */
         InternalError: {
             headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                /** @description The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`. */
+                "Request-Id"?: string;
+                /** @description The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own. */
                 "RateLimit-Policy"?: string;
                 [name: string]: unknown;
             };
@@ -235,8 +234,9 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                "Request-Id": components["headers"]["Request-Id"];
-                /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                /** @description The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`. */
+                "Request-Id"?: string;
+                /** @description The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own. */
                 "RateLimit-Policy"?: string;
                 [name: string]: unknown;
             };
@@ -262,10 +262,15 @@ export interface components {
         /** @description The replacement (`rel="successor-version"`). */
         Link: "</v1/pets>; rel=\"successor-version\"";
         /**
-         * @description The request's id (API Gateway's), on every answer, whoever gives it: the same value as the Error object's `requestId`. Quote it when you ask for help.
-         * @example 6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84
+         * @description The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.
+         * @example ZjyqcFWuvHcFSOA=
          */
         "Request-Id": string;
+        /**
+         * @description API Gateway's header for the same request id, on every answer it sends: the only place the id is on API Gateway's own errors (401, 403, 404 of a path, 413, 415, 429, its 5xx) besides the Error object's `requestId`.
+         * @example ZjyqcFWuvHcFSOA=
+         */
+        "x-amz-apigw-id": string;
         /**
          * @description The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.
          * @example "standard";q=10000;w=86400, "standard-rate";q=20;w=2
@@ -465,8 +470,9 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 16 KiB. */
             413: {
                 headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                    /** @description The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`. */
+                    "Request-Id"?: string;
+                    /** @description The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -484,8 +490,9 @@ export interface operations {
             /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json`, or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says. */
             415: {
                 headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    /** @description The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet. */
+                    /** @description The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`. */
+                    "Request-Id"?: string;
+                    /** @description The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };

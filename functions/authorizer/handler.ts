@@ -17,7 +17,7 @@ export interface AuthorizerDependencies {
 /**
  * The TOKEN authorizer for `Authorization: Bearer <key>`. The token is never logged: only the
  * outcome and, on success, the key's id and plan (never its usage identifier). A refused key
- * ends as API Gateway's 401; any other failure as its AUTHORIZER_FAILURE (503). Its key lookup
+ * ends as API Gateway's 401; any other failure as its AUTHORIZER_CONFIGURATION_ERROR (503). Its key lookup
  * has the request's budget from the moment it starts (a TOKEN event carries no request time), so
  * a stalled DynamoDB ends it, and the request, as fast as it ends a function.
  */

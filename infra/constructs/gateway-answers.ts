@@ -15,6 +15,7 @@ import {
   type GatewayResponseType,
   gatewayResponse,
   gatewayResponseCorsHeaders,
+  MOCK_CONTENT_TYPES,
   varyHeaders,
 } from '#shared/http/gateway-behaviour';
 
@@ -25,26 +26,13 @@ import {
  */
 
 /**
- * Content types whose body a mock accepts (it reads none of it). A request with another one gets
- * API Gateway's own UNSUPPORTED_MEDIA_TYPE answer, which is the Error object too: a mock cannot
- * pass an arbitrary body through without failing on it.
- */
-export const MOCK_CONTENT_TYPES = [
-  'application/json',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data',
-  'application/xml',
-  'text/xml',
-  'application/octet-stream',
-] as const;
-
-/**
- * The Error object as an API Gateway mapping template (VTL): the code, message and status of the
- * answer, and the request id API Gateway assigned.
+ * The Error object as an API Gateway mapping template: the code, message and status of the
+ * answer, and the request id API Gateway generated (`$context.extendedRequestId`: a client can
+ * set `$context.requestId` with an `X-Amzn-RequestId` header). Nothing a client sends is written
+ * into it, so it stays JSON whatever the request holds.
  */
 export const errorTemplate = (error: GatewayError): string =>
-  JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.requestId' });
+  JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.extendedRequestId' });
 
 /** The VTL condition "the request's `$origin` is allowed". */
 const originAllowed = (allowed: AllowedOrigins): string =>
@@ -81,14 +69,9 @@ export const corsOverrideTemplate = (
 /** A context variable as API Gateway's parameter mappings name it: `context.requestId`, `context.authorizer.…`. */
 export const contextSource = (variable: ContextVariable): string => `context.${variable}`;
 
-/**
- * A gateway response header value as API Gateway writes it: a quoted literal, a request header,
- * or a context variable.
- */
-export const gatewayResponseValue = (value: GatewayHeaderValue): string => {
-  if (typeof value === 'string') return `'${value}'`;
-  return 'context' in value ? contextSource(value.context) : `method.request.header.${value.requestHeader}`;
-};
+/** A gateway response header value as API Gateway writes it: a quoted literal, or a request header. */
+export const gatewayResponseValue = (value: GatewayHeaderValue): string =>
+  typeof value === 'string' ? `'${value}'` : `method.request.header.${value.requestHeader}`;
 
 /** Header name as a method response parameter. */
 const header = (name: string): string => `method.response.header.${name}`;
@@ -105,7 +88,8 @@ export interface MockAnswer {
 /**
  * The mock integration giving `answer`, for a stage allowing `origins`: the answer's headers
  * (and `Vary` when origins are configured) fixed, those it copies from the request's context
- * (`Request-Id`, and behind the authorizer `RateLimit-Policy`) mapped from `context.*`, its CORS
+ * (`Request-Id`, and behind the authorizer `RateLimit-Policy`) mapped from `context.*` (which an
+ * integration response may map, unlike a gateway response: shared/http/gateway-behaviour.ts), its CORS
  * headers set by the template for an allowed origin only, then the Error object if it has one.
  * Its method response declares every header, the CORS ones as optional.
  */
@@ -158,9 +142,8 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
 };
 
 /**
- * The gateway response of `type` on `api`, for a stage allowing `origins`: its status, its
- * headers (those copied from the request's context as `context.*` mappings) and the CORS headers
- * a gateway response can carry, and the Error object.
+ * The gateway response of `type` on `api`, for a stage allowing `origins`: its status, its fixed
+ * headers and the CORS headers a gateway response can carry, and the Error object.
  */
 export const addGatewayResponse = (
   api: RestApi,
@@ -170,9 +153,6 @@ export const addGatewayResponse = (
   const answer = gatewayResponse(type);
   const headers: Record<string, GatewayHeaderValue> = {
     ...answer.headers,
-    ...Object.fromEntries(
-      Object.entries(answer.fromContext).map(([name, variable]) => [name, { context: variable }]),
-    ),
     ...gatewayResponseCorsHeaders(origins, answer.cors),
   };
   api.addGatewayResponse(type, {

@@ -7,8 +7,8 @@ import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
 /** A field of the API's access log, by its name (checked against ACCESS_LOG_FIELDS). */
 const access = (name: keyof typeof ACCESS_LOG_FIELDS): string => name;
 
-/** What Powertools writes on every line of a function: its level, and the X-Ray trace id in Lambda. */
-const POWERTOOLS = { level: 'level', message: 'message', traceId: 'xray_trace_id' } as const;
+/** What Powertools writes on every line of a function: its level, and the invocation's Lambda request id. */
+const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_request_id' } as const;
 
 /** "This request", in the access log (`requestId`) and in the functions' lines (REQUEST_ID_LOG_KEY). */
 const isRequest = (id: string): string =>
@@ -17,7 +17,7 @@ const isRequest = (id: string): string =>
 /** Where the operator pastes the value a saved query looks for. */
 export const PLACEHOLDER = {
   requestId: 'PASTE-THE-REQUEST-ID',
-  traceId: 'PASTE-THE-TRACE-ID',
+  authorizerRequestId: 'PASTE-THE-AUTHORIZER-REQUEST-ID',
 } as const;
 
 export interface LogQueriesProps {
@@ -27,20 +27,24 @@ export interface LogQueriesProps {
   readonly accessLogs: ILogGroup;
   /** The operations' functions' log groups, by function name. */
   readonly handlerLogs: Readonly<Record<string, ILogGroup>>;
-  /** The authorizer's log group: its lines carry no request id (a TOKEN event has none), only the trace id. */
+  /**
+   * The authorizer's log group: its lines carry no request id (a TOKEN event has none), only its
+   * invocation's Lambda request id, which the access log names as `authorizerRequestId`.
+   */
   readonly authorizerLogs: ILogGroup;
 }
 
 /**
  * Saved CloudWatch Logs Insights queries of one stage, each over the log groups it needs:
- * everything a request logged, found by the `requestId` of its Error body (the API Gateway request
- * id: the access log's `requestId`, the functions' `correlation_id`), or by its X-Ray
- * trace id (which reaches the authorizer's lines too); the errors of a period by code; the slowest
- * requests. Saved queries take no parameters: the first two hold a placeholder to replace.
+ * everything a request logged, found by the `requestId` of its Error body (the id API Gateway
+ * generated: the access log's `requestId`, the functions' `correlation_id`); the authorizer's
+ * lines of that request, found by the `authorizerRequestId` its access log line names (none when
+ * a cached decision served it); the errors of a period by code; the slowest requests. Saved
+ * queries take no parameters: the first two hold a placeholder to replace.
  */
 export class LogQueries extends Construct {
   readonly oneRequest: QueryDefinition;
-  readonly oneTrace: QueryDefinition;
+  readonly authorizerCall: QueryDefinition;
   readonly errorsByCode: QueryDefinition;
   readonly slowestRequests: QueryDefinition;
 
@@ -50,7 +54,7 @@ export class LogQueries extends Construct {
     super(scope, id);
     this.props = props;
     this.oneRequest = this.oneRequestQuery();
-    this.oneTrace = this.oneTraceQuery();
+    this.authorizerCall = this.authorizerCallQuery();
     this.errorsByCode = this.errorsByCodeQuery();
     this.slowestRequests = this.slowestRequestsQuery();
   }
@@ -65,8 +69,9 @@ export class LogQueries extends Construct {
       '@timestamp',
       '@log',
       access('method'),
-      access('path'),
+      access('resourcePath'),
       access('status'),
+      access('authorizerRequestId'),
       access('errorType'),
       access('errorMessage'),
       POWERTOOLS.level,
@@ -91,16 +96,22 @@ export class LogQueries extends Construct {
     });
   }
 
-  /** Everything one X-Ray trace logged, the authorizer's lines included. */
-  private oneTraceQuery(): QueryDefinition {
-    return new QueryDefinition(this, 'OneTrace', {
-      queryDefinitionName: `${this.props.prefix}/One request by X-Ray trace id, authorizer included`,
-      logGroups: [this.props.accessLogs, ...this.handlerLogs, this.props.authorizerLogs],
+  /** The authorizer's lines of one request: its invocation, by the access log's `authorizerRequestId`. */
+  private authorizerCallQuery(): QueryDefinition {
+    return new QueryDefinition(this, 'AuthorizerCall', {
+      queryDefinitionName: `${this.props.prefix}/The authorizer call of a request by authorizerRequestId`,
+      logGroups: [this.props.authorizerLogs],
       queryString: new QueryString({
-        fields: this.storyFields,
-        filterStatements: [
-          `${access('xrayTraceId')} = "${PLACEHOLDER.traceId}" or ${POWERTOOLS.traceId} = "${PLACEHOLDER.traceId}"`,
+        fields: [
+          '@timestamp',
+          POWERTOOLS.level,
+          POWERTOOLS.message,
+          'keyId',
+          'plan',
+          'error.message',
+          '@message',
         ],
+        filterStatements: [`${POWERTOOLS.invocation} = "${PLACEHOLDER.authorizerRequestId}"`],
         sort: '@timestamp asc',
         limit: 200,
       }),
@@ -136,7 +147,7 @@ export class LogQueries extends Construct {
       queryString: new QueryString({
         // The access log writes every value as a string: max() reads the latency as a number.
         statsStatements: [
-          `max(${access('responseLatency')}) as latencyMs by ${access('requestId')}, ${access('method')}, ${access('path')}, ${access('status')}`,
+          `max(${access('responseLatency')}) as latencyMs by ${access('requestId')}, ${access('method')}, ${access('resourcePath')}, ${access('status')}`,
         ],
         sort: 'latencyMs desc',
         limit: 25,

@@ -1,4 +1,4 @@
-import { Annotations, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -25,6 +25,7 @@ import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeApiGatewayInvoke, acknowledgeLogGroupRules } from '#infra/control-tower';
 import type { StageConfig } from '#infra/stages';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
+import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseType,
@@ -54,35 +55,46 @@ export interface PetStoreApiProps {
   readonly authorizer: IFunction;
 }
 
+/** An access-log value written inside quotes: one API Gateway generates, which no client can fill. */
+const quoted = (variable: string): string => `"${variable}"`;
+
 /**
- * The fields of the access log: one JSON line per request; names the key (its id, never the key)
- * and where time went. `requestId` is API Gateway's request id, the name and value the functions'
- * log lines and the Error body carry too (the saved queries of log-queries.ts rely on it).
+ * The fields of the access log: one JSON line per request whatever a client sends; names the key
+ * (its id, never the key) and where time went. API Gateway writes `$context` values as they are,
+ * unescaped, so only values a client cannot fill go inside quotes (ids, times, numbers, the
+ * resource path the API defines, a method: an HTTP token cannot hold `"` or `\`), and the error
+ * message as `$context.error.messageString`, "The quoted value of $context.error.message" (AWS,
+ * "Variables for access logging for API Gateway"). The User-Agent and the request path are left
+ * out: a client writes them. `requestId` is the id API Gateway generated
+ * (`$context.extendedRequestId`), the Error body's and the functions' `correlation_id`;
+ * `authorizerRequestId` the authorizer invocation's Lambda request id, its lines'
+ * `function_request_id` (log-queries.ts follows one to the other).
  */
 export const ACCESS_LOG_FIELDS = {
-  requestId: AccessLogField.contextRequestId(),
-  extendedRequestId: AccessLogField.contextExtendedRequestId(),
-  requestTime: AccessLogField.contextRequestTime(),
-  sourceIp: AccessLogField.contextIdentitySourceIp(),
-  userAgent: AccessLogField.contextIdentityUserAgent(),
-  method: AccessLogField.contextHttpMethod(),
-  resourcePath: AccessLogField.contextResourcePath(),
-  path: AccessLogField.contextPath(),
-  protocol: AccessLogField.contextProtocol(),
-  status: AccessLogField.contextStatus(),
-  responseLength: AccessLogField.contextResponseLength(),
-  responseLatency: AccessLogField.contextResponseLatency(),
-  integrationLatency: AccessLogField.contextIntegrationLatency(),
-  integrationStatus: AccessLogField.contextIntegrationStatus(),
-  keyId: AccessLogField.contextAuthorizerPrincipalId(),
-  authorizerLatency: AccessLogField.contextAuthorizerLatency(),
-  authorizerStatus: AccessLogField.contextAuthorizerStatus(),
-  errorType: AccessLogField.contextErrorResponseType(),
-  errorMessage: AccessLogField.contextErrorMessage(),
-  xrayTraceId: AccessLogField.contextXrayTraceId(),
+  requestId: quoted(AccessLogField.contextExtendedRequestId()),
+  requestTime: quoted(AccessLogField.contextRequestTime()),
+  sourceIp: quoted(AccessLogField.contextIdentitySourceIp()),
+  method: quoted(AccessLogField.contextHttpMethod()),
+  resourcePath: quoted(AccessLogField.contextResourcePath()),
+  status: quoted(AccessLogField.contextStatus()),
+  responseLength: quoted(AccessLogField.contextResponseLength()),
+  responseLatency: quoted(AccessLogField.contextResponseLatency()),
+  integrationLatency: quoted(AccessLogField.contextIntegrationLatency()),
+  integrationStatus: quoted(AccessLogField.contextIntegrationStatus()),
+  keyId: quoted(AccessLogField.contextAuthorizerPrincipalId()),
+  authorizerRequestId: quoted('$context.authorizer.requestId'),
+  authorizerLatency: quoted(AccessLogField.contextAuthorizerLatency()),
+  authorizerStatus: quoted(AccessLogField.contextAuthorizerStatus()),
+  errorType: quoted(AccessLogField.contextErrorResponseType()),
+  errorMessage: AccessLogField.contextErrorMessageString(),
 } as const;
 
-const ACCESS_LOG_FORMAT = AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS));
+/** The format API Gateway fills in: the fields above as one JSON object. */
+export const ACCESS_LOG_FORMAT_TEXT = `{${Object.entries(ACCESS_LOG_FIELDS)
+  .map(([name, value]) => `"${name}":${value}`)
+  .join(',')}}`;
+
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(ACCESS_LOG_FORMAT_TEXT);
 
 /**
  * The REST API of one stage: resources and methods generated from the operations' descriptors,
@@ -159,10 +171,11 @@ export class PetStoreApi extends Construct {
       restApiName,
       description: `Pet store API (${this.stage.name})`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
-      // API Gateway needs an account-wide role to write any log (access and execution logs).
-      // Kept on stack deletion: the other stage (or another API) in the account may rely on it.
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // API Gateway writes logs with one role per account and region, set once before the first
+      // deployment (docs/deploy.md, "Once per account and region"), not by a stage's stack: made
+      // here, a new role raced its own permissions on first create, and each stage overwrote the
+      // other's.
+      cloudWatchRole: false,
       // Keys are metered by their plans' usage plans through the authorizer's usageIdentifierKey,
       // never through an X-API-Key header a client could send.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
@@ -196,11 +209,15 @@ export class PetStoreApi extends Construct {
     return logGroup;
   }
 
-  /** The TOKEN authorizer on `Authorization`, its decisions cached for the stage's TTL. */
+  /**
+   * The TOKEN authorizer on `Authorization`, its decisions cached for the stage's TTL; a header
+   * that is not `Bearer <b64token>` is refused 401 before it is invoked.
+   */
   private tokenAuthorizer(handler: IFunction): TokenAuthorizer {
     return new TokenAuthorizer(this, 'Authorizer', {
       handler,
       identitySource: IdentitySource.header(authorizerContract.identitySource),
+      validationRegex: IDENTITY_VALIDATION_EXPRESSION,
       resultsCacheTtl: Duration.seconds(this.stage.authorizerCacheTtlSeconds),
     });
   }
@@ -324,12 +341,6 @@ export class PetStoreApi extends Construct {
       reason:
         'Callers are services holding API keys, not users signed in to a Cognito user pool: ' +
         'every method is behind the TOKEN (Lambda) authorizer instead.',
-    });
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason:
-        'The account-level role API Gateway writes access and execution logs with; AWS ' +
-        'maintains this policy for exactly that purpose, and API Gateway names the log groups itself.',
     });
     // The methods' permissions to invoke the functions, and the authorizer's.
     acknowledgeApiGatewayInvoke(this.api);

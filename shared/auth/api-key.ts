@@ -26,12 +26,24 @@ export interface UsageIdentifier {
 
 const KEY_PREFIX = 'psk_';
 
-/** `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110 §11.1). */
-const BEARER = /^bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
+/** A key as RFC 6750 writes a bearer token (`b64token`): every key `generateApiKey` makes is one. */
+export const BEARER_TOKEN = '[A-Za-z0-9._~+/-]+=*';
+
+/**
+ * What an `Authorization` value must look like to reach the authorizer: `Bearer` in any case
+ * (RFC 9110 §11.1: the scheme is case-insensitive), one or more spaces, a b64token (RFC 6750
+ * §2.1: `"Bearer" 1*SP b64token`). API Gateway applies it as the TOKEN authorizer's identity
+ * validation expression (refused with a 401 before any invocation), the local gateway the same,
+ * and the authorizer reads the key with it. Written without flags or classes a Java regular
+ * expression (API Gateway's) and a JavaScript one read differently.
+ */
+export const IDENTITY_VALIDATION_EXPRESSION = `^[Bb][Ee][Aa][Rr][Ee][Rr] +${BEARER_TOKEN}$`;
+
+const BEARER = new RegExp(IDENTITY_VALIDATION_EXPRESSION);
 
 /** The key carried by an Authorization header value, or `undefined` when it carries none. */
 export const parseBearerToken = (header: string | undefined): string | undefined =>
-  header?.match(BEARER)?.[1];
+  header !== undefined && BEARER.test(header) ? header.slice(header.lastIndexOf(' ') + 1) : undefined;
 
 /** The hex SHA-256 of the key's UTF-8 bytes (Node hashes a string as UTF-8). */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');

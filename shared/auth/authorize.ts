@@ -6,7 +6,8 @@ import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 /**
  * A refused key. API Gateway recognises it by this exact message and answers 401; any other
- * failure of a TOKEN authorizer becomes its AUTHORIZER_FAILURE (a 5xx) instead.
+ * failure of a TOKEN authorizer becomes its AUTHORIZER_CONFIGURATION_ERROR, answered 503
+ * (shared/http/gateway-behaviour.ts, AUTHORIZER_OUTCOMES).
  */
 export class UnauthorizedError extends Error {
   override readonly name = 'UnauthorizedError';

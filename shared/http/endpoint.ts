@@ -9,6 +9,7 @@ import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
 import { validateRequest } from '#shared/http/middleware/validate-request';
+import { requestIdOf } from '#shared/http/request-id';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
 import { invocationLogging, type Logger } from '#shared/observability/logger';
@@ -91,7 +92,7 @@ export const endpointWith = <O extends Operation>(
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
-    .use(invocationLogging(logger, (event: APIGatewayProxyEvent) => event.requestContext?.requestId))
+    .use(invocationLogging(logger, requestIdOf))
     .use(errorResponses({ headers, logger }))
     .use(singleValuedHeaders(headerNamesOf(operation)))
     .use(httpHeaderNormalizer())

@@ -3,7 +3,7 @@ import { isAllowedOrigin } from '#shared/http/cors';
 import { ERROR_STATUS, type ErrorCode } from '#shared/http/error-body';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
 import { RATE_LIMIT_POLICY_HEADER } from '#shared/http/rate-limit-policy';
-import { REQUEST_ID_HEADER } from '#shared/http/request-id';
+import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
 
@@ -37,6 +37,7 @@ export const CORS_EXPOSED_HEADERS = [
   IDEMPOTENT_REPLAYED_HEADER,
   REQUEST_ID_HEADER,
   RATE_LIMIT_POLICY_HEADER,
+  API_GATEWAY_ID_HEADER,
 ] as const;
 
 /** Request headers a script on an allowed origin may send. */
@@ -60,10 +61,13 @@ export interface GatewayError {
 }
 
 /**
- * A value API Gateway copies from the request's context into a header (`context.<name>` in its
- * parameter mappings): the request id, or what the authorizer put in the caller's context.
+ * A value API Gateway copies from the request's context into a header of a mock's answer
+ * (`context.<name>` in its integration response's parameter mappings): the request id, or what
+ * the authorizer put in the caller's context. AWS's "Parameter mapping source reference for REST
+ * APIs in API Gateway": "You can map method response headers from any integration response header
+ * or integration response body, $context variables, or static values."
  */
-export type ContextVariable = 'requestId' | 'authorizer.rateLimitPolicy';
+export type ContextVariable = 'extendedRequestId' | 'authorizer.rateLimitPolicy';
 
 /**
  * What a request's context holds, as the local gateway knows it: its id and, once a key is
@@ -77,14 +81,17 @@ export interface AnswerContext {
 /** The value of a context variable for a request; none when the request has none (no key accepted). */
 export const contextValue = (variable: ContextVariable, context: AnswerContext): string | undefined => {
   const value =
-    variable === 'requestId' ? context.requestId : context.authorizer?.[variable.slice('authorizer.'.length)];
+    variable === 'extendedRequestId'
+      ? context.requestId
+      : context.authorizer?.[variable.slice('authorizer.'.length)];
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
 /**
  * One answer API Gateway gives itself. `by` says how API Gateway gives it, which decides what
- * CORS headers it can carry: a mock integration's template can read the request's `Origin`, a
- * gateway response has fixed headers only.
+ * headers it can carry: a mock integration's template can read the request's `Origin` and its
+ * parameter mappings the request's context; a gateway response has literals and request
+ * parameters only.
  */
 export interface GatewayAnswer {
   readonly by: 'mock' | 'gateway-response';
@@ -94,9 +101,12 @@ export interface GatewayAnswer {
   /** Headers sent whatever the origin. */
   readonly headers: Readonly<Record<string, string>>;
   /**
-   * Headers copied from the request's context: `Request-Id` on every answer, and the caller's
-   * `RateLimit-Policy` on those given only after a key was accepted. A value the request does not
-   * have (no key accepted yet) leaves its header out.
+   * Headers a mock copies from the request's context: `Request-Id`, and behind the authorizer
+   * the caller's `RateLimit-Policy`. A value the request does not have leaves its header out.
+   * None on a gateway response: AWS documents their `responseParameters` as taken "from the
+   * incoming request parameters or using literal strings" (x-amazon-apigateway-gateway-responses.responseParameters
+   * object), so its request id is the Error body's `requestId` (`$context.extendedRequestId` in
+   * its template) and API Gateway's own `x-amz-apigw-id`.
    */
   readonly fromContext: Readonly<Record<string, ContextVariable>>;
   /** What an allowed origin gets besides `Access-Control-Allow-Origin`. */
@@ -124,20 +134,39 @@ export type GatewayResponseType =
   | 'INTEGRATION_FAILURE'
   | 'INTEGRATION_TIMEOUT'
   | 'DEFAULT_4XX'
-  | 'DEFAULT_5XX';
+  | 'DEFAULT_5XX'
+  | 'API_CONFIGURATION_ERROR'
+  | 'BAD_REQUEST_BODY'
+  | 'BAD_REQUEST_PARAMETERS'
+  | 'EXPIRED_TOKEN'
+  | 'INVALID_SIGNATURE'
+  | 'RESOURCE_NOT_FOUND';
 
 const UNAUTHORIZED: GatewayError = {
   code: 'UNAUTHORIZED',
   message: 'A valid API key is required: send "Authorization: Bearer <key>"',
 };
 
-/** What API Gateway answers by itself, before or instead of a function, as the Error object. */
+const INTERNAL: GatewayError = { code: 'INTERNAL_ERROR', message: 'An internal error occurred' };
+const NOT_FOUND: GatewayError = { code: 'NOT_FOUND', message: 'No such resource' };
+const REJECTED: GatewayError = { code: 'VALIDATION_FAILED', message: 'The request was rejected' };
+const AUTHORIZER_UNAVAILABLE: GatewayError = {
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'Authorization is temporarily unavailable; retry shortly',
+};
+
+/**
+ * What API Gateway answers by itself, before or instead of a function, as the Error object: every
+ * type AWS's "Gateway response types for API Gateway" lists, so that DEFAULT_4XX and DEFAULT_5XX
+ * never give one of them another status ("Changing the status code of this fallback gateway
+ * response changes the status codes of all other 4XX responses to the new value").
+ */
 export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayError>> = {
   UNAUTHORIZED,
   // An authorizer Deny is still "your key does not let you in": the client sees one 401.
   ACCESS_DENIED: UNAUTHORIZED,
   // API Gateway's answer to a path (or method) it has no resource for.
-  MISSING_AUTHENTICATION_TOKEN: { code: 'NOT_FOUND', message: 'No such resource' },
+  MISSING_AUTHENTICATION_TOKEN: NOT_FOUND,
   // Over the key's plan rate (its usage plan), or over the stage's or the account's throttle.
   THROTTLED: {
     code: 'TOO_MANY_REQUESTS',
@@ -160,19 +189,84 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Content-Type must be application/json',
   },
-  AUTHORIZER_FAILURE: {
-    code: 'SERVICE_UNAVAILABLE',
-    message: 'Authorization is temporarily unavailable; retry shortly',
-  },
-  AUTHORIZER_CONFIGURATION_ERROR: { code: 'INTERNAL_ERROR', message: 'An internal error occurred' },
-  INTEGRATION_FAILURE: { code: 'INTERNAL_ERROR', message: 'An internal error occurred' },
+  AUTHORIZER_FAILURE: AUTHORIZER_UNAVAILABLE,
+  // What a TOKEN authorizer that throws anything but `Unauthorized`, times out or answers
+  // garbage gets (AUTHORIZER_OUTCOMES): an outage to the client, like AUTHORIZER_FAILURE.
+  AUTHORIZER_CONFIGURATION_ERROR: AUTHORIZER_UNAVAILABLE,
+  INTEGRATION_FAILURE: INTERNAL,
   INTEGRATION_TIMEOUT: {
     code: 'SERVICE_UNAVAILABLE',
     message: 'The service did not answer in time; retry shortly',
   },
-  DEFAULT_4XX: { code: 'VALIDATION_FAILED', message: 'The request was rejected' },
-  DEFAULT_5XX: { code: 'INTERNAL_ERROR', message: 'An internal error occurred' },
+  // A type AWS may add later: the only types DEFAULT_4XX and DEFAULT_5XX can still answer.
+  DEFAULT_4XX: REJECTED,
+  DEFAULT_5XX: INTERNAL,
+  // Types this API never meets (no request validators, no IAM signatures, no integration
+  // mapping), each answered with the status AWS gives it, so none becomes another.
+  API_CONFIGURATION_ERROR: INTERNAL,
+  BAD_REQUEST_BODY: REJECTED,
+  BAD_REQUEST_PARAMETERS: REJECTED,
+  EXPIRED_TOKEN: UNAUTHORIZED,
+  INVALID_SIGNATURE: UNAUTHORIZED,
+  RESOURCE_NOT_FOUND: NOT_FOUND,
 };
+
+/**
+ * The gateway response for each outcome of the TOKEN authorizer step, as API Gateway decides it;
+ * the stack configures those responses and the local gateway classifies each call by this table.
+ *
+ * - `noToken`, `invalidToken`: no call. AWS's Authorizer reference (identityValidationExpression):
+ *   "It will invoke the authorizer's Lambda function when there is a match. Otherwise, it will
+ *   return a 401 Unauthorized response without calling the Lambda function."
+ * - `unauthorized`: the function failed with the message `Unauthorized` exactly (AWS's Lambda
+ *   authorizer examples: `callback("Unauthorized"); // Return a 401 Unauthorized response`).
+ * - `deny`: a policy that does not allow the method.
+ * - `error`, `timeout`, `malformed`: any other failure, a function that does not answer in
+ *   time, or an answer without `principalId` and a policy: `AuthorizerConfigurationException`,
+ *   reported by others (documented only as "The gateway response for failing to connect to a
+ *   custom or Amazon Cognito authorizer", 500 by default).
+ */
+export const AUTHORIZER_OUTCOMES = {
+  noToken: 'UNAUTHORIZED',
+  invalidToken: 'UNAUTHORIZED',
+  unauthorized: 'UNAUTHORIZED',
+  deny: 'ACCESS_DENIED',
+  error: 'AUTHORIZER_CONFIGURATION_ERROR',
+  timeout: 'AUTHORIZER_CONFIGURATION_ERROR',
+  malformed: 'AUTHORIZER_CONFIGURATION_ERROR',
+} as const satisfies Record<string, GatewayResponseType>;
+
+/** What ended the authorizer step, short of an Allow. */
+export type AuthorizerOutcome = keyof typeof AUTHORIZER_OUTCOMES;
+
+/**
+ * Content types whose body a mock (the 405, the preflight) has a request template for; it reads
+ * none of it. Its passthrough behaviour is NEVER, so API Gateway refuses any other with its
+ * UNSUPPORTED_MEDIA_TYPE gateway response (AWS's API reference, "Integration": "NEVER: rejects
+ * the method request with an HTTP 415 Unsupported Media Type response when either the method
+ * request content type does not match any content type associated with the mapping templates
+ * defined in the integration request or no mapping template is defined"), and a request without
+ * `Content-Type` is taken as `application/json` ("Method request behavior for payloads without
+ * mapping templates for REST APIs in API Gateway": "API Gateway defaults to application/json").
+ */
+export const MOCK_CONTENT_TYPES = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/xml',
+  'text/xml',
+  'application/octet-stream',
+] as const;
+
+/**
+ * Whether a mock has a template for a request's `Content-Type`. Compared by media type,
+ * parameters and case left out: assumed, AWS does not say how it matches (docs/aws-ledger.md).
+ */
+export const mockAccepts = (contentType: string | undefined): boolean =>
+  (MOCK_CONTENT_TYPES as readonly string[]).includes(
+    (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '',
+  );
 
 /** The headers of an Error answer API Gateway gives itself: those of every answer, and `Retry-After` on a 429 or 503. */
 const errorHeaders = (code: ErrorCode): Readonly<Record<string, string>> => ({
@@ -180,29 +274,17 @@ const errorHeaders = (code: ErrorCode): Readonly<Record<string, string>> => ({
   ...retryHeaders(code),
 });
 
-/** Every answer API Gateway gives itself carries the request's id. */
-const REQUEST_ID_FROM_CONTEXT = { [REQUEST_ID_HEADER]: 'requestId' } as const satisfies Record<
+/** A mock's answer carries the request's id. */
+const REQUEST_ID_FROM_CONTEXT = { [REQUEST_ID_HEADER]: 'extendedRequestId' } as const satisfies Record<
   string,
   ContextVariable
 >;
 
-/** An answer given only after a key was accepted also names the caller's plan. */
+/** A mock behind the authorizer (the 405) also names the caller's plan. */
 const AFTER_AUTHORIZATION_FROM_CONTEXT = {
   ...REQUEST_ID_FROM_CONTEXT,
   [RATE_LIMIT_POLICY_HEADER]: 'authorizer.rateLimitPolicy',
 } as const satisfies Record<string, ContextVariable>;
-
-/**
- * The gateway responses that can follow an accepted key, and so carry the caller's
- * `RateLimit-Policy`: its plan's refusals, and a failure of the function it called. A throttle of
- * the stage's or the account's that API Gateway applies before the authorizer runs leaves it out.
- */
-export const AFTER_AUTHORIZATION: ReadonlySet<GatewayResponseType> = new Set([
-  'THROTTLED',
-  'QUOTA_EXCEEDED',
-  'INTEGRATION_FAILURE',
-  'INTEGRATION_TIMEOUT',
-]);
 
 /** The gateway response of a type, as the stack configures it and the local gateway sends it. */
 export const gatewayResponse = (type: GatewayResponseType): GatewayErrorAnswer => {
@@ -212,7 +294,7 @@ export const gatewayResponse = (type: GatewayResponseType): GatewayErrorAnswer =
     status: ERROR_STATUS[error.code],
     error,
     headers: errorHeaders(error.code),
-    fromContext: AFTER_AUTHORIZATION.has(type) ? AFTER_AUTHORIZATION_FROM_CONTEXT : REQUEST_ID_FROM_CONTEXT,
+    fromContext: {},
     cors: CORS_ON_ANSWERS,
   };
 };
@@ -272,11 +354,8 @@ export const corsHeaders = (
   ...(isAllowedOrigin(allowed, origin) ? { 'Access-Control-Allow-Origin': origin, ...granted } : {}),
 });
 
-/** A header value of a gateway response: fixed, copied from a request header, or from the request's context. */
-export type GatewayHeaderValue =
-  | string
-  | { readonly requestHeader: string }
-  | { readonly context: ContextVariable };
+/** A header value of a gateway response: fixed, or copied from a request header. */
+export type GatewayHeaderValue = string | { readonly requestHeader: string };
 
 /**
  * The CORS headers a gateway response can carry. It has no condition: each header is a fixed
@@ -320,7 +399,6 @@ export const answerHeaders = (
   if (answer.by === 'mock') return { ...fixed, ...corsHeaders(allowed, origin, answer.cors) };
   const cors = Object.entries(gatewayResponseCorsHeaders(allowed, answer.cors)).flatMap(([name, value]) => {
     if (typeof value === 'string') return [[name, value]];
-    if ('context' in value) return [];
     return value.requestHeader.toLowerCase() === 'origin' && origin ? [[name, origin]] : [];
   });
   return { ...fixed, ...Object.fromEntries(cors) };

@@ -24,7 +24,8 @@ const pet = { id: 7, name: 'Rex', categoryId: 3, status: 'available' };
 
 /** What every answer to an accepted key carries: its request's id and the caller's plan. */
 const CALLER_HEADERS = {
-  'Request-Id': '6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84',
+  'Request-Id': 'ZjyqcFWuvHcFSOA=',
+  'x-amz-apigw-id': 'ZjyqcFWuvHcFSOA=',
   'RateLimit-Policy': '"standard";q=10000;w=86400, "standard-rate";q=20;w=2',
 };
 const errorOf = (code: string, status: number) => ({ code, status, message: 'something' });

@@ -13,8 +13,6 @@ import { apiKeysOf } from '../support/tables';
  * by hand: what is refused never depends on how fast this machine sends.
  */
 
-const TIGHT_POLICY = '"tight";q=5;w=86400, "tight-rate";q=2;w=2';
-
 let now = Date.UTC(2026, 5, 1, 10, 0, 0);
 const advance = (ms: number) => {
   now += ms;
@@ -50,8 +48,9 @@ describe('a key that sends faster than its plan', () => {
     for (const refused of fromNoisy.filter((response) => response.status === 429)) {
       expect(codeOf(refused)).toBe('TOO_MANY_REQUESTS');
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect(refused.headers.get('ratelimit-policy')).toBe(TIGHT_POLICY);
-      expect((refused.json as { requestId?: string }).requestId).toBe(refused.headers.get('request-id'));
+      // A gateway response: no header from the request's context (docs/aws-ledger.md).
+      expect(refused.headers.get('ratelimit-policy')).toBeNull();
+      expect((refused.json as { requestId?: string }).requestId).toBe(refused.headers.get('x-amz-apigw-id'));
     }
   });
 
@@ -61,7 +60,7 @@ describe('a key that sends faster than its plan', () => {
     expect((await noisy.get('/pets?limit=1')).status).toBe(200);
   });
 
-  it('gets 429 QUOTA_EXCEEDED once its plan quota is used, with Retry-After and its plan, until the next day', async () => {
+  it('gets 429 QUOTA_EXCEEDED once its plan quota is used, with Retry-After, until the next day', async () => {
     // 3 of the 5 a day are spent; two more, a second apart (so the rate allows them).
     for (const _ of [1, 2]) {
       advance(1_000);
@@ -74,7 +73,6 @@ describe('a key that sends faster than its plan', () => {
     expect(refused.status).toBe(429);
     expect(codeOf(refused)).toBe('QUOTA_EXCEEDED');
     expect(refused.headers.get('retry-after')).toBe('3600');
-    expect(refused.headers.get('ratelimit-policy')).toBe(TIGHT_POLICY);
     expect((await quiet.get('/pets?limit=1')).status).toBe(200);
     advance(24 * 3_600_000);
     expect((await noisy.get('/pets?limit=1')).status).toBe(200);
@@ -109,7 +107,7 @@ describe('every answer', () => {
     for (const answer of answers) expect(answer.headers.get('ratelimit-policy')).toBe(ROOMY_POLICY);
   });
 
-  it('carries a Request-Id of its own, the Error body’s requestId, whoever answers', async () => {
+  it('carries a request id of its own, the Error body’s requestId, whoever answers: in x-amz-apigw-id always, in Request-Id from a function or a mock', async () => {
     const answers = [
       await quiet.get('/pets?limit=1'),
       await quiet.get('/pets?limit=0'),
@@ -123,11 +121,33 @@ describe('every answer', () => {
       }),
     ];
 
-    const ids = answers.map((answer) => answer.headers.get('request-id'));
-    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    const ids = answers.map((answer) => answer.headers.get('x-amz-apigw-id'));
+    expect(ids.every((id) => typeof id === 'string' && /^[A-Za-z0-9+/]{15}=$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
+    expect(answers.map((answer) => answer.headers.get('request-id'))).toEqual([
+      ids[0],
+      ids[1],
+      null, // API Gateway's 401
+      null, // API Gateway's 404
+      ids[4],
+      ids[5],
+    ]);
     for (const answer of answers.filter((candidate) => candidate.status >= 400)) {
-      expect((answer.json as { requestId?: string }).requestId).toBe(answer.headers.get('request-id'));
+      expect((answer.json as { requestId?: string }).requestId).toBe(answer.headers.get('x-amz-apigw-id'));
+    }
+  });
+
+  it('carries an id the gateway made, whatever X-Amzn-RequestId the client sends (in AWS it sets only $context.requestId)', async () => {
+    const chosen = '00000000-0000-4000-8000-000000000000';
+    const answers = [
+      await quiet.get('/pets?limit=1', { headers: { 'X-Amzn-RequestId': chosen } }),
+      await quiet.get('/pets', { anonymous: true, headers: { 'X-Amzn-RequestId': chosen } }),
+    ];
+
+    for (const answer of answers) {
+      expect(answer.headers.get('x-amz-apigw-id')).toMatch(/^[A-Za-z0-9+/]{15}=$/);
+      expect(answer.text).not.toContain(chosen);
+      expect([...answer.headers.values()]).not.toContain(chosen);
     }
   });
 
@@ -154,7 +174,7 @@ describe('every answer', () => {
 
     const id = /^Request-Id: (.+)\r$/m.exec(raw)?.[1];
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id).toMatch(/^[A-Za-z0-9+/]{15}=$/);
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ requestId: id });
   });
 });

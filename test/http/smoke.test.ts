@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { LOCAL_PLANS } from '#infra/stage-plans';
 import { READ_ONLY_REASON, reasonNotToRun, runCheck } from '#tools/contract/check';
 import { NO_ORIGIN_REASON } from '#tools/contract/cors';
 import { NO_THROTTLE_KEY_REASON } from '#tools/contract/fair-use';
@@ -237,6 +238,46 @@ const copyWithoutTests = (): string => {
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   return copy;
 };
+
+describe('npm run smoke on a real plan', () => {
+  it("passes on staging's standard key (5 a second, burst 10), keeping to the plan its answers name", async () => {
+    const standard = await startLocalApi('smoke-standard', { plans: LOCAL_PLANS, keyPlan: 'standard' });
+    try {
+      const { code, output } = await smoke(['--url', standard.gateway.baseUrl, '--key', standard.apiKey]);
+
+      expect(output).toContain(
+        `\n${ALL_CHECKS.length} checks: ${ALL_CHECKS.length - NOT_GIVEN} passed, 0 failed`,
+      );
+      expect(code).toBe(0);
+    } finally {
+      await standard.close();
+    }
+  }, 300_000);
+
+  it('stops at once, in one sentence, when the key’s quota runs out', async () => {
+    // `tight`: 1 a second (burst 2), 5 a day.
+    const tight = await startLocalApi('smoke-quota', { keyPlan: 'tight' });
+    try {
+      const { code, output } = await smoke(['--url', tight.gateway.baseUrl, '--key', tight.apiKey]);
+
+      expect(code).toBe(2);
+      expect(output.trim()).toBe(
+        `Stopped: the key's plan quota at ${tight.gateway.baseUrl} is used up (429 QUOTA_EXCEEDED), so every further check would fail for that reason alone; run again once the quota resets (00:00 UTC, or the 1st of the month for a monthly plan), or give a key on a plan with quota left.`,
+      );
+    } finally {
+      await tight.close();
+    }
+  }, 60_000);
+
+  it("says, on a pipeline's first run, that the stage has no key yet and how to make one", async () => {
+    const { code, output } = await smoke(['--url', api.gateway.baseUrl, '--key', '']);
+
+    expect(code).toBe(2);
+    expect(output.trim()).toBe(
+      `Cannot run the smoke suite: No API key for ${api.gateway.baseUrl}: a new stage has none until one is made. Make one on the stage's smoke plan, npm run -s keys -- create smoke --plan smoke --stage <stage> --table <the stack output ApiKeysTableName>, give it as --key (or API_KEY; in the pipeline, the environment's secret SMOKE_API_KEY), and run this again`,
+    );
+  });
+});
 
 describe('npm run smoke, shipped without the tests', () => {
   it('imports nothing from test/ and nothing from the test runner', async () => {

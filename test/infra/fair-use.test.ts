@@ -77,9 +77,9 @@ describe.each(STAGE_NAMES)('%s', (stageName) => {
   });
 });
 
-describe('the firewall of production', () => {
-  const template = templates.production;
-  const { firewall } = DOCUMENTED_STAGES.production;
+describe.each(STAGE_NAMES)('the firewall of %s', (stageName) => {
+  const template = templates[stageName];
+  const { firewall } = DOCUMENTED_STAGES[stageName];
   const [, webAcl] = onlyResource(template, 'AWS::WAFv2::WebACL');
   const rules = webAcl.Properties.Rules as {
     Name: string;
@@ -163,19 +163,18 @@ describe('the firewall of staging', () => {
       }),
     );
 
-  it('is off, as its stage setting says', () => {
-    templates.staging.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    templates.staging.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+  it('holds one address to half the stage’s throttle, so one source alone cannot starve the keys', () => {
+    const { rateLimit } = DOCUMENTED_STAGES.staging.throttling;
+    const { requestsPerIp, windowSeconds } = DOCUMENTED_STAGES.staging.firewall;
+
+    expect(requestsPerIp / windowSeconds).toBe(rateLimit / 2);
   });
 
-  it('is there, associated with the stage, once the setting turns it on', () => {
-    const template = stagingWith({ enabled: true, requestsPerIp: 5_000, windowSeconds: 300 });
+  it('is gone once the setting turns it off', () => {
+    const template = stagingWith({ enabled: false, requestsPerIp: 3_000, windowSeconds: 300 });
 
-    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
-    const [, webAcl] = onlyResource(template, 'AWS::WAFv2::WebACL');
-    expect((webAcl.Properties.Rules as { Statement: object }[])[0]?.Statement).toEqual({
-      RateBasedStatement: { Limit: 5_000, AggregateKeyType: 'IP', EvaluationWindowSec: 300 },
-    });
+    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
   });
 
   it('refuses a per-address limit that would block a client keeping to its plan', () => {

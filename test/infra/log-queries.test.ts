@@ -30,7 +30,10 @@ describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
   );
   const [, stageResource] = onlyResource(template, 'AWS::ApiGateway::Stage');
   const accessLogSetting = stageResource.Properties.AccessLogSetting as { Format: string };
-  const accessLogFormat = JSON.parse(accessLogSetting.Format) as Record<string, string>;
+  // Every value a JSON string, the pre-quoted error message too, so that the fields read as text.
+  const accessLogFormat = JSON.parse(
+    accessLogSetting.Format.replace('$context.error.messageString', '"$context.error.messageString"'),
+  ) as Record<string, string>;
   const accessLogs = [...referencedIds(accessLogSetting)][0] ?? '';
   const logsOf = (name: keyof typeof FUNCTIONS): string => {
     const fn = template.findResources('AWS::Lambda::Function')[functionId(template, FUNCTIONS[name])];
@@ -42,7 +45,7 @@ describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
     expect([...queries.keys()].sort()).toEqual(
       [
         `${stage}/One request by requestId`,
-        `${stage}/One request by X-Ray trace id, authorizer included`,
+        `${stage}/The authorizer call of a request by authorizerRequestId`,
         `${stage}/Errors by code (last hour)`,
         `${stage}/Slowest requests`,
       ].sort(),
@@ -59,19 +62,17 @@ describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
     expect(query?.text).toContain('| sort @timestamp asc');
   });
 
-  it("looks for API Gateway's request id under the names the access log and the functions' lines give it", () => {
-    expect(accessLogFormat.requestId).toBe('$context.requestId');
+  it("looks for the request id API Gateway generated under the names the access log and the functions' lines give it", () => {
+    expect(accessLogFormat.requestId).toBe('$context.extendedRequestId');
     expect(REQUEST_ID_LOG_KEY).toBe('correlation_id');
   });
 
-  it("finds one trace's lines by X-Ray trace id, the authorizer's included", () => {
-    const query = queries.get(`${stage}/One request by X-Ray trace id, authorizer included`);
+  it("finds a request's authorizer lines by the authorizer request id its access log line names", () => {
+    const query = queries.get(`${stage}/The authorizer call of a request by authorizerRequestId`);
 
-    expect(query?.logGroups.sort()).toEqual([accessLogs, ...handlerLogs, logsOf('Authorizer')].sort());
-    expect(accessLogFormat.xrayTraceId).toBe('$context.xrayTraceId');
-    expect(query?.text).toContain(
-      `| filter xrayTraceId = "${PLACEHOLDER.traceId}" or xray_trace_id = "${PLACEHOLDER.traceId}"`,
-    );
+    expect(query?.logGroups).toEqual([logsOf('Authorizer')]);
+    expect(accessLogFormat.authorizerRequestId).toBe('$context.authorizer.requestId');
+    expect(query?.text).toContain(`| filter function_request_id = "${PLACEHOLDER.authorizerRequestId}"`);
   });
 
   it("counts errors by the functions' code and API Gateway's own error type, leaving EMF lines out", () => {
@@ -91,11 +92,11 @@ describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
     const query = queries.get(`${stage}/Slowest requests`);
 
     expect(query?.logGroups).toEqual([accessLogs]);
-    for (const field of ['responseLatency', 'requestId', 'method', 'path', 'status']) {
+    for (const field of ['responseLatency', 'requestId', 'method', 'resourcePath', 'status']) {
       expect(accessLogFormat).toHaveProperty(field);
     }
     expect(query?.text).toBe(
-      'stats max(responseLatency) as latencyMs by requestId, method, path, status\n' +
+      'stats max(responseLatency) as latencyMs by requestId, method, resourcePath, status\n' +
         '| sort latencyMs desc\n' +
         '| limit 25',
     );

@@ -155,6 +155,8 @@ describe('what a million requests cost', () => {
       'Lambda duration': MEMORY_GB * (ms / 1_000) * 1e6 * price('Lambda on Arm'),
       DynamoDB: units * price(`DynamoDB on-demand, per million ${kind === 'RCU' ? 'read' : 'write'}`),
       'CloudWatch Logs ingestion': ((logBytes * 1e6) / GIB) * price('CloudWatch Logs ingestion'),
+      // Both stages have the firewall, which inspects every request.
+      'AWS WAF requests': price('AWS WAF, per million'),
     };
     return { ...lines, Total: Object.values(lines).reduce((sum, value) => sum + value, 0) };
   };
@@ -196,6 +198,17 @@ describe('what a stage costs idle', () => {
       template.resourceCountIs('AWS::KMS::Key', 1);
     },
   );
+
+  it.each(STAGE_NAMES)('prices the web ACL the synthesized %s stack has, rule by rule', (stageName) => {
+    const template = Template.fromStack(stacks[stageName]);
+    const [, webAcl] = resourcesOfType(template, 'AWS::WAFv2::WebACL')[0] ?? [];
+    const rules = (webAcl?.Properties.Rules as unknown[] | undefined)?.length ?? 0;
+    const [label = '', cost] = rowOf(idle, 'Firewall');
+
+    expect(rules).toBeGreaterThan(0);
+    expect(label).toContain(`its ${rules} rules`);
+    expect(Number(cost)).toBeCloseTo(price('AWS WAF web ACL') + rules * price('AWS WAF rule'), 2);
+  });
 
   it('adds up to its total, from the prices of a dashboard and a key', () => {
     expect(Number(rowOf(idle, 'Dashboard')[1])).toBe(price('CloudWatch dashboard'));

@@ -34,7 +34,7 @@ const CORS_HEADERS = {
   Vary: 'Origin',
   'Access-Control-Allow-Origin': APP,
   'Access-Control-Expose-Headers':
-    'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
+    'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
 };
 
 let tables: TestTables;

@@ -18,8 +18,9 @@ import { apiKeysOf, createTestTables, type TestTables } from '../support/tables'
 
 const APP = 'http://localhost:5173';
 const EXPOSED =
-  'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id';
+/** A request id of the shape API Gateway gives `extendedRequestId`. */
+const REQUEST_ID = /^[A-Za-z0-9+/]{15}=$/;
 
 interface Recorded {
   readonly events: APIGatewayProxyEvent[];
@@ -147,7 +148,7 @@ describe('the local gateway server', () => {
       code: 'NOT_FOUND',
       message: "No such resource: the API's paths are listed at /docs",
       status: 404,
-      requestId: response.headers.get('x-amzn-requestid'),
+      requestId: response.headers.get('x-amz-apigw-id'),
     });
     // The root and the stage itself, where a newcomer's first request goes, alike.
     for (const other of others) {
@@ -160,7 +161,7 @@ describe('the local gateway server', () => {
         }),
       ]);
     }
-    expect(response.headers.get('x-amzn-requestid')).toMatch(UUID);
+    expect(response.headers.get('x-amz-apigw-id')).toMatch(REQUEST_ID);
     // The stage allows one origin: a gateway response names it, fixed.
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
     expect(recorded.authorizations.length).toBe(before);
@@ -184,7 +185,7 @@ describe('the local gateway server', () => {
       'cache-control': 'no-store',
     });
     expect(response.headers.get('content-type')).toBeNull();
-    expect(response.headers.get('x-amzn-requestid')).toMatch(UUID);
+    expect(response.headers.get('x-amz-apigw-id')).toMatch(REQUEST_ID);
   });
 
   it('gives a request that sends Origin twice no CORS header', async () => {
@@ -254,7 +255,7 @@ describe('the local gateway server', () => {
       multiValueQueryStringParameters: { x: ['1', '2'] },
       body: null,
       requestContext: {
-        requestId: response.headers.get('x-amzn-requestid'),
+        extendedRequestId: response.headers.get('x-amz-apigw-id'),
         authorizer: { principalId: keyId, keyId, keyName: 'gateway tests' },
         identity: { sourceIp: '127.0.0.1' },
         protocol: 'HTTP/1.1',
@@ -280,7 +281,7 @@ describe('the local gateway server', () => {
     expect(event.body).toBe('{"name":"Gateway","categoryId":2}');
     expect(response.headers.get('location')).toMatch(/^\/v1\/pets\/\d+$/);
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
-    expect(response.headers.get('x-amzn-requestid')).toBe(event.requestContext.requestId);
+    expect(response.headers.get('x-amz-apigw-id')).toBe(event.requestContext.extendedRequestId);
   });
 
   it('refuses a body over its payload limit with 413 before the function runs', async () => {
@@ -305,7 +306,7 @@ describe('the local gateway server', () => {
     const { requestId } = (await response.json()) as { requestId: string };
 
     // The line is written once the answer has gone.
-    await vi.waitFor(() => expect(lines.at(-1)).toMatch(/^GET \/v1\/pets 400 \d+\.\dms [-0-9a-f]{36}$/));
+    await vi.waitFor(() => expect(lines.at(-1)).toMatch(/^GET \/v1\/pets 400 \d+\.\dms [A-Za-z0-9+/]{15}=$/));
     expect(lines.at(-1)?.endsWith(` ${requestId}`)).toBe(true);
     expect(lines.join('\n')).not.toContain('secret');
     expect(Number(/ (\d+\.\d)ms /.exec(lines.at(-1) ?? '')?.[1])).toBeLessThan(10_000);
@@ -329,12 +330,12 @@ describe('the local gateway server', () => {
       'Content-Type: application/json',
       'X-Content-Type-Options: nosniff',
       'Cache-Control: no-store',
-      `x-amzn-RequestId: ${requestId}`,
+      `x-amz-apigw-id: ${requestId}`,
       `Request-Id: ${requestId}`,
       `Content-Length: ${Buffer.byteLength(body ?? '')}`,
       'Connection: close',
     ]);
-    expect(requestId).toMatch(UUID);
+    expect(requestId).toMatch(REQUEST_ID);
     expect(JSON.parse(body ?? '')).toEqual({
       code: 'VALIDATION_FAILED',
       message: 'Malformed HTTP request',
@@ -400,7 +401,7 @@ const errorAnswer = (answer: { status: number; headers: Record<string, string>; 
     contentType: answer.headers['content-type'],
     nosniff: answer.headers['x-content-type-options'],
     cacheControl: answer.headers['cache-control'],
-    requestId: body.requestId === answer.headers['x-amzn-requestid'] && UUID.test(body.requestId),
+    requestId: body.requestId === answer.headers['x-amz-apigw-id'] && REQUEST_ID.test(body.requestId),
   };
 };
 const expectedError = (status: number, code: string) => ({
@@ -540,7 +541,7 @@ describe('the local gateway when a step fails', () => {
         message: 'An internal error occurred',
       });
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
-      expect(logged[0]).toMatch(/^gateway error: the reference could not be rendered [-0-9a-f]{36}$/);
+      expect(logged[0]).toMatch(/^gateway error: the reference could not be rendered [A-Za-z0-9+/]{15}=$/);
     } finally {
       await failing.close();
     }
@@ -589,7 +590,7 @@ describe('the local gateway when a step fails', () => {
 
       expect(failed.status).toBe(500);
       await vi.waitFor(() => expect(logged).toHaveLength(1));
-      expect(logged[0]).toMatch(/^GET \/v1\/pets 500 \d+\.\dms [-0-9a-f]{36}$/);
+      expect(logged[0]).toMatch(/^GET \/v1\/pets 500 \d+\.\dms [A-Za-z0-9+/]{15}=$/);
     } finally {
       await throwing.close();
     }

@@ -130,7 +130,9 @@ describe('keys command on DynamoDB Local', () => {
     });
 
     expect(code).toBe(2);
-    expect(lines).toEqual(['Plan "gold" is not one of this stage\'s: trial, standard, partner, local']);
+    expect(lines).toEqual([
+      'Plan "gold" is not one of this stage\'s: trial, standard, partner, smoke, local',
+    ]);
   });
 
   it('fails with exit code 1 when revoking a key that does not exist', async () => {

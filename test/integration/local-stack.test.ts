@@ -192,7 +192,7 @@ describe('the local stack', () => {
       startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKeyPlan: 'gold' }),
     ).rejects.toThrow(
       new LocalConfigError(
-        'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, local), not "gold"',
+        'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, smoke, local), not "gold"',
       ),
     );
   });

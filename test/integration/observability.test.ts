@@ -210,7 +210,7 @@ describe('logs', () => {
       });
     // An event with no request id (a test's, a console invocation's) names no request.
     const anonymous = request('unused');
-    delete (anonymous.requestContext as { requestId?: string }).requestId;
+    delete (anonymous.requestContext as { extendedRequestId?: string }).extendedRequestId;
     captureStdout();
 
     const first = await handler(request('req-4'), context);

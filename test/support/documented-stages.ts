@@ -14,9 +14,10 @@ export const DOCUMENTED_STAGES = {
       trial: { rateLimit: 1, burstLimit: 2, quota: { limit: 100, period: 'DAY' } },
       standard: { rateLimit: 5, burstLimit: 10, quota: { limit: 5_000, period: 'DAY' } },
       partner: { rateLimit: 10, burstLimit: 20, quota: { limit: 100_000, period: 'MONTH' } },
+      smoke: { rateLimit: 10, burstLimit: 20, quota: { limit: 5_000, period: 'DAY' } },
     },
     defaultPlan: 'standard',
-    firewall: { enabled: false, requestsPerIp: 5_000, windowSeconds: 300 },
+    firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
     alarms: {
       serverErrorRate: 0.05,
       p99LatencyMs: 3_000,
@@ -35,6 +36,7 @@ export const DOCUMENTED_STAGES = {
     plans: {
       standard: { rateLimit: 10, burstLimit: 20, quota: { limit: 10_000, period: 'DAY' } },
       partner: { rateLimit: 50, burstLimit: 100, quota: { limit: 1_000_000, period: 'MONTH' } },
+      smoke: { rateLimit: 5, burstLimit: 10, quota: { limit: 2_000, period: 'DAY' } },
     },
     defaultPlan: 'standard',
     firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },

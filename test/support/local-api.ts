@@ -1,6 +1,7 @@
 import type { OperationId } from '#functions/operations';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { generateApiKey } from '#shared/auth/api-key';
+import type { Plans } from '#shared/fair-use/plans';
 import type { ProxyHandler } from '#shared/lambda';
 import { ApiClient } from '#tools/contract/api-client';
 import { loadContract } from '#tools/contract/conformance';
@@ -34,8 +35,12 @@ export interface LocalApiOptions {
   readonly handlers?: (tables: TestTables) => Partial<Record<OperationId, ProxyHandler>>;
   /** Web origins allowed to read answers, for the gateway and the functions. @default none */
   readonly corsOrigins?: AllowedOrigins;
-  /** The plans' enforcement, on a clock of the test's. @default TEST_PLANS on the real clock */
+  /** The plans' enforcement, on a clock of the test's. @default `plans` on the real clock */
   readonly fairUse?: FairUse;
+  /** The plans the authorizer and the gateway know. @default TEST_PLANS */
+  readonly plans?: Plans;
+  /** The plan of the API's own key. @default the plans' default */
+  readonly keyPlan?: string;
 }
 
 /**
@@ -46,20 +51,21 @@ export interface LocalApiOptions {
 export const startLocalApi = async (label: string, options: LocalApiOptions = {}): Promise<LocalApi> => {
   const tables = await createTestTables(label);
   const { key, record } = generateApiKey(`${label} tests`);
-  await apiKeysOf(tables).put(record);
+  await apiKeysOf(tables).put(options.keyPlan ? { ...record, plan: options.keyPlan } : record);
+  const plans = options.plans ?? TEST_PLANS;
   const corsOrigins = options.corsOrigins ?? [];
   const functions = localFunctions({
     endpoint: tables.endpoint,
     tables: tables.names,
     logLevel: 'SILENT',
     corsOrigins,
-    plans: TEST_PLANS,
+    plans,
   });
   const gateway = await startLocalGateway({
     port: 0,
     corsOrigins,
     // Its key is on TEST_PLANS' default, roomy: no test of this server is slowed by its plan.
-    fairUse: options.fairUse ?? new FairUse(TEST_PLANS),
+    fairUse: options.fairUse ?? new FairUse(plans),
     ...functions,
     handlers: { ...functions.handlers, ...options.handlers?.(tables) },
   });

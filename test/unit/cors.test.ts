@@ -56,7 +56,7 @@ describe('CORS headers of an answer', () => {
       Vary: 'Origin',
       'Access-Control-Allow-Origin': 'http://localhost:5173',
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
     });
   });
 
@@ -82,7 +82,7 @@ describe("CORS on API Gateway's own answers", () => {
     expect(gatewayResponseCorsHeaders(['*'])).toEqual({
       'Access-Control-Allow-Origin': { requestHeader: 'Origin' },
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
       Vary: 'Origin',
     });
     expect(gatewayResponseValue({ requestHeader: 'Origin' })).toBe('method.request.header.Origin');
@@ -114,12 +114,12 @@ describe('the CORS headers a client receives with a gateway response', () => {
     expect(gatewayResponseCorsFor(['*'], 'https://a.example')).toEqual({
       'Access-Control-Allow-Origin': 'https://a.example',
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
       Vary: 'Origin',
     });
     expect(gatewayResponseCorsFor(['*'], undefined)).toStrictEqual({
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
       Vary: 'Origin',
     });
   });
@@ -128,7 +128,7 @@ describe('the CORS headers a client receives with a gateway response', () => {
     expect(gatewayResponseCorsFor(['https://a.example'], 'https://b.example')).toEqual({
       'Access-Control-Allow-Origin': 'https://a.example',
       'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy',
+        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
     });
     expect(gatewayResponseCorsFor(['https://a.example', 'https://b.example'], 'https://a.example')).toEqual(
       {},

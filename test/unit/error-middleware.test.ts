@@ -30,7 +30,7 @@ describe('the error middleware', () => {
   it('logs a 5xx at ERROR with its cause, and the client sees only the generic message', () => {
     const cause = new Error('table pets is missing');
 
-    const { response, logged } = run(cause, { requestContext: { requestId: 'r-1' } } as never);
+    const { response, logged } = run(cause, { requestContext: { extendedRequestId: 'r-1' } } as never);
 
     expect(logged.error).toHaveBeenCalledOnce();
     expect(logged.error).toHaveBeenCalledWith('Request failed', { code: 'INTERNAL_ERROR', error: cause });

@@ -1,5 +1,7 @@
+import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it } from 'vitest';
 import {
+  AUTHORIZER_OUTCOMES,
   answerHeaders,
   GATEWAY_RESPONSES,
   type GatewayResponseType,
@@ -17,11 +19,17 @@ describe("API Gateway's own answers", () => {
       message: 'A valid API key is required: send "Authorization: Bearer <key>"',
     };
     const internal = { code: 'INTERNAL_ERROR', message: 'An internal error occurred' };
+    const notFound = { code: 'NOT_FOUND', message: 'No such resource' };
+    const rejected = { code: 'VALIDATION_FAILED', message: 'The request was rejected' };
+    const authorizerUnavailable = {
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'Authorization is temporarily unavailable; retry shortly',
+    };
 
     expect(GATEWAY_RESPONSES).toEqual({
       UNAUTHORIZED: unauthorized,
       ACCESS_DENIED: unauthorized,
-      MISSING_AUTHENTICATION_TOKEN: { code: 'NOT_FOUND', message: 'No such resource' },
+      MISSING_AUTHENTICATION_TOKEN: notFound,
       THROTTLED: {
         code: 'TOO_MANY_REQUESTS',
         message:
@@ -38,19 +46,28 @@ describe("API Gateway's own answers", () => {
         code: 'UNSUPPORTED_MEDIA_TYPE',
         message: 'Content-Type must be application/json',
       },
-      AUTHORIZER_FAILURE: {
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'Authorization is temporarily unavailable; retry shortly',
-      },
-      AUTHORIZER_CONFIGURATION_ERROR: internal,
+      AUTHORIZER_FAILURE: authorizerUnavailable,
+      AUTHORIZER_CONFIGURATION_ERROR: authorizerUnavailable,
       INTEGRATION_FAILURE: internal,
       INTEGRATION_TIMEOUT: {
         code: 'SERVICE_UNAVAILABLE',
         message: 'The service did not answer in time; retry shortly',
       },
-      DEFAULT_4XX: { code: 'VALIDATION_FAILED', message: 'The request was rejected' },
+      DEFAULT_4XX: rejected,
       DEFAULT_5XX: internal,
+      API_CONFIGURATION_ERROR: internal,
+      BAD_REQUEST_BODY: rejected,
+      BAD_REQUEST_PARAMETERS: rejected,
+      EXPIRED_TOKEN: unauthorized,
+      INVALID_SIGNATURE: unauthorized,
+      RESOURCE_NOT_FOUND: notFound,
     });
+  });
+
+  it("cover every gateway response type API Gateway has (the CDK's list of AWS's types), so no fallback gives one another status", () => {
+    const types = Object.getOwnPropertyNames(ResponseType).filter((name) => /^[A-Z0-9_]+$/.test(name));
+
+    expect(Object.keys(GATEWAY_RESPONSES).sort()).toEqual(types.sort());
   });
 
   it('say on every 429 whether a rate or a quota was exceeded, each with when to retry', () => {
@@ -64,33 +81,31 @@ describe("API Gateway's own answers", () => {
     expect(gatewayResponse('WAF_FILTERED')).toMatchObject({ status: 403, error: { code: 'FORBIDDEN' } });
   });
 
-  it('carry the request id, and the caller’s plan on those that follow an accepted key only', () => {
-    const withPlan = Object.keys(GATEWAY_RESPONSES).filter(
-      (type) => 'RateLimit-Policy' in gatewayResponse(type as GatewayResponseType).fromContext,
-    );
-
+  it('copy nothing from the request’s context: AWS documents only request parameters and literals there', () => {
     for (const type of Object.keys(GATEWAY_RESPONSES) as GatewayResponseType[]) {
-      expect(gatewayResponse(type).fromContext['Request-Id']).toBe('requestId');
+      expect(gatewayResponse(type).fromContext).toEqual({});
     }
-    expect(withPlan.sort()).toEqual([
-      'INTEGRATION_FAILURE',
-      'INTEGRATION_TIMEOUT',
-      'QUOTA_EXCEEDED',
-      'THROTTLED',
-    ]);
-    expect(gatewayResponse('THROTTLED').fromContext['RateLimit-Policy']).toBe('authorizer.rateLimitPolicy');
+  });
+
+  it('answer an authorizer outage like a failure to reach it: 503 with Retry-After, never a 500', () => {
+    for (const outcome of ['error', 'timeout', 'malformed'] as const) {
+      expect(gatewayResponse(AUTHORIZER_OUTCOMES[outcome])).toMatchObject({
+        status: 503,
+        headers: { 'Retry-After': '1' },
+      });
+    }
   });
 
   it('give the 405 mock the caller’s plan (it is behind the authorizer), and the preflight only the request id', () => {
     expect(methodNotAllowed(['GET']).fromContext).toEqual({
-      'Request-Id': 'requestId',
+      'Request-Id': 'extendedRequestId',
       'RateLimit-Policy': 'authorizer.rateLimitPolicy',
     });
-    expect(preflight(['GET']).fromContext).toEqual({ 'Request-Id': 'requestId' });
+    expect(preflight(['GET']).fromContext).toEqual({ 'Request-Id': 'extendedRequestId' });
   });
 
   it('copy from the request only the values it has: no RateLimit-Policy before a key is accepted', () => {
-    const answer = gatewayResponse('THROTTLED');
+    const answer = methodNotAllowed(['GET']);
 
     expect(answerHeaders(answer, [], undefined, { requestId: 'r-1' })).toMatchObject({ 'Request-Id': 'r-1' });
     expect(answerHeaders(answer, [], undefined, { requestId: 'r-1' })).not.toHaveProperty('RateLimit-Policy');

@@ -4,6 +4,7 @@ import { authorizerHandler } from '#functions/authorizer/handler';
 import { recordFor } from '#shared/auth/api-key';
 import { UnauthorizedError } from '#shared/auth/authorize';
 import { StoreUnavailableError } from '#shared/domain/errors';
+import { AUTHORIZER_OUTCOMES, gatewayResponse } from '#shared/http/gateway-behaviour';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -182,10 +183,10 @@ describe('the authorizer step', () => {
     );
 
     expect(refusal.code).toBe('UNAUTHORIZED');
-    expect(refusal.answeredBy).toBe('gateway-response');
+    expect(refusal.answer.by).toBe('gateway-response');
   });
 
-  it('answers any other failure of the authorizer with 503 AUTHORIZER_FAILURE', async () => {
+  it('answers any other failure of the authorizer with 503 and Retry-After, as API Gateway answers AUTHORIZER_CONFIGURATION_ERROR', async () => {
     const failingKeys: ApiKeyRepository = {
       ...keysHolding(),
       findByHash: () => Promise.reject(new StoreUnavailableError('DynamoDB GetItem failed: TimeoutError')),
@@ -204,7 +205,76 @@ describe('the authorizer step', () => {
       'SERVICE_UNAVAILABLE',
       'Authorization is temporarily unavailable; retry shortly',
     ]);
+    expect(refusal.answer).toEqual(gatewayResponse('AUTHORIZER_CONFIGURATION_ERROR'));
+    expect(refusal.answer.headers['Retry-After']).toBe('1');
   });
+
+  it.each([
+    ['an error of another message', () => Promise.reject(new Error('unauthorized'))],
+    ['a rejection that is no error', () => Promise.reject('Unauthorized!')],
+    ['an answer without a policy', async () => ({ principalId: 'key-test' })],
+    ['an answer without a principal', async () => ({ policyDocument: { Statement: [] } })],
+    ['no answer at all', async () => undefined],
+  ])('answers %s as AUTHORIZER_CONFIGURATION_ERROR: 503 with Retry-After', async (_, authorizer) => {
+    const refusal = await refusalOf(
+      authorizeRequest({
+        authorizer: authorizer as unknown as TokenAuthorizerHandler,
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect(refusal.answer).toEqual(gatewayResponse('AUTHORIZER_CONFIGURATION_ERROR'));
+    expect(refusal.answer.status).toBe(503);
+  });
+
+  it('answers an authorizer still running at its timeout as AUTHORIZER_CONFIGURATION_ERROR, at the timeout', async () => {
+    const started = performance.now();
+
+    const refusal = await refusalOf(
+      authorizeRequest({
+        authorizer: () => new Promise(() => undefined),
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 200,
+      }),
+    );
+
+    expect(refusal.answer).toEqual(gatewayResponse('AUTHORIZER_CONFIGURATION_ERROR'));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('answers an error whose message is exactly Unauthorized with 401, whoever threw it', async () => {
+    const refusal = await refusalOf(
+      authorizeRequest({
+        authorizer: () => Promise.reject(new Error('Unauthorized')),
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect(refusal.code).toBe('UNAUTHORIZED');
+  });
+
+  it.each(['Basic abc', 'Bearer', 'Bearer a b', 'Bearer\tpsk_x', 'Token psk_x', 'Bearer psk_"x'])(
+    'refuses %j with 401 before calling the authorizer, as the identity validation expression does',
+    async (header) => {
+      let called = false;
+      const authorizer: TokenAuthorizerHandler = async () => {
+        called = true;
+        return policy({ Effect: 'Allow', Resource: STAGE });
+      };
+
+      const refusal = await refusalOf(
+        authorizeRequest({ authorizer, tokens: [header], methodArn: ARN, timeoutMs: 6_000 }),
+      );
+
+      expect(refusal.code).toBe('UNAUTHORIZED');
+      expect(called).toBe(false);
+    },
+  );
 
   it('answers an Allow that does not cover the route, or a Deny, with 401 as API Gateway does', async () => {
     const forOtherRoute = await refusalOf(
@@ -225,6 +295,7 @@ describe('the authorizer step', () => {
     );
 
     expect([forOtherRoute.code, denied.code]).toEqual(['UNAUTHORIZED', 'UNAUTHORIZED']);
+    expect(denied.answer).toEqual(gatewayResponse(AUTHORIZER_OUTCOMES.deny));
   });
 
   it('answers a thrown UnauthorizedError of any authorizer with 401, not 503', async () => {
@@ -252,8 +323,8 @@ describe('a gateway refusal', () => {
       code: 'TOO_MANY_REQUESTS',
       message:
         'Too many requests: slow down to the rate of your plan (RateLimit-Policy) and retry after Retry-After seconds',
-      answeredBy: 'gateway-response',
     });
+    expect(refusal.answer.by).toBe('gateway-response');
     expect(refusal.answer.headers).toEqual({
       'Content-Type': 'application/json',
       'X-Content-Type-Options': 'nosniff',

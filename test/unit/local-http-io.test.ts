@@ -214,7 +214,7 @@ describe('answering with a refusal', () => {
       'content-type': 'application/json',
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
-      'x-amzn-requestid': 'request-1',
+      'x-amz-apigw-id': 'request-1',
     });
     expect(response.headers.get('retry-after')).toBeNull();
   });
@@ -275,7 +275,7 @@ describe("answering with a function's proxy result", () => {
     expect(await response.text()).toBe('{"id":1}');
     expect(response.headers.get('x-count')).toBe('3');
     expect(response.headers.get('x-many')).toBe('a, 2');
-    expect(response.headers.get('x-amzn-requestid')).toBe('request-2');
+    expect(response.headers.get('x-amz-apigw-id')).toBe('request-2');
   });
 
   it('decodes a base64-encoded body', async () => {

@@ -46,7 +46,7 @@ describe('npm start settings', () => {
     ],
     [
       { PETSTORE_API_KEY_PLAN: 'gold' },
-      'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, local), not "gold"',
+      'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, smoke, local), not "gold"',
     ],
     [
       { DYNAMODB_ENDPOINT: '127.0.0.1:8000' },

@@ -44,7 +44,7 @@ const event = (overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEv
     stageVariables: null,
     body: null,
     isBase64Encoded: false,
-    requestContext: { requestId: 'req-1' },
+    requestContext: { extendedRequestId: 'req-1' },
     ...overrides,
   }) as APIGatewayProxyEvent;
 

@@ -4,6 +4,8 @@ import { validateWorkflow } from '@action-validator/core';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { STAGE_DEFAULTS } from '#infra/stages';
+import { ENV } from '#shared/config';
 
 /**
  * The GitHub Actions workflows users copy: each checked against GitHub's workflow schema by
@@ -82,6 +84,21 @@ describe('deploy', () => {
 
     expect(smokeOf('production')).toMatch(/ --read-only$/);
     expect(smokeOf('staging')).not.toContain('--read-only');
+  });
+
+  it("smokes staging with an origin it allows, so the CORS checks run, and every stage with the key of the environment's secret", () => {
+    const stagingSmoke = (jobs.staging as Job).steps.find((step) => step.run?.startsWith('npm run smoke'));
+    const smokes = ['staging', 'production'].map((stage) =>
+      (jobs[stage] as Job).steps.find((step) => step.run?.startsWith('npm run smoke')),
+    ) as (Step & { env?: Record<string, string> })[];
+
+    expect(stagingSmoke?.run).toContain(` --origin ${STAGE_DEFAULTS.staging.allowedOrigins[0]}`);
+    expect(STAGE_DEFAULTS.staging.allowedOrigins).toHaveLength(1);
+    for (const smoke of smokes) {
+      // Read from the environment, so that an empty secret (no key yet) gets smoke's own sentence.
+      expect(smoke.env?.[ENV.smoke.apiKey]).toBe(['$', '{{ secrets.SMOKE_API_KEY }}'].join(''));
+      expect(smoke.run).not.toContain('--key');
+    }
   });
 
   it("deploys after CI only for pushes to this repository, never for a fork's pull request", () => {

@@ -1,3 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseRateLimitPolicy } from '#shared/http/rate-limit-policy';
+import { TokenBucket } from '#tools/local/fair-use';
 import { assertResponseHeaders } from './response-headers';
 
 /**
@@ -27,6 +30,38 @@ export interface ResponseContract {
   assertConforms(exchange: ObservedExchange): void;
 }
 
+/** The key's plan quota is used up: every further request would be refused until it resets. */
+export class QuotaExhausted extends Error {
+  override readonly name = 'QuotaExhausted';
+}
+
+/** The User-Agent the suite sends: AWS's managed rules in front of a stage block a request without one. */
+export const SUITE_USER_AGENT = 'petstore-contract-suite/1';
+
+/**
+ * Keeps a client within its key's plan, as a client should (docs/guide.md): a token bucket of
+ * the plan's rate, learnt from the first `RateLimit-Policy` an answer names (`"<plan>-rate";q=
+ * <burst>;w=<seconds>`: `q` at once, `q` per `w` seconds); nothing is paced before that.
+ */
+export class Pacer {
+  private bucket: TokenBucket | undefined;
+
+  learn(headers: Headers): void {
+    const rate = this.bucket ? undefined : parseRateLimitPolicy(headers.get('ratelimit-policy'))?.[1];
+    // One below the burst: API Gateway's bucket and this one are not filled at the same instant.
+    if (rate)
+      this.bucket = new TokenBucket(Math.max(1, rate.quota - 1), rate.quota / rate.windowSeconds, Date.now());
+  }
+
+  /** Resolves when the plan allows one more request, and takes it. */
+  async take(): Promise<void> {
+    while (this.bucket && !this.bucket.take(Date.now())) await sleep(1_000 / this.bucket.refillPerSecond);
+  }
+}
+
+/** Tries of a request refused 429 TOO_MANY_REQUESTS, each after its Retry-After. */
+const TRIES = 5;
+
 export interface ApiRequest {
   readonly method?: string;
   readonly headers?: Record<string, string>;
@@ -37,10 +72,15 @@ export interface ApiRequest {
 }
 
 export class ApiClient {
+  /**
+   * @param pacer paces the client by its plan, waits out a 429 TOO_MANY_REQUESTS (Retry-After)
+   *   and stops on QUOTA_EXCEEDED (QuotaExhausted); without one, every answer comes back as it is.
+   */
   constructor(
     readonly baseUrl: string,
     private readonly apiKey: string,
     private readonly check: ResponseCheck = () => undefined,
+    private readonly pacer?: Pacer,
   ) {}
 
   /**
@@ -52,16 +92,33 @@ export class ApiClient {
     baseUrl: string,
     apiKey: string,
     also: ResponseCheck = () => undefined,
+    pacer?: Pacer,
   ): ApiClient {
-    return new ApiClient(baseUrl, apiKey, (exchange) => {
+    const check: ResponseCheck = (exchange) => {
       contract.assertConforms(exchange);
       assertResponseHeaders(exchange);
       also(exchange);
-    });
+    };
+    return new ApiClient(baseUrl, apiKey, check, pacer);
   }
 
   async request(path: string, request: ApiRequest = {}): Promise<ObservedExchange> {
+    for (let tryNumber = 1; ; tryNumber += 1) {
+      await this.pacer?.take();
+      const exchange = await this.send(path, request);
+      if (!this.pacer || exchange.status !== 429 || tryNumber === TRIES) {
+        this.check(exchange);
+        return exchange;
+      }
+      const { code } = (exchange.json ?? {}) as { code?: unknown };
+      if (code === 'QUOTA_EXCEEDED') throw new QuotaExhausted(exchange.text);
+      await sleep(Number(exchange.headers.get('retry-after') ?? 1) * 1_000);
+    }
+  }
+
+  private async send(path: string, request: ApiRequest): Promise<ObservedExchange> {
     const headers: Record<string, string> = {
+      'User-Agent': SUITE_USER_AGENT,
       ...(request.anonymous ? {} : { Authorization: `Bearer ${this.apiKey}` }),
       ...(typeof request.body === 'object' && request.body !== null
         ? { 'Content-Type': 'application/json' }
@@ -92,7 +149,7 @@ export class ApiClient {
       text,
       json,
     };
-    this.check(exchange);
+    this.pacer?.learn(response.headers);
     return exchange;
   }
 

@@ -37,11 +37,6 @@ export const assertAtMost = (actual: number, most: number): void => {
   if (!(actual <= most)) fail(`Expected ${actual} to be at most ${most}`, actual, most, '<=');
 };
 
-/** `actual` is more than `bound`. */
-export const assertAbove = (actual: number, bound: number): void => {
-  if (!(actual > bound)) fail(`Expected ${actual} to be more than ${bound}`, actual, bound, '>');
-};
-
 /** The `details` of a validation failure. */
 export const detailsOf = (response: ObservedExchange): { field: string; message: string }[] =>
   (response.json as { details?: { field: string; message: string }[] } | undefined)?.details ?? [];

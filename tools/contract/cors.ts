@@ -7,7 +7,7 @@ import type { ContractTarget } from './target';
 /** CORS as a browser on another origin meets it. */
 
 const EXPOSED =
-  'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy';
+  'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id';
 const FOREIGN = 'https://not-allowed.example';
 
 const corsOf = (response: ObservedExchange) =>

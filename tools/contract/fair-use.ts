@@ -4,6 +4,7 @@ import { parseRateLimitPolicy, ratePolicyName } from '#shared/http/rate-limit-po
 import type { ObservedExchange } from './api-client';
 import { assertAtLeast, assertError } from './assertions';
 import { type ContractArea, check, notApplicable } from './check';
+import { requestIdOfAnswer } from './response-headers';
 
 /**
  * Fair use, as any client can see it on any stage: a request id on every answer, the caller's plan
@@ -47,7 +48,7 @@ export const FAIR_USE_AREA: ContractArea = {
   area: 'fair use',
   checks: [
     check(
-      "answers every request with a Request-Id of its own, the Error body's requestId",
+      "answers every request with a request id of its own (Request-Id, or API Gateway's x-amz-apigw-id), the Error body's requestId",
       async ({ api }) => {
         const answers = [
           await api.get('/pets?limit=1'),
@@ -57,9 +58,9 @@ export const FAIR_USE_AREA: ContractArea = {
           await api.request('/pets', { method: 'PATCH' }),
         ];
 
-        const ids = answers.map((answer) => answer.headers.get('request-id'));
+        const ids = answers.map((answer) => requestIdOfAnswer(answer.headers));
         for (const [index, id] of ids.entries()) {
-          assert.ok(id, `answer ${index} has no Request-Id`);
+          assert.ok(id, `answer ${index} names no request id`);
           const inBody = bodyRequestId(answers[index] as ObservedExchange);
           if (inBody !== undefined) assert.equal(inBody, id);
         }

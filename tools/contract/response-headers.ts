@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER } from '#shared/http/request-id';
+import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import type { ObservedExchange } from './api-client';
 
 /** The `requestId` of an Error body, if the answer has one. */
@@ -6,9 +6,17 @@ const bodyRequestId = (json: unknown): unknown =>
   typeof json === 'object' && json !== null && 'requestId' in json ? json.requestId : undefined;
 
 /**
+ * The request id an answer names: `Request-Id` from a function or a mock, else API Gateway's
+ * `x-amz-apigw-id` (its own gateway responses cannot carry `Request-Id`: docs/aws-ledger.md).
+ */
+export const requestIdOfAnswer = (headers: Headers): string | null =>
+  headers.get(REQUEST_ID_HEADER) ?? headers.get(API_GATEWAY_ID_HEADER);
+
+/**
  * What every answer carries, whoever gives it (a function, the gateway itself): never sniffed
- * as another type, never cached, a `Request-Id` (the Error body's `requestId` when it has one),
- * and on a 429 or 503 when to retry.
+ * as another type, never cached, its request id (`Request-Id`, or `x-amz-apigw-id` on API
+ * Gateway's own answers; the same value when both are there, and the Error body's `requestId`
+ * when it has one), and on a 429 or 503 when to retry.
  */
 export const responseHeaderProblems = (
   exchange: Pick<ObservedExchange, 'status' | 'headers'> & Partial<Pick<ObservedExchange, 'json'>>,
@@ -21,12 +29,15 @@ export const responseHeaderProblems = (
   };
   expect('X-Content-Type-Options', 'nosniff');
   expect('Cache-Control', 'no-store');
-  const requestId = exchange.headers.get(REQUEST_ID_HEADER);
-  if (!requestId) problems.push(`${REQUEST_ID_HEADER} is missing`);
+  const requestId = requestIdOfAnswer(exchange.headers);
+  if (!requestId) problems.push(`${REQUEST_ID_HEADER} and ${API_GATEWAY_ID_HEADER} are both missing`);
+  const gatewayId = exchange.headers.get(API_GATEWAY_ID_HEADER);
+  if (gatewayId && requestId !== gatewayId)
+    problems.push(`${REQUEST_ID_HEADER} "${requestId}" is not ${API_GATEWAY_ID_HEADER} "${gatewayId}"`);
   const inBody = bodyRequestId(exchange.json);
   if (inBody !== undefined && inBody !== requestId)
     problems.push(
-      `the body's requestId ${JSON.stringify(inBody)} is not the ${REQUEST_ID_HEADER} "${requestId}"`,
+      `the body's requestId ${JSON.stringify(inBody)} is not the request id "${requestId}" of its headers`,
     );
   if (exchange.status === 429 || exchange.status === 503) {
     if (!/^\d+$/.test(exchange.headers.get('Retry-After') ?? '')) problems.push('Retry-After is missing');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SMOKE_PREFIX } from '#tools/pet-names';
-import { ApiClient, type ResponseCheck } from './api-client';
+import { ApiClient, Pacer, type ResponseCheck } from './api-client';
 import { type Contract, loadContract } from './conformance';
 
 /**
@@ -17,7 +17,10 @@ export interface ContractTarget {
   /** The API's base URL, ending in `/v1`. */
   readonly baseUrl: string;
   readonly apiKey: string;
-  /** Holds every response to docs/openapi.yaml and to the headers every response carries. */
+  /**
+   * Holds every response to docs/openapi.yaml and to the headers every response carries; keeps
+   * to the key's plan (RateLimit-Policy), waits out a 429 and stops the run on a spent quota.
+   */
   readonly api: ApiClient;
   /**
    * A web origin the target allows (CORS). Without one, the checks of an allowed origin's answers
@@ -65,7 +68,13 @@ export const contractTarget = (options: {
   return {
     baseUrl,
     apiKey: options.apiKey,
-    api: ApiClient.checkedAgainst(contract, baseUrl, options.apiKey, readOnly ? createsNothing : undefined),
+    api: ApiClient.checkedAgainst(
+      contract,
+      baseUrl,
+      options.apiKey,
+      readOnly ? createsNothing : undefined,
+      new Pacer(),
+    ),
     ...(options.allowedOrigin ? { allowedOrigin: options.allowedOrigin } : {}),
     ...(options.origins ? { origins: options.origins } : {}),
     readOnly,

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { STAGE_NAME } from '#shared/http/paths';
 import { callerIdentity } from '#tools/lambda/context';
@@ -23,6 +24,13 @@ export const LOCAL_API: ApiIdentity = { accountId: '000000000000', apiId: 'local
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/<METHOD>/<path>`, as API Gateway gives it. */
 export const methodArn = (api: ApiIdentity, method: string, path: string): string =>
   `arn:aws:execute-api:${api.region}:${api.accountId}:${api.apiId}/${STAGE_NAME}/${method}${path}`;
+
+/**
+ * A new request id of the shape API Gateway gives `$context.extendedRequestId`: 16 base64
+ * characters, the last `=` (AWS's knowledge center, "collect API Gateway extended request IDs":
+ * "Extended request ID format: "XxxXXXxx=""; the length is what deployed APIs send, reported).
+ */
+export const newRequestId = (): string => randomBytes(11).toString('base64');
 
 export const tokenAuthorizerEvent = (
   authorizationToken: string,
@@ -58,6 +66,7 @@ export interface ProxyRequest {
   readonly headers?: Pairs;
   readonly query?: Pairs;
   readonly body?: string | null;
+  /** The id API Gateway generates (`extendedRequestId`); `requestId` is a UUID of its own. */
   readonly requestId: string;
   /** What the authorizer answered: `principalId` and its `context`. */
   readonly authorizer?: Readonly<Record<string, string | number | boolean | null | undefined>>;
@@ -98,7 +107,8 @@ export const proxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => {
       identity: callerIdentity(request.sourceIp ?? '127.0.0.1', header('user-agent') ?? null),
       path: `/${STAGE_NAME}${request.path}`,
       protocol: request.protocol ?? 'HTTP/1.1',
-      requestId: request.requestId,
+      // A client's X-Amzn-RequestId would set it in AWS; the service never reads it.
+      requestId: randomUUID(),
       requestTime: now.toUTCString(),
       requestTimeEpoch: now.getTime(),
       resourceId: request.resource,

@@ -1,14 +1,16 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { isUnauthorized } from '#shared/auth/authorize';
+import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
+import { AUTHORIZER_OUTCOMES, type AuthorizerOutcome } from '#shared/http/gateway-behaviour';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
 import { tokenAuthorizerEvent } from '#tools/lambda/events';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /**
- * The authorizer step of the local gateway, as API Gateway runs a TOKEN authorizer: no token, no
- * call (401); a refused key is 401; any other failure is AUTHORIZER_FAILURE; and the returned
- * policy is evaluated against the method ARN, an Allow that does not cover it being a Deny.
+ * The authorizer step of the local gateway, as API Gateway runs a TOKEN authorizer: each way it
+ * can end is an outcome of AUTHORIZER_OUTCOMES (shared/http/gateway-behaviour.ts, which cites
+ * AWS for each), answered with that outcome's gateway response; an Allow is evaluated against the
+ * method ARN, as IAM evaluates a policy.
  */
 
 /** IAM-style wildcard match of a policy resource against a method ARN. */
@@ -38,17 +40,39 @@ export const policyAllows = (result: APIGatewayAuthorizerResult, arn: string): b
   );
 };
 
+/**
+ * An answer API Gateway can read as an authorizer's ("Output from an Amazon API Gateway Lambda
+ * authorizer": it "must include the principal identifier (principalId) and a policy document
+ * (policyDocument) containing a list of policy statements"); anything else is `malformed`.
+ */
+const isAuthorizerResult = (value: unknown): value is APIGatewayAuthorizerResult => {
+  const result = value as Partial<APIGatewayAuthorizerResult> | null;
+  return (
+    typeof result?.principalId === 'string' &&
+    Array.isArray(result.policyDocument?.Statement) &&
+    (result.context === undefined || (typeof result.context === 'object' && result.context !== null))
+  );
+};
+
+const VALID_TOKEN = new RegExp(IDENTITY_VALIDATION_EXPRESSION);
+
+/** The refusal API Gateway answers an outcome of the authorizer step with. */
+const refusal = (outcome: AuthorizerOutcome) => GatewayRefusal.of(AUTHORIZER_OUTCOMES[outcome]);
+
+/** Thrown by the timer of an authorizer call that took longer than its Lambda timeout. */
+const TIMED_OUT = Symbol('timed out');
+
 export interface AuthorizeOptions {
   readonly authorizer: TokenAuthorizerHandler;
   /** Every value of the `Authorization` header the request carried. */
   readonly tokens: readonly string[];
   readonly methodArn: string;
-  /** The authorizer's Lambda timeout, as its context reports it. */
+  /** The authorizer's Lambda timeout: past it, the call is over (`timeout`). */
   readonly timeoutMs: number;
   /**
    * The request's id. A TOKEN event has no room for it, so in AWS the authorizer's lines name
-   * only its own invocation; here its invocation takes the request's id, and a request's lines,
-   * the authorizer's included, are found by that one id.
+   * only its own invocation (the access log's `authorizerRequestId` joins the two); here its
+   * invocation takes the request's id, and one `grep` finds a request's lines.
    */
   readonly requestId?: string;
 }
@@ -56,21 +80,34 @@ export interface AuthorizeOptions {
 /** The authorizer's result for a request that may proceed; throws GatewayRefusal otherwise. */
 export const authorizeRequest = async (options: AuthorizeOptions): Promise<APIGatewayAuthorizerResult> => {
   const [token, ...more] = options.tokens;
-  // API Gateway does not call a TOKEN authorizer when the identity source is missing; two
-  // Authorization headers are refused rather than resolved by picking one.
-  if (!token || more.length > 0) throw GatewayRefusal.of('UNAUTHORIZED');
-  let result: APIGatewayAuthorizerResult;
+  // Two Authorization headers are refused rather than resolved by picking one.
+  if (!token || more.length > 0) throw refusal('noToken');
+  if (!VALID_TOKEN.test(token)) throw refusal('invalidToken');
+  let timer: NodeJS.Timeout | undefined;
+  let result: unknown;
   try {
-    result = await options.authorizer(
-      tokenAuthorizerEvent(token, options.methodArn),
-      lambdaContext('authorizer', {
-        timeoutMs: options.timeoutMs,
-        ...(options.requestId ? { awsRequestId: options.requestId } : {}),
+    result = await Promise.race([
+      options.authorizer(
+        tokenAuthorizerEvent(token, options.methodArn),
+        lambdaContext('authorizer', {
+          timeoutMs: options.timeoutMs,
+          ...(options.requestId ? { awsRequestId: options.requestId } : {}),
+        }),
+      ),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(TIMED_OUT), options.timeoutMs);
       }),
-    );
+    ]);
   } catch (error) {
-    throw GatewayRefusal.of(isUnauthorized(error) ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
+    if (error === TIMED_OUT) throw refusal('timeout');
+    // What API Gateway sees of a failed invocation is its error message.
+    throw refusal(
+      (error as { message?: unknown } | null)?.message === 'Unauthorized' ? 'unauthorized' : 'error',
+    );
+  } finally {
+    clearTimeout(timer);
   }
-  if (!policyAllows(result, options.methodArn)) throw GatewayRefusal.of('ACCESS_DENIED');
+  if (!isAuthorizerResult(result)) throw refusal('malformed');
+  if (!policyAllows(result, options.methodArn)) throw refusal('deny');
   return result;
 };

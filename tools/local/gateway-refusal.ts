@@ -26,14 +26,6 @@ export class GatewayRefusal extends Error {
     return this.answer.error.code;
   }
 
-  /**
-   * Who answers in API Gateway: a gateway response (fixed headers, whatever the request), or a
-   * mock integration (the 405), whose template sets CORS headers for allowed origins only.
-   */
-  get answeredBy(): GatewayErrorAnswer['by'] {
-    return this.answer.by;
-  }
-
   /** The gateway response of this type, as the stack configures it. */
   static of(type: GatewayResponseType): GatewayRefusal {
     return new GatewayRefusal(gatewayResponse(type));
@@ -49,7 +41,7 @@ export class GatewayRefusal extends Error {
       status: ERROR_STATUS[code],
       error: { code, message },
       headers: { ...RESPONSE_HEADERS, ...retryHeaders(code), ...headers },
-      fromContext: { [REQUEST_ID_HEADER]: 'requestId' },
+      fromContext: { [REQUEST_ID_HEADER]: 'extendedRequestId' },
       cors: {},
     });
   }

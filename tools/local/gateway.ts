@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pLimit from 'p-limit';
@@ -11,10 +10,11 @@ import {
   answerHeaders,
   gatewayResponse,
   methodNotAllowed,
+  mockAccepts,
   preflight,
 } from '#shared/http/gateway-behaviour';
 import { BASE_PATH } from '#shared/http/paths';
-import { REQUEST_ID_HEADER } from '#shared/http/request-id';
+import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import {
   AUTHORIZER_TIMEOUT_SECONDS,
@@ -24,7 +24,7 @@ import {
 } from '#shared/lambda';
 import type { Operation } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
-import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
+import { LOCAL_API, methodArn, newRequestId, proxyEvent } from '#tools/lambda/events';
 import { allowOverlappingInvocations, inInvocationStore } from '#tools/lambda/invoke-store';
 import { authorizeRequest } from '#tools/local/authorization';
 import { callerOf, type FairUse } from '#tools/local/fair-use';
@@ -161,6 +161,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
           ...RESPONSE_HEADERS,
           'Content-Type': file.contentType,
           [REQUEST_ID_HEADER]: requestId,
+          [API_GATEWAY_ID_HEADER]: requestId,
         })
         .end(file.body);
       return 200;
@@ -174,12 +175,15 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       const message = `${answer.error.message}: the API's paths are listed at /docs`;
       throw new GatewayRefusal(docs ? { ...answer, error: { ...answer.error, message } } : answer);
     }
+    // A mock (the preflight, the 405) has request templates for some content types only.
+    const mockRefuses = () => !mockAccepts(valuesOf(headerPairs(request), 'content-type').at(-1));
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
+      if (mockRefuses()) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
       const answer = preflight(match.allow);
       response.writeHead(answer.status, {
         ...answerHeaders(answer, corsOrigins, originOf(request), context),
-        'x-amzn-RequestId': requestId,
+        [API_GATEWAY_ID_HEADER]: requestId,
       });
       response.end();
       return answer.status;
@@ -201,7 +205,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       context.authorizer = authorization.context ?? {};
       const admission = options.fairUse?.admit(callerOf(authorization));
       if (admission && !admission.admitted) throw GatewayRefusal.of(admission.refusal);
-      if (match.kind === 'method-not-allowed') throw new GatewayRefusal(methodNotAllowed(match.allow));
+      if (match.kind === 'method-not-allowed') {
+        if (mockRefuses()) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
+        throw new GatewayRefusal(methodNotAllowed(match.allow));
+      }
       const { operationId } = match.operation;
       const event = proxyEvent({
         method,
@@ -236,7 +243,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   /** A request to its answer and its log line; `refused`: answered with it, without being served. */
   const handle = (request: IncomingMessage, response: ServerResponse, refused?: GatewayRefusal) => {
     const started = performance.now();
-    const context: RequestContext = { requestId: randomUUID() };
+    const context: RequestContext = { requestId: newRequestId() };
     answering.set(request.socket, response);
     response.once('finish', () => answering.delete(request.socket));
     (refused ? Promise.reject(refused) : serve(request, response, context))
@@ -288,7 +295,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error);
     if (refusal && socket.writable && !answering.get(socket)?.headersSent) {
-      const requestId = randomUUID();
+      const requestId = newRequestId();
       socket.end(rawRefusal(refusal, requestId));
       options.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
     } else {

@@ -3,7 +3,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
 import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviour';
-import { REQUEST_ID_HEADER } from '#shared/http/request-id';
+import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
@@ -60,8 +60,8 @@ export interface RequestCors {
 
 /**
  * The Error object of a refusal, with the headers of its answer (CORS ones as API Gateway sends
- * them for `cors`; `Request-Id`, and once a key was accepted the caller's plan from the
- * `authorizer`'s context) and the request id; returns the status sent.
+ * them for `cors`; a mock's `Request-Id`, and once a key was accepted the caller's plan from the
+ * `authorizer`'s context), API Gateway's `x-amz-apigw-id` and the request id; returns the status sent.
  */
 export const sendRefusal = (
   response: ServerResponse,
@@ -76,7 +76,7 @@ export const sendRefusal = (
       requestId,
       ...(authorizer ? { authorizer } : {}),
     }),
-    'x-amzn-RequestId': requestId,
+    [API_GATEWAY_ID_HEADER]: requestId,
   });
   response.end(JSON.stringify(errorBody(refusal.code, refusal.message, { requestId })));
   return status;
@@ -91,7 +91,7 @@ export const sendResult = (response: ServerResponse, result: unknown, requestId:
   if (typeof proxy.statusCode !== 'number' || typeof proxy.body !== 'string') {
     throw GatewayRefusal.of('INTEGRATION_FAILURE');
   }
-  const headers: Record<string, string | string[]> = { 'x-amzn-RequestId': requestId };
+  const headers: Record<string, string | string[]> = { [API_GATEWAY_ID_HEADER]: requestId };
   for (const [name, value] of Object.entries(proxy.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(proxy.multiValueHeaders ?? {})) {
     headers[name] = values.map(String);
@@ -168,7 +168,7 @@ export const rawRefusal = (refusal: GatewayRefusal, requestId: string): string =
   const body = JSON.stringify(errorBody(refusal.code, refusal.message, { requestId }));
   const headers = {
     ...refusal.answer.headers,
-    'x-amzn-RequestId': requestId,
+    [API_GATEWAY_ID_HEADER]: requestId,
     [REQUEST_ID_HEADER]: requestId,
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',

@@ -16,7 +16,7 @@ import { parseRequest, requestSchema } from '#shared/http/middleware/validate-re
 import { decodedIntegerOf } from '#shared/http/params';
 import { BASE_PATH } from '#shared/http/paths';
 import { RATE_LIMIT_POLICY_HEADER, RATE_LIMIT_POLICY_PATTERN } from '#shared/http/rate-limit-policy';
-import { REQUEST_ID_HEADER } from '#shared/http/request-id';
+import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RETRY_AFTER_SECONDS, retryHeaders } from '#shared/http/retry';
 import type { HttpMethod, Operation } from '#shared/operations/operation';
 import { allowedMethodsIn } from '#shared/operations/routes';
@@ -157,8 +157,11 @@ const errorResponse = (
   };
 };
 
-/** Every answer carries its request's id, whoever gives it. */
+/** A function's or a mock's answer carries its request's id. */
 const REQUEST_ID_HEADERS = { [REQUEST_ID_HEADER]: ref('headers', REQUEST_ID_HEADER) };
+
+/** API Gateway's own gateway responses carry it in `x-amz-apigw-id` only (docs/aws-ledger.md). */
+const GATEWAY_ID_HEADERS = { [API_GATEWAY_ID_HEADER]: ref('headers', API_GATEWAY_ID_HEADER) };
 
 /** An answer given after the key was accepted (a function's, the 405 mock's) also names the caller's plan. */
 const CALLER_HEADERS = {
@@ -169,14 +172,18 @@ const CALLER_HEADERS = {
 const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
 
 /**
- * An answer that may come before or after the key is accepted (a throttle, a 5xx) names the
- * caller's plan only after: the header is optional there.
+ * An answer that may come from a function or from API Gateway itself (a 5xx) names the caller's
+ * plan and `Request-Id` only when a function gives it; API Gateway's always has `x-amz-apigw-id`.
  */
 const CALLER_HEADERS_IF_ACCEPTED = {
-  ...REQUEST_ID_HEADERS,
-  [RATE_LIMIT_POLICY_HEADER]: {
+  [REQUEST_ID_HEADER]: {
     description:
-      "The caller's plan, as on every answer to an accepted key; absent when the key was not accepted yet.",
+      "The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`.",
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 128 } as const,
+  },
+  [RATE_LIMIT_POLICY_HEADER]: {
+    description: "The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own.",
     required: false,
     schema: RATE_LIMIT_POLICY_SCHEMA,
   },
@@ -187,14 +194,14 @@ const sharedResponses = (schemas: SchemaConverter) => ({
   Unauthorized: errorResponse(
     schemas,
     [{ summary: 'No key, or a key the service does not accept', value: gatewayExample('UNAUTHORIZED') }],
-    { headers: REQUEST_ID_HEADERS },
+    { headers: GATEWAY_ID_HEADERS },
   ),
   Forbidden: errorResponse(
     schemas,
     [{ summary: 'Blocked by the firewall', value: gatewayExample('WAF_FILTERED') }],
     {
-      lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked: production has one.',
-      headers: REQUEST_ID_HEADERS,
+      lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").',
+      headers: GATEWAY_ID_HEADERS,
     },
   ),
   NotFound: errorResponse(
@@ -202,7 +209,7 @@ const sharedResponses = (schemas: SchemaConverter) => ({
     [{ summary: 'A path the API does not have', value: gatewayExample('MISSING_AUTHENTICATION_TOKEN') }],
     {
       lead: 'Answered by API Gateway, before the key is checked, for any path under `/v1` that the API does not have.',
-      headers: REQUEST_ID_HEADERS,
+      headers: GATEWAY_ID_HEADERS,
     },
   ),
   TooManyRequests: errorResponse(
@@ -213,7 +220,7 @@ const sharedResponses = (schemas: SchemaConverter) => ({
     ],
     {
       lead: 'Two codes say which limit was reached: `TOO_MANY_REQUESTS` a rate (retry after `Retry-After` seconds), `QUOTA_EXCEEDED` a quota (until the next calendar day or month, UTC).',
-      headers: { 'Retry-After': ref('headers', 'Retry-After'), ...CALLER_HEADERS_IF_ACCEPTED },
+      headers: { 'Retry-After': ref('headers', 'Retry-After'), ...GATEWAY_ID_HEADERS },
     },
   ),
   InternalError: errorResponse(
@@ -561,7 +568,14 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS): Ope
           : {}),
         [REQUEST_ID_HEADER]: {
           description:
-            "The request's id (API Gateway's), on every answer, whoever gives it: the same value as the Error object's `requestId`. Quote it when you ask for help.",
+            "The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.",
+          required: true,
+          schema: { type: 'string', minLength: 1, maxLength: 128 },
+          example: EXAMPLE_REQUEST_ID,
+        },
+        [API_GATEWAY_ID_HEADER]: {
+          description:
+            "API Gateway's header for the same request id, on every answer it sends: the only place the id is on API Gateway's own errors (401, 403, 404 of a path, 413, 415, 429, its 5xx) besides the Error object's `requestId`.",
           required: true,
           schema: { type: 'string', minLength: 1, maxLength: 128 },
           example: EXAMPLE_REQUEST_ID,

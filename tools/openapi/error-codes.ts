@@ -39,7 +39,7 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
 };
 
 /** The `requestId` shown in error examples; every real error carries one. */
-export const EXAMPLE_REQUEST_ID = '6f1c1a52-9d3b-4f57-a0c6-2b5e0d7c1e84';
+export const EXAMPLE_REQUEST_ID = 'ZjyqcFWuvHcFSOA=';
 
 /**
  * The Error object the service sends for `error`, mapped as at run time (`toHttpError`): the

@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
+import { QuotaExhausted } from '#tools/contract/api-client';
 import { type ContractArea, runCheck } from '#tools/contract/check';
 import type { ContractTarget } from '#tools/contract/target';
 
@@ -21,7 +22,9 @@ const reasonOf = (error: unknown): string => {
 
 /**
  * Runs every check of the suite against the target, `concurrency` at a time (gently: a
- * deployed stage serves real clients meanwhile), and reports each as it ends.
+ * deployed stage serves real clients meanwhile, and the client keeps to the key's plan), and
+ * reports each as it ends. Stops at once, rejecting with QuotaExhausted, when the key's quota is
+ * used up: every check after it would fail for that one reason.
  */
 export const runSuite = async (
   suite: readonly ContractArea[],
@@ -30,6 +33,7 @@ export const runSuite = async (
 ): Promise<CheckResult[]> => {
   const pending = suite.flatMap(({ area, checks }) => checks.map((check) => ({ area, check })));
   const results: CheckResult[] = [];
+  let exhausted: QuotaExhausted | undefined;
   const worker = async () => {
     for (let next = pending.shift(); next; next = pending.shift()) {
       const started = performance.now();
@@ -45,6 +49,11 @@ export const runSuite = async (
         const outcome = await runCheck(next.check, target);
         result = outcome.status === 'skipped' ? ended('skipped', outcome.reason) : ended('passed');
       } catch (error) {
+        if (error instanceof QuotaExhausted) {
+          exhausted = error;
+          pending.length = 0;
+          return;
+        }
         result = ended('failed', reasonOf(error));
       }
       results.push(result);
@@ -52,6 +61,7 @@ export const runSuite = async (
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  if (exhausted) throw exhausted;
   return results;
 };
 

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV, optionalEnv } from '#shared/config';
 import { BASE_PATH } from '#shared/http/paths';
+import { QuotaExhausted, SUITE_USER_AGENT } from '#tools/contract/api-client';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget } from '#tools/contract/target';
 import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
@@ -22,7 +23,8 @@ import { formatReport, runSuite } from './run-suite';
  *                                                   to see its 429 (without one, that check is skipped)
  *
  * Safe on a stage in use: it reads, provokes errors that change nothing, and creates only pets
- * whose names start with `smoke-`; with --read-only it creates nothing at all.
+ * whose names start with `smoke-`; with --read-only it creates nothing at all. It keeps to the
+ * key's plan (RateLimit-Policy), waits out a 429, and stops in one sentence on a spent quota.
  */
 
 const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>] [--read-only] [--throttle-key <API key>]]
@@ -85,10 +87,11 @@ const readOptions = () => {
     const local = localServer();
     return { ...local, ...(origin ? { origin } : {}), readOnly, ...throttling };
   }
-  const apiKey = values.key ?? optionalEnv(ENV.smoke.apiKey, process.env);
+  const apiKey = values.key || optionalEnv(ENV.smoke.apiKey, process.env);
+  // A pipeline's first run on a new stage passes an empty secret: the stage has no key yet.
   if (!apiKey)
     throw new SmokeSetupError(
-      `No API key: give --key <key> or ${ENV.smoke.apiKey} (npm run keys -- create … makes one)`,
+      `No API key for ${url}: a new stage has none until one is made. Make one on the stage's smoke plan, npm run -s keys -- create smoke --plan smoke --stage <stage> --table <the stack output ApiKeysTableName>, give it as --key (or ${ENV.smoke.apiKey}; in the pipeline, the environment's secret SMOKE_API_KEY), and run this again`,
     );
   if (!/^https?:\/\/\S+\/v1\/?$/.test(url)) {
     throw new SmokeSetupError(
@@ -106,7 +109,7 @@ const assertKeyAccepted = async (baseUrl: string, apiKey: string) => {
   let response: Response;
   try {
     response = await fetch(`${baseUrl.replace(/\/+$/, '')}/pets?limit=1`, {
-      headers: { Authorization: `Bearer ${apiKey}` },
+      headers: { Authorization: `Bearer ${apiKey}`, 'User-Agent': SUITE_USER_AGENT },
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
@@ -122,11 +125,22 @@ const assertKeyAccepted = async (baseUrl: string, apiKey: string) => {
       `The API at ${baseUrl} refused the key (${response.status}${code}): give the key npm start printed, or one made for that stage with npm run keys -- create`,
     );
   }
+  if (
+    response.status === 429 &&
+    ((await response.json().catch(() => ({}))) as { code?: unknown }).code === 'QUOTA_EXCEEDED'
+  )
+    throw new QuotaExhausted('before the first check');
   await response.body?.cancel();
 };
 
+/** The one sentence a run stopped by a spent quota ends with. */
+const quotaSentence = (baseUrl: string) =>
+  `Stopped: the key's plan quota at ${baseUrl} is used up (429 QUOTA_EXCEEDED), so every further check would fail for that reason alone; run again once the quota resets (00:00 UTC, or the 1st of the month for a monthly plan), or give a key on a plan with quota left.`;
+
+let stoppedAt: string | undefined;
 try {
   const options = readOptions();
+  stoppedAt = options.baseUrl;
   await assertKeyAccepted(options.baseUrl, options.apiKey);
   const target = contractTarget({
     baseUrl: options.baseUrl,
@@ -140,7 +154,11 @@ try {
   console.log(formatReport(results, target.baseUrl, { readOnly: options.readOnly }));
   process.exitCode = results.some((result) => result.status === 'failed') ? 1 : 0;
 } catch (error) {
-  if (!(error instanceof SmokeSetupError)) throw error;
-  console.error(`Cannot run the smoke suite: ${error.message}`);
-  process.exitCode = 2;
+  if (error instanceof QuotaExhausted) {
+    console.error(quotaSentence(stoppedAt ?? ''));
+    process.exitCode = 2;
+  } else if (error instanceof SmokeSetupError) {
+    console.error(`Cannot run the smoke suite: ${error.message}`);
+    process.exitCode = 2;
+  } else throw error;
 }

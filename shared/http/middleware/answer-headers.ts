@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { RATE_LIMIT_POLICY_HEADER } from '#shared/http/rate-limit-policy';
-import { REQUEST_ID_HEADER } from '#shared/http/request-id';
+import { REQUEST_ID_HEADER, requestIdOf } from '#shared/http/request-id';
 import type { ProxyHandler } from '#shared/lambda';
 
 /** The caller's `RateLimit-Policy`, as the authorizer put it in the request's context; none without one. */
@@ -11,8 +11,8 @@ const rateLimitPolicyOf = (event: APIGatewayProxyEvent): string | undefined => {
 };
 
 /**
- * The headers of every answer that come from the request itself: `Request-Id` (API Gateway's id
- * of the request, the Error body's `requestId`) and the caller's `RateLimit-Policy` (from the
+ * The headers of every answer that come from the request itself: `Request-Id` (the id API Gateway
+ * generated for the request, the Error body's `requestId`) and the caller's `RateLimit-Policy` (from the
  * authorizer's context). Applied around the whole middleware stack, like `withCors`, so that every
  * answer carries them: errors, early answers and idempotent replays (whose stored headers are the
  * first request's) included.
@@ -20,7 +20,7 @@ const rateLimitPolicyOf = (event: APIGatewayProxyEvent): string | undefined => {
 export const withAnswerHeaders =
   (handler: ProxyHandler): ProxyHandler =>
   async (event, context) => {
-    const requestId = event.requestContext?.requestId;
+    const requestId = requestIdOf(event);
     const policy = rateLimitPolicyOf(event);
     const result = await handler(event, context);
     return {

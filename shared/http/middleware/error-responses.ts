@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
+import { requestIdOf } from '#shared/http/request-id';
 import { jsonResponse, type ResponseHeaders } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
 import type { Logger } from '#shared/observability/logger';
@@ -30,7 +31,7 @@ export const errorResponses = ({
 }: ErrorResponsesOptions): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: (request) => {
     const error = toHttpError(request.error);
-    const requestId = request.event?.requestContext?.requestId;
+    const requestId = requestIdOf(request.event);
     if (error.status >= 500) {
       logger.error('Request failed', { [ERROR_CODE_LOG_KEY]: error.code, error: error.cause ?? error });
     } else {

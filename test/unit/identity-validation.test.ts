@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION, parseBearerToken } from '#shared/auth/api-key';
+
+/**
+ * The identity validation expression API Gateway applies before it invokes the TOKEN authorizer
+ * (and the local gateway the same): no key the project issues or `npm start` accepts may fail it.
+ */
+
+const VALID = new RegExp(IDENTITY_VALIDATION_EXPRESSION);
+
+describe('the identity validation expression', () => {
+  it('passes every key npm run keys issues, with the scheme in any case', () => {
+    for (let index = 0; index < 500; index += 1) {
+      const { key } = generateApiKey('validation');
+      for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR'])
+        expect(VALID.test(`${scheme} ${key}`), `${scheme} ${key}`).toBe(true);
+    }
+  });
+
+  // npm start accepts PETSTORE_API_KEY when parseBearerToken reads it back (tools/local/local-stack.ts).
+  it('passes every key npm start accepts as PETSTORE_API_KEY, and what it passes is what the authorizer reads', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 64 }), (candidate) => {
+        const accepted = parseBearerToken(`Bearer ${candidate}`) !== undefined;
+        expect(VALID.test(`Bearer ${candidate}`)).toBe(accepted);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('is written without flags or classes, so API Gateway (Java) and Node (JavaScript) read it alike', () => {
+    expect(IDENTITY_VALIDATION_EXPRESSION).toMatch(/^\^[[\]A-Za-z0-9 +._~/=$*-]+\$$/);
+  });
+});
