@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { generateApiKey } from '#shared/auth/api-key';
@@ -9,7 +10,7 @@ import { measureCapacity } from './capacity';
 import type { Children } from './children';
 import { type ChildNode, findLambdaNode } from './lambda-node';
 import { measureColdStarts, measureWarm } from './latency';
-import { type Meter, startMeter } from './metering';
+import { startMeter } from './metering';
 import { measurePartitionLoad } from './partition-load';
 import { type BenchReport, describeMachine } from './report';
 import { type BenchMode, SETTINGS } from './settings';
@@ -48,6 +49,7 @@ const javaVersion = () =>
  */
 export const runBench = async (options: RunBenchOptions): Promise<BenchReport> => {
   const started = performance.now();
+  const [loadAverage = 0] = loadavg();
   const settings = SETTINGS[options.mode];
   const progress = options.progress ?? (() => undefined);
   mkdirSync(options.workDir, { recursive: true });
@@ -55,7 +57,8 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
   progress(childNode.line);
   const java = javaVersion();
   const admin = adminFor(options.dynamoDbEndpoint);
-  const meters: Meter[] = [];
+  // Capacity, then the partition load: never at the same time, so they can share one meter.
+  const meter = await startMeter(options.dynamoDbEndpoint);
   try {
     const { key, record } = generateApiKey('bench');
     const targets = benchTargets(key);
@@ -68,49 +71,27 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       endpoint: options.dynamoDbEndpoint,
       names,
     });
-    const meter = async () => {
-      const started = await startMeter(options.dynamoDbEndpoint);
-      meters.push(started);
-      return started;
-    };
-
     const latency = async () => {
       const names = await createBenchTables(admin, 'bench-latency', record);
       await seedPets(admin, names, settings.smallTable);
       const coldStarts = await measureColdStarts(children(names), bundles, targets, settings, progress);
-      const warm = await measureWarm(children(names), bundles, targets, settings, progress);
-      return { coldStarts, warm };
+      return { coldStarts, warm: await measureWarm(children(names), bundles, targets, settings, progress) };
     };
     const capacity = async () => {
       const names = await createBenchTables(admin, 'bench-capacity', record);
-      const report = await measureCapacity({
-        admin,
-        meter: await meter(),
-        names,
-        targets,
-        children: children(names),
-        bundles,
-        smallTable: settings.smallTable,
-        largeTable: settings.largeTable,
-        requests: settings.capacityRequests,
-      });
-      progress('capacity: done');
-      return report;
+      const at = { admin, meter, names, targets, children: children(names), bundles };
+      return measureCapacity(at, settings);
     };
-    const partitionLoad = async () =>
-      measurePartitionLoad({
-        meter: await meter(),
-        names: await createBenchTables(admin, 'bench-partitions'),
-        ...settings.partitionLoad,
-      });
 
     const overlapped = settings.overlap ? ([latency(), capacity()] as const) : undefined;
     // Side by side, nothing is left running when one of them fails.
     if (overlapped) await Promise.allSettled(overlapped);
     const { coldStarts, warm } = await (overlapped?.[0] ?? latency());
     const metered = await (overlapped?.[1] ?? capacity());
+    progress('capacity: done');
     // After the rest, alone: it creates pets as fast as DynamoDB Local takes them.
-    const load = await partitionLoad();
+    const names = await createBenchTables(admin, 'bench-partitions');
+    const load = await measurePartitionLoad({ meter, names, ...settings.partitionLoad });
     progress(`partition load: ${load.creates} creates, hottest key ${load.hottest[0]?.key}`);
 
     const measured = {
@@ -122,22 +103,18 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       partitionLoad: load,
     };
     return {
+      ...measured,
       date: new Date().toISOString(),
       durationSeconds: (performance.now() - started) / 1000,
       settings,
-      machine: describeMachine(await java),
+      machine: describeMachine(await java, loadAverage),
       parentNode: process.version,
       childNode,
-      bundles: bundles.pairs,
       peerBundle: bundles.peer,
-      coldStarts,
-      warm,
-      capacity: metered,
-      partitionLoad: load,
       budgets: evaluateBudgets({ mode: options.mode, ...measured }),
     };
   } finally {
     admin.client.destroy();
-    await Promise.all(meters.map((meter) => meter.close()));
+    await meter.close();
   }
 };

@@ -23,18 +23,24 @@ export interface ColdStart {
 }
 
 /**
- * Runs the harness with `args` and the target's environment (plus `env`), its stdout (the
- * function's logs) discarded; what it wrote to its result file. Fails with its stderr.
+ * Runs the harness on `bundles` with the target's environment (plus `env`), its stdout (the
+ * functions' logs) discarded: the time each took to import, and `iterations` timed invocations
+ * of each after `warmup`, every one answering the target's request with its status.
  */
-const runChild = async <T>(
+export const runChild = async (
   children: Children,
   target: ChildTarget,
-  args: readonly string[],
-  env: Readonly<Record<string, string>> = {},
-): Promise<T> => {
+  bundles: readonly string[],
+  {
+    iterations = 1,
+    warmup = 0,
+    env = {},
+  }: { iterations?: number; warmup?: number; env?: Record<string, string> } = {},
+): Promise<{ loads: number[]; samples: number[][] }> => {
   const resultPath = join(children.workDir, `result-${randomUUID()}.json`);
+  const args = [resultPath, String(iterations), String(warmup), JSON.stringify(target.event), target.name];
   await new Promise<void>((done, fail) => {
-    const child = spawn(children.node, [children.harness, resultPath, ...args], {
+    const child = spawn(children.node, [children.harness, ...args, ...bundles], {
       env: { ...childEnvironment(target, children.endpoint, children.names), ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -50,49 +56,29 @@ const runChild = async <T>(
     );
   });
   try {
-    const result: T = JSON.parse(readFileSync(resultPath, 'utf8'));
+    const result: { loads: number[]; samples: number[][]; statuses: number[][] } = JSON.parse(
+      readFileSync(resultPath, 'utf8'),
+    );
+    const statuses = result.statuses.flat();
+    if (statuses.some((status) => status !== target.status)) {
+      throw new Error(
+        `${target.name} answered ${statuses.join(', ')}, not ${target.status}: ${bundles.join(', ')}`,
+      );
+    }
     return result;
   } finally {
     rmSync(resultPath, { force: true });
   }
 };
 
-const expect = (target: ChildTarget, statuses: readonly number[], what: string) => {
-  if (statuses.some((status) => status !== target.status)) {
-    throw new Error(`${what} ${target.name} answered ${statuses.join(', ')}, not ${target.status}`);
-  }
-};
-
-/** A cold start of `bundle` in a fresh process, answering the target's request. */
+/** A cold start of `bundle` in a fresh process: its import, then its first invocation. */
 export const coldStart = async (
   children: Children,
   target: ChildTarget,
   bundle: string,
-  env?: Readonly<Record<string, string>>,
+  env?: Record<string, string>,
 ): Promise<ColdStart> => {
-  const result = await runChild<ColdStart & { status: number }>(
-    children,
-    target,
-    ['cold', bundle, JSON.stringify(target.event), target.name],
-    env,
-  );
-  expect(target, [result.status], `${bundle}:`);
-  return result;
-};
-
-/** `iterations` timed invocations of each bundle after `warmup`, in one process: ms per bundle. */
-export const timeCalls = async (
-  children: Children,
-  target: ChildTarget,
-  bundles: readonly string[],
-  iterations: number,
-  warmup: number,
-): Promise<number[][]> => {
-  const { samples, statuses } = await runChild<{ samples: number[][]; statuses: number[][] }>(
-    children,
-    target,
-    ['time', String(iterations), String(warmup), JSON.stringify(target.event), target.name, ...bundles],
-  );
-  expect(target, statuses.flat(), 'warm');
-  return samples;
+  const { loads, samples } = await runChild(children, target, [bundle], env ? { env } : {});
+  const [loadMs = Number.NaN, firstInvokeMs = Number.NaN] = [loads[0], samples[0]?.[0]];
+  return { loadMs, firstInvokeMs, totalMs: loadMs + firstInvokeMs };
 };

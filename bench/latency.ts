@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import pLimit from 'p-limit';
 import type { BuiltBundles } from './bundles';
-import { type Children, type ColdStart, coldStart, timeCalls } from './children';
+import { type Children, type ColdStart, coldStart, runChild } from './children';
 import type { BenchSettings } from './settings';
 import { type BenchTarget, type ChildTarget, PEER } from './targets';
 
@@ -160,13 +160,11 @@ export const measureWarm = async (
     own.map((target) =>
       limit(async () => {
         const { service, baseline } = pairOf(bundles, target.name);
-        const [calls = [], baselineCalls = []] = await timeCalls(
-          children,
-          target,
-          [service.file, baseline.file],
-          settings.warmIterations,
-          settings.warmWarmup,
-        );
+        const { samples } = await runChild(children, target, [service.file, baseline.file], {
+          iterations: settings.warmIterations,
+          warmup: settings.warmWarmup,
+        });
+        const [calls = [], baselineCalls = []] = samples;
         progress(`warm: ${target.name} done`);
         return { name: target.name, service: summarise(calls), baseline: summarise(baselineCalls) };
       }),

@@ -29,11 +29,11 @@ export interface BenchReport {
   readonly budgets: readonly BudgetResult[];
 }
 
-/** CPU, cores, memory and platform of this machine. */
-export const describeMachine = (java: string): string => {
+/** CPU, cores, memory and platform of this machine, and the load average `load` it was under. */
+export const describeMachine = (java: string, load: number): string => {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const memory = (totalmem() / 1024 ** 3).toFixed(1);
-  return `${cpu}, ${cpus().length} cores, ${memory} GiB; ${process.platform} ${process.arch}; ${java}`;
+  return `${cpu}, ${cpus().length} cores, ${memory} GiB; ${process.platform} ${process.arch}; ${java}; load average ${load.toFixed(1)} as the run began`;
 };
 
 type Cell = string | number;
@@ -61,10 +61,12 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const perSecond = (value: number) => `${Math.floor(value).toLocaleString('en-US')}/s`;
 const split = (series: ColdStartSeries) =>
   `${series.load.p50.toFixed(1)} / ${series.firstInvoke.p50.toFixed(1)} ms`;
-const costCells = (cost?: RequestCost): Cell[] =>
-  cost
-    ? [cu(cost.readUnits), cu(cost.writeUnits), cu(cost.calls), cu(cost.itemsScanned)]
-    : ['—', '—', '—', '—'];
+const costCells = (cost: RequestCost): Cell[] => [
+  cu(cost.readUnits),
+  cu(cost.writeUnits),
+  cu(cost.calls),
+  cu(cost.itemsScanned),
+];
 
 const shown = (unit: BudgetResult['unit'], value: number, limit = false): string => {
   if (unit === '×') return limit ? `${value}×` : times(value, 3);
@@ -88,122 +90,122 @@ export const budgetSummary = (report: BenchReport): string => {
 /** The report in Markdown: printed at the end of a run, and the generated part of BENCHMARKS.md. */
 export const renderReport = (report: BenchReport): string => {
   const { settings, coldStarts, capacity, partitionLoad: load } = report;
+  const { peer, sourceMap: map } = coldStarts;
   const node = report.childNode.version;
   const share = percent(load.hottest[0]?.share ?? 0);
-  const map = coldStarts.sourceMap;
   const deployed = coldStarts.rows.find((row) => row.name === map.name)?.service.total.p50 ?? Number.NaN;
-  const rounds = `${settings.coldRuns} ${settings.coldRuns === 1 ? 'round' : 'rounds'}${settings.coldWarmupRound ? ' after a discarded one' : ''}`;
+  const requests = `${settings.capacityRequests} request${settings.capacityRequests === 1 ? '' : 's'}`;
+  const section = (title: string, ...parts: string[]) => [`### ${title}`, ...parts].join('\n\n');
   return [
-    `Run of ${report.date} (${settings.mode} mode, ${report.durationSeconds.toFixed(0)} s in all).`,
-    `Machine: ${report.machine}.`,
-    `Cold-start and warm ${report.childNode.line}.`,
-    `Parent (bundling, tables, capacity, the partition load): Node ${report.parentNode}.`,
-    '',
-    '### Budgets',
-    '',
-    `Cold start ≤ ${COLD_START_LIMIT.read}× its baseline's for a read, ${COLD_START_LIMIT.write}× for a write, ${COLD_START_LIMIT.authorizer}× for the authorizer, and below the peer's: the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
-    '',
-    table(
-      'Budget|Function|Measured|Value|Limit|Result',
-      report.budgets.map((budget) => [
-        budget.budget,
-        budget.subject,
-        budget.measured,
-        shown(budget.unit, budget.value),
-        `${budget.comparison} ${shown(budget.unit, budget.limit, true)}`,
-        budget.verdict,
-      ]),
+    [
+      `Run of ${report.date} (${settings.mode} mode, ${report.durationSeconds.toFixed(0)} s in all).`,
+      `Machine: ${report.machine}.`,
+      `Cold-start and warm ${report.childNode.line}.`,
+      `Parent (bundling, tables, capacity, the partition load): Node ${report.parentNode}.`,
+    ].join('\n'),
+    section(
+      'Budgets',
+      `Cold start ≤ ${COLD_START_LIMIT.read}× its baseline's for a read, ${COLD_START_LIMIT.write}× for a write, ${COLD_START_LIMIT.authorizer}× for the authorizer, and below the peer's: the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
+      table(
+        'Budget|Function|Measured|Value|Limit|Result',
+        report.budgets.map(({ budget, subject, measured, unit, value, comparison, limit, verdict }) => [
+          budget,
+          subject,
+          measured,
+          shown(unit, value),
+          `${comparison} ${shown(unit, limit, true)}`,
+          verdict,
+        ]),
+      ),
     ),
-    '',
-    '### Bundles',
-    '',
-    'Each function built with `esbuildOptions` of `infra/bundling.ts`, as the stack builds it; its baseline with the same options and no source map. KiB of the `.mjs`.',
-    '',
-    table(
-      'Function|Service|Baseline|Ratio|Service gzip|Baseline gzip|Largest parts of the service bundle',
-      report.bundles.map(({ name, service, baseline }) => [
-        name,
-        kib(service.bytes),
-        kib(baseline.bytes),
-        times(service.bytes / baseline.bytes),
-        kib(service.gzipBytes),
-        kib(baseline.gzipBytes),
-        service.largest.map((part) => `${part.name} ${kib(part.bytes)}`).join(', '),
-      ]),
+    section(
+      'Bundles',
+      'KiB of the `.mjs`: each function as the stack builds it, its baseline with the same options and no map.',
+      table(
+        'Function|Service|Baseline|Ratio|Service gzip|Baseline gzip|Largest parts of the service bundle',
+        report.bundles.map(({ name, service, baseline }) => [
+          name,
+          kib(service.bytes),
+          kib(baseline.bytes),
+          times(service.bytes / baseline.bytes),
+          kib(service.gzipBytes),
+          kib(baseline.gzipBytes),
+          service.largest.map((part) => `${part.name} ${kib(part.bytes)}`).join(', '),
+        ]),
+      ),
     ),
-    '',
-    '### Cold start',
-    '',
-    `Import of the bundle plus its first invocation against DynamoDB Local, in a fresh process (Node ${node}; Lambda runs it on arm64), ${rounds}, everything interleaved. Each function runs as the stack deploys it (its environment, production's log level, no runtime source maps); its baseline and the peer as a raw function is usually deployed, without a map. The peer (bench/peer.ts: middy, Powertools logger and metrics, as usually written) took ${ms(coldStarts.peer.total.p50)} (p50; load / first call ${split(coldStarts.peer)}).`,
-    '',
-    table(
-      'Function|Service p50|Service p90|Baseline p50|Ratio per round p50|Against the peer|Load / 1st call|Load / 1st call (baseline)',
-      coldStarts.rows.map((row) => [
-        row.name,
-        ms(row.service.total.p50),
-        ms(row.service.total.p90),
-        ms(row.baseline.total.p50),
-        times(row.ratioPerRound.p50, 3),
-        times(row.peerRatioPerRound.p50, 3),
-        split(row.service),
-        split(row.baseline),
-      ]),
+    section(
+      'Cold start',
+      `Import and first invocation in a fresh process on Node ${node}, ${settings.coldRuns} round${settings.coldRuns === 1 ? '' : 's'}${settings.coldWarmupRound ? ' after a discarded one' : ''}: each function as the stack deploys it, its baseline and the peer as a raw function is usually deployed. The peer (bench/peer.ts): ${ms(peer.total.p50)} at p50, load / first call ${split(peer)}.`,
+      table(
+        'Function|Service p50|Service p90|Baseline p50|Ratio per round p50|Against the peer|Load / 1st call|Load / 1st call (baseline)',
+        coldStarts.rows.map((row) => [
+          row.name,
+          ms(row.service.total.p50),
+          ms(row.service.total.p90),
+          ms(row.baseline.total.p50),
+          times(row.ratioPerRound.p50, 3),
+          times(row.peerRatioPerRound.p50, 3),
+          split(row.service),
+          split(row.baseline),
+        ]),
+      ),
+      `The map's cost: ${map.name} with \`NODE_OPTIONS=--enable-source-maps\` and its ${kib(map.mapBytes)} map, ${ms(map.series.total.p50)} against ${ms(deployed)} as deployed: ${times(map.ratioPerRound.p50, 3)} per round.`,
     ),
-    '',
-    `The map's cost: ${map.name} with \`NODE_OPTIONS=--enable-source-maps\` and its ${kib(map.mapBytes)} map, ${ms(map.series.total.p50)} against ${ms(deployed)} as deployed: ${times(map.ratioPerRound.p50, 3)} per round.`,
-    '',
-    '### Warm invocations',
-    '',
-    `${settings.warmIterations} invocations of each function after ${settings.warmWarmup} of warm-up, function and baseline alternating in one process (Node ${node}); from the call to the answer.`,
-    '',
-    table(
-      'Function|Service p50|Service p99|Baseline p50|Baseline p99|Ratio p50|Overhead p50',
-      report.warm.map(({ name, service, baseline }) => [
-        name,
-        ms(service.p50, 2),
-        ms(service.p99, 2),
-        ms(baseline.p50, 2),
-        ms(baseline.p99, 2),
-        times(service.p50 / baseline.p50),
-        `${Math.round((service.p50 - baseline.p50) * 1000)} µs`,
-      ]),
+    section(
+      'Warm invocations',
+      `${settings.warmIterations} invocations of each function and its baseline, in turn in one process on Node ${node}, after ${settings.warmWarmup} of warm-up.`,
+      table(
+        'Function|Service p50|Service p99|Baseline p50|Baseline p99|Ratio p50|Overhead p50',
+        report.warm.map(({ name, service, baseline }) => [
+          name,
+          ms(service.p50, 2),
+          ms(service.p99, 2),
+          ms(baseline.p50, 2),
+          ms(baseline.p99, 2),
+          times(service.p50 / baseline.p50),
+          `${Math.round((service.p50 - baseline.p50) * 1000)} µs`,
+        ]),
+      ),
     ),
-    '',
-    '### DynamoDB capacity per request',
-    '',
-    `Consumed capacity as DynamoDB Local reports it to a proxy that asks every call for it (bench/metering.ts), mean of ${settings.capacityRequests} ${settings.capacityRequests === 1 ? 'request' : 'requests'}, with ${settings.smallTable} and then ${settings.largeTable} pets (loaded with BatchWriteItem). Each function and baseline is a fresh instance: a create's first call leases a block of ids.`,
-    '',
-    table(
-      'Function|Pets in table|RCU|WCU|Calls|Items scanned|Baseline RCU|Baseline WCU|Baseline calls|Baseline items scanned',
-      capacity.rows.map((row) => [row.name, row.pets, ...costCells(row.service), ...costCells(row.baseline)]),
+    section(
+      'DynamoDB capacity per request',
+      `As DynamoDB Local reports it to the meter (bench/metering.ts), mean of ${requests} of a fresh instance (a create's first leases a block of ids), at ${settings.smallTable} and then ${settings.largeTable} pets.`,
+      table(
+        'Function|Pets in table|RCU|WCU|Calls|Items scanned|Baseline RCU|Baseline WCU|Baseline calls|Baseline items scanned',
+        capacity.rows.map((row) => [
+          row.name,
+          row.pets,
+          ...costCells(row.service),
+          ...costCells(row.baseline),
+        ]),
+      ),
     ),
-    '',
-    '### Walks',
-    '',
-    `Every page of walks of ${capacity.listing} following \`Link\`, 20 a page, each page metered on its own; every Query counted at 0.5 RCU at least, as DynamoDB bills it (DynamoDB Local reports 0 for one that finds nothing).`,
-    '',
-    table(
-      'Listing|Pets in table|Listed|Pages|RCU of page 1|RCU a page, mean / max|Queries a page, mean / max',
-      capacity.walks.map((walk) => [
-        `${capacity.listing} ${walk.query}`.trim(),
-        walk.pets,
-        walk.listed,
-        walk.pages,
-        cu(walk.firstPage),
-        `${cu(walk.billedReadUnits.mean)} / ${cu(walk.billedReadUnits.max)}`,
-        `${cu(walk.calls.mean)} / ${cu(walk.calls.max)}`,
-      ]),
+    section(
+      'Walks',
+      `Every page of whole walks of ${capacity.listing} following \`Link\`, 20 a page; every Query counted at 0.5 RCU at least, as DynamoDB bills it.`,
+      table(
+        'Listing|Pets in table|Listed|Pages|RCU of page 1|RCU a page, mean / max|Queries a page, mean / max',
+        capacity.walks.map((walk) => [
+          `${capacity.listing} ${walk.query}`.trim(),
+          walk.pets,
+          walk.listed,
+          walk.pages,
+          cu(walk.firstPage),
+          `${cu(walk.billedReadUnits.mean)} / ${cu(walk.billedReadUnits.max)}`,
+          `${cu(walk.calls.mean)} / ${cu(walk.calls.max)}`,
+        ]),
+      ),
     ),
-    '',
-    '### Partition load',
-    '',
-    `The write model of bench/partition-load.ts, through ${load.subject}'s handler: ${load.creates} creates (${load.instances} instances side by side, all \`available\`), ${cu(load.writeUnits)} WCU on ${load.keys} partition keys, ${load.writeUnitsPerCreate.toFixed(2)} WCU a create; the hottest key takes ${share} of the write units. Projected ceiling: 1,000 WCU/s ÷ (${share} × ${load.writeUnitsPerCreate.toFixed(2)}) = ${perSecond(load.ceilingCreatesPerSecond)} creates, the rate at which that key reaches DynamoDB's 1,000 write units a second per partition.`,
-    '',
-    table(
-      'Partition key|WCU|Share of write units',
-      load.hottest.map((key) => [key.key, cu(key.writeUnits), percent(key.share)]),
+    section(
+      'Partition load',
+      `${load.creates} creates through ${load.subject}'s handler (${load.instances} instances side by side, all \`available\`): ${cu(load.writeUnits)} WCU on ${load.keys} partition keys, ${load.writeUnitsPerCreate.toFixed(2)} WCU a create, the hottest key ${share} of them. Projected ceiling, the create rate at which that key reaches DynamoDB's 1,000 WCU/s per partition: 1,000 ÷ (${share} × ${load.writeUnitsPerCreate.toFixed(2)}) = ${perSecond(load.ceilingCreatesPerSecond)}.`,
+      table(
+        'Partition key|WCU|Share of write units',
+        load.hottest.map((key) => [key.key, cu(key.writeUnits), percent(key.share)]),
+      ),
     ),
-  ].join('\n');
+  ].join('\n\n');
 };
 
 const BEGIN = '<!-- bench:begin (generated by `npm run bench`; edit outside these markers) -->';

@@ -3,7 +3,7 @@ export type BenchMode = 'full' | 'quick';
 
 export interface BenchSettings {
   readonly mode: BenchMode;
-  /** Rounds of cold starts: each a fresh process per function, baseline, the peer and the map line. */
+  /** Rounds of cold starts (each function, baseline, the peer and the map's line once a round). */
   readonly coldRuns: number;
   /** Run one round of cold starts first and discard it (file cache, DynamoDB Local's first calls). */
   readonly coldWarmupRound: boolean;
@@ -12,16 +12,12 @@ export interface BenchSettings {
   readonly warmWarmup: number;
   /** Pets in the latency tables, and the small table of the capacity measurement. */
   readonly smallTable: number;
-  /** The large table of the capacity measurement. */
   readonly largeTable: number;
   /** Requests per capacity row; the cost per request is their mean. */
   readonly capacityRequests: number;
   /** Function instances creating side by side, and creates each, all `available`. */
   readonly partitionLoad: { readonly instances: number; readonly createsPerInstance: number };
-  /**
-   * Children at a time, and whether the independent measurements (cold and warm; capacity; the
-   * partition load) overlap. Only for a run that judges no timing: 1 and `false` otherwise.
-   */
+  /** Children at a time, and latency beside capacity: only for a run that judges no timing. */
   readonly childConcurrency: number;
   readonly overlap: boolean;
 }
@@ -41,12 +37,10 @@ export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
     overlap: false,
   },
   /**
-   * Every code path once, as cheaply as that goes (it runs in `npm test`): one round of cold
-   * starts, two warm invocations each after one of warm-up, a large table just big enough that
-   * each of the 16 shards of the status index holds a page of `available` pets (statuses take
-   * turns, so 1,100 pets hold 366 available ones, 22 or 23 a shard), one request per capacity
-   * row, 400 creates for the partition-load model; children four at a time and the measurements
-   * side by side. Its timing budgets are not judged.
+   * Every code path once, as cheaply as that goes (it runs in `npm test`), with a large table
+   * just big enough that each of the 16 shards of the status index holds a page of `available`
+   * pets (statuses take turns: 1,100 pets hold 366 of them, 22 or 23 a shard). Its timing budgets
+   * are not judged.
    */
   quick: {
     mode: 'quick',
