@@ -67,10 +67,12 @@ export interface ApiFunctionProps {
 
 /**
  * The variables every function gets (the stack adds those of its tables, the operations' allowed
- * origins and the authorizer's plans); the benchmark starts its functions with them too.
+ * origins and the authorizer's plans); the benchmark starts its functions with them too. No
+ * `NODE_OPTIONS=--enable-source-maps`: Node would read the map and walk the whole bundle at every
+ * cold start (docs/decisions/0002-no-runtime-source-maps.md); `npm run stack` maps a logged stack
+ * back to the sources instead.
  */
 export const functionEnvironment = (logLevel: LogLevel, stage: StageName): Record<string, string> => ({
-  NODE_OPTIONS: '--enable-source-maps',
   [ENV.serviceName]: SERVICE_NAME,
   [ENV.logLevel]: logLevel,
   [ENV.metricsNamespace]: METRICS_NAMESPACE,
@@ -85,8 +87,9 @@ export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
 /**
  * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
- * esbuild with the options of `infra/bundling.ts`, source maps, X-Ray tracing, and a log group of
- * its own with the stage's retention. Its role can write to that log group and nothing else until a table grants it more. It is published as a version behind the `live` alias, which is what
+ * esbuild with the options of `infra/bundling.ts` (its source map beside it, for `npm run stack`;
+ * the runtime never reads it), X-Ray tracing, and a log group of its own with the stage's
+ * retention. Its role can write to that log group and nothing else until a table grants it more. It is published as a version behind the `live` alias, which is what
  * callers invoke.
  */
 export class ApiFunction extends Construct {
