@@ -58,16 +58,23 @@ export interface Measurements {
   readonly partitionLoad: PartitionLoad;
 }
 
+const PAIRED = '(median of paired ratios)';
+const CEILING = 'projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)';
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const cu = (value: number) => `${Number(value.toFixed(2))} CU`;
 
 export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
   const results: BudgetResult[] = [];
+  type Options = Partial<Pick<BudgetResult, 'comparison' | 'unit' | 'basis'>>;
   const judge = (
-    [budget, subject, measured]: [string, string, string],
-    [value, comparison, limit, unit]: [number, BudgetResult['comparison'], number, BudgetResult['unit']],
-    basis: BudgetResult['basis'] = 'deterministic',
+    budget: string,
+    subject: string,
+    measured: string,
+    value: number,
+    limit: number,
+    options: Options = {},
   ) => {
+    const { comparison = '≤', unit = '×', basis = 'deterministic' } = options;
     // Units are sums of halves and tenths: 4.2 − 2.2 must not read as more than 2.
     const rounded = unit === '×' ? value : Number(value.toFixed(2));
     const within =
@@ -79,44 +86,42 @@ export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
   // Judged on the median of the paired ratios: each round runs a function and its reference back
   // to back, so a slowdown of the whole machine falls on both and cancels out.
   const { peer } = run.coldStarts;
-  for (const row of run.coldStarts.rows) {
-    const limit = run.targets.find((target) => target.name === row.name)?.coldStartLimit ?? 0;
-    const service = ms(row.service.total.p50);
+  for (const { name, service, baseline, ratioPerRound, peerRatioPerRound } of run.coldStarts.rows) {
+    const limit = run.targets.find((target) => target.name === name)?.coldStartLimit ?? 0;
+    const [mine, base, theirs] = [service, baseline, peer].map((series) => ms(series.total.p50));
+    const timing = { basis: 'timing' } as const;
     judge(
-      [
-        'cold start against its baseline (median of paired ratios)',
-        row.name,
-        `${service} / ${ms(row.baseline.total.p50)}`,
-      ],
-      [row.ratioPerRound.p50, '≤', limit, '×'],
-      'timing',
+      `cold start against its baseline ${PAIRED}`,
+      name,
+      `${mine} / ${base}`,
+      ratioPerRound.p50,
+      limit,
+      timing,
     );
     judge(
-      [
-        'cold start against the peer (median of paired ratios)',
-        row.name,
-        `${service} / ${ms(peer.total.p50)}`,
-      ],
-      [row.peerRatioPerRound.p50, '<', LIMITS.peer, '×'],
-      'timing',
+      `cold start against the peer ${PAIRED}`,
+      name,
+      `${mine} / ${theirs}`,
+      peerRatioPerRound.p50,
+      LIMITS.peer,
+      {
+        ...timing,
+        comparison: '<',
+      },
     );
   }
   for (const { name, service, baseline } of run.bundles) {
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
-    judge(
-      ['bundle size', name, `${kib(service.bytes)} / ${kib(baseline.bytes)}`],
-      [service.bytes / baseline.bytes, '≤', LIMITS.bundle, '×'],
-    );
+    const sizes = `${kib(service.bytes)} / ${kib(baseline.bytes)}`;
+    judge('bundle size', name, sizes, service.bytes / baseline.bytes, LIMITS.bundle);
   }
   for (const { name, service, baseline } of run.warm) {
-    judge(
-      ['warm p50', name, `${service.p50.toFixed(2)} ms / ${baseline.p50.toFixed(2)} ms`],
-      [service.p50 / baseline.p50, '≤', LIMITS.warmP50, '×'],
-      'timing',
-    );
+    const p50s = `${service.p50.toFixed(2)} ms / ${baseline.p50.toFixed(2)} ms`;
+    judge('warm p50', name, p50s, service.p50 / baseline.p50, LIMITS.warmP50, { basis: 'timing' });
   }
 
   const { listing, walks, rows } = run.capacity;
+  const byStatus = `${listing} ?status=available`;
   const walkOf = (query: string, at: 'small' | 'large') => {
     const sizes = walks.map((walk) => walk.pets);
     const pets = at === 'small' ? Math.min(...sizes) : Math.max(...sizes);
@@ -126,74 +131,61 @@ export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
   };
   for (const query of ['', '?status=available']) {
     const [small, large] = [walkOf(query, 'small'), walkOf(query, 'large')];
-    judge(
-      [
-        `first page, ${large.pets} vs ${small.pets} pets`,
-        `${listing} ${query}`.trim(),
-        `${cu(large.firstPage)} / ${cu(small.firstPage)}`,
-      ],
-      [large.firstPage / small.firstPage, '≤', LIMITS.listPage, '×'],
-    );
+    const budget = `first page, ${large.pets} vs ${small.pets} pets`;
+    const pages = `${cu(large.firstPage)} / ${cu(small.firstPage)}`;
+    judge(budget, `${listing} ${query}`.trim(), pages, large.firstPage / small.firstPage, LIMITS.listPage);
   }
-  const unfiltered = walkOf('', 'large');
-  judge(
-    [
-      `every page of a walk vs its first, ${unfiltered.pages} pages (${unfiltered.pets} pets)`,
-      listing,
-      `max ${cu(unfiltered.billedReadUnits.max)} / ${cu(unfiltered.firstPage)}`,
-    ],
-    [unfiltered.billedReadUnits.max / unfiltered.firstPage, '≤', LIMITS.listPage, '×'],
-  );
+  const all = walkOf('', 'large');
+  const deepest = `max ${cu(all.billedReadUnits.max)} / ${cu(all.firstPage)}`;
+  const everyPage = `every page of a walk vs its first, ${all.pages} pages (${all.pets} pets)`;
+  judge(everyPage, listing, deepest, all.billedReadUnits.max / all.firstPage, LIMITS.listPage);
   const [dense, sparse] = [walkOf('?status=available', 'large'), walkOf('?status=available', 'small')];
   judge(
-    [
-      `RCU of every page of a walk by status, ${dense.pages} pages (${dense.pets} pets, a page in every shard)`,
-      `${listing} ?status=available`,
-      `max ${cu(dense.billedReadUnits.max)}, mean ${cu(dense.billedReadUnits.mean)}`,
-    ],
-    [dense.billedReadUnits.max, '≤', LIMITS.statusPageReadUnits, 'CU'],
+    `RCU of every page of a walk by status, ${dense.pages} pages (${dense.pets} pets, a page in every shard)`,
+    byStatus,
+    `max ${cu(dense.billedReadUnits.max)}, mean ${cu(dense.billedReadUnits.mean)}`,
+    dense.billedReadUnits.max,
+    LIMITS.statusPageReadUnits,
+    { unit: 'CU' },
   );
   judge(
-    [
-      `Queries of a page by status, however few pets (${sparse.pets} pets, ${sparse.listed} of the status)`,
-      `${listing} ?status=available`,
-      `max ${sparse.calls.max}, mean ${Number(sparse.calls.mean.toFixed(2))}`,
-    ],
-    [sparse.calls.max, '≤', LIMITS.statusPageQueries, 'calls'],
+    `Queries of a page by status, however few pets (${sparse.pets} pets, ${sparse.listed} of the status)`,
+    byStatus,
+    `max ${sparse.calls.max}, mean ${Number(sparse.calls.mean.toFixed(2))}`,
+    sparse.calls.max,
+    LIMITS.statusPageQueries,
+    { unit: 'calls' },
   );
 
   const load = run.partitionLoad;
   const hottest = load.hottest[0];
   if (!hottest) throw new Error('The partition-load model recorded no write');
+  const hot = `${hottest.key}: ${cu(hottest.writeUnits)} of ${cu(load.writeUnits)}`;
+  const ceiling = `1,000 ÷ (${(hottest.share * 100).toFixed(2)}% × ${load.writeUnitsPerCreate.toFixed(2)} WCU)`;
+  const creates = `${load.creates} creates, all available`;
   judge(
-    [
-      `hottest partition key's share of write units (${load.creates} creates, all available)`,
-      load.subject,
-      `${hottest.key}: ${cu(hottest.writeUnits)} of ${cu(load.writeUnits)}`,
-    ],
-    [hottest.share, '≤', LIMITS.hottestKeyShare, '%'],
+    `hottest partition key's share of write units (${creates})`,
+    load.subject,
+    hot,
+    hottest.share,
+    LIMITS.hottestKeyShare,
+    {
+      unit: '%',
+    },
   );
-  judge(
-    [
-      'projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)',
-      load.subject,
-      `1,000 ÷ (${(hottest.share * 100).toFixed(2)}% × ${load.writeUnitsPerCreate.toFixed(2)} WCU)`,
-    ],
-    [load.ceilingCreatesPerSecond, '≥', LIMITS.ceilingCreatesPerSecond, '/s'],
-  );
+  judge(CEILING, load.subject, ceiling, load.ceilingCreatesPerSecond, LIMITS.ceilingCreatesPerSecond, {
+    unit: '/s',
+    comparison: '≥',
+  });
   const large = Math.max(...rows.map((row) => row.pets));
   const writeUnits = (name?: string) =>
     rows.findLast((row) => row.name === name && row.pets === large)?.service.writeUnits ?? Number.NaN;
-  for (const variant of run.targets.filter((target) => target.variantOf)) {
-    const [sent, own] = [writeUnits(variant.name), writeUnits(variant.variantOf)];
-    judge(
-      [
-        `extra write units of ${variant.name} (${large} pets)`,
-        variant.variantOf ?? '',
-        `${cu(sent)} − ${cu(own)}`,
-      ],
-      [sent - own, '≤', LIMITS.idempotencyExtraWriteUnits, '+CU'],
-    );
+  for (const { name, variantOf = '' } of run.targets.filter((target) => target.variantOf)) {
+    const [sent, own] = [writeUnits(name), writeUnits(variantOf)];
+    const budget = `extra write units of ${name} (${large} pets)`;
+    judge(budget, variantOf, `${cu(sent)} − ${cu(own)}`, sent - own, LIMITS.idempotencyExtraWriteUnits, {
+      unit: '+CU',
+    });
   }
   return results;
 };

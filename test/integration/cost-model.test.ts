@@ -196,6 +196,8 @@ describe('what a stage costs idle', () => {
       template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
       template.resourceCountIs('AWS::KMS::Key', 1);
     },
+    // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
+    60_000,
   );
 
   it('adds up to its total, from the prices of a dashboard and a key', () => {

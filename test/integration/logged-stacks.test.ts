@@ -71,19 +71,32 @@ describe("a 500's logged stack", () => {
     expect(child.lambdaMajor || !child.line.includes('pins no Node binary')).toBe(true);
   });
 
-  it("names the project's source file and the line that threw, through npm run stack and the build's map", () => {
+  /** `npm run stack -- <what> <log file>` on the logged lines. */
+  const stack = (what: string) => {
     writeFileSync(join(dir, 'log.json'), logged);
-
-    const mapped = spawnSync(
+    const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'tools/stack/stack.ts', join(dir, 'index.mjs.map'), join(dir, 'log.json')],
-      { cwd: PROJECT_ROOT, encoding: 'utf8' },
+      ['--import', 'tsx', 'tools/stack/stack.ts', what, join(dir, 'log.json')],
+      {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+      },
     );
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout;
+  };
 
-    expect(mapped.status, mapped.stderr).toBe(0);
-    const [, line = '0'] = new RegExp(`${THROWN_AT}:(\\d+):\\d+`).exec(mapped.stdout) ?? [];
+  it("names the project's source file and the line that threw, through npm run stack and the build's map", () => {
+    const mapped = stack(join(dir, 'index.mjs.map'));
+
+    const [, line = '0'] = new RegExp(`${THROWN_AT}:(\\d+):\\d+`).exec(mapped) ?? [];
     const source = readFileSync(join(PROJECT_ROOT, THROWN_AT), 'utf8').split('\n');
     expect(source[Number(line) - 1]).toContain('new InvalidStoredItemError(');
-    expect(mapped.stdout).toContain('functions/get-pet/handler.ts:');
-  });
+    expect(mapped).toContain('functions/get-pet/handler.ts:');
+    expect(mapped).not.toMatch(/index\.mjs:\d+:\d+/);
+  }, 30_000);
+
+  it("is mapped the same from the function's name, by a build of the checkout", () => {
+    expect(stack('get-pet')).toBe(stack(join(dir, 'index.mjs.map')));
+  }, 60_000);
 });

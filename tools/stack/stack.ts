@@ -2,10 +2,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
-import { build } from 'esbuild';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { OPERATIONS } from '#functions/operations';
-import { esbuildOptions } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
@@ -23,6 +19,13 @@ import { PROJECT_ROOT } from '#infra/project-root';
 
 /** The source map of `name`'s bundle, built as the stack builds it, into a temporary folder. */
 const buildMap = async (name: string): Promise<string> => {
+  // Only for a build: reading a given map needs none of them (nor the CDK they bring).
+  const [{ build }, { authorizerRoot }, { OPERATIONS }, { esbuildOptions }] = await Promise.all([
+    import('esbuild'),
+    import('#functions/authorizer/root'),
+    import('#functions/operations'),
+    import('#infra/bundling'),
+  ]);
   const root = [...OPERATIONS, authorizerRoot].find(
     (candidate) => candidate.name === name || candidate.entry.split('/').at(-2) === name,
   );
