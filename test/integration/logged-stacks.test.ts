@@ -44,8 +44,11 @@ beforeAll(async () => {
   installLambdaNode(() => undefined);
   child = findLambdaNode();
   const event = requestTo(getPetRoot.operation);
+  // The request arrives once the function has started (its deadline counts from its arrival).
   const invoke = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
-    const answer = await handler(${JSON.stringify(event)}, { functionName: 'get-pet', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 });
+    const event = ${JSON.stringify(event)};
+    event.requestContext.requestTimeEpoch = Date.now();
+    const answer = await handler(event, { functionName: 'get-pet', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 });
     if (answer.statusCode !== 500) throw new Error('answered ' + answer.statusCode);
     process.exit(0);`;
   const run = spawnSync(child.path, ['--input-type=module', '--eval', invoke], {
