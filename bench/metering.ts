@@ -40,6 +40,12 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
   // By the SDK's invocation id: a retried call is recorded once, as its last attempt was answered.
   let calls = new Map<string, MeteredCall>();
   const server = createServer(async (incoming, answer) => {
+    // An attempt its client gave up on (a timeout, the request's deadline) is not recorded: its
+    // answer may come after the measurement it belonged to has ended.
+    let abandoned = false;
+    answer.once('close', () => {
+      abandoned = !answer.writableFinished;
+    });
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk);
     const input: Record<string, unknown> = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -59,6 +65,7 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
         const text = Buffer.concat(parts);
         const output: { ConsumedCapacity?: MeteredCall['consumed']; ScannedCount?: number } =
           response.statusCode === 200 ? JSON.parse(text.toString('utf8')) : {};
+        if (abandoned) return;
         calls.set(String(incoming.headers['amz-sdk-invocation-id'] ?? randomUUID()), {
           command: String(incoming.headers['x-amz-target']).split('.').at(-1) ?? 'unknown',
           input,

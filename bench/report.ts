@@ -105,7 +105,7 @@ export const renderReport = (report: BenchReport): string => {
     ].join('\n'),
     section(
       'Budgets',
-      `Cold start ≤ ${COLD_START_LIMIT.read}× its baseline's for a read, ${COLD_START_LIMIT.write}× for a write, ${COLD_START_LIMIT.authorizer}× for the authorizer, and below the peer's: the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
+      `Cold start ≤ ${COLD_START_LIMIT.read}× its baseline's for a read, ${COLD_START_LIMIT.write}× for a write, ${COLD_START_LIMIT.authorizer}× for the authorizer, and its init below the peer's: each the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
       table(
         'Budget|Function|Measured|Value|Limit|Result',
         report.budgets.map(({ budget, subject, measured, unit, value, comparison, limit, verdict }) => [
@@ -138,7 +138,7 @@ export const renderReport = (report: BenchReport): string => {
       'Cold start',
       `Import and first invocation in a fresh process on Node ${node}, ${settings.coldRuns} round${settings.coldRuns === 1 ? '' : 's'}${settings.coldWarmupRound ? ' after a discarded one' : ''}: each function as the stack deploys it, its baseline and the peer as a raw function is usually deployed. The peer (bench/peer.ts): ${ms(peer.total.p50)} at p50, load / first call ${split(peer)}.`,
       table(
-        'Function|Service p50|Service p90|Baseline p50|Ratio per round p50|Against the peer|Load / 1st call|Load / 1st call (baseline)',
+        'Function|Service p50|Service p90|Baseline p50|Ratio per round p50|Init against the peer|Load / 1st call|Load / 1st call (baseline)',
         coldStarts.rows.map((row) => [
           row.name,
           ms(row.service.total.p50),

@@ -161,7 +161,7 @@ describe('npm run bench (quick mode)', () => {
     expect(timing.map((budget) => [budget.budget, budget.subject, budget.verdict])).toEqual([
       ...functions.flatMap((name) => [
         ['cold start against its baseline (median of paired ratios)', name, 'not judged in quick mode'],
-        ['cold start against the peer (median of paired ratios)', name, 'not judged in quick mode'],
+        ["init against the peer's (median of paired ratios)", name, 'not judged in quick mode'],
       ]),
       ...ownBundles.map((name) => ['warm p50', name, 'not judged in quick mode']),
     ]);
