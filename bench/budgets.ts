@@ -1,38 +1,22 @@
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { BundlePair } from './bundles';
-import type { CapacityRow, WalkCost } from './capacity';
-import type { ColdStartRow } from './cold-start';
-import type { BenchFunction } from './lambda-events';
+import type { CapacityReport } from './capacity';
+import type { ColdStarts, WarmRow } from './latency';
 import type { PartitionLoad } from './partition-load';
 import type { BenchMode } from './settings';
-import type { WarmRow } from './warm';
+import type { BenchTarget } from './targets';
 
-/** The budgets: each a ratio to a reference measured in the same run, but one difference. */
+/** The budgets beside each function's cold-start limit (`coldStartLimit`, bench/targets.ts). */
 export const LIMITS = {
-  /**
-   * Cold start (median of paired ratios) per function, on the Lambda's Node major. The reads carry
-   * validation, structured logs, metrics and middy; the authorizer only the logger and middy's
-   * core; createPet also the idempotent create, its store and the schemas its records are read with.
-   */
-  coldStart: {
-    'list-pets': 1.12,
-    'create-pet': 1.2,
-    'create-pet-idempotent': 1.2,
-    'get-pet': 1.12,
-    authorizer: 1.08,
-  } satisfies Record<BenchFunction, number>,
+  /** Init (the import, Lambda's Init Duration) against the peer's: every function starts faster. */
+  peer: 1,
   bundle: 1.5,
   warmP50: 1.1,
-  listCapacityGrowth: 1.05,
-  /** A page deep into a walk of the unfiltered listing against the walk's first page. */
-  laterPageCapacity: 1.05,
-  /**
-   * Read units of any page of a walk by status whose every shard holds a page of pets: one Query,
-   * or two where the page crosses into the next shard. Each call counted at 0.5 RCU at least, as
-   * DynamoDB bills it.
-   */
+  /** The listing's first page at the large table against the small one, and any page of a walk against its first. */
+  listPage: 1.05,
+  /** Any page of a walk by status once every shard holds a page: one Query, two across shards (at 0.5 RCU at least each). */
   statusPageReadUnits: 1,
-  /** Queries of one page by status, however few pets the status has: one per shard at most. */
+  /** Queries of a page by status, however few pets the status has: one per shard at most. */
   statusPageQueries: STATUS_SHARDS,
   /** The partition key with the most write units, when every create is `available`. */
   hottestKeyShare: 0.1,
@@ -45,259 +29,164 @@ export const LIMITS = {
 /** What a quick run prints instead of PASS or MISS for a budget it cannot support. */
 export const NOT_JUDGED = 'not judged in quick mode';
 
-export type Verdict = 'PASS' | 'MISS' | typeof NOT_JUDGED;
-
-/**
- * What a budget rests on. `timing`: durations, which need many samples on a quiet machine (a
- * quick run has one cold start per bundle and two warm calls, on a machine running the tests).
- * `deterministic`: bytes esbuild writes and capacity units DynamoDB reports, the same in every run
- * of the same code, so a quick run judges them too (at its own, smaller, table sizes).
- */
-export type BudgetBasis = 'timing' | 'deterministic';
-
 export interface BudgetResult {
   readonly budget: string;
   readonly subject: string;
-  /** What is compared with what, in words, with the two numbers. */
+  /** The numbers compared, in words. */
   readonly measured: string;
-  /**
-   * `ratio`: measured ÷ reference; `extra`: measured − reference, in capacity units; `units`,
-   * `calls`, `share`: an absolute ceiling; `minimum`: an absolute floor.
-   */
-  readonly kind: 'ratio' | 'extra' | 'units' | 'calls' | 'share' | 'minimum';
-  readonly basis: BudgetBasis;
-  /** The ratio or the difference, held to `limit`. */
+  /** How the value and limit read: a ratio, capacity units (or extra units), calls, a share, a rate. */
+  readonly unit: '×' | 'CU' | '+CU' | 'calls' | '%' | '/s';
   readonly value: number;
+  readonly comparison: '<' | '≤' | '≥';
   readonly limit: number;
-  readonly verdict: Verdict;
+  /**
+   * `timing`: durations, which need many samples on a quiet machine, so a quick run does not
+   * judge them; `deterministic`: bytes esbuild writes and units DynamoDB reports, the same in
+   * every run of the same code, judged in a quick run too (at its own table sizes).
+   */
+  readonly basis: 'timing' | 'deterministic';
+  readonly verdict: 'PASS' | 'MISS' | typeof NOT_JUDGED;
 }
 
-const verdict = (within: boolean, basis: BudgetBasis, mode: BenchMode): Verdict => {
-  if (basis === 'timing' && mode === 'quick') return NOT_JUDGED;
-  return within ? 'PASS' : 'MISS';
-};
+export interface Measurements {
+  readonly mode: BenchMode;
+  readonly targets: readonly BenchTarget[];
+  readonly bundles: readonly BundlePair[];
+  readonly coldStarts: ColdStarts;
+  readonly warm: readonly WarmRow[];
+  readonly capacity: CapacityReport;
+  readonly partitionLoad: PartitionLoad;
+}
 
-export const evaluateBudgets = ({
-  mode,
-  bundles,
-  coldStarts,
-  warm,
-  capacity,
-  walks,
-  partitionLoad,
-}: {
-  mode: BenchMode;
-  bundles: readonly BundlePair[];
-  coldStarts: readonly ColdStartRow[];
-  warm: readonly WarmRow[];
-  capacity: readonly CapacityRow[];
-  walks: readonly WalkCost[];
-  partitionLoad: PartitionLoad;
-}): BudgetResult[] => {
-  const check = (
-    budget: string,
-    subject: string,
-    basis: BudgetBasis,
-    value: number,
-    reference: number,
-    limit: number,
-    format: (value: number) => string,
-  ): BudgetResult => {
-    const ratio = value / reference;
-    return {
-      budget,
-      subject,
-      measured: `${format(value)} / ${format(reference)}`,
-      kind: 'ratio',
-      basis,
-      value: ratio,
-      limit,
-      verdict: verdict(ratio <= limit, basis, mode),
-    };
-  };
-  const extra = (
-    budget: string,
-    subject: string,
-    value: number,
-    reference: number,
-    limit: number,
-  ): BudgetResult => ({
-    budget,
-    subject,
-    measured: `${units(value)} − ${units(reference)}`,
-    kind: 'extra',
-    basis: 'deterministic',
-    value: value - reference,
-    limit,
-    verdict: verdict(value - reference <= limit, 'deterministic', mode),
-  });
+const PAIRED = '(median of paired ratios)';
+const CEILING = 'projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)';
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const cu = (value: number) => `${Number(value.toFixed(2))} CU`;
 
-  const ms = (value: number) => `${value.toFixed(1)} ms`;
-  const kb = (value: number) => `${(value / 1024).toFixed(0)} KiB`;
-  function units(value: number): string {
-    return `${Number(value.toFixed(2))} CU`;
-  }
-
+export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
   const results: BudgetResult[] = [];
-  // Cold starts are judged on the median of the paired ratios: each round times the service and
-  // its baseline one after the other, so a slowdown of the whole machine (noisy neighbours move
-  // both medians by up to 30 ms between runs) falls on both sides of a pair and cancels out. The
-  // ratio of the two medians pairs nothing, and is printed beside it in the cold-start table.
-  for (const row of coldStarts) {
-    const ratio = row.ratioPerRound.p50;
-    const limit = LIMITS.coldStart[row.name];
-    results.push({
-      budget: 'cold start (median of paired ratios)',
-      subject: row.name,
-      measured: `${ms(row.service.total.p50)} / ${ms(row.baseline.total.p50)}`,
-      kind: 'ratio',
-      basis: 'timing',
-      value: ratio,
+  type Options = Partial<Pick<BudgetResult, 'comparison' | 'unit' | 'basis'>>;
+  const judge = (
+    budget: string,
+    subject: string,
+    measured: string,
+    value: number,
+    limit: number,
+    options: Options = {},
+  ) => {
+    const { comparison = '≤', unit = '×', basis = 'deterministic' } = options;
+    // Units are sums of halves and tenths: 4.2 − 2.2 must not read as more than 2.
+    const rounded = unit === '×' ? value : Number(value.toFixed(2));
+    const within =
+      comparison === '<' ? rounded < limit : comparison === '≤' ? rounded <= limit : rounded >= limit;
+    const verdict = basis === 'timing' && run.mode === 'quick' ? NOT_JUDGED : within ? 'PASS' : 'MISS';
+    results.push({ budget, subject, measured, unit, value, comparison, limit, basis, verdict });
+  };
+
+  // Judged on the median of the paired ratios: each round runs a function and its reference back
+  // to back, so a slowdown of the whole machine falls on both and cancels out.
+  const { peer } = run.coldStarts;
+  for (const { name, service, baseline, ratioPerRound, peerRatioPerRound } of run.coldStarts.rows) {
+    const limit = run.targets.find((target) => target.name === name)?.coldStartLimit ?? 0;
+    const [mine, base] = [service, baseline].map((series) => ms(series.total.p50));
+    const [init, peerInit] = [service, peer].map((series) => ms(series.load.p50));
+    const timing = { basis: 'timing' } as const;
+    judge(
+      `cold start against its baseline ${PAIRED}`,
+      name,
+      `${mine} / ${base}`,
+      ratioPerRound.p50,
       limit,
-      verdict: verdict(ratio <= limit, 'timing', mode),
-    });
-  }
-  for (const pair of bundles) {
-    results.push(
-      check(
-        'bundle size',
-        pair.name,
-        'deterministic',
-        pair.service.bytes,
-        pair.baseline.bytes,
-        LIMITS.bundle,
-        kb,
-      ),
+      timing,
+    );
+    judge(
+      `init against the peer's ${PAIRED}`,
+      name,
+      `${init} / ${peerInit}`,
+      peerRatioPerRound.p50,
+      LIMITS.peer,
+      {
+        ...timing,
+        comparison: '<',
+      },
     );
   }
-  for (const row of warm) {
-    results.push(
-      check(
-        'warm p50',
-        row.name,
-        'timing',
-        row.service.p50,
-        row.baseline.p50,
-        LIMITS.warmP50,
-        (v) => `${v.toFixed(2)} ms`,
-      ),
-    );
+  for (const { name, service, baseline } of run.bundles) {
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+    const sizes = `${kib(service.bytes)} / ${kib(baseline.bytes)}`;
+    judge('bundle size', name, sizes, service.bytes / baseline.bytes, LIMITS.bundle);
   }
-  const pets = [...new Set(capacity.map((row) => row.pets))].sort((a, b) => a - b);
-  const [small, large] = [pets[0], pets[pets.length - 1]];
-  for (const operation of ['list', 'list ?status=available'] as const) {
-    const at = (count: number | undefined) => {
-      const row = capacity.find((candidate) => candidate.operation === operation && candidate.pets === count);
-      if (!row) throw new Error(`No capacity row for ${operation} at ${count} pets`);
-      return row.service.readUnits + row.service.writeUnits;
-    };
-    results.push(
-      check(
-        `list capacity, ${large} vs ${small} pets`,
-        operation === 'list' ? 'list-pets' : 'list-pets ?status=',
-        'deterministic',
-        at(large),
-        at(small),
-        LIMITS.listCapacityGrowth,
-        units,
-      ),
-    );
+  for (const { name, service, baseline } of run.warm) {
+    const p50s = `${service.p50.toFixed(2)} ms / ${baseline.p50.toFixed(2)} ms`;
+    judge('warm p50', name, p50s, service.p50 / baseline.p50, LIMITS.warmP50, { basis: 'timing' });
   }
-  const total = (cost: { readUnits: number; writeUnits: number }) => cost.readUnits + cost.writeUnits;
-  const row = (operation: string, count?: number) => {
-    const found = capacity.find(
-      (candidate) => candidate.operation === operation && (count === undefined || candidate.pets === count),
-    );
-    if (!found)
-      throw new Error(`No capacity row for ${operation}${count === undefined ? '' : ` at ${count} pets`}`);
+
+  const { listing, walks, rows } = run.capacity;
+  const byStatus = `${listing} ?status=available`;
+  const walkOf = (query: string, at: 'small' | 'large') => {
+    const sizes = walks.map((walk) => walk.pets);
+    const pets = at === 'small' ? Math.min(...sizes) : Math.max(...sizes);
+    const found = walks.find((walk) => walk.query === query && walk.pets === pets);
+    if (!found) throw new Error(`No walk ${query} at ${pets} pets`);
     return found;
   };
-  /** An absolute bound, deterministic: a ceiling, or a floor for `minimum`. */
-  const bound = (
-    budget: string,
-    subject: string,
-    kind: 'units' | 'calls' | 'share' | 'minimum',
-    value: number,
-    limit: number,
-    measured: string,
-  ): BudgetResult => ({
-    budget,
-    subject,
-    measured,
-    kind,
-    basis: 'deterministic',
-    value,
-    limit,
-    verdict: verdict(kind === 'minimum' ? value >= limit : value <= limit, 'deterministic', mode),
-  });
-  for (const walk of ['list'] as const) {
-    const later = capacity.find(
-      (candidate) =>
-        candidate.operation.startsWith(`${walk}, page `) && candidate.operation !== `${walk}, page 1`,
-    );
-    if (!later) throw new Error(`No later page of the ${walk} walk`);
-    results.push(
-      check(
-        `later page capacity, ${later.operation.slice(walk.length + 2)} vs page 1 (${later.pets} pets)`,
-        walk === 'list' ? 'list-pets' : 'list-pets ?status=',
-        'deterministic',
-        total(later.service),
-        total(row(`${walk}, page 1`).service),
-        LIMITS.laterPageCapacity,
-        units,
-      ),
-    );
+  for (const query of ['', '?status=available']) {
+    const [small, large] = [walkOf(query, 'small'), walkOf(query, 'large')];
+    const budget = `first page, ${large.pets} vs ${small.pets} pets`;
+    const pages = `${cu(large.firstPage)} / ${cu(small.firstPage)}`;
+    judge(budget, `${listing} ${query}`.trim(), pages, large.firstPage / small.firstPage, LIMITS.listPage);
   }
-  const sharded = walks.filter((walk) => walk.design === 'shard after shard (in use)');
-  const dense = sharded.find((walk) => walk.pets === large);
-  const sparse = sharded.find((walk) => walk.pets === small);
-  if (!dense || !sparse) throw new Error('No walk by status at both table sizes');
-  results.push(
-    bound(
-      `RCU of every page of a walk by status, ${dense.pages} pages (${large} pets, a page in every shard)`,
-      'list-pets ?status=',
-      'units',
-      dense.perPage.billedReadUnits.max,
-      LIMITS.statusPageReadUnits,
-      `max ${units(dense.perPage.billedReadUnits.max)}, mean ${units(dense.perPage.billedReadUnits.mean)}`,
-    ),
-    bound(
-      `Queries of a page by status, however few pets (${small} pets, ${sparse.statusPets} of the status)`,
-      'list-pets ?status=',
-      'calls',
-      sparse.perPage.calls.max,
-      LIMITS.statusPageQueries,
-      `max ${sparse.perPage.calls.max}, mean ${Number(sparse.perPage.calls.mean.toFixed(2))}`,
-    ),
+  const all = walkOf('', 'large');
+  const deepest = `max ${cu(all.billedReadUnits.max)} / ${cu(all.firstPage)}`;
+  const everyPage = `every page of a walk vs its first, ${all.pages} pages (${all.pets} pets)`;
+  judge(everyPage, listing, deepest, all.billedReadUnits.max / all.firstPage, LIMITS.listPage);
+  const [dense, sparse] = [walkOf('?status=available', 'large'), walkOf('?status=available', 'small')];
+  judge(
+    `RCU of every page of a walk by status, ${dense.pages} pages (${dense.pets} pets, a page in every shard)`,
+    byStatus,
+    `max ${cu(dense.billedReadUnits.max)}, mean ${cu(dense.billedReadUnits.mean)}`,
+    dense.billedReadUnits.max,
+    LIMITS.statusPageReadUnits,
+    { unit: 'CU' },
   );
-  const hottest = partitionLoad.hottest[0];
+  judge(
+    `Queries of a page by status, however few pets (${sparse.pets} pets, ${sparse.listed} of the status)`,
+    byStatus,
+    `max ${sparse.calls.max}, mean ${Number(sparse.calls.mean.toFixed(2))}`,
+    sparse.calls.max,
+    LIMITS.statusPageQueries,
+    { unit: 'calls' },
+  );
+
+  const load = run.partitionLoad;
+  const hottest = load.hottest[0];
   if (!hottest) throw new Error('The partition-load model recorded no write');
-  results.push(
-    bound(
-      `hottest partition key's share of write units (${partitionLoad.creates} creates, all available)`,
-      'create-pet',
-      'share',
-      hottest.share,
-      LIMITS.hottestKeyShare,
-      `${hottest.key}: ${units(hottest.writeUnits)} of ${units(partitionLoad.writeUnits)}`,
-    ),
-    bound(
-      'projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)',
-      'create-pet',
-      'minimum',
-      partitionLoad.ceilingCreatesPerSecond,
-      LIMITS.ceilingCreatesPerSecond,
-      `1,000 ÷ (${(hottest.share * 100).toFixed(2)}% × ${partitionLoad.writeUnitsPerCreate.toFixed(2)} WCU)`,
-    ),
+  const hot = `${hottest.key}: ${cu(hottest.writeUnits)} of ${cu(load.writeUnits)}`;
+  const ceiling = `1,000 ÷ (${(hottest.share * 100).toFixed(2)}% × ${load.writeUnitsPerCreate.toFixed(2)} WCU)`;
+  const creates = `${load.creates} creates, all available`;
+  judge(
+    `hottest partition key's share of write units (${creates})`,
+    load.subject,
+    hot,
+    hottest.share,
+    LIMITS.hottestKeyShare,
+    {
+      unit: '%',
+    },
   );
-  results.push(
-    extra(
-      `extra write units of an Idempotency-Key (${large} pets)`,
-      'create-pet',
-      row('create (Idempotency-Key)', large).service.writeUnits,
-      row('create', large).service.writeUnits,
-      LIMITS.idempotencyExtraWriteUnits,
-    ),
-  );
+  judge(CEILING, load.subject, ceiling, load.ceilingCreatesPerSecond, LIMITS.ceilingCreatesPerSecond, {
+    unit: '/s',
+    comparison: '≥',
+  });
+  const large = Math.max(...rows.map((row) => row.pets));
+  const writeUnits = (name?: string) =>
+    rows.findLast((row) => row.name === name && row.pets === large)?.service.writeUnits ?? Number.NaN;
+  for (const { name, variantOf = '' } of run.targets.filter((target) => target.variantOf)) {
+    const [sent, own] = [writeUnits(name), writeUnits(variantOf)];
+    const budget = `extra write units of ${name} (${large} pets)`;
+    judge(budget, variantOf, `${cu(sent)} − ${cu(own)}`, sent - own, LIMITS.idempotencyExtraWriteUnits, {
+      unit: '+CU',
+    });
+  }
   return results;
 };

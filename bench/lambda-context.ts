@@ -3,17 +3,17 @@ import type { LambdaContextOptions } from '#tools/lambda/context';
 
 /**
  * What the benchmark adds to tools/lambda/context.ts to invoke a handler as Lambda does. Imports
- * nothing at run time: this file is bundled into the child harnesses, which should load nothing
- * but themselves, that helper and the bundle under test.
+ * nothing of the project at run time: it is bundled into the child harness, which should load
+ * nothing but itself, that helper and the bundle under test.
  */
 
 /** The Lambda context options of every invocation: the stack's region (and its memory size, the default). */
 export const BENCH_CONTEXT: LambdaContextOptions = { region: 'us-east-1', logStreamName: 'bench' };
 
-/**
- * What a handler's answer says: the HTTP status of a proxy result, 200 for an Allow policy.
- * The benchmark refuses to time a handler that fails.
- */
+/** A header value the bench replaces with a new one in every invocation (an Idempotency-Key). */
+export const NEW_FOR_EACH_REQUEST = '<new for each request>';
+
+/** What a handler's answer says: the HTTP status of a proxy result, 200 for an Allow policy, else 0. */
 export const outcomeOf = (result: unknown): number => {
   if (result && typeof result === 'object') {
     if ('statusCode' in result && typeof result.statusCode === 'number') return result.statusCode;
@@ -23,12 +23,12 @@ export const outcomeOf = (result: unknown): number => {
 };
 
 /**
- * The event as a new request: received now (a function's deadline counts from the request's
- * time, so a stored event would be past it), and with a new Idempotency-Key when it carries one,
- * so that every measured create with the header is a first request (a replay would cost and take
- * something else), in every process.
+ * A copy of the event as a new request: received now (a function's deadline counts from the
+ * request's time, so a stored event would be past it), and with a new value in every header that
+ * asks for one, so that every measured create with an Idempotency-Key is a first request.
  */
-export const freshRequest = <E>(event: E): E => {
+export const freshRequest = <E>(stored: E): E => {
+  const event = structuredClone(stored);
   const { headers, multiValueHeaders, requestContext } = event as {
     headers?: Record<string, string>;
     multiValueHeaders?: Record<string, string[]>;
@@ -39,11 +39,10 @@ export const freshRequest = <E>(event: E): E => {
     requestContext.requestTimeEpoch = now.getTime();
     requestContext.requestTime = now.toUTCString();
   }
-  for (const name of Object.keys(headers ?? {})) {
-    if (name.toLowerCase() !== 'idempotency-key') continue;
-    const key = randomUUID();
-    if (headers) headers[name] = key;
-    if (multiValueHeaders?.[name]) multiValueHeaders[name] = [key];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value !== NEW_FOR_EACH_REQUEST || !headers) continue;
+    headers[name] = randomUUID();
+    if (multiValueHeaders) multiValueHeaders[name] = [headers[name]];
   }
   return event;
 };

@@ -12,7 +12,7 @@ import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/d
 import { PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
-import { PET_STATUSES, type Pet } from '#shared/domain/pet';
+import { PET_STATUSES } from '#shared/domain/pet';
 
 /** Clients that create and fill tables on DynamoDB Local, outside any measurement. */
 export interface Admin {
@@ -25,87 +25,66 @@ export const adminFor = (endpoint: string): Admin => {
   return { client, doc: DynamoDBDocumentClient.from(client) };
 };
 
-/** Fresh tables named `<prefix>-<random>-pets` …, so runs never see each other's data. */
-export const createBenchTables = async (admin: Admin, prefix: string): Promise<TableNames> => {
+/** Fresh tables named `<prefix>-<random>-pets` …, so runs never see each other's data; the bench's key stored. */
+export const createBenchTables = async (
+  admin: Admin,
+  prefix: string,
+  key?: ApiKeyRecord,
+): Promise<TableNames> => {
   const names = tableNamesFor(`${prefix}-${randomUUID().slice(0, 8)}`);
   await ensureTables(admin.client, names);
+  if (key) await admin.doc.send(new PutCommand({ TableName: names.apiKeys, Item: key }));
   return names;
 };
 
-/** Pet `id` as the bench writes it: statuses in turn, names like the ones clients send. */
-export const benchPet = (id: number): Pet => ({
-  id,
-  name: `Pet ${id}`,
-  categoryId: 1 + (id % 12),
-  status: PET_STATUSES[id % PET_STATUSES.length] as Pet['status'],
-});
-
-const BATCH = 25;
-const PARALLEL_BATCHES = 8;
-
-/** The last id the id sequence has leased (0 on fresh tables). */
-const leasedUpTo = async (admin: Admin, names: TableNames): Promise<number> => {
+/**
+ * Writes `count` pets (statuses in turn) with the ids after the last one the id sequence has
+ * leased, 25 a BatchWriteItem and 8 of those in flight, then moves the sequence past them: a
+ * create never meets a seeded id, whether its block was leased before or after. Much faster than
+ * the API, and not what is measured.
+ */
+export const seedPets = async (admin: Admin, names: TableNames, count: number): Promise<void> => {
   const { Item } = await admin.doc.send(
     new GetCommand({ TableName: names.counters, Key: { name: PET_ID_SEQUENCE }, ConsistentRead: true }),
   );
-  return Number(Item?.value ?? 0);
-};
-
-/**
- * Writes `count` pets with the ids after the last one the id sequence has leased, with
- * BatchWriteItem (25 a call, a few calls in flight, unprocessed items retried), then moves the id
- * sequence past them: creates never collide with a seeded id, whether their function holds a
- * block leased before or leases one after. Much faster than the API, and not what is measured.
- */
-export const seedPets = async (admin: Admin, names: TableNames, count: number): Promise<void> => {
-  const firstId = (await leasedUpTo(admin, names)) + 1;
-  const petsTable = names.pets;
-  const batches: Pet[][] = [];
-  for (let start = 0; start < count; start += BATCH) {
-    batches.push(
-      Array.from({ length: Math.min(BATCH, count - start) }, (_, index) => benchPet(firstId + start + index)),
-    );
-  }
-  const writeBatch = async (pets: Pet[]) => {
-    let requests: unknown[] = pets.map((pet) => ({ PutRequest: { Item: petItem(pet) } }));
-    while (requests.length > 0) {
-      const { UnprocessedItems } = await admin.doc.send(
-        new BatchWriteCommand({ RequestItems: { [petsTable]: requests as never } }),
-      );
-      requests = UnprocessedItems?.[petsTable] ?? [];
+  const first = Number(Item?.value ?? 0) + 1;
+  let next = 0;
+  const writer = async () => {
+    while (next < count) {
+      const ids = Array.from({ length: Math.min(25, count - next) }, (_, index) => first + next + index);
+      next += ids.length;
+      let requests: Record<string, unknown>[] = ids.map((id) => ({
+        PutRequest: {
+          Item: petItem({
+            id,
+            name: `Pet ${id}`,
+            categoryId: 1 + (id % 12),
+            status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
+          }),
+        },
+      }));
+      while (requests.length > 0) {
+        const { UnprocessedItems } = await admin.doc.send(
+          new BatchWriteCommand({ RequestItems: { [names.pets]: requests } }),
+        );
+        requests = UnprocessedItems?.[names.pets] ?? [];
+      }
     }
   };
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: PARALLEL_BATCHES }, async () => {
-      while (next < batches.length) {
-        const batch = batches[next++];
-        if (batch) await writeBatch(batch);
-      }
-    }),
-  );
-  await raiseIdSequence(admin, names, firstId + count - 1);
-};
-
-/** Sets the id sequence to at least `value` (never lowers it: ids are never reused). */
-export const raiseIdSequence = async (admin: Admin, names: TableNames, value: number): Promise<void> => {
+  await Promise.all(Array.from({ length: 8 }, writer));
   try {
     await admin.doc.send(
       new UpdateCommand({
         TableName: names.counters,
         Key: { name: PET_ID_SEQUENCE },
         UpdateExpression: 'SET #value = :value',
+        // Never lowered: ids are never reused.
         ConditionExpression: 'attribute_not_exists(#value) OR #value < :value',
         ExpressionAttributeNames: { '#value': 'value' },
-        ExpressionAttributeValues: { ':value': value },
+        ExpressionAttributeValues: { ':value': first + count - 1 },
       }),
     );
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
   }
-};
-
-/** Stores an API key's record (its hash, never the key), for the authorizer's event. */
-export const storeApiKey = async (admin: Admin, names: TableNames, record: ApiKeyRecord): Promise<void> => {
-  await admin.doc.send(new PutCommand({ TableName: names.apiKeys, Item: record }));
 };

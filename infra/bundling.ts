@@ -31,9 +31,10 @@ export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
  * - The AWS SDK is bundled (`external: []`) rather than taken from the runtime: the code runs
  *   with the SDK version it was tested with, and a minified, tree-shaken SDK loads faster at
  *   cold start than the runtime's full copy.
- * - Minified, with a source map for readable stack traces (`NODE_OPTIONS=--enable-source-maps`).
- *   The map leaves out the sources' text: stack traces need only the mappings, and the asset
- *   stays small.
+ * - Minified, with a source map beside the bundle in the asset, without the sources' text. The
+ *   functions do not read it (no `--enable-source-maps`: Node would read it and walk the whole
+ *   bundle at every cold start, docs/decisions/0002-no-runtime-source-maps.md); `npm run stack`
+ *   turns a logged stack back into sources with it.
  *
  * - `node:stream/web` replaced by a module that takes its one class used here from the globals
  *   (infra/bundling-shims/stream-web.ts): the rest of that module costs every cold start.

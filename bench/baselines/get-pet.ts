@@ -1,15 +1,18 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import { readFunctionConfig, tableName } from '#shared/config';
 
-/** Baseline of getPet: one strongly consistent GetItem, same client, no middleware. */
-export const baselineGetPet =
-  ({ client, petsTable }: { client: DynamoDBDocumentClient; petsTable: string }) =>
-  async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
-    const id = Number(event.pathParameters?.petId);
-    const { Item } = await client.send(
-      new GetCommand({ TableName: petsTable, Key: { id }, ConsistentRead: true }),
-    );
-    return Item
-      ? { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Item) }
-      : { statusCode: 404, headers: { 'Content-Type': 'application/json' }, body: '{"code":"NOT_FOUND"}' };
-  };
+/** getPet's baseline, a raw Lambda entry: one strongly consistent GetItem with the same client, nothing else. */
+const config = readFunctionConfig(['pets']);
+const client = createDocumentClient(config.dynamoDb);
+const TableName = tableName(config, 'pets');
+
+export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  const { Item } = await client.send(
+    new GetCommand({ TableName, Key: { id: Number(event.pathParameters?.petId) }, ConsistentRead: true }),
+  );
+  return Item
+    ? { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Item) }
+    : { statusCode: 404, headers: { 'Content-Type': 'application/json' }, body: '{"code":"NOT_FOUND"}' };
+};

@@ -1,18 +1,22 @@
-import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { createDocumentClient } from '#shared/adapters/dynamodb/client';
+import { readFunctionConfig, tableName } from '#shared/config';
 
 /**
- * Baseline of listPets: the same DynamoDB call (Scan, Limit 21: a page of 20 and the one item
- * that tells whether another page follows) with the same client, and nothing else: no
- * middleware, no validation, no logger, no cursor. What the benchmark compares listPets against.
+ * listPets' baseline, a raw Lambda entry: the same call (Scan, Limit 21: a page of 20 and the item
+ * that tells whether another follows) with the same client, and no middleware, validation, logger
+ * or cursor.
  */
-export const baselineListPets =
-  ({ client, petsTable }: { client: DynamoDBDocumentClient; petsTable: string }) =>
-  async (): Promise<APIGatewayProxyResult> => {
-    const { Items = [] } = await client.send(new ScanCommand({ TableName: petsTable, Limit: 21 }));
-    return {
-      statusCode: 200,
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(Items.slice(0, 20)),
-    };
+const config = readFunctionConfig(['pets']);
+const client = createDocumentClient(config.dynamoDb);
+const TableName = tableName(config, 'pets');
+
+export const handler = async (): Promise<APIGatewayProxyResult> => {
+  const { Items = [] } = await client.send(new ScanCommand({ TableName, Limit: 21 }));
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(Items.slice(0, 20)),
   };
+};

@@ -65,6 +65,20 @@ export interface ApiFunctionProps {
   readonly stage: StageName;
 }
 
+/**
+ * The variables every function gets (the stack adds those of its tables, the operations' allowed
+ * origins and the authorizer's plans); the benchmark starts its functions with them too. No
+ * `NODE_OPTIONS=--enable-source-maps`: Node would read the map and walk the whole bundle at every
+ * cold start (docs/decisions/0002-no-runtime-source-maps.md); `npm run stack` maps a logged stack
+ * back to the sources instead.
+ */
+export const functionEnvironment = (logLevel: LogLevel, stage: StageName): Record<string, string> => ({
+  [ENV.serviceName]: SERVICE_NAME,
+  [ENV.logLevel]: logLevel,
+  [ENV.metricsNamespace]: METRICS_NAMESPACE,
+  [ENV.stage]: stage,
+});
+
 /** The alias API Gateway invokes: the version in service, moved by CodeDeploy on each deployment. */
 export const LIVE_ALIAS = 'live';
 
@@ -73,9 +87,9 @@ export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
 /**
  * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
- * esbuild with the options of `infra/bundling.ts`, source maps, X-Ray tracing, and a log group of
- * its own with the stage's retention. Its role can write to that log group and nothing else until
- * a table grants it more. It is published as a version behind the `live` alias, which is what
+ * esbuild with the options of `infra/bundling.ts` (its source map beside it, for `npm run stack`;
+ * the runtime never reads it), X-Ray tracing, and a log group of its own with the stage's
+ * retention. Its role can write to that log group and nothing else until a table grants it more. It is published as a version behind the `live` alias, which is what
  * callers invoke.
  */
 export class ApiFunction extends Construct {
@@ -112,13 +126,7 @@ export class ApiFunction extends Construct {
       logGroup: this.logGroup,
       role: this.role,
       bundling: nodejsBundling(),
-      environment: {
-        NODE_OPTIONS: '--enable-source-maps',
-        [ENV.serviceName]: SERVICE_NAME,
-        [ENV.logLevel]: props.logLevel,
-        [ENV.metricsNamespace]: METRICS_NAMESPACE,
-        [ENV.stage]: props.stage,
-      },
+      environment: functionEnvironment(props.logLevel, props.stage),
     });
     this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion });
     this.acknowledgeFindings();

@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
 /**
  * What each function's bundle carries, read from esbuild's metafile of the stack's own build
  * options: a function pays at every cold start for each kilobyte it carries, so it carries only
- * what its operation uses (BENCHMARKS.md prices each part).
+ * what its operation uses (docs/decisions/0004-what-moved-the-cold-start.md prices each part).
  */
 
 const FUNCTIONS = [...OPERATIONS, authorizerRoot];

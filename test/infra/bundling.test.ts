@@ -5,6 +5,8 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { authorizer } from '#functions/authorizer/contract';
+import { authorizerRoot } from '#functions/authorizer/root';
 import { OPERATIONS } from '#functions/operations';
 import {
   ESM_REQUIRE_BANNER,
@@ -14,7 +16,9 @@ import {
   toNodejsBundling,
 } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { testOutdir } from '../support/pet-store-app';
+import { benchTargets, childEnvironment } from '../../bench/targets';
+import { synthStages, testOutdir } from '../support/pet-store-app';
+import { functionId } from '../support/template-queries';
 
 const require = createRequire(import.meta.url);
 
@@ -126,4 +130,38 @@ describe('bundling options', () => {
       /platform/,
     );
   });
+});
+
+describe("the bench's functions", () => {
+  const { production } = synthStages().templates;
+  const functions = [
+    ...OPERATIONS.map((root) => ({
+      root,
+      description: `${root.operation.method} ${root.operation.path} (${root.operation.operationId})`,
+    })),
+    { root: authorizerRoot, description: authorizer.description },
+  ];
+
+  it.each(functions.map(({ root, description }) => [root.name, root, description] as const))(
+    '%s runs with the variables the stack gives it in production, and no other',
+    (_name, root, description) => {
+      const fn = production.findResources('AWS::Lambda::Function')[functionId(production, description)];
+      const deployed: Record<string, unknown> = fn?.Properties.Environment.Variables ?? {};
+      const names = { pets: 'p', counters: 'c', apiKeys: 'k', idempotency: 'i' };
+      const target = benchTargets('key').find((candidate) => candidate.entry === root.entry);
+
+      const bench = childEnvironment({ name: root.name, tables: root.tables, ...target }, 'http://db', names);
+
+      // What Lambda itself sets, and DynamoDB Local's endpoint, are the bench's own.
+      const own = /^(PATH|AWS_.*|DYNAMODB_ENDPOINT)$/;
+      expect(
+        Object.keys(bench)
+          .filter((name) => !own.test(name))
+          .sort(),
+      ).toEqual(Object.keys(deployed).sort());
+      for (const [name, value] of Object.entries(deployed)) {
+        if (typeof value === 'string') expect(bench[name], name).toBe(value);
+      }
+    },
+  );
 });

@@ -5,16 +5,17 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { STAGE_NAMES } from '#infra/stages';
 import { generateApiKey } from '#shared/auth/api-key';
-import { type CapacityRow, measureCapacity } from '../../bench/capacity';
-import { benchEvents } from '../../bench/lambda-events';
-import { ACCESS_LOG_BYTES, type LogBytesRow, measureLogBytes, PLATFORM_BYTES } from '../../bench/log-bytes';
-import { adminFor, createBenchTables, storeApiKey } from '../../bench/tables';
+import { costOf, type RequestCost } from '../../bench/capacity';
+import { startMeter } from '../../bench/metering';
+import { adminFor, createBenchTables, seedPets } from '../../bench/tables';
+import { benchConfig, benchTargets } from '../../bench/targets';
+import { ACCESS_LOG_BYTES, type LogBytesRow, measureLogBytes, PLATFORM_BYTES } from '../support/log-bytes';
 import { buildTestApp } from '../support/pet-store-app';
 import { resourcesOfType } from '../support/template-queries';
 
 /**
- * docs/deploy.md, "What it costs", held to what its figures come from: DynamoDB units measured by
- * the bench's own harness, durations from BENCHMARKS.md, log bytes from a local run, every dollar
+ * docs/deploy.md, "What it costs", held to what its figures come from: DynamoDB units measured
+ * with the bench's meter, durations from BENCHMARKS.md, log bytes measured here, every dollar
  * figure recomputed from those and the prices table, and the idle alarms counted in the stacks.
  */
 
@@ -50,18 +51,18 @@ const rowOf = (rows: readonly string[][], label: string): string[] => {
 const prices = tableAfter(DEPLOY_MD, '<!-- costs:prices -->');
 const price = (label: string): number => Number(rowOf(prices, label)[1]);
 
-/** The measured table's requests, by the bench's names for them. */
+/** The measured table's requests: the bench's function (its target, its warm row) and the log's kind. */
 const REQUESTS = {
-  list: { doc: 'list (', capacity: 'list', bench: 'list-pets', logs: 'list' },
-  get: { doc: 'get (', capacity: 'get', bench: 'get-pet', logs: 'get' },
-  create: { doc: 'create (', capacity: 'create', bench: 'create-pet', logs: 'create' },
+  list: { doc: 'list (', target: 'list-pets', warm: 'list-pets', logs: 'list' },
+  get: { doc: 'get (', target: 'get-pet', warm: 'get-pet', logs: 'get' },
+  create: { doc: 'create (', target: 'create-pet', warm: 'create-pet', logs: 'create' },
   'create with key': {
     doc: 'create with an',
-    capacity: 'create (Idempotency-Key)',
-    bench: 'create-pet',
+    target: 'create-pet-idempotent',
+    warm: 'create-pet',
     logs: 'create (Idempotency-Key)',
   },
-  authorizer: { doc: 'authorizer call', capacity: 'authorize', bench: 'authorizer', logs: 'authorize' },
+  authorizer: { doc: 'authorizer call', target: 'authorizer', warm: 'authorizer', logs: 'authorize' },
 } as const;
 type RequestName = keyof typeof REQUESTS;
 
@@ -78,29 +79,29 @@ const documented = (request: RequestName) => {
 };
 
 describe('what a request costs, in the units measured', () => {
-  let capacity: readonly CapacityRow[];
+  const costs = new Map<string, RequestCost>();
   let logBytes: LogBytesRow[];
 
   beforeAll(async () => {
     const endpoint = inject('dynamoDbEndpoint');
     const admin = adminFor(endpoint);
+    const meter = await startMeter(endpoint);
     try {
-      const names = await createBenchTables(admin, 'cost-model');
       const { key, record } = generateApiKey('cost-model');
-      await storeApiKey(admin, names, record);
-      ({ rows: capacity } = await measureCapacity({
-        admin,
-        endpoint,
-        names,
-        events: benchEvents({ apiKey: key, existingPetId: 1 }),
-        // As `npm run bench:quick` (a walk by status needs more than a page of each status).
-        smallTable: 25,
-        largeTable: 100,
-        requests: 2,
-        walkPage: 2,
-      }));
+      const names = await createBenchTables(admin, 'cost-model', record);
+      await seedPets(admin, names, 25);
+      // Each function as its root builds it, once to start (a create leases its block of ids),
+      // then three requests metered: what a request costs a running function.
+      for (const target of benchTargets(key)) {
+        const invoke = target.invoker(benchConfig(meter.endpoint, names));
+        await invoke();
+        meter.take();
+        for (let request = 0; request < 3; request++) expect(await invoke()).toBe(target.status);
+        costs.set(target.name, costOf(meter.take(), 3));
+      }
     } finally {
       admin.client.destroy();
+      await meter.close();
     }
     logBytes = await measureLogBytes({ endpoint, requests: 3 });
   }, 60_000);
@@ -108,12 +109,12 @@ describe('what a request costs, in the units measured', () => {
   it.each(Object.keys(REQUESTS) as RequestName[])(
     'puts the DynamoDB units the bench measures on a %s',
     (request) => {
-      const row = capacity.findLast((candidate) => candidate.operation === REQUESTS[request].capacity);
+      const cost = costs.get(REQUESTS[request].target);
       const { units, kind } = documented(request);
 
-      expect(row).toBeDefined();
-      expect(units).toBe(kind === 'RCU' ? row?.service.readUnits : row?.service.writeUnits);
-      expect(kind === 'RCU' ? row?.service.writeUnits : row?.service.readUnits).toBe(0);
+      expect(cost).toBeDefined();
+      expect(units).toBe(kind === 'RCU' ? cost?.readUnits : cost?.writeUnits);
+      expect(kind === 'RCU' ? cost?.writeUnits : cost?.readUnits).toBe(0);
     },
   );
 
@@ -121,7 +122,7 @@ describe('what a request costs, in the units measured', () => {
     "puts BENCHMARKS.md's warm p50 of a %s, rounded up to the millisecond Lambda bills",
     (request) => {
       const warm = tableAfter(BENCHMARKS_MD, '### Warm invocations');
-      const [, p50 = ''] = rowOf(warm, REQUESTS[request].bench);
+      const [, p50 = ''] = rowOf(warm, REQUESTS[request].warm);
 
       expect(documented(request).ms).toBe(Math.ceil(Number.parseFloat(p50)));
     },
@@ -197,6 +198,8 @@ describe('what a stage costs idle', () => {
       template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
       template.resourceCountIs('AWS::KMS::Key', 1);
     },
+    // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
+    60_000,
   );
 
   it.each(STAGE_NAMES)('prices the web ACL the synthesized %s stack has, rule by rule', (stageName) => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/constructs/pet-store-api';
@@ -7,9 +6,8 @@ import { STAGE_PLANS } from '#infra/stage-plans';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { FunctionConfig } from '#shared/config';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
-import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { startLocalGateway } from '#tools/local/gateway';
-import { adminFor, createBenchTables, storeApiKey } from './tables';
+import { adminFor, createBenchTables } from '../../bench/tables';
 
 /**
  * CloudWatch Logs bytes per request, for the cost model of docs/deploy.md ("What it costs"):
@@ -24,7 +22,8 @@ import { adminFor, createBenchTables, storeApiKey } from './tables';
  * - API Gateway's access log line, one per request: the stack's format (ACCESS_LOG_FIELDS) with
  *   typical values put in (ACCESS_LOG_SAMPLE).
  *
- * Run `npm run bench:logs` to print them.
+ * test/integration/cost-model.test.ts measures them on every run and holds docs/deploy.md's
+ * figures to them.
  */
 
 export type LoggedOperation =
@@ -117,9 +116,8 @@ export const measureLogBytes = async ({
   requests = 20,
 }: LogBytesOptions): Promise<LogBytesRow[]> => {
   const admin = adminFor(endpoint);
-  const names = await createBenchTables(admin, 'log-bytes');
   const { key, record } = generateApiKey('log-bytes');
-  await storeApiKey(admin, names, record);
+  const names = await createBenchTables(admin, 'log-bytes', record);
   admin.client.destroy();
   // As the stack configures the functions in production.
   const config: FunctionConfig = {
@@ -192,28 +190,3 @@ export const measureLogBytes = async ({
     await gateway.close();
   }
 };
-
-/** `npm run bench:logs`: the table, on a DynamoDB Local of its own. */
-const main = async () => {
-  // The SDK warns once on a Node older than the Lambda's; nothing to measure in that.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const dynamoDb = await startDynamoDbLocal();
-  try {
-    const rows = await measureLogBytes({ endpoint: dynamoDb.endpoint });
-    console.log(
-      '| Request | Function lines | Function bytes | + Lambda START/END/REPORT | + access log line | Total bytes |',
-    );
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
-    for (const row of rows) {
-      const perInvocation = row.functionBytes + PLATFORM_BYTES;
-      const total = perInvocation + (row.operation === 'authorize' ? 0 : ACCESS_LOG_BYTES);
-      console.log(
-        `| ${row.operation} | ${row.functionLines} | ${Math.round(row.functionBytes)} | ${PLATFORM_BYTES} | ${row.operation === 'authorize' ? '—' : ACCESS_LOG_BYTES} | ${Math.round(total)} |`,
-      );
-    }
-  } finally {
-    await dynamoDb.stop();
-  }
-};
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,0 +1,51 @@
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { lambdaContext } from '#tools/lambda/context';
+import { BENCH_CONTEXT, freshRequest, outcomeOf } from './lambda-context';
+
+/**
+ * A child process of the bench, in place of Lambda's runtime: built by esbuild into the work
+ * directory, run on the Lambda's Node (bench/lambda-node.ts) with the function's environment as
+ * `child.mjs <result.json> <iterations> <warm-up> <event JSON> <name> <bundle>...`.
+ *
+ * It imports each bundle (timing the import: a fresh process's first is a cold start's init),
+ * then invokes the bundles in turn, the order alternating so that drift hits all alike:
+ * `warm-up` rounds unrecorded, then `iterations` timed from the call to the answer. The result
+ * goes to `result.json` as JSON (stdout is the functions' logs).
+ */
+
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+const [resultPath = '', iterations = '0', warmup = '0', eventJson = '', name = 'bench', ...bundles] =
+  process.argv.slice(2);
+const event: unknown = JSON.parse(eventJson);
+
+const loads: number[] = [];
+const handlers: Handler[] = [];
+for (const bundle of bundles) {
+  const started = performance.now();
+  const module: { handler: Handler } = await import(pathToFileURL(bundle).href);
+  loads.push(performance.now() - started);
+  handlers.push(module.handler);
+}
+
+const samples = handlers.map((): number[] => []);
+const statuses = handlers.map(() => new Set<number>());
+for (let round = -Number(warmup); round < Number(iterations); round++) {
+  const order = handlers.map((handler, index) => ({ handler, index }));
+  for (const { handler, index } of round % 2 === 0 ? order : order.reverse()) {
+    // A fresh event and context per invocation, made before the clock starts.
+    const request = freshRequest(event);
+    const context = lambdaContext(name, BENCH_CONTEXT);
+    const started = performance.now();
+    statuses[index]?.add(outcomeOf(await handler(request, context)));
+    if (round >= 0) samples[index]?.push(performance.now() - started);
+  }
+}
+
+writeFileSync(
+  resultPath,
+  `${JSON.stringify({ loads, samples, statuses: statuses.map((set) => [...set]) })}\n`,
+);
+// The SDK keeps its connection alive, as in Lambda: nothing more to wait for.
+process.exit(0);

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
+import { type ChildTarget, childEnvironment } from './targets';
+
+/** Where the children (bench/child.ts) run: their Node, the harness, DynamoDB and its tables. */
+export interface Children {
+  /** The Lambda's Node when installed (bench/lambda-node.ts). */
+  readonly node: string;
+  readonly harness: string;
+  readonly workDir: string;
+  readonly endpoint: string;
+  readonly names: TableNames;
+}
+
+/** One cold start: import of the bundle, then its first invocation (ms). */
+export interface ColdStart {
+  readonly loadMs: number;
+  readonly firstInvokeMs: number;
+  readonly totalMs: number;
+}
+
+/**
+ * Runs the harness on `bundles` with the target's environment (plus `env`), its stdout (the
+ * functions' logs) discarded: the time each took to import, and `iterations` timed invocations
+ * of each after `warmup`, every one answering the target's request with its status.
+ */
+export const runChild = async (
+  children: Children,
+  target: ChildTarget,
+  bundles: readonly string[],
+  {
+    iterations = 1,
+    warmup = 0,
+    env = {},
+  }: { iterations?: number; warmup?: number; env?: Record<string, string> } = {},
+): Promise<{ loads: number[]; samples: number[][] }> => {
+  const resultPath = join(children.workDir, `result-${randomUUID()}.json`);
+  const args = [resultPath, String(iterations), String(warmup), JSON.stringify(target.event), target.name];
+  await new Promise<void>((done, fail) => {
+    const child = spawn(children.node, [children.harness, ...args, ...bundles], {
+      env: { ...childEnvironment(target, children.endpoint, children.names), ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    child.once('error', fail);
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? done()
+        : fail(new Error(`${target.name} child exited with ${code ?? signal}: ${stderr.trim()}`)),
+    );
+  });
+  try {
+    const result: { loads: number[]; samples: number[][]; statuses: number[][] } = JSON.parse(
+      readFileSync(resultPath, 'utf8'),
+    );
+    const statuses = result.statuses.flat();
+    if (statuses.some((status) => status !== target.status)) {
+      throw new Error(
+        `${target.name} answered ${statuses.join(', ')}, not ${target.status}: ${bundles.join(', ')}`,
+      );
+    }
+    return result;
+  } finally {
+    rmSync(resultPath, { force: true });
+  }
+};
+
+/** A cold start of `bundle` in a fresh process: its import, then its first invocation. */
+export const coldStart = async (
+  children: Children,
+  target: ChildTarget,
+  bundle: string,
+  env?: Record<string, string>,
+): Promise<ColdStart> => {
+  const { loads, samples } = await runChild(children, target, [bundle], env ? { env } : {});
+  const [loadMs = Number.NaN, firstInvokeMs = Number.NaN] = [loads[0], samples[0]?.[0]];
+  return { loadMs, firstInvokeMs, totalMs: loadMs + firstInvokeMs };
+};

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { Agent, createServer, request } from 'node:http';
+
+/**
+ * What DynamoDB charges, seen from outside the functions: an HTTP proxy in front of DynamoDB
+ * Local that adds `ReturnConsumedCapacity: INDEXES` to every call and records the call with what
+ * DynamoDB answers. A function, its baseline or a whole child process pointed at `endpoint` is
+ * metered as it is, with no seam in its code. DynamoDB Local 3.3 reports consumed capacity with
+ * DynamoDB's rules (consistent GetItem 1 RCU, eventually consistent 0.5, Scan and Query by the
+ * 4 KB of items read, writes with their index entries) and checks no request signature.
+ */
+
+export interface MeteredCall {
+  /** `GetItem`, `Query`, `PutItem`… */
+  readonly command: string;
+  /** The request as sent, in DynamoDB's JSON (`{ "Item": { "id": { "N": "7" } } }`). */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** DynamoDB's HTTP status: 400 for a refused call (a failed condition), which reports no capacity. */
+  readonly status: number;
+  readonly consumed?: {
+    readonly CapacityUnits?: number;
+    readonly Table?: { readonly CapacityUnits?: number };
+    readonly GlobalSecondaryIndexes?: Readonly<Record<string, { readonly CapacityUnits?: number }>>;
+  };
+  /** Items a Scan or Query read. */
+  readonly scanned: number;
+}
+
+export interface Meter {
+  /** Point a client (DYNAMODB_ENDPOINT) here. */
+  readonly endpoint: string;
+  /** Every call since the last `take()`. */
+  take(): MeteredCall[];
+  close(): Promise<void>;
+}
+
+export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
+  const upstream = new URL(dynamoDbEndpoint);
+  const agent = new Agent({ keepAlive: true });
+  // By the SDK's invocation id: a retried call is recorded once, as its last attempt was answered.
+  let calls = new Map<string, MeteredCall>();
+  const server = createServer(async (incoming, answer) => {
+    // An attempt its client gave up on (a timeout, the request's deadline) is not recorded: its
+    // answer may come after the measurement it belonged to has ended.
+    let abandoned = false;
+    answer.once('close', () => {
+      abandoned = !answer.writableFinished;
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk);
+    const input: Record<string, unknown> = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const body = Buffer.from(JSON.stringify({ ...input, ReturnConsumedCapacity: 'INDEXES' }));
+    const forwarded = request(
+      {
+        agent,
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, 'content-length': String(body.length) },
+      },
+      async (response) => {
+        const parts: Buffer[] = [];
+        for await (const part of response) parts.push(part);
+        const text = Buffer.concat(parts);
+        const output: { ConsumedCapacity?: MeteredCall['consumed']; ScannedCount?: number } =
+          response.statusCode === 200 ? JSON.parse(text.toString('utf8')) : {};
+        if (abandoned) return;
+        calls.set(String(incoming.headers['amz-sdk-invocation-id'] ?? randomUUID()), {
+          command: String(incoming.headers['x-amz-target']).split('.').at(-1) ?? 'unknown',
+          input,
+          status: response.statusCode ?? 0,
+          ...(output.ConsumedCapacity ? { consumed: output.ConsumedCapacity } : {}),
+          scanned: output.ScannedCount ?? 0,
+        });
+        answer.writeHead(response.statusCode ?? 502, response.headers).end(text);
+      },
+    );
+    forwarded.once('error', (error) => answer.destroy(error));
+    forwarded.end(body);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('The meter listens on no TCP port');
+  return {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    take: () => {
+      const taken = [...calls.values()];
+      calls = new Map();
+      return taken;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+      agent.destroy();
+    },
+  };
+};

@@ -1,0 +1,200 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { authorizerRoot } from '#functions/authorizer/root';
+import { getPetRoot } from '#functions/get-pet/root';
+import { OPERATIONS } from '#functions/operations';
+import { functionEnvironment } from '#infra/constructs/api-function';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { STAGE_PLANS } from '#infra/stage-plans';
+import { STAGE_DEFAULTS } from '#infra/stages';
+import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
+import type { OperationRoot } from '#shared/composition/root';
+import { ENV, type FunctionConfig, type TableKey } from '#shared/config';
+import type { Operation } from '#shared/operations/operation';
+import { lambdaContext } from '#tools/lambda/context';
+import { type ApiIdentity, methodArn, proxyEvent, tokenAuthorizerEvent } from '#tools/lambda/events';
+import { BENCH_CONTEXT, freshRequest, NEW_FOR_EACH_REQUEST, outcomeOf } from './lambda-context';
+
+/**
+ * What the bench measures, derived from OPERATIONS and the contracts: every operation's function,
+ * that function sent an Idempotency-Key when its contract takes one, and the authorizer. A new
+ * operation needs nothing here: only its baseline, `bench/baselines/<its folder>.ts`.
+ */
+
+export type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
+
+export interface BenchTarget {
+  /** Its folder in functions/ (`get-pet`); a variant adds what it sends (`create-pet-idempotent`). */
+  readonly name: string;
+  /** The Lambda entry the stack points at, and its baseline's; relative to the project root. */
+  readonly entry: string;
+  readonly baseline: string;
+  readonly tables: readonly TableKey[];
+  /** The request it answers in every measurement: plain data, handed to the children as JSON. */
+  readonly event: BenchEvent;
+  /** The status that answer must have: the contract's success, 200 for an Allow policy. */
+  readonly status: number;
+  /** Cold start at most this many times its baseline's. */
+  readonly coldStartLimit: number;
+  /** The function whose bundle it is, for a variant (measured cold and for capacity, not warm). */
+  readonly variantOf?: string;
+  /** Its handler as its root builds it from `config`, answering a fresh copy of its event. */
+  readonly invoker: (config: FunctionConfig) => () => Promise<number>;
+  /** Variables the stack gives this function alone. */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/** What a child process needs to run a function: its bundle's request, tables and variables. */
+export type ChildTarget = Pick<BenchTarget, 'name' | 'tables' | 'event' | 'status' | 'environment'>;
+
+/** Cold-start budgets, against a raw function doing the same calls: reads, writes, the authorizer. */
+export const COLD_START_LIMIT = { read: 1.12, write: 1.2, authorizer: 1.06 } as const;
+
+/** The API the requests pretend to reach: the stack's region. */
+const BENCH_API: ApiIdentity = { accountId: '000000000000', apiId: 'bench', region: 'us-east-1' };
+
+/** Every path parameter names the first pet the bench seeds (pets are the API's one resource). */
+const FIRST_PET_ID = '1';
+
+/** The bench's name of a function: `functions/list-pets/lambda.ts` → `list-pets`. */
+export const folderOf = (entry: string): string => entry.split('/').at(-2) ?? entry;
+
+const baselineOf = (name: string): string => {
+  const file = `bench/baselines/${name}.ts`;
+  if (!existsSync(join(PROJECT_ROOT, file))) {
+    throw new Error(`No ${file}: a raw Lambda entry making the function's DynamoDB calls and nothing else`);
+  }
+  return file;
+};
+
+/**
+ * A request to `operation` as API Gateway passes it on once the authorizer accepted the bench's
+ * key: its path parameters naming the first pet, its first example body, the extra query and
+ * headers given.
+ */
+export const requestTo = (
+  operation: Operation,
+  extra: { query?: Record<string, string>; headers?: [string, string][] } = {},
+): APIGatewayProxyEvent => {
+  const body = operation.request.body && Object.values(operation.examples.requests ?? {})[0]?.value;
+  if (operation.request.body && body === undefined) {
+    throw new Error(`${operation.operationId} reads a body but its contract gives no example request`);
+  }
+  const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name ?? '');
+  const headers: [string, string][] = [
+    ['Host', `${BENCH_API.apiId}.execute-api.${BENCH_API.region}.amazonaws.com`],
+    ['User-Agent', 'bench'],
+  ];
+  if (body !== undefined) headers.push(['Content-Type', 'application/json']);
+  return proxyEvent({
+    api: BENCH_API,
+    method: operation.method,
+    path: operation.path.replace(/\{\w+\}/g, FIRST_PET_ID),
+    resource: operation.path,
+    pathParameters: names.length > 0 ? Object.fromEntries(names.map((name) => [name, FIRST_PET_ID])) : null,
+    headers: [...headers, ...(extra.headers ?? [])],
+    query: Object.entries(extra.query ?? {}),
+    body: body === undefined ? null : JSON.stringify(body),
+    requestId: 'bench-request',
+    authorizer: { principalId: 'key-bench', keyId: 'key-bench', keyName: 'bench' },
+  });
+};
+
+/** A handler called as Lambda calls it, with a fresh copy of `event`; its answer's status. */
+export const invoke =
+  <E>(handler: (event: E, context: ReturnType<typeof lambdaContext>) => Promise<unknown>, event: E) =>
+  async (): Promise<number> =>
+    outcomeOf(await handler(freshRequest(event), lambdaContext('bench', BENCH_CONTEXT)));
+
+/** Every function of the stack as the bench measures it; the authorizer accepts `apiKey`. */
+export const benchTargets = (apiKey: string, roots: readonly OperationRoot[] = OPERATIONS): BenchTarget[] => {
+  const operations = roots.flatMap((root): BenchTarget[] => {
+    const contract = root.operation;
+    const name = folderOf(root.entry);
+    const target = (event: APIGatewayProxyEvent) => ({
+      entry: root.entry,
+      baseline: baselineOf(name),
+      tables: root.tables,
+      event,
+      status: Math.min(...Object.keys(contract.responses).map(Number)),
+      coldStartLimit: contract.method === 'GET' ? COLD_START_LIMIT.read : COLD_START_LIMIT.write,
+      invoker: (config: FunctionConfig) => invoke(root.build(config), event),
+    });
+    const idempotency = contract.idempotency;
+    return [
+      { name, ...target(requestTo(contract)) },
+      ...(idempotency
+        ? [
+            {
+              name: `${name}-idempotent`,
+              variantOf: name,
+              ...target(requestTo(contract, { headers: [[idempotency.header, NEW_FOR_EACH_REQUEST]] })),
+            },
+          ]
+        : []),
+    ];
+  });
+  const event = tokenAuthorizerEvent(`Bearer ${apiKey}`, methodArn(BENCH_API, 'GET', '/pets'));
+  return [
+    ...operations,
+    {
+      name: folderOf(authorizerRoot.entry),
+      entry: authorizerRoot.entry,
+      baseline: baselineOf(folderOf(authorizerRoot.entry)),
+      tables: authorizerRoot.tables,
+      event,
+      status: 200,
+      coldStartLimit: COLD_START_LIMIT.authorizer,
+      invoker: (config) => invoke(authorizerRoot.build(config), event),
+      // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
+      environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },
+    },
+  ];
+};
+
+/**
+ * The peer (bench/peer.ts): a GetItem handler written as middy and Powertools handlers usually
+ * are, after AWS's TypeScript demo, answering getPet's request. Every function must start faster.
+ */
+export const PEER = {
+  name: 'peer',
+  entry: 'bench/peer.ts',
+  tables: getPetRoot.tables,
+  event: requestTo(getPetRoot.operation),
+  status: 200,
+} as const satisfies ChildTarget & { entry: string };
+
+/** The configuration the roots get in-process: DynamoDB at `endpoint`, silent, production's plans. */
+export const benchConfig = (endpoint: string, names: TableNames): FunctionConfig => ({
+  tables: names,
+  dynamoDb: { endpoint },
+  logLevel: 'SILENT',
+  metrics: false,
+  plans: STAGE_PLANS.production,
+});
+
+/**
+ * The environment of a function's process: what the stack gives it in production
+ * (`functionEnvironment`, its tables' variables, the authorizer's plans), what Lambda sets, and
+ * the DynamoDB Local endpoint. Built from scratch, so nothing of the bench's own process leaks in.
+ */
+export const childEnvironment = (
+  target: Pick<ChildTarget, 'name' | 'tables' | 'environment'>,
+  endpoint: string,
+  names: TableNames,
+): Record<string, string> => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  ...functionEnvironment(STAGE_DEFAULTS.production.logLevel, 'production'),
+  AWS_REGION: 'us-east-1',
+  AWS_LAMBDA_FUNCTION_NAME: target.name,
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+  // Powertools counts a cold start (the logs' cold_start) only in an on-demand function.
+  AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+  // The SDK's notice to Node 20 (children falling back to this machine's Node) measures nothing.
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  [ENV.dynamoDbEndpoint]: endpoint,
+  ...Object.fromEntries(target.tables.map((table) => [ENV.tables[table], names[table]])),
+  ...target.environment,
+});
