@@ -35,6 +35,7 @@ import {
   parserRefusal,
   rawRefusal,
   readBody,
+  refuseBodyRead,
   sendRefusal,
   sendResult,
   valuesOf,
@@ -266,6 +267,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     },
     (request, response) => handle(request, response, framingRefusal(request)),
   );
+  // Every header is read, however many: with `maxHeadersCount` unset Node 20 keeps about the
+  // first thousand and drops the rest without a word, which would resolve a repeated
+  // Authorization by dropping one. 0 is no limit (Node's documentation of the property); the
+  // header size limit (16 KiB, `maxHeaderSize`), answered 431, bounds them instead.
+  server.maxHeadersCount = 0;
   // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
   server.on('checkExpectation', (request, response) =>
     handle(request, response, expectationRefusal(request)),
@@ -282,6 +288,8 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   // a request id of its own, unless the client is gone or an answer is already on its way.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error);
+    // Within a body being read (a malformed chunk): the request's own answer, and its one log line.
+    if (refusal && refuseBodyRead(socket, refusal)) return;
     if (refusal && socket.writable && !answering.get(socket)?.headersSent) {
       const requestId = randomUUID();
       socket.end(rawRefusal(refusal, requestId));
