@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
+import { REQUEST_BUDGET_MS } from '#shared/deadline';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { type LocalFunctions, localFunctions } from '#tools/local/local-stack';
@@ -774,6 +775,39 @@ describe('the local gateway when a step fails', () => {
       expect(statuses).toEqual([200, 200, 200, 200]);
       expect(most).toBe(1);
     } finally {
+      await serial.close();
+    }
+  });
+
+  it('answers a request still waiting for its turn at its deadline 503 with Retry-After, without running it', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ran: string[] = [];
+    const holding: ProxyHandler = async (event) => {
+      ran.push(event.path);
+      await held;
+      return { statusCode: 200, body: '[]' };
+    };
+    const serial = await start({ concurrency: 1, handlers: everyOperation(holding) });
+    try {
+      const first = fetch(`${serial.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
+      await vi.waitFor(() => expect(ran).toEqual(['/pets']));
+      const sent = Date.now();
+      const queued = await fetch(`${serial.baseUrl}/pets/7`, { headers: { Authorization: 'Bearer any' } });
+      const waited = Date.now() - sent;
+      release();
+
+      expect(queued.status).toBe(503);
+      expect(await queued.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(queued.headers.get('retry-after')).toBe('1');
+      // Answered at its deadline, 3 s after it arrived, not once its turn came.
+      expect(waited).toBeGreaterThanOrEqual(REQUEST_BUDGET_MS - 10);
+      expect((await first).status).toBe(200);
+      expect(ran).toEqual(['/pets']);
+    } finally {
+      release();
       await serial.close();
     }
   });

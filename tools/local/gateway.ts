@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import pLimit from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
 import type { AllowedOrigins } from '#shared/allowed-origins';
+import { Deadline, REQUEST_BUDGET_MS, withDeadline } from '#shared/deadline';
 import { singleOrigin } from '#shared/http/cors';
 import { ERROR_STATUS } from '#shared/http/error-body';
 import {
@@ -42,6 +43,7 @@ import {
 } from '#tools/local/http-io';
 import { route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
+import { inTurn } from '#tools/local/turns';
 
 /**
  * The local stand-in for API Gateway: routes by the operations' descriptors, calls the real
@@ -162,6 +164,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);
+    // Received, as API Gateway's requestTimeEpoch says: the request's deadline counts from here,
+    // the time it waits for its turn (LOCAL_CONCURRENCY) and the authorizer's included.
+    const received = new Date();
+    const deadline = Deadline.in(REQUEST_BUDGET_MS, received.getTime());
     const match = route(method, url.pathname, operations);
     if (match.kind === 'no-resource') {
       // Where the reference is served, a path that is not the API's says where its paths are listed.
@@ -182,18 +188,18 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     }
     const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
-    // The authorizer and the function run in turn with the other requests (LOCAL_CONCURRENCY).
-    return limit(async () => {
-      // When API Gateway would have received it: the request's deadline counts from here, the
-      // authorizer's time included. (Not from its arrival: in AWS no request waits in a queue.)
-      const received = new Date();
-      const authorization = await authorizeRequest({
-        authorizer: options.authorizer,
-        tokens: valuesOf(headers, 'authorization'),
-        methodArn: arn,
-        timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
-        requestId,
-      });
+    // The authorizer and the function run in turn with the other requests, within the deadline:
+    // in AWS the authorizer starts on arrival, so its lookup ends by then however late it starts.
+    return inTurn(limit, deadline, async () => {
+      const authorization = await withDeadline(deadline, () =>
+        authorizeRequest({
+          authorizer: options.authorizer,
+          tokens: valuesOf(headers, 'authorization'),
+          methodArn: arn,
+          timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
+          requestId,
+        }),
+      );
       context.authorizer = authorization.context ?? {};
       const admission = options.fairUse?.admit(callerOf(authorization));
       if (admission && !admission.admitted) throw GatewayRefusal.of(admission.refusal);
