@@ -47,6 +47,12 @@ export const NAME_MAX_LENGTH = 200;
 const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 
 /**
+ * Well-formed Unicode text: no lone surrogate (U+D800..U+DFFF), which JSON can carry as an escape
+ * (`"\ud800"`) but which is no character, and which strict clients refuse to decode.
+ */
+const WELL_FORMED = /^\P{Cs}*$/u;
+
+/**
  * At least one character that shows: not white space (U+00A0 included), not a control or format
  * character (U+200B, U+200D, U+2060 …), not default-ignorable (U+3164 HANGUL FILLER, U+115F …),
  * not a combining mark on nothing, not a lone surrogate, not the blank Braille pattern U+2800.
@@ -57,11 +63,13 @@ const name = describe(
   v.pipe(
     v.string('must be a string'),
     v.minLength(1, 'must not be empty'),
-    v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+    // Characters are code points, as JSON Schema's `maxLength` counts them: an emoji is one.
+    v.maxCodePoints(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
     v.regex(
       NO_CONTROL_CHARACTERS,
       'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
     ),
+    v.regex(WELL_FORMED, 'must be well-formed Unicode text: no lone surrogate (U+D800 to U+DFFF)'),
     v.regex(
       VISIBLE_CHARACTER,
       'must not be blank: it needs a visible character (not a space, control, format or invisible one)',
@@ -69,7 +77,7 @@ const name = describe(
   ),
   {
     description:
-      "The animal's name: 1 to 200 characters, at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
+      "The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
     example: 'Rex',
   },
 );

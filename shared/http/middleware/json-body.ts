@@ -1,6 +1,7 @@
 import type middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { checkExactNumbers } from '#shared/http/exact-numbers';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
@@ -97,6 +98,8 @@ const bodyChecks = (maxBytes: number): middy.MiddlewareObj<APIGatewayProxyEvent>
     // Text from here on: middy's parser would decode base64 leniently.
     event.body = bodyText(event.body ?? '', event.isBase64Encoded);
     event.isBase64Encoded = false;
+    // Its numbers as sent: one a double cannot hold exactly is refused, never read rounded.
+    checkExactNumbers(event.body);
     // Written in the one form middy's parser matches (its test is case-sensitive); the type
     // itself was checked above, as RFC 9110 reads it.
     event.headers = { ...event.headers, 'content-type': JSON_MEDIA_TYPE };
