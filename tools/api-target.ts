@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { BASE_PATH } from '#shared/http/paths';
-import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
+import { dataDirHolder } from '#tools/local/data-dir-lock';
+import {
+  LOCAL_HOST,
+  LocalConfigError,
+  localDataDir,
+  localDataPaths,
+  readLocalSettings,
+} from '#tools/local/settings';
 
 /** The API a command talks to: its base URL (ending in `/v1`, no `/` after it) and a key. */
 export interface ApiTarget {
@@ -13,10 +21,21 @@ export class TargetError extends Error {
   override readonly name = 'TargetError';
 }
 
-/** `npm start`'s own address and key, read from the settings npm start reads (PORT, PETSTORE_DATA_DIR…). */
+/** npm start's server: its address and key, and the web origins it allows. */
+export interface LocalTarget extends ApiTarget {
+  readonly corsOrigins: AllowedOrigins;
+}
+
+/**
+ * The server `npm start` (or `npm run dev`) runs on the data directory PETSTORE_DATA_DIR names:
+ * its port, key and origins as its lock records them (`.data/server.lock`), whatever PORT it was
+ * given. A server given DYNAMODB_ENDPOINT holds no lock: then the settings npm start reads (PORT,
+ * PETSTORE_API_KEY or the data directory's key, PETSTORE_CORS_ORIGINS) say where it is.
+ */
 export const localServerTarget = (
   env: Readonly<Record<string, string | undefined>> = process.env,
-): ApiTarget => {
+): LocalTarget => {
+  const holder = dataDirHolder(localDataDir(env));
   let settings: ReturnType<typeof readLocalSettings>;
   try {
     settings = readLocalSettings(env);
@@ -25,7 +44,7 @@ export const localServerTarget = (
     throw error;
   }
   const keyFile = localDataPaths(settings.dataDir).apiKey;
-  let apiKey = settings.apiKey;
+  let apiKey = holder?.apiKey ?? settings.apiKey;
   try {
     apiKey ??= readFileSync(keyFile, 'utf8').trim();
   } catch {
@@ -33,7 +52,11 @@ export const localServerTarget = (
       `No API key: start the local server with npm start (it writes ${keyFile}), or give --key`,
     );
   }
-  return { baseUrl: `http://${LOCAL_HOST}:${settings.port}${BASE_PATH}`, apiKey };
+  return {
+    baseUrl: `http://${LOCAL_HOST}:${holder?.port ?? settings.port}${BASE_PATH}`,
+    apiKey,
+    corsOrigins: holder?.corsOrigins ?? settings.corsOrigins,
+  };
 };
 
 /** A deployed stage (or any server): its base URL, the stack output `ApiUrl`, and a key of it. */

@@ -1,4 +1,4 @@
-import { isSafeNumber, parse } from 'lossless-json';
+import { isInteger, isSafeNumber, parse } from 'lossless-json';
 import type { ErrorDetail } from '#shared/http/error-body';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
@@ -7,9 +7,18 @@ import { validationFailed } from '#shared/http/middleware/validate-request';
  * `9007199254740990.9` as 9007199254740991: stored, the client's value would have become another.
  * The body's text is read once more with a lossless parser (`lossless-json`, which hands each
  * number over as its text), the same on Lambda's Node 24 and the local server's Node 20, and a
- * number the service cannot hold exactly is refused, naming its field. `isSafeNumber` says which:
- * an integer within ±(2^53−1), or a decimal whose digits survive the round trip through a double.
+ * number the service cannot hold exactly is refused, naming its field: an integer the double
+ * differs from (9007199254740993; 2^53 itself is held, and refused by range), or a number with a
+ * fraction or exponent whose digits do not survive the round trip through a double
+ * (`isSafeNumber`).
  */
+
+/** Whether a double holds the number `text` as written. */
+const isExact = (text: string): boolean => {
+  if (!isInteger(text)) return isSafeNumber(text);
+  const read = Number(text);
+  return Number.isFinite(read) && BigInt(read) === BigInt(text);
+};
 
 /** A number whose text a double cannot hold exactly. */
 class Inexact {
@@ -37,7 +46,7 @@ export const checkExactNumbers = (text: string): void => {
   let value: unknown;
   try {
     value = parse(text, null, {
-      parseNumber: (number) => (isSafeNumber(number) ? 0 : new Inexact(number)),
+      parseNumber: (number) => (isExact(number) ? 0 : new Inexact(number)),
       // As JSON.parse reads them: the last of repeated keys.
       onDuplicateKey: ({ newValue }) => newValue,
     });

@@ -259,8 +259,9 @@ describe('the numbers of a JSON body', () => {
     ]);
   });
 
-  it('pass when their text is what the service reads, integers or not (the schema judges those)', () => {
+  it('pass when their text is what the service reads, integers or not, in range or not (the schema judges those)', () => {
     expect(problems('{"categoryId":1.0,"a":1e2,"b":-9007199254740991,"c":0.1,"d":[1.5]}')).toEqual([]);
+    expect(problems('{"categoryId":9007199254740992}')).toEqual([]);
   });
 
   it('are read from the last of repeated keys, as JSON.parse reads them, and left alone in text that is not JSON', () => {

@@ -1,3 +1,4 @@
+import { nodeTooOld } from '#tools/local/node-version';
 import { describeStartFailure } from '#tools/local/start-failure';
 
 /**
@@ -8,6 +9,12 @@ import { describeStartFailure } from '#tools/local/start-failure';
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const tooOld = nodeTooOld();
+if (tooOld) {
+  console.error(`Cannot start: ${tooOld}.`);
+  process.exit(1);
+}
 
 try {
   const { runServer } = await import('#tools/local/server');

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { assertAnswers, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
-import { LOCAL_HOST } from '#tools/local/settings';
 import { SCAN_PAGES, SeedError, type SeedResult, seedExamplePets } from '#tools/seed/seed-pets';
 
 /**
@@ -13,7 +12,7 @@ import { SCAN_PAGES, SeedError, type SeedResult, seedExamplePets } from '#tools/
  */
 
 const USAGE = `Usage: npm run seed [-- --url <base URL ending in /v1> --key <API key>]
-Without --url: the local server (npm start) at http://${LOCAL_HOST}:$PORT/v1 and its key.`;
+Without --url: the local server npm start runs on $PETSTORE_DATA_DIR (./.data): its port and key, from its lock.`;
 
 const line = ({ pet, outcome }: SeedResult) =>
   `${outcome.padEnd(8)} #${pet.id} ${pet.name} (${pet.status}, category ${pet.categoryId})`;

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV, optionalEnv } from '#shared/config';
-import { BASE_PATH } from '#shared/http/paths';
+import { localServerTarget, TargetError } from '#tools/api-target';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget } from '#tools/contract/target';
-import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { formatReport, runSuite } from './run-suite';
 
 /**
@@ -13,7 +11,8 @@ import { formatReport, runSuite } from './run-suite';
  * against a running API, and a readable report: each check passed, failed (with why) or skipped
  * (with why it does not apply to this target); exits 1 when a check fails, 2 when it cannot run.
  *
- *   npm run smoke                                   the local server npm start runs (its port and key)
+ *   npm run smoke                                   the local server npm start runs (its port and key,
+ *                                                   from its lock: tools/api-target.ts)
  *   npm run smoke -- --url <base URL> --key <key>   a deployed stage (or BASE_URL and API_KEY)
  *   npm run smoke -- … --origin <origin>            also check CORS for an origin the stage allows
  *                                                   (without one, those checks are skipped)
@@ -26,7 +25,7 @@ import { formatReport, runSuite } from './run-suite';
  */
 
 const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>] [--read-only] [--throttle-key <API key>]]
-Without --url: the local server (npm start) at http://${LOCAL_HOST}:$PORT/v1 and its key.
+Without --url: the local server npm start runs on $PETSTORE_DATA_DIR (./.data): its port and key, from its lock.
 --throttle-key: a key of its own, best on a small plan, that the throttling check may spend.
 Environment: ${ENV.smoke.baseUrl}, ${ENV.smoke.apiKey}, ${ENV.smoke.origin}, ${ENV.smoke.throttleKey}.`;
 
@@ -35,30 +34,21 @@ class SmokeSetupError extends Error {}
 /** A web client's dev server: the origin checked when npm start allows any. */
 const SOME_ORIGIN = 'http://localhost:5173';
 
-/** npm start's own address, key and origins, read from the settings npm start reads. */
+/** npm start's own address, key and origins (tools/api-target.ts), and the origin to check. */
 const localServer = () => {
-  let settings: ReturnType<typeof readLocalSettings>;
+  let target: ReturnType<typeof localServerTarget>;
   try {
-    settings = readLocalSettings(process.env);
+    target = localServerTarget();
   } catch (error) {
-    if (error instanceof LocalConfigError) throw new SmokeSetupError(error.message);
+    if (error instanceof TargetError) throw new SmokeSetupError(error.message);
     throw error;
   }
-  const baseUrl = `http://${LOCAL_HOST}:${settings.port}${BASE_PATH}`;
-  const keyFile = localDataPaths(settings.dataDir).apiKey;
-  let apiKey = settings.apiKey;
-  try {
-    apiKey ??= readFileSync(keyFile, 'utf8').trim();
-  } catch {
-    throw new SmokeSetupError(
-      `No API key: start the local server with npm start (it writes ${keyFile}), or give --key`,
-    );
-  }
-  const [first] = settings.corsOrigins;
-  if (first === undefined || settings.corsOrigins.includes(ANY_ORIGIN)) {
+  const { baseUrl, apiKey, corsOrigins } = target;
+  if (corsOrigins.includes(ANY_ORIGIN))
     return { baseUrl, apiKey, origin: SOME_ORIGIN, origins: 'any' as const };
-  }
-  return { baseUrl, apiKey, origin: first, origins: 'listed' as const };
+  const [first] = corsOrigins;
+  // A server that allows no origin has no CORS to check.
+  return { baseUrl, apiKey, ...(first ? { origin: first, origins: 'listed' as const } : {}) };
 };
 
 const readOptions = () => {
