@@ -60,24 +60,42 @@ export const localServerTarget = (
 };
 
 /** A deployed stage (or any server): its base URL, the stack output `ApiUrl`, and a key of it. */
-export const remoteTarget = (url: string, apiKey: string | undefined): ApiTarget => {
+export const remoteTarget = (url: string, apiKey: string | undefined, keySetting?: string): ApiTarget => {
   if (!/^https?:\/\/\S+\/v1\/?$/.test(url)) {
     throw new TargetError(
       `--url must be the API's base URL ending in /v1 (the stack output ApiUrl), not "${url}"`,
     );
   }
-  if (!apiKey) throw new TargetError('No API key: give --key <key> (npm run keys -- create … makes one)');
+  if (!apiKey)
+    throw new TargetError(
+      `No API key: give --key <key>${keySetting ? ` or ${keySetting}` : ''} (npm run keys -- create … makes one)`,
+    );
   return { baseUrl: url.replace(/\/+$/, ''), apiKey };
 };
 
-/** Fails at once, saying so, when nothing answers at the target's base URL. */
-export const assertAnswers = async (target: ApiTarget): Promise<void> => {
+/**
+ * Fails at once, in one line, when nothing answers at the target or it refuses the key (401 or
+ * 403): every request after would fail for that one reason.
+ */
+export const assertKeyAccepted = async ({ baseUrl, apiKey }: ApiTarget): Promise<void> => {
+  let response: Response;
   try {
-    await fetch(`${target.baseUrl}/pets`, { signal: AbortSignal.timeout(10_000) });
+    response = await fetch(`${baseUrl}/pets?limit=1`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new TargetError(
-      `No API answers at ${target.baseUrl} (${cause}): start it with npm start, or give --url and --key of a stage`,
+      `No API answers at ${baseUrl} (${cause}): start it with npm start, or give --url and --key of a stage`,
     );
   }
+  if (response.status === 401 || response.status === 403) {
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+    const code = typeof body.code === 'string' ? ` ${body.code}` : '';
+    throw new TargetError(
+      `The API at ${baseUrl} refused the key (${response.status}${code}): give the key npm start printed, or one made for that stage with npm run keys -- create`,
+    );
+  }
+  await response.body?.cancel();
 };

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { assertAnswers, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
+import { assertKeyAccepted, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
 import { SCAN_PAGES, SeedError, type SeedResult, seedExamplePets } from '#tools/seed/seed-pets';
 
 /**
@@ -26,7 +26,7 @@ try {
     process.exit(0);
   }
   const target = values.url ? remoteTarget(values.url, values.key) : localServerTarget();
-  await assertAnswers(target);
+  await assertKeyAccepted(target);
   const { results, storeReadWhole } = await seedExamplePets(target);
   for (const result of results) console.log(line(result));
   const created = results.filter((result) => result.outcome === 'created').length;

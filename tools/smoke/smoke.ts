@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV, optionalEnv } from '#shared/config';
-import { localServerTarget, TargetError } from '#tools/api-target';
+import { assertKeyAccepted, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget } from '#tools/contract/target';
 import { formatReport, runSuite } from './run-suite';
@@ -29,26 +29,17 @@ Without --url: the local server npm start runs on $PETSTORE_DATA_DIR (./.data): 
 --throttle-key: a key of its own, best on a small plan, that the throttling check may spend.
 Environment: ${ENV.smoke.baseUrl}, ${ENV.smoke.apiKey}, ${ENV.smoke.origin}, ${ENV.smoke.throttleKey}.`;
 
-class SmokeSetupError extends Error {}
-
 /** A web client's dev server: the origin checked when npm start allows any. */
 const SOME_ORIGIN = 'http://localhost:5173';
 
 /** npm start's own address, key and origins (tools/api-target.ts), and the origin to check. */
 const localServer = () => {
-  let target: ReturnType<typeof localServerTarget>;
-  try {
-    target = localServerTarget();
-  } catch (error) {
-    if (error instanceof TargetError) throw new SmokeSetupError(error.message);
-    throw error;
-  }
-  const { baseUrl, apiKey, corsOrigins } = target;
+  const { baseUrl, apiKey, corsOrigins } = localServerTarget();
   if (corsOrigins.includes(ANY_ORIGIN))
-    return { baseUrl, apiKey, origin: SOME_ORIGIN, origins: 'any' as const };
+    return { baseUrl, apiKey, allowedOrigin: SOME_ORIGIN, origins: 'any' as const };
   const [first] = corsOrigins;
   // A server that allows no origin has no CORS to check.
-  return { baseUrl, apiKey, ...(first ? { origin: first, origins: 'listed' as const } : {}) };
+  return { baseUrl, apiKey, ...(first ? { allowedOrigin: first, origins: 'listed' as const } : {}) };
 };
 
 const readOptions = () => {
@@ -70,67 +61,26 @@ const readOptions = () => {
   const url = values.url ?? optionalEnv(ENV.smoke.baseUrl, process.env);
   const origin = values.origin ?? optionalEnv(ENV.smoke.origin, process.env);
   const throttleKey = values['throttle-key'] ?? optionalEnv(ENV.smoke.throttleKey, process.env);
-  const throttling = throttleKey ? { throttleKey } : {};
-  if (!url) {
-    const local = localServer();
-    return { ...local, ...(origin ? { origin } : {}), readOnly, ...throttling };
-  }
-  const apiKey = values.key ?? optionalEnv(ENV.smoke.apiKey, process.env);
-  if (!apiKey)
-    throw new SmokeSetupError(
-      `No API key: give --key <key> or ${ENV.smoke.apiKey} (npm run keys -- create … makes one)`,
-    );
-  if (!/^https?:\/\/\S+\/v1\/?$/.test(url)) {
-    throw new SmokeSetupError(
-      `--url must be the API's base URL ending in /v1 (the stack output ApiUrl), not "${url}"`,
-    );
-  }
-  return { baseUrl: url, apiKey, ...(origin ? { origin } : {}), readOnly, ...throttling };
-};
-
-/**
- * Fails at once, in one line, when nothing answers at the base URL or the API refuses the key
- * (401 or 403): every check of the suite would fail for that one reason.
- */
-const assertKeyAccepted = async (baseUrl: string, apiKey: string) => {
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl.replace(/\/+$/, '')}/pets?limit=1`, {
-      headers: { Authorization: `Bearer ${apiKey}` },
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new SmokeSetupError(
-      `No API answers at ${baseUrl} (${cause}): start it with npm start, or give --url and --key of a stage`,
-    );
-  }
-  if (response.status === 401 || response.status === 403) {
-    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
-    const code = typeof body.code === 'string' ? ` ${body.code}` : '';
-    throw new SmokeSetupError(
-      `The API at ${baseUrl} refused the key (${response.status}${code}): give the key npm start printed, or one made for that stage with npm run keys -- create`,
-    );
-  }
-  await response.body?.cancel();
+  const target = url
+    ? remoteTarget(url, values.key ?? optionalEnv(ENV.smoke.apiKey, process.env), ENV.smoke.apiKey)
+    : localServer();
+  return {
+    ...target,
+    ...(origin ? { allowedOrigin: origin } : {}),
+    readOnly,
+    ...(throttleKey ? { throttleKey } : {}),
+  };
 };
 
 try {
   const options = readOptions();
-  await assertKeyAccepted(options.baseUrl, options.apiKey);
-  const target = contractTarget({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    readOnly: options.readOnly,
-    ...(options.origin ? { allowedOrigin: options.origin } : {}),
-    ...('origins' in options ? { origins: options.origins } : {}),
-    ...(options.throttleKey ? { throttleKey: options.throttleKey } : {}),
-  });
+  await assertKeyAccepted(options);
+  const target = contractTarget(options);
   const results = await runSuite(CONTRACT_SUITE, target);
   console.log(formatReport(results, target.baseUrl, { readOnly: options.readOnly }));
   process.exitCode = results.some((result) => result.status === 'failed') ? 1 : 0;
 } catch (error) {
-  if (!(error instanceof SmokeSetupError)) throw error;
+  if (!(error instanceof TargetError)) throw error;
   console.error(`Cannot run the smoke suite: ${error.message}`);
   process.exitCode = 2;
 }
