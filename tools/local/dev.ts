@@ -1,4 +1,3 @@
-import { nodeTooOld } from '#tools/local/node-version';
 import { describeStartFailure } from '#tools/local/start-failure';
 
 /**
@@ -7,12 +6,6 @@ import { describeStartFailure } from '#tools/local/start-failure';
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-const tooOld = nodeTooOld();
-if (tooOld) {
-  console.error(`Cannot start: ${tooOld}.`);
-  process.exit(1);
-}
 
 try {
   const { runDevServer } = await import('#tools/local/dev-server');
