@@ -334,7 +334,7 @@ describe('npm start', () => {
         const after = await checkedClient(second.baseUrl, key).get('/pets?limit=1');
 
         expect(lines).toContain(
-          `Database: DynamoDB at ${endpoint} (DYNAMODB_ENDPOINT), shared and not locked (a data directory's lock is for the DynamoDB Local npm start runs in it): this server adds the tables and key record it misses and rewrites none it finds`,
+          `Database: DynamoDB at ${endpoint} (DYNAMODB_ENDPOINT), not this server's: it takes no lock on it (a data directory's lock covers the DynamoDB Local run there), adds the tables and key record it misses, and rewrites none it finds`,
         );
         expect(lines).toContain(
           "Its plan: local, enforced as API Gateway would (PETSTORE_API_KEY_PLAN=trial tries a client's back-off)",

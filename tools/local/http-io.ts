@@ -2,7 +2,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/allowed-origins';
-import { type ErrorCode, errorBody } from '#shared/http/error-body';
+import { errorBody } from '#shared/http/error-body';
 import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviour';
 import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
@@ -169,22 +169,27 @@ const WELL_FORMED_VERSION = /^[^\r\n]* HTTP\/\d\.\d\r\n/;
 export const parserRefusal = (
   error: NodeJS.ErrnoException & { readonly rawPacket?: Buffer },
 ): GatewayRefusal | undefined => {
-  const refuse = (code: ErrorCode, message: string) => GatewayRefusal.httpLayer(code, message);
   switch (error.code) {
     case 'ECONNRESET':
       return undefined;
     case 'HPE_HEADER_OVERFLOW':
-      return refuse('HEADERS_TOO_LARGE', 'Request headers are too large');
+      return GatewayRefusal.httpLayer('HEADERS_TOO_LARGE', 'Request headers are too large');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return refuse('PAYLOAD_TOO_LARGE', 'Request chunk extensions are too large');
+      return GatewayRefusal.httpLayer('PAYLOAD_TOO_LARGE', 'Request chunk extensions are too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return refuse('REQUEST_TIMEOUT', 'The request was not received in time');
+      return GatewayRefusal.httpLayer('REQUEST_TIMEOUT', 'The request was not received in time');
     case 'HPE_INVALID_VERSION':
-      if (WELL_FORMED_VERSION.test(error.rawPacket?.toString('latin1') ?? ''))
-        return refuse('HTTP_VERSION_NOT_SUPPORTED', 'The HTTP version is not supported: send HTTP/1.1');
-      return refuse('VALIDATION_FAILED', 'Malformed request line: end it with " HTTP/1.1" and CRLF');
+      return WELL_FORMED_VERSION.test(error.rawPacket?.toString('latin1') ?? '')
+        ? GatewayRefusal.httpLayer(
+            'HTTP_VERSION_NOT_SUPPORTED',
+            'The HTTP version is not supported: send HTTP/1.1',
+          )
+        : GatewayRefusal.httpLayer(
+            'VALIDATION_FAILED',
+            'Malformed request line: end it with " HTTP/1.1" and CRLF',
+          );
     default:
-      return refuse('VALIDATION_FAILED', 'Malformed HTTP request');
+      return GatewayRefusal.httpLayer('VALIDATION_FAILED', 'Malformed HTTP request');
   }
 };
 

@@ -52,7 +52,7 @@ export const runServer = async (): Promise<void> => {
   const paths = localDataPaths(settings.dataDir);
   const database = stack.dynamoDbLocal
     ? `DynamoDB Local at ${stack.dynamoDbEndpoint}, data in ${paths.dynamoDb}`
-    : `DynamoDB at ${stack.dynamoDbEndpoint} (${ENV.dynamoDbEndpoint}), shared and not locked (a data directory's lock is for the DynamoDB Local npm start runs in it): this server adds the tables and key record it misses and rewrites none it finds`;
+    : `DynamoDB at ${stack.dynamoDbEndpoint} (${ENV.dynamoDbEndpoint}), not this server's: it takes no lock on it (a data directory's lock covers the DynamoDB Local run there), adds the tables and key record it misses, and rewrites none it finds`;
   // A stored key keeps its plan: PETSTORE_API_KEY_PLAN only names the plan of a record made now.
   const keptPlan =
     settings.apiKeyPlan !== undefined && settings.apiKeyPlan !== stack.apiKeyPlan
