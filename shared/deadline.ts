@@ -56,8 +56,15 @@ export const requestDeadline = ({ receivedAt, remainingMs }: RequestTiming, now 
 
 const current = new AsyncLocalStorage<Deadline>();
 
-/** Runs `work` (a request, and everything it awaits) under `deadline`. */
-export const withDeadline = <T>(deadline: Deadline, work: () => T): T => current.run(deadline, work);
+/**
+ * Runs `work` (a request, and everything it awaits) under `deadline`, or under the deadline it
+ * already runs under when that one is earlier: a deadline set within another never outlasts it
+ * (the local gateway runs the authorizer within its request's deadline; in Lambda there is none).
+ */
+export const withDeadline = <T>(deadline: Deadline, work: () => T): T => {
+  const outer = current.getStore();
+  return current.run(outer && outer.at < deadline.at ? outer : deadline, work);
+};
 
 /** The deadline of the request being served; none outside a request (tools, tests, set-up). */
 export const currentDeadline = (): Deadline | undefined => current.getStore();

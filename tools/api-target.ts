@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { BASE_PATH } from '#shared/http/paths';
-import { LOCAL_HOST, LocalConfigError, localDataPaths, readLocalSettings } from '#tools/local/settings';
+import { QuotaExhausted, SUITE_USER_AGENT } from '#tools/contract/api-client';
+import { dataDirHolder } from '#tools/local/data-dir-lock';
+import {
+  LOCAL_HOST,
+  LocalConfigError,
+  localDataDir,
+  localDataPaths,
+  readLocalSettings,
+} from '#tools/local/settings';
 
 /** The API a command talks to: its base URL (ending in `/v1`, no `/` after it) and a key. */
 export interface ApiTarget {
@@ -13,10 +22,21 @@ export class TargetError extends Error {
   override readonly name = 'TargetError';
 }
 
-/** `npm start`'s own address and key, read from the settings npm start reads (PORT, PETSTORE_DATA_DIR…). */
+/** npm start's server: its address and key, and the web origins it allows. */
+export interface LocalTarget extends ApiTarget {
+  readonly corsOrigins: AllowedOrigins;
+}
+
+/**
+ * The server `npm start` (or `npm run dev`) runs on the data directory PETSTORE_DATA_DIR names:
+ * its port, key and origins as its lock records them (`.data/server.lock`), whatever PORT it was
+ * given. A server given DYNAMODB_ENDPOINT holds no lock: then the settings npm start reads (PORT,
+ * PETSTORE_API_KEY or the data directory's key, PETSTORE_CORS_ORIGINS) say where it is.
+ */
 export const localServerTarget = (
   env: Readonly<Record<string, string | undefined>> = process.env,
-): ApiTarget => {
+): LocalTarget => {
+  const holder = dataDirHolder(localDataDir(env));
   let settings: ReturnType<typeof readLocalSettings>;
   try {
     settings = readLocalSettings(env);
@@ -25,7 +45,7 @@ export const localServerTarget = (
     throw error;
   }
   const keyFile = localDataPaths(settings.dataDir).apiKey;
-  let apiKey = settings.apiKey;
+  let apiKey = holder?.apiKey ?? settings.apiKey;
   try {
     apiKey ??= readFileSync(keyFile, 'utf8').trim();
   } catch {
@@ -33,28 +53,58 @@ export const localServerTarget = (
       `No API key: start the local server with npm start (it writes ${keyFile}), or give --key`,
     );
   }
-  return { baseUrl: `http://${LOCAL_HOST}:${settings.port}${BASE_PATH}`, apiKey };
+  return {
+    baseUrl: `http://${LOCAL_HOST}:${holder?.port ?? settings.port}${BASE_PATH}`,
+    apiKey,
+    corsOrigins: holder?.corsOrigins ?? settings.corsOrigins,
+  };
 };
 
 /** A deployed stage (or any server): its base URL, the stack output `ApiUrl`, and a key of it. */
-export const remoteTarget = (url: string, apiKey: string | undefined): ApiTarget => {
+export const remoteTarget = (url: string, apiKey: string | undefined, keySetting?: string): ApiTarget => {
   if (!/^https?:\/\/\S+\/v1\/?$/.test(url)) {
     throw new TargetError(
       `--url must be the API's base URL ending in /v1 (the stack output ApiUrl), not "${url}"`,
     );
   }
-  if (!apiKey) throw new TargetError('No API key: give --key <key> (npm run keys -- create … makes one)');
+  if (!apiKey)
+    throw new TargetError(
+      `No API key: give --key <key>${keySetting ? ` or ${keySetting}` : ''} (npm run keys -- create … makes one)`,
+    );
   return { baseUrl: url.replace(/\/+$/, ''), apiKey };
 };
 
-/** Fails at once, saying so, when nothing answers at the target's base URL. */
-export const assertAnswers = async (target: ApiTarget): Promise<void> => {
+/**
+ * Fails at once, in one line, when nothing answers at the target, it refuses the key (401 or
+ * 403: TargetError) or the key's quota is spent (QuotaExhausted): every request after would fail
+ * for that one reason.
+ */
+export const assertKeyAccepted = async ({ baseUrl, apiKey }: ApiTarget): Promise<void> => {
+  let response: Response;
   try {
-    await fetch(`${target.baseUrl}/pets`, { signal: AbortSignal.timeout(10_000) });
+    response = await fetch(`${baseUrl}/pets?limit=1`, {
+      // Production's firewall refuses a request without a User-Agent.
+      headers: { Authorization: `Bearer ${apiKey}`, 'User-Agent': SUITE_USER_AGENT },
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new TargetError(
-      `No API answers at ${target.baseUrl} (${cause}): start it with npm start, or give --url and --key of a stage`,
+      `No API answers at ${baseUrl} (${cause}): start it with npm start, or give --url and --key of a stage`,
     );
   }
+  if (response.status === 401 || response.status === 403) {
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+    const code = typeof body.code === 'string' ? ` ${body.code}` : '';
+    throw new TargetError(
+      `The API at ${baseUrl} refused the key (${response.status}${code}): give the key npm start printed, or one made for that stage with npm run keys -- create`,
+    );
+  }
+  // A spent quota: every request after would be refused for that one reason too.
+  if (
+    response.status === 429 &&
+    ((await response.json().catch(() => ({}))) as { code?: unknown }).code === 'QUOTA_EXCEEDED'
+  )
+    throw new QuotaExhausted('before the first request');
+  await response.body?.cancel();
 };

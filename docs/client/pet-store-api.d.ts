@@ -71,10 +71,10 @@ export interface components {
         /** @description An animal to add; the service assigns its id. */
         NewPet: {
             /**
-             * @description The animal's name: 1 to 200 characters, at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
+             * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name: string & (unknown & unknown);
+            name: string & (unknown & unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.
@@ -114,10 +114,10 @@ export interface components {
              */
             id: number;
             /**
-             * @description The animal's name: 1 to 200 characters, at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
+             * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name: string & (unknown & unknown);
+            name: string & (unknown & unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.

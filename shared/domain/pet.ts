@@ -47,6 +47,12 @@ export const NAME_MAX_LENGTH = 200;
 const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 
 /**
+ * Well-formed Unicode text: no lone surrogate (U+D800..U+DFFF), which JSON can carry as an escape
+ * (`"\ud800"`) but which is no character, and which strict clients refuse to decode.
+ */
+const WELL_FORMED = /^\P{Cs}*$/u;
+
+/**
  * At least one character that shows: not white space (U+00A0 included), not a control or format
  * character (U+200B, U+200D, U+2060 …), not default-ignorable (U+3164 HANGUL FILLER, U+115F …),
  * not a combining mark on nothing, not a lone surrogate, not the blank Braille pattern U+2800.
@@ -57,7 +63,8 @@ const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ig
 const nameShape = v.pipe(
   v.string('must be a string'),
   v.minLength(1, 'must not be empty'),
-  v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+  // Characters are code points, as JSON Schema's `maxLength` counts them: an emoji is one.
+  v.maxCodePoints(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
 );
 
 /** A name as a client sends it: its shape, and the text rules that only a write checks. */
@@ -68,6 +75,7 @@ const name = describe(
       NO_CONTROL_CHARACTERS,
       'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
     ),
+    v.regex(WELL_FORMED, 'must be well-formed Unicode text: no lone surrogate (U+D800 to U+DFFF)'),
     v.regex(
       VISIBLE_CHARACTER,
       'must not be blank: it needs a visible character (not a space, control, format or invisible one)',
@@ -75,7 +83,7 @@ const name = describe(
   ),
   {
     description:
-      "The animal's name: 1 to 200 characters, at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
+      "The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
     example: 'Rex',
   },
 );

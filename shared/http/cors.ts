@@ -12,9 +12,15 @@ import { headerValues } from '#shared/http/headers';
 export const isAllowedOrigin = (allowed: AllowedOrigins, origin: string | undefined): origin is string =>
   origin !== undefined && origin !== '' && (allowed.includes(ANY_ORIGIN) || allowed.includes(origin));
 
-/** The one `Origin` among a request's values; none when it is missing or repeated (no browser repeats it). */
-export const singleOrigin = (values: readonly string[]): string | undefined =>
-  values.length === 1 ? values[0] : undefined;
+/**
+ * The one origin a request names; none when `Origin` is missing, repeated, or holds a list: RFC
+ * 6454 (7.1) allows `serialized-origin *( SP serialized-origin )`, and a proxy joining two
+ * headers separates them with a comma, but browsers send one serialized origin (Fetch standard).
+ */
+export const singleOrigin = (values: readonly string[]): string | undefined => {
+  const [origin, ...more] = values;
+  return more.length === 0 && origin !== undefined && !/[\s,]/.test(origin) ? origin : undefined;
+};
 
 /** The request's one `Origin` (singleOrigin). */
 export const originOf = (event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>) =>

@@ -254,6 +254,43 @@ describe('what a request body and query may carry, end to end', () => {
     expect([after.status, after.json.id]).toEqual([201, (before.json.id ?? 0) + 1]);
   });
 
+  it('refuses a categoryId a double would round into another value with 400 naming it, and creates nothing', async () => {
+    const before = await create(JSON.stringify({ name: 'Before', categoryId: 3 }));
+    const refused = await Promise.all(
+      ['1.0000000000000001', '9007199254740990.9', '9007199254740993', '1e400'].map((number) =>
+        create(`{"name":"Rounded","categoryId":${number}}`),
+      ),
+    );
+    const exact = await create('{"name":"Exact","categoryId":1.0e1}');
+
+    for (const { status, json } of refused) {
+      expect([status, json.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect((json as { details?: unknown }).details).toEqual([
+        {
+          field: 'body.categoryId',
+          message: expect.stringMatching(/^must be a number the service can hold exactly/),
+        },
+      ]);
+    }
+    expect([exact.status, exact.json]).toEqual([201, expect.objectContaining({ categoryId: 10 })]);
+    expect(exact.json.id).toBe((before.json.id ?? 0) + 1);
+  });
+
+  it('refuses a name that is not well-formed Unicode, and counts its length in characters, not UTF-16 units', async () => {
+    const loneSurrogate = await create('{"name":"a\\ud800","categoryId":3}');
+    const emoji = await create(JSON.stringify({ name: '🐕'.repeat(150), categoryId: 3 }));
+
+    expect([loneSurrogate.status, loneSurrogate.json.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect((loneSurrogate.json as { details?: unknown }).details).toEqual([
+      {
+        field: 'body.name',
+        message: 'must be well-formed Unicode text: no lone surrogate (U+D800 to U+DFFF)',
+      },
+    ]);
+    expect(emoji.status).toBe(201);
+    expect((emoji.json as { name?: string }).name).toBe('🐕'.repeat(150));
+  });
+
   it('refuses unknown query parameters on every operation, naming each', async () => {
     const created = await client.post('/pets?status=sold&foo=bar', { name: 'Rex', categoryId: 3 });
     const read = await client.get('/pets/1?foo=bar');

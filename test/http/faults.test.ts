@@ -28,12 +28,15 @@ let proxy: FaultProxy;
 let gateways: LocalGateway[];
 let functions: ApiClient;
 let authorizer: ApiClient;
+let tables: Awaited<ReturnType<typeof createTestTables>>;
+let key: string;
 let petId: number;
 
 beforeAll(async () => {
-  const tables = await createTestTables('faults');
-  const { key, record } = generateApiKey('faults tests');
-  await apiKeysOf(tables).put(record);
+  tables = await createTestTables('faults');
+  const generated = generateApiKey('faults tests');
+  key = generated.key;
+  await apiKeysOf(tables).put(generated.record);
   proxy = await FaultProxy.start(tables.endpoint);
   const direct = localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' });
   const proxied = localFunctions({ endpoint: proxy.endpoint, tables: tables.names, logLevel: 'SILENT' });
@@ -102,6 +105,52 @@ describe('with DynamoDB stalled', () => {
     for (const answer of stalled) expectUnavailable(answer);
     expectServed(after.map(({ response }) => response.status));
     for (const { ms } of after) expect(ms).toBeLessThan(1_000);
+  });
+});
+
+describe('with DynamoDB stalled under a burst', () => {
+  /**
+   * Creates sent `count` at a time, more than the local server runs at once, to a gateway of its
+   * own (functions and SDK clients new, the authorizer's and the functions' alike through the
+   * proxy, as with DynamoDB Local itself stopped), while DynamoDB is stalled.
+   */
+  const stalledBurst = async (waves: readonly number[], gapMs = 0) => {
+    const gateway = await startLocalGateway({
+      port: 0,
+      ...localFunctions({ endpoint: proxy.endpoint, tables: tables.names, logLevel: 'SILENT' }),
+    });
+    const client = checkedClient(gateway.baseUrl, key);
+    proxy.stall();
+    try {
+      const sent: Promise<{ response: ObservedExchange; ms: number }>[] = [];
+      for (const [wave, count] of waves.entries()) {
+        if (wave > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+        for (let index = 0; index < count; index += 1)
+          sent.push(timed(client.post('/pets', { name: `Burst ${wave}.${index}`, categoryId: 1 })));
+      }
+      return await Promise.all(sent);
+    } finally {
+      proxy.resume();
+      await gateway.close();
+    }
+  };
+
+  it('answers each of 24 simultaneous creates 503 within 4.5 s of sending: a deadline counts from arrival, queued or not', async () => {
+    const answers = await stalledBurst([24]);
+
+    for (const { response, ms } of answers) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(ms).toBeLessThan(4_500);
+    }
+  });
+
+  it('gives a request that waited its turn only what is left of its deadline, the authorizer included', async () => {
+    // Eight take every turn until their deadline; eight more, a second later, wait for them and
+    // then have a second left of their own, in which their key's lookup stalls too.
+    const answers = await stalledBurst([8, 8], 1_000);
+
+    for (const answer of answers) expectUnavailable(answer);
   });
 });
 

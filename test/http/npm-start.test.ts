@@ -313,6 +313,54 @@ describe('npm start', () => {
   );
 
   it.concurrent(
+    'on a DynamoDB it shares, says it holds no lock there and keeps a stored key on its plan, saying how to change it',
+    async ({ expect }) => {
+      const key = `psk_shared-${Date.now()}`;
+      const endpoint = inject('dynamoDbEndpoint');
+      const env = { PETSTORE_API_KEY: key, DYNAMODB_ENDPOINT: endpoint };
+      const first = await startServer({ ...env, PETSTORE_DATA_DIR: newDataDir() });
+      await stopServer(first);
+
+      const second = await startServer({
+        ...env,
+        PETSTORE_DATA_DIR: newDataDir(),
+        PETSTORE_API_KEY_PLAN: 'trial',
+      });
+      try {
+        const lines = second.output().split('\n');
+        const move = /npm run keys -- (move .*)$/m.exec(second.output())?.[1]?.split(' ') ?? [];
+        const before = await checkedClient(second.baseUrl, key).get('/pets?limit=1');
+        const moved = await runKeysCommand(move, { out: () => undefined, err: () => undefined });
+        const after = await checkedClient(second.baseUrl, key).get('/pets?limit=1');
+
+        expect(lines).toContain(
+          `Database: DynamoDB at ${endpoint} (DYNAMODB_ENDPOINT), not this server's: it takes no lock on it (a data directory's lock covers the DynamoDB Local run there), adds the tables and key record it misses, and rewrites none it finds`,
+        );
+        expect(lines).toContain(
+          "Its plan: local, enforced as API Gateway would (PETSTORE_API_KEY_PLAN=trial tries a client's back-off)",
+        );
+        expect(move).toEqual([
+          'move',
+          expect.stringMatching(/^key-[0-9a-f]{12}$/),
+          '--plan',
+          'trial',
+          '--endpoint',
+          endpoint,
+          '--table',
+          'petstore-local-apikeys',
+        ]);
+        // The plan changes with the command it names, and only then.
+        expect(before.headers.get('ratelimit-policy')).toMatch(/^"local";/);
+        expect(moved).toBe(0);
+        expect(after.headers.get('ratelimit-policy')).toMatch(/^"trial";/);
+      } finally {
+        await stopServer(second);
+      }
+    },
+    2 * START_BUDGET_MS,
+  );
+
+  it.concurrent(
     'stops with npm when npm itself is sent SIGTERM',
     async ({ expect }) => {
       const dataDir = newDataDir();
@@ -449,6 +497,7 @@ describe('npm start with a setting that cannot work', () => {
           { DYNAMODB_ENDPOINT: `http://127.0.0.1:${refusingPort}` },
           { DYNAMODB_ENDPOINT: `http://127.0.0.1:${busyPort}`, PORT: '0' },
           { PETSTORE_CORS_ORIGINS: 'localhost:5173' },
+          { PETSTORE_API_KEY: 'two words' },
           { PATH: `${oldJava}:${process.env.PATH}`, PORT: '0' },
         ];
         for (const env of settings) results.push(await attempt(env));
@@ -487,6 +536,12 @@ describe('npm start with a setting that cannot work', () => {
           {
             code: 1,
             lines: [
+              'Cannot start: PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates)',
+            ],
+          },
+          {
+            code: 1,
+            lines: [
               'Cannot start: DynamoDB Local needs Java 17 or newer, and `java` on PATH is Java 11. Install Java 17 or newer (Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.',
             ],
           },
@@ -501,20 +556,47 @@ describe('npm start with a setting that cannot work', () => {
   );
 
   it(
+    "stops on a Node.js older than package.json's engines in one sentence, before loading anything that needs a newer one",
+    () => {
+      // Node 18 as far as anything in the process can tell.
+      const node18 = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"18.20.4"})';
+      const result = spawnSync(process.execPath, ['--import', node18, ...START], {
+        cwd: PROJECT_ROOT,
+        env: { ...userEnv(), PETSTORE_DATA_DIR: newDataDir(), PORT: '0' },
+        encoding: 'utf8',
+        timeout: START_BUDGET_MS,
+      });
+
+      expect([result.status, result.stdout, result.stderr.trim().split('\n')]).toEqual([
+        1,
+        '',
+        [
+          'Cannot start: Node.js 18.20.4 is older than this project needs (>=20.19, package.json "engines"): install Node.js 20.19.0 or newer.',
+        ],
+      ]);
+    },
+    START_BUDGET_MS,
+  );
+
+  it(
     'leaves nothing of its own in the temporary directory when it fails after it began rendering the reference',
     async () => {
       const temporary = newDataDir();
+      const dataDir = newDataDir();
+      writeFileSync(join(dataDir, 'api-key'), 'not a key!\n');
 
-      // The key is checked once the reference is being rendered (in a directory of its own there).
+      // The kept key is checked once the reference is being rendered (in a directory of its own there).
       const { code, lines } = await attempt({
         TMPDIR: temporary,
-        PETSTORE_API_KEY: 'not a key!',
+        PETSTORE_DATA_DIR: dataDir,
         DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
       });
 
       expect([code, lines]).toEqual([
         1,
-        ['Cannot start: PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters'],
+        [
+          `Cannot start: The key in ${join(dataDir, 'api-key')} must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates): fix it, or delete the file for a new one`,
+        ],
       ]);
       expect(readdirSync(temporary).filter((name) => name.startsWith('petstore-'))).toEqual([]);
     },

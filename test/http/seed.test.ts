@@ -1,8 +1,13 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { Pet } from '#shared/domain/pet';
 import { remoteTarget, TargetError } from '#tools/api-target';
+import { lockDataDir } from '#tools/local/data-dir-lock';
+import { freePort } from '#tools/local/dynamodb-local';
 import { EXAMPLE_PREFIX } from '#tools/pet-names';
 import { EXAMPLE_PETS } from '#tools/seed/example-pets';
 import { seedExamplePets, seedKeyOf } from '#tools/seed/seed-pets';
@@ -19,10 +24,11 @@ afterEach(async () => {
   api = undefined;
 });
 
-const seed = (args: readonly string[]) =>
+const seed = (args: readonly string[], env: Record<string, string> = {}) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tools/seed/seed.ts', ...args], {
       cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -70,6 +76,24 @@ describe('npm run seed', () => {
     expect(exampleNames(pets).sort()).toEqual(EXAMPLE_PETS.map((pet) => pet.name).sort());
     for (const example of EXAMPLE_PETS) {
       expect(pets.find((pet) => pet.name === example.name)).toMatchObject(example);
+    }
+  }, 60_000);
+
+  it("finds npm start's port and key in the lock of its data directory, whatever PORT the shell says", async () => {
+    api = await startLocalApi('seed-from-lock');
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-seed-'));
+    // This process holds the directory, as npm start would, serving the API on its port.
+    const lock = await lockDataDir({ dataDir, port: api.gateway.port, apiKey: api.apiKey, corsOrigins: [] });
+    try {
+      const { code, output } = await seed([], { PETSTORE_DATA_DIR: dataDir, PORT: String(await freePort()) });
+
+      expect(code).toBe(0);
+      expect(output).toContain(
+        `${EXAMPLE_PETS.length} example pets at ${api.gateway.baseUrl}: ${EXAMPLE_PETS.length} created`,
+      );
+    } finally {
+      lock.release();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
 

@@ -14,6 +14,7 @@ import { NO_THROTTLE_KEY_REASON } from '#tools/contract/fair-use';
 import { OPERATIONS_AREA } from '#tools/contract/operations';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget, smokeName } from '#tools/contract/target';
+import { lockDataDir } from '#tools/local/data-dir-lock';
 import { freePort } from '#tools/local/dynamodb-local';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
@@ -58,10 +59,15 @@ const startBrokenProxy = async (upstream: string): Promise<Server> => {
 };
 
 /** `npm run smoke` with `args`, run from `root` (the project, or a copy of it). */
-const smoke = (args: readonly string[], root = PROJECT_ROOT) =>
+const smoke = (args: readonly string[], root = PROJECT_ROOT, env: Record<string, string> = {}) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tools/smoke/smoke.ts', ...args], {
       cwd: root,
+      // Vitest sets BASE_URL (Vite's base path) in its own environment: not the smoke command's.
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'BASE_URL')),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -206,6 +212,32 @@ describe('npm run smoke', () => {
       `Cannot run the smoke suite: The API at ${api.gateway.baseUrl} refused the key (401 UNAUTHORIZED): give the key npm start printed, or one made for that stage with npm run keys -- create`,
     );
   });
+
+  it("finds npm start's port, key and origins in the lock of its data directory, whatever PORT the shell says", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-smoke-'));
+    // npm start's CORS, any origin; this process holds the directory as npm start would.
+    const open = await startLocalApi('smoke-from-lock', { corsOrigins: ['*'] });
+    const lock = await lockDataDir({
+      dataDir,
+      port: open.gateway.port,
+      apiKey: open.apiKey,
+      corsOrigins: ['*'],
+    });
+    try {
+      const { code, output } = await smoke(['--read-only'], PROJECT_ROOT, {
+        PETSTORE_DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+      });
+
+      expect(output).toContain(`Contract suite against ${open.gateway.baseUrl}, read-only`);
+      expect(output.split('\n').filter((line) => /^\s+FAIL /.test(line))).toEqual([]);
+      expect(code).toBe(0);
+    } finally {
+      lock.release();
+      await open.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('stops at once, saying so, when no API answers at the URL', async () => {
     const url = `http://127.0.0.1:${await freePort()}/v1`;

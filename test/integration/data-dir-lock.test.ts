@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,6 +34,9 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** What a server's lock says of how to reach it. */
+const SERVING = { apiKey: 'psk_lock-test', corsOrigins: ['*'] };
+
 const lockOf = (dataDir: string): LockRecord =>
   JSON.parse(readFileSync(localDataPaths(dataDir).lock, 'utf8')) as LockRecord;
 
@@ -61,10 +64,11 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
   it('records who holds the directory, updates it, and is given up on release', async () => {
     const dataDir = newDataDir();
 
-    const lock = await lockDataDir({ dataDir, port: 3000 });
+    const lock = await lockDataDir({ ...SERVING, dataDir, port: 3000 });
     const taken = lockOf(dataDir);
     lock.update({ port: 3001, dynamoDbPid: 4242 });
     const updated = lockOf(dataDir);
+    const mode = statSync(lock.file).mode & 0o777;
     lock.release();
 
     expect(taken).toMatchObject({
@@ -72,16 +76,20 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
       command: commandLineOf(process.pid),
       server: 'npm start',
       port: 3000,
+      apiKey: 'psk_lock-test',
+      corsOrigins: ['*'],
     });
+    // It holds the key: its owner's only, as the key file is.
+    expect(mode).toBe(0o600);
     expect(updated).toMatchObject({ pid: process.pid, port: 3001, dynamoDbPid: 4242 });
     expect(existsSync(lock.file)).toBe(false);
   });
 
   it('refuses a second server on a held directory with one sentence naming the first, its PID and port', async () => {
     const dataDir = newDataDir();
-    const first = await lockDataDir({ dataDir, port: 3000, server: 'npm run dev' });
+    const first = await lockDataDir({ ...SERVING, dataDir, port: 3000, server: 'npm run dev' });
     try {
-      const second = lockDataDir({ dataDir, port: 3001 });
+      const second = lockDataDir({ ...SERVING, dataDir, port: 3001 });
 
       await expect(second).rejects.toThrow(DataDirInUseError);
       await expect(second).rejects.toThrow(
@@ -99,8 +107,8 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
     staleLock(dataDir, {});
 
     const outcomes = await Promise.allSettled([
-      lockDataDir({ dataDir, port: 3000 }),
-      lockDataDir({ dataDir, port: 3001 }),
+      lockDataDir({ ...SERVING, dataDir, port: 3000 }),
+      lockDataDir({ ...SERVING, dataDir, port: 3001 }),
     ]);
 
     const taken = outcomes.filter((outcome) => outcome.status === 'fulfilled');
@@ -121,7 +129,7 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
     staleLock(dataDir, record());
     const said: string[] = [];
 
-    const lock = await lockDataDir({ dataDir, port: 3000, log: (line) => said.push(line) });
+    const lock = await lockDataDir({ ...SERVING, dataDir, port: 3000, log: (line) => said.push(line) });
     lock.release();
 
     expect(said).toEqual([
@@ -133,7 +141,7 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
     const dataDir = newDataDir();
     writeFileSync(localDataPaths(dataDir).lock, '{"pid": 12');
 
-    const lock = await lockDataDir({ dataDir, port: 3000 });
+    const lock = await lockDataDir({ ...SERVING, dataDir, port: 3000 });
 
     expect(lockOf(dataDir).pid).toBe(process.pid);
     lock.release();
@@ -148,7 +156,7 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
         `const { lockDataDir } = await import(${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'tools/local/data-dir-lock.ts')).href)});`,
         `const { startDynamoDbLocal } = await import(${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'tools/local/dynamodb-local.ts')).href)});`,
         `const dataDir = ${JSON.stringify(dataDir)};`,
-        'const lock = await lockDataDir({ dataDir, port: 3000 });',
+        `const lock = await lockDataDir({ ...${JSON.stringify(SERVING)}, dataDir, port: 3000 });`,
         `const database = await startDynamoDbLocal({ dataDir: ${JSON.stringify(localDataPaths(dataDir).dynamoDb)} });`,
         'lock.update({ dynamoDbPid: database.pid });',
         'console.log(database.pid);',
@@ -168,7 +176,7 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
 
       try {
         expect(isRunning(java)).toBe(true);
-        const lock = await lockDataDir({ dataDir, port: 3001, log: (text) => said.push(text) });
+        const lock = await lockDataDir({ ...SERVING, dataDir, port: 3001, log: (text) => said.push(text) });
         lock.release();
 
         expect(isRunning(java)).toBe(false);
@@ -190,7 +198,7 @@ describe('the data directory lock', { timeout: START_TIMEOUT_MS }, () => {
       mkdirSync(directory);
       const stray = await startDynamoDbLocal({ dataDir: directory });
       try {
-        const attempt = lockDataDir({ dataDir, port: 3000 });
+        const attempt = lockDataDir({ ...SERVING, dataDir, port: 3000 });
 
         await expect(attempt).rejects.toThrow(StrayDynamoDbLocalError);
         await expect(attempt).rejects.toThrow(

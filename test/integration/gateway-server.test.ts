@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
+import { REQUEST_BUDGET_MS } from '#shared/deadline';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { type LocalFunctions, localFunctions } from '#tools/local/local-stack';
@@ -198,6 +199,33 @@ describe('the local gateway server', () => {
     expect(raw.status).toBe(204);
     expect(raw.headers['access-control-allow-origin']).toBeUndefined();
     expect(once.headers['access-control-allow-origin']).toBe(APP);
+  });
+
+  it('gives an Origin holding a list of origins no CORS header, whatever origins are allowed', async () => {
+    const any = await startLocalGateway({
+      port: 0,
+      corsOrigins: ['*'],
+      ...recording(
+        localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
+        recorded,
+      ),
+    });
+    try {
+      const answers = await Promise.all(
+        [`${APP}, http://b.example`, `${APP} http://b.example`].map((origin) =>
+          rawRequest(any.port, 'OPTIONS /v1/pets', [['Origin', origin]]),
+        ),
+      );
+      const single = await rawRequest(any.port, 'OPTIONS /v1/pets', [['Origin', 'http://b.example']]);
+
+      expect(answers.map((answer) => answer.headers['access-control-allow-origin'])).toEqual([
+        undefined,
+        undefined,
+      ]);
+      expect(single.headers['access-control-allow-origin']).toBe('http://b.example');
+    } finally {
+      await any.close();
+    }
   });
 
   it('asks the authorizer with the method ARN of the route, then answers another method with 405', async () => {
@@ -434,6 +462,19 @@ describe("the local gateway's answers to what Node's HTTP server would refuse on
       505,
       'HTTP_VERSION_NOT_SUPPORTED',
     ],
+    [
+      'a request line ending in a bare LF',
+      'GET /v1/pets HTTP/1.1\nHost: x\r\n\r\n',
+      400,
+      'VALIDATION_FAILED',
+    ],
+    ['a space after the version', 'GET /v1/pets HTTP/1.1 \r\nHost: x\r\n\r\n', 400, 'VALIDATION_FAILED'],
+    [
+      'a version of three digits (HTTP/1.10)',
+      'GET /v1/pets HTTP/1.10\r\nHost: x\r\n\r\n',
+      400,
+      'VALIDATION_FAILED',
+    ],
     ['an HTTP/1.1 request without Host', 'GET /v1/pets HTTP/1.1\r\n\r\n', 400, 'VALIDATION_FAILED'],
     ['two Host headers', 'GET /v1/pets HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400, 'VALIDATION_FAILED'],
     [
@@ -479,6 +520,44 @@ describe("the local gateway's answers to what Node's HTTP server would refuse on
 
     expect(errorAnswer(answer)).toEqual(expectedError(status, code));
     expect((await fetch(`${gateway.baseUrl}/pets?limit=1`, { headers: withKey() })).status).toBe(200);
+  });
+
+  it('reads every header however many there are: a second Authorization after 2,000 others is refused', async () => {
+    // Short ones, so that all of them fit Node's 16 KiB of headers.
+    const fillers = 'a: b\r\n'.repeat(1_998);
+    const headers = `Host: x\r\nAuthorization: Bearer ${key}\r\n${fillers}Authorization: Bearer bogus\r\n`;
+
+    const answer = await exchange(
+      gateway.port,
+      `GET /v1/pets HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`,
+    );
+
+    expect(errorAnswer(answer)).toEqual(expectedError(401, 'UNAUTHORIZED'));
+    expect(recorded.authorizations).toEqual([]);
+    expect(recorded.events).toEqual([]);
+  });
+
+  it('answers more headers than it reads in full with 431, never a request short of some', async () => {
+    const fillers = Array.from({ length: 4_000 }, (_, index) => `X-${index}: a\r\n`).join('');
+
+    const answer = await exchange(gateway.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${fillers}\r\n`);
+
+    expect(errorAnswer(answer)).toEqual(expectedError(431, 'HEADERS_TOO_LARGE'));
+    expect(recorded.authorizations).toEqual([]);
+  });
+
+  it('answers a malformed chunked body as its request, with one log line and no 500', async () => {
+    const answer = await exchange(
+      gateway.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    );
+    const { requestId } = JSON.parse(answer.body) as { requestId: string };
+
+    expect(errorAnswer(answer)).toEqual(expectedError(400, 'VALIDATION_FAILED'));
+    expect(answer.headers.connection).toBe('close');
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    expect(lines[0]).toMatch(new RegExp(`^POST /v1/pets 400 \\d+\\.\\dms ${requestId}$`));
+    expect(recorded.events).toEqual([]);
   });
 
   it('answers CONNECT to a resource with a key with 405 and the methods it has', async () => {
@@ -697,6 +776,39 @@ describe('the local gateway when a step fails', () => {
       expect(statuses).toEqual([200, 200, 200, 200]);
       expect(most).toBe(1);
     } finally {
+      await serial.close();
+    }
+  });
+
+  it('answers a request still waiting for its turn at its deadline 503 with Retry-After, without running it', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ran: string[] = [];
+    const holding: ProxyHandler = async (event) => {
+      ran.push(event.path);
+      await held;
+      return { statusCode: 200, body: '[]' };
+    };
+    const serial = await start({ concurrency: 1, handlers: everyOperation(holding) });
+    try {
+      const first = fetch(`${serial.baseUrl}/pets`, { headers: { Authorization: 'Bearer any' } });
+      await vi.waitFor(() => expect(ran).toEqual(['/pets']));
+      const sent = Date.now();
+      const queued = await fetch(`${serial.baseUrl}/pets/7`, { headers: { Authorization: 'Bearer any' } });
+      const waited = Date.now() - sent;
+      release();
+
+      expect(queued.status).toBe(503);
+      expect(await queued.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(queued.headers.get('retry-after')).toBe('1');
+      // Answered at its deadline, 3 s after it arrived, not once its turn came.
+      expect(waited).toBeGreaterThanOrEqual(REQUEST_BUDGET_MS - 10);
+      expect((await first).status).toBe(200);
+      expect(ran).toEqual(['/pets']);
+    } finally {
+      release();
       await serial.close();
     }
   });

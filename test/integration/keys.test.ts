@@ -55,7 +55,7 @@ describe('keys command on DynamoDB Local', () => {
     expect(JSON.stringify(await created.apiKeys.list())).not.toContain(key);
   });
 
-  it('creates a key the authorizer accepts for the whole stage, until it is revoked', async () => {
+  it('creates a key the authorizer accepts for the whole stage, until it is revoked, which takes effect at once locally', async () => {
     const [key = ''] = (await keys(['create', 'partner', ...target])).out;
     const { apiKeys } = await keys(['list', ...target]);
     const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS);
@@ -69,6 +69,10 @@ describe('keys command on DynamoDB Local', () => {
     const revoked = await keys(['revoke', allowed.context.keyId, ...target]);
 
     expect(revoked.code).toBe(0);
+    // A local table (--endpoint): no API Gateway, and no cached decision, to speak of.
+    expect(revoked.err).toEqual([
+      `Revoked ${allowed.context.keyId}; the local server refuses it from its next request.`,
+    ]);
     await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).rejects.toThrow(
       'Unauthorized',
     );

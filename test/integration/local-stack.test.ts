@@ -197,7 +197,7 @@ describe('the local stack', () => {
     );
   });
 
-  it('keeps a revoked key revoked, with its creation date, when the server starts again, on another plan too', async () => {
+  it('keeps a revoked key revoked, with its creation date and plan, when the server starts again, asked for another plan too', async () => {
     const apiKey = `psk_revoked-${Date.now()}`;
     const keys = new DynamoDbApiKeyRepository({
       client: createDocumentClient({ endpoint }),
@@ -208,7 +208,7 @@ describe('the local stack', () => {
     const seeded = await keys.findByHash(recordFor(apiKey, 'x').keyHash);
     await keys.revoke(seeded?.keyId ?? '', '2026-01-02T03:04:05.000Z');
 
-    // The plan follows the settings; nothing else of the record does.
+    // A stored record is kept as it is, its plan included: that changes only with npm run keys.
     const second = await startLocalStack({
       dataDir: dataDir(),
       port: 0,
@@ -223,10 +223,11 @@ describe('the local stack', () => {
 
       expect(first.apiKeyRevokedAt).toBeUndefined();
       expect(second.apiKeyRevokedAt).toBe('2026-01-02T03:04:05.000Z');
+      expect(second.apiKeyPlan).toBe('local');
       expect(response.status).toBe(401);
       expect(await keys.findByHash(recordFor(apiKey, 'x').keyHash)).toEqual({
         ...seeded,
-        plan: 'trial',
+        plan: 'local',
         revokedAt: '2026-01-02T03:04:05.000Z',
       });
     } finally {
@@ -244,12 +245,61 @@ describe('the local stack', () => {
     );
   });
 
-  it('refuses a PETSTORE_API_KEY that cannot be sent as a bearer token, naming the variable', async () => {
-    await expect(
-      startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKey: 'two words' }),
-    ).rejects.toThrow(
-      new LocalConfigError('PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters'),
+  it('refuses a PETSTORE_API_KEY the authorizer would not take as it is, naming the variable', async () => {
+    for (const apiKey of ['two words', ' psk_with-blanks ', 'psk_é']) {
+      await expect(
+        startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKey }),
+      ).rejects.toThrow(
+        new LocalConfigError(
+          'PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates)',
+        ),
+      );
+    }
+  });
+
+  it('refuses a key kept in the data directory that the authorizer would not take, naming the file', async () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, 'api-key'), 'two words\n');
+
+    await expect(startLocalStack({ dataDir: dir, port: 0, dynamoDbEndpoint: endpoint })).rejects.toThrow(
+      new LocalConfigError(
+        `The key in ${join(dir, 'api-key')} must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates): fix it, or delete the file for a new one`,
+      ),
     );
+  });
+
+  it("leaves the key record of a server it shares DynamoDB with as it was: a second server cannot change the first's plan", async () => {
+    const apiKey = `psk_shared-${Date.now()}`;
+    const first = await startLocalStack({ dataDir: dataDir(), port: 0, dynamoDbEndpoint: endpoint, apiKey });
+    const keys = new DynamoDbApiKeyRepository({
+      client: createDocumentClient({ endpoint }),
+      apiKeysTable: 'petstore-local-apikeys',
+    });
+    const before = await keys.findByHash(recordFor(apiKey, 'x').keyHash);
+    try {
+      // Its own data directory, the same DynamoDB and key, another plan asked for: as the red team ran it.
+      const second = await startLocalStack({
+        dataDir: dataDir(),
+        port: 0,
+        dynamoDbEndpoint: endpoint,
+        apiKey,
+        apiKeyPlan: 'trial',
+      });
+      await second.stop();
+      // Six at once on the first server: a trial plan would answer 429 past a burst of 2.
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() =>
+          fetch(`${first.gateway.baseUrl}/pets?limit=1`, { headers: { Authorization: `Bearer ${apiKey}` } }),
+        ),
+      );
+
+      expect(second.apiKeyPlan).toBe('local');
+      expect(await keys.findByHash(recordFor(apiKey, 'x').keyHash)).toEqual(before);
+      expect(before?.plan).toBe('local');
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    } finally {
+      await first.stop();
+    }
   });
 
   it('refuses a port another server holds, naming PORT, before it touches DynamoDB', async () => {

@@ -3,6 +3,7 @@ import { CONTRACTS } from '#functions/operations';
 import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/gateway-answers';
 import { parseAllowedOrigins } from '#shared/allowed-origins';
 import { ConfigError, readFunctionConfig } from '#shared/config';
+import { singleOrigin } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import {
   answerHeaders,
@@ -45,6 +46,16 @@ describe('allowed origins', () => {
     expect(() => readFunctionConfig(['pets'], { ...tables, PETSTORE_CORS_ORIGINS: 'localhost' })).toThrow(
       ConfigError,
     );
+  });
+});
+
+describe("a request's origin", () => {
+  it('is its one Origin, never one repeated or holding a list', () => {
+    expect(singleOrigin(['http://a.example'])).toBe('http://a.example');
+    expect(singleOrigin([])).toBeUndefined();
+    expect(singleOrigin(['http://a.example', 'http://a.example'])).toBeUndefined();
+    expect(singleOrigin(['http://a.example, http://b.example'])).toBeUndefined();
+    expect(singleOrigin(['http://a.example http://b.example'])).toBeUndefined();
   });
 });
 

@@ -63,4 +63,18 @@ describe('the deadline of the request being served', () => {
     expect(inSecond).toBe(second);
     expect(currentDeadline()).toBeUndefined();
   });
+
+  it('never outlasts the deadline it is set within, and may end before it', () => {
+    const request = Deadline.in(1_000);
+    const later = Deadline.in(3_000);
+    const sooner = Deadline.in(500);
+
+    const [withLater, withSooner] = withDeadline(request, () => [
+      withDeadline(later, currentDeadline),
+      withDeadline(sooner, currentDeadline),
+    ]);
+
+    expect(withLater).toBe(request);
+    expect(withSooner).toBe(sooner);
+  });
 });

@@ -121,7 +121,7 @@ describe('reading a request', () => {
     expect(body?.toString('utf8')).toBe('0123456789');
   });
 
-  it('gives up reading when the client hangs up before the end of its body', async () => {
+  it('gives up reading when the client hangs up before the end of its body, as a refusal of the request', async () => {
     let reading: Promise<string> | undefined;
     let arrived: () => void = () => undefined;
     const requestArrived = new Promise<void>((resolve) => {
@@ -143,7 +143,7 @@ describe('reading a request', () => {
     await requestArrived;
     request.destroy();
 
-    expect(await reading).toBe('aborted');
+    expect(await reading).toBe('The request ended before its body');
   });
 
   it('refuses a declared length over the limit at once, without waiting for the body', async () => {

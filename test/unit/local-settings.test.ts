@@ -49,6 +49,14 @@ describe('npm start settings', () => {
       'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, smoke, local), not "gold"',
     ],
     [
+      { PETSTORE_API_KEY: 'two words' },
+      'PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates)',
+    ],
+    [
+      { PETSTORE_API_KEY: 'psk_é' },
+      'PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates)',
+    ],
+    [
       { DYNAMODB_ENDPOINT: '127.0.0.1:8000' },
       'DYNAMODB_ENDPOINT must be an http(s) URL such as http://127.0.0.1:8000, not "127.0.0.1:8000"',
     ],

@@ -49,10 +49,11 @@ const NAME = {
   maxLength: 200,
   allOf: [
     { pattern: '^\\P{Cc}*$' },
+    { pattern: '^\\P{Cs}*$' },
     { pattern: '[^\\p{White_Space}\\p{Cc}\\p{Cf}\\p{Cs}\\p{M}\\p{Default_Ignorable_Code_Point}\\u2800]' },
   ],
   description:
-    "The animal's name: 1 to 200 characters, at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
+    "The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
   example: 'Rex',
 };
 const CATEGORY_ID = { ...ID, description: 'Identifier of the category the animal belongs to.' };
@@ -163,6 +164,10 @@ describe('the schemas', () => {
     const value = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 220 }),
       fc.constantFrom('', ' ', '\t\n', 'Rex', 'x'.repeat(200), 'x'.repeat(201), ...PET_STATUSES, 'AVAILABLE'),
+      // Lengths in code points, and text that is not well-formed (lone surrogates).
+      fc.constantFrom('🐕'.repeat(150), '🐕'.repeat(200), '🐕'.repeat(201), 'a\ud800', '\udc00b'),
+      // Halves of surrogate pairs, alone or meeting as a pair.
+      fc.string({ unit: fc.constantFrom('a', ' ', '\ud83d', '\udc15', '🐕'), maxLength: 12 }),
       fc.integer({ min: -3, max: 3 }),
       fc.constantFrom(1.5, 2 ** 53 - 1, 2 ** 53, -1e308, 0),
       fc.boolean(),

@@ -120,6 +120,21 @@ describe('a pet name', () => {
     },
   );
 
+  it('counts characters as code points, as JSON Schema does: 200 emoji are a name, 201 are too many', () => {
+    expect(nameProblem('🐕'.repeat(150))).toBeUndefined();
+    expect(nameProblem('🐕'.repeat(200))).toBeUndefined();
+    expect(nameProblem('🐕'.repeat(201))).toBe('must be at most 200 characters');
+    expect(nameProblem('x'.repeat(201))).toBe('must be at most 200 characters');
+  });
+
+  it.each([
+    ['a high surrogate alone at the end', 'a\ud800'],
+    ['a low surrogate alone at the start', '\udc00Rex'],
+    ['half of an emoji', `Rex ${'🐕'.slice(0, 1)} the dog`],
+  ])('is refused when it is not well-formed Unicode: %s', (_case, name) => {
+    expect(nameProblem(name)).toBe('must be well-formed Unicode text: no lone surrogate (U+D800 to U+DFFF)');
+  });
+
   it('refuses any name with a control character, wherever it is', () => {
     fc.assert(
       fc.property(

@@ -8,6 +8,7 @@ import {
   StoreUnavailableError,
 } from '#shared/domain/errors';
 import { isAllowedOrigin, originOf } from '#shared/http/cors';
+import { checkExactNumbers } from '#shared/http/exact-numbers';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
 import { isJsonUtf8, parseMediaType } from '#shared/http/media-type';
@@ -235,5 +236,37 @@ describe('JSON in UTF-8', () => {
   it('takes no parameter but charset, whatever its value', () => {
     expect(isJsonUtf8('application/json; format=utf-8')).toBe(false);
     expect(isJsonUtf8('application/json; charset=utf-8')).toBe(true);
+  });
+});
+
+describe('the numbers of a JSON body', () => {
+  const problems = (text: string) => {
+    try {
+      checkExactNumbers(text);
+      return [];
+    } catch (error) {
+      return (error as HttpError).details?.map(({ field }) => field);
+    }
+  };
+
+  it('are refused, each field named, when a double cannot hold them exactly, wherever they are', () => {
+    expect(problems('{"categoryId":1.0000000000000001}')).toEqual(['body.categoryId']);
+    expect(problems('{"categoryId":9007199254740990.9}')).toEqual(['body.categoryId']);
+    expect(problems('{"a":{"b":[1,9007199254740993]},"c":1e400,"d":1e-400}')).toEqual([
+      'body.a.b.1',
+      'body.c',
+      'body.d',
+    ]);
+  });
+
+  it('pass when their text is what the service reads, integers or not, in range or not (the schema judges those)', () => {
+    expect(problems('{"categoryId":1.0,"a":1e2,"b":-9007199254740991,"c":0.1,"d":[1.5]}')).toEqual([]);
+    expect(problems('{"categoryId":9007199254740992}')).toEqual([]);
+  });
+
+  it('are read from the last of repeated keys, as JSON.parse reads them, and left alone in text that is not JSON', () => {
+    expect(problems('{"categoryId":1.0000000000000001,"categoryId":1}')).toEqual([]);
+    expect(problems('{"categoryId":1,"categoryId":1.0000000000000001}')).toEqual(['body.categoryId']);
+    expect(problems('{"categoryId":1.0000000000000001')).toEqual([]);
   });
 });

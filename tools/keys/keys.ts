@@ -257,9 +257,12 @@ export const runKeys = async (command: KeysCommand, stores: KeysStores, io: Keys
         return 1;
       }
       io.err(
-        revoked.value.usage && stores.registry
-          ? `Revoked ${command.keyId} and deleted its usage identifier: API Gateway refuses it now, even a decision it had cached.`
-          : `Revoked ${command.keyId}; API Gateway may accept it until its cached decision expires.`,
+        !stores.registry
+          ? // Locally (--endpoint): no API Gateway, and the local gateway caches no decision.
+            `Revoked ${command.keyId}; the local server refuses it from its next request.`
+          : revoked.value.usage
+            ? `Revoked ${command.keyId} and deleted its usage identifier: API Gateway refuses it now, even a decision it had cached.`
+            : `Revoked ${command.keyId}; API Gateway may accept it until its cached decision expires.`,
       );
       return 0;
     }

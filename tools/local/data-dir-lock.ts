@@ -14,7 +14,10 @@ import { DYNAMODB_LOCAL_LAUNCHER, LocalConfigError, localDataPaths } from '#tool
  * One server per data directory. Two DynamoDB Locals on one database file corrupt each other's
  * writes (creates answered 500), so `npm start` and `npm run dev` take the directory's lock file
  * before they start DynamoDB Local, and keep in it who they are: their PID and command line, the
- * API's port, and the PID of the DynamoDB Local they run.
+ * PID of the DynamoDB Local they run, and how to reach them (the API's port, its key and the
+ * origins it allows), which `npm run seed` and `npm run smoke` read. The file is its owner's
+ * only (mode 600), as the key file is. A server given a DynamoDB (DYNAMODB_ENDPOINT) runs none on
+ * the directory and takes no lock: that DynamoDB is shared, and it rewrites nothing it finds there.
  *
  * A second server on a held directory stops with one sentence naming the first. A lock whose
  * owner is gone (killed with SIGKILL, say) is stale: it is taken over, after its DynamoDB Local,
@@ -34,6 +37,10 @@ export interface LockRecord {
   readonly port: number;
   /** The DynamoDB Local it runs, once started. */
   readonly dynamoDbPid?: number;
+  /** The key it accepts (absent from a lock an older server wrote). */
+  readonly apiKey?: string;
+  /** The web origins it allows (CORS; `*`: any). */
+  readonly corsOrigins?: readonly string[];
   readonly startedAt: string;
 }
 
@@ -72,6 +79,9 @@ export interface LockOptions {
   readonly dataDir: string;
   /** The API's port, for the message another server prints. */
   readonly port: number;
+  /** The key the server accepts, and the origins it allows: for the commands that call it. */
+  readonly apiKey: string;
+  readonly corsOrigins: readonly string[];
   /** @default 'npm start' */
   readonly server?: string;
   /** Says what was cleaned up. */
@@ -108,10 +118,16 @@ const servesDirectory = (args: readonly string[], directory: string): boolean =>
   args.some((arg) => arg.endsWith(DYNAMODB_LOCAL_LAUNCHER) || arg.endsWith('DynamoDBLocal.jar')) &&
   args.some((arg, index) => arg === '-dbPath' && args[index + 1] === directory);
 
+/** Writes `record` to a draft of the lock file, readable by its owner only (it holds the key). */
+const draftOf = (file: string, record: LockRecord): string => {
+  const draft = `${file}.${process.pid}.draft`;
+  writeFileSync(draft, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  return draft;
+};
+
 /** Creates the lock file with `record` in one step: there or not, never half-written. */
 const create = (file: string, record: LockRecord): boolean => {
-  const draft = `${file}.${process.pid}.draft`;
-  writeFileSync(draft, `${JSON.stringify(record, null, 2)}\n`);
+  const draft = draftOf(file, record);
   try {
     linkSync(draft, file);
     return true;
@@ -166,6 +182,8 @@ export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> =>
     command: ownCommandLine(),
     server: options.server ?? 'npm start',
     port: options.port,
+    apiKey: options.apiKey,
+    corsOrigins: options.corsOrigins,
     startedAt: new Date().toISOString(),
   };
   let firstUnreadable: number | undefined;
@@ -220,9 +238,7 @@ export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> =>
     file,
     update: (changes) => {
       record = { ...record, ...changes };
-      const draft = `${file}.${process.pid}.draft`;
-      writeFileSync(draft, `${JSON.stringify(record, null, 2)}\n`);
-      renameSync(draft, file);
+      renameSync(draftOf(file, record), file);
     },
     release,
   };

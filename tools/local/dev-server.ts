@@ -4,7 +4,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
 import { ENV } from '#shared/config';
 import { lockDataDir } from '#tools/local/data-dir-lock';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
-import { localDataPaths, readLocalSettings } from '#tools/local/settings';
+import { localApiKey, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { ensureDataDir } from '#tools/local/startup-checks';
 
 /**
@@ -18,9 +18,14 @@ const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`)
 
 /** Runs DynamoDB Local and the server under `tsx watch` until a signal; throws when it cannot start. */
 export const runDevServer = async (): Promise<void> => {
-  const { dataDir, port, dynamoDbEndpoint: endpoint } = readLocalSettings(process.env);
+  const settings = readLocalSettings(process.env);
+  const { dataDir, port, dynamoDbEndpoint: endpoint, corsOrigins } = settings;
   ensureDataDir(dataDir);
-  const lock = endpoint ? undefined : await lockDataDir({ dataDir, port, server: 'npm run dev', log });
+  // The key the server will read (kept in the data directory when generated), for the lock.
+  const { apiKey } = localApiKey(settings);
+  const lock = endpoint
+    ? undefined
+    : await lockDataDir({ dataDir, port, apiKey, corsOrigins, server: 'npm run dev', log });
   const database = endpoint
     ? undefined
     : await startDynamoDbLocal({ dataDir: localDataPaths(dataDir).dynamoDb }).catch((error: unknown) => {

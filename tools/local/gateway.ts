@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import pLimit from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
 import type { AllowedOrigins } from '#shared/allowed-origins';
+import { Deadline, REQUEST_BUDGET_MS, withDeadline } from '#shared/deadline';
 import { singleOrigin } from '#shared/http/cors';
 import { ERROR_STATUS } from '#shared/http/error-body';
 import {
@@ -36,12 +37,14 @@ import {
   parserRefusal,
   rawRefusal,
   readBody,
+  refuseBodyRead,
   sendRefusal,
   sendResult,
   valuesOf,
 } from '#tools/local/http-io';
 import { route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
+import { inTurn } from '#tools/local/turns';
 
 /**
  * The local stand-in for API Gateway: routes by the operations' descriptors, calls the real
@@ -167,6 +170,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);
+    // Received, as API Gateway's requestTimeEpoch says: the request's deadline counts from here,
+    // the time it waits for its turn (LOCAL_CONCURRENCY) and the authorizer's included.
+    const received = new Date();
+    const deadline = Deadline.in(REQUEST_BUDGET_MS, received.getTime());
     const match = route(method, url.pathname, operations);
     if (match.kind === 'no-resource') {
       // Where the reference is served, a path that is not the API's says where its paths are listed.
@@ -190,18 +197,18 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     }
     const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
-    // The authorizer and the function run in turn with the other requests (LOCAL_CONCURRENCY).
-    return limit(async () => {
-      // When API Gateway would have received it: the request's deadline counts from here, the
-      // authorizer's time included. (Not from its arrival: in AWS no request waits in a queue.)
-      const received = new Date();
-      const authorization = await authorizeRequest({
-        authorizer,
-        tokens: valuesOf(headers, 'authorization'),
-        methodArn: arn,
-        timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
-        requestId,
-      });
+    // The authorizer and the function run in turn with the other requests, within the deadline:
+    // in AWS the authorizer starts on arrival, so its lookup ends by then however late it starts.
+    return inTurn(limit, deadline, async () => {
+      const authorization = await withDeadline(deadline, () =>
+        authorizeRequest({
+          authorizer,
+          tokens: valuesOf(headers, 'authorization'),
+          methodArn: arn,
+          timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
+          requestId,
+        }),
+      );
       context.authorizer = authorization.context ?? {};
       const admission = options.fairUse?.admit(callerOf(authorization));
       if (admission && !admission.admitted) throw GatewayRefusal.of(admission.refusal);
@@ -278,6 +285,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     },
     (request, response) => handle(request, response, framingRefusal(request)),
   );
+  // Every header is read, however many: with `maxHeadersCount` unset Node 20 keeps about the
+  // first thousand and drops the rest without a word, which would resolve a repeated
+  // Authorization by dropping one. 0 is no limit (Node's documentation of the property); the
+  // header size limit (16 KiB, `maxHeaderSize`), answered 431, bounds them instead.
+  server.maxHeadersCount = 0;
   // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
   server.on('checkExpectation', (request, response) =>
     handle(request, response, expectationRefusal(request)),
@@ -294,6 +306,8 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   // a request id of its own, unless the client is gone or an answer is already on its way.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error);
+    // Within a body being read (a malformed chunk): the request's own answer, and its one log line.
+    if (refusal && refuseBodyRead(socket, refusal)) return;
     if (refusal && socket.writable && !answering.get(socket)?.headersSent) {
       const requestId = newRequestId();
       socket.end(rawRefusal(refusal, requestId));

@@ -1,4 +1,5 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
@@ -22,14 +23,31 @@ export const headerPairs = (request: IncomingMessage): [string, string][] => {
 export const valuesOf = (pairs: readonly (readonly [string, string])[], name: string): string[] =>
   pairs.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
 
+/** The requests whose bodies are being read, by connection: what ends each read early. */
+const reading = new WeakMap<Socket, (refusal: GatewayRefusal) => void>();
+
+/**
+ * Ends the body read of the request on `socket` with `refusal` (what Node's parser refused in
+ * its body, a malformed chunk say), so that the request is answered with it, under its own id,
+ * rather than left to fail as a connection gone; false when no body is being read there.
+ */
+export const refuseBodyRead = (socket: Socket, refusal: GatewayRefusal): boolean => {
+  const refuse = reading.get(socket);
+  const { answer } = refusal;
+  // The parser cannot go on: the connection closes after the answer.
+  refuse?.(new GatewayRefusal({ ...answer, headers: { ...answer.headers, Connection: 'close' } }));
+  return refuse !== undefined;
+};
+
 /** The whole body, or a REQUEST_TOO_LARGE refusal past `limit` bytes (declared or sent). */
 export const readBody = (request: IncomingMessage, limit: number): Promise<Buffer> =>
-  new Promise((resolveBody, reject) => {
+  new Promise<Buffer>((resolveBody, reject) => {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
       reject(GatewayRefusal.of('REQUEST_TOO_LARGE'));
       return;
     }
+    reading.set(request.socket, reject);
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -43,14 +61,15 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
       chunks.push(chunk);
     });
     request.on('end', () => resolveBody(Buffer.concat(chunks)));
-    request.on('error', reject);
     // The client went away (or Node gave up on a slow one) before the body ended: settled, so
-    // the request still gets its log line.
+    // the request still gets its log line, and as what it is, never as a failure of the server's.
+    const ended = () =>
+      reject(GatewayRefusal.httpLayer('VALIDATION_FAILED', 'The request ended before its body'));
+    request.on('error', ended);
     request.on('close', () => {
-      if (!request.complete)
-        reject(GatewayRefusal.httpLayer('VALIDATION_FAILED', 'The request ended before its body'));
+      if (!request.complete) ended();
     });
-  });
+  }).finally(() => reading.delete(request.socket));
 
 /** The web origins a stage allows, and the request's one `Origin`: what decides an answer's CORS headers. */
 export interface RequestCors {
@@ -133,12 +152,23 @@ export const expectationRefusal = (request: IncomingMessage): GatewayRefusal =>
   );
 
 /**
+ * A request line that ends in a well-formed version (RFC 9112, 2.3: `HTTP-version = HTTP-name "/"
+ * DIGIT "." DIGIT`) and CRLF: one Node refuses for its version alone (`HTTP/9.9`), not for its form.
+ */
+const WELL_FORMED_VERSION = /^[^\r\n]* HTTP\/\d\.\d\r\n/;
+
+/**
  * What to answer a request Node's HTTP parser refused, by the parser's error code, or undefined
  * when there is no one to answer (the client reset the connection). Node's own statuses are kept:
  * 431 for headers over its limit, 408 for a request not received in time, 400 for any other
- * malformed request; a version it cannot read is 505.
+ * malformed request; a version it cannot read is 505, but a request line malformed around its
+ * version (a bare LF, a space after it, `HTTP/1.10`), which Node reports as the same error, is a
+ * 400 (RFC 9112, 3: "Recipients of an invalid request-line SHOULD respond with either a 400 (Bad
+ * Request) error or a 301 (Moved Permanently) redirect").
  */
-export const parserRefusal = (error: NodeJS.ErrnoException): GatewayRefusal | undefined => {
+export const parserRefusal = (
+  error: NodeJS.ErrnoException & { readonly rawPacket?: Buffer },
+): GatewayRefusal | undefined => {
   switch (error.code) {
     case 'ECONNRESET':
       return undefined;
@@ -149,10 +179,15 @@ export const parserRefusal = (error: NodeJS.ErrnoException): GatewayRefusal | un
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return GatewayRefusal.httpLayer('REQUEST_TIMEOUT', 'The request was not received in time');
     case 'HPE_INVALID_VERSION':
-      return GatewayRefusal.httpLayer(
-        'HTTP_VERSION_NOT_SUPPORTED',
-        'The HTTP version is not supported: send HTTP/1.1',
-      );
+      return WELL_FORMED_VERSION.test(error.rawPacket?.toString('latin1') ?? '')
+        ? GatewayRefusal.httpLayer(
+            'HTTP_VERSION_NOT_SUPPORTED',
+            'The HTTP version is not supported: send HTTP/1.1',
+          )
+        : GatewayRefusal.httpLayer(
+            'VALIDATION_FAILED',
+            'Malformed request line: end it with " HTTP/1.1" and CRLF',
+          );
     default:
       return GatewayRefusal.httpLayer('VALIDATION_FAILED', 'Malformed HTTP request');
   }

@@ -1,4 +1,3 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { buildOperationHandlers } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
@@ -6,7 +5,7 @@ import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamo
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { AllowedOrigins } from '#shared/allowed-origins';
-import { type ApiKeyRecord, generateApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
+import { type ApiKeyRecord, recordFor } from '#shared/auth/api-key';
 import type { FunctionConfig, LogLevel } from '#shared/config';
 import { isPlanName, type Plans } from '#shared/fair-use/plans';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
@@ -16,7 +15,9 @@ import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import {
   LOCAL_HOST as HOST,
+  type LocalApiKey,
   LocalConfigError,
+  localApiKey,
   localDataPaths,
   unknownLocalPlan,
 } from '#tools/local/settings';
@@ -74,7 +75,10 @@ export interface LocalStackOptions {
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   /** Web origins whose pages may call the API (CORS), for the gateway and the functions alike. @default none */
   readonly corsOrigins?: AllowedOrigins;
-  /** The local key's plan, one of the local plans (staging's, and `local`). @default LOCAL_KEY_PLAN */
+  /**
+   * The local key's plan, one of the local plans (staging's, and `local`), when its record is made
+   * here; a stored record keeps its own. @default LOCAL_KEY_PLAN
+   */
   readonly apiKeyPlan?: string;
   readonly log?: (line: string) => void;
   /** Who holds the data directory, as another server's refusal names it. @default 'npm start' */
@@ -83,34 +87,21 @@ export interface LocalStackOptions {
   readonly onFatal?: (message: string) => void;
 }
 
-export interface LocalStack {
+export interface LocalStack extends LocalApiKey {
   readonly gateway: LocalGateway;
-  readonly apiKey: string;
-  readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
+  /** The id of its record (what `npm run keys` names it by). */
+  readonly apiKeyId: string;
   /** Set when the key was revoked (`npm run keys -- revoke`): the server refuses it, as it should. */
   readonly apiKeyRevokedAt?: string;
-  /** The plan of `apiKey`. */
+  /** The plan of `apiKey`, as its record says: `apiKeyPlan` of the options only for a record made here. */
   readonly apiKeyPlan: string;
   readonly dynamoDbEndpoint: string;
+  /** Its tables there (`petstore-local-…`). */
+  readonly tables: TableNames;
   /** Set when this stack started DynamoDB Local itself (and keeps it running). */
   readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   stop(): Promise<void>;
 }
-
-const localKey = (options: LocalStackOptions): Pick<LocalStack, 'apiKey' | 'apiKeySource'> => {
-  if (options.apiKey !== undefined) {
-    if (!parseBearerToken(`Bearer ${options.apiKey}`)) {
-      throw new LocalConfigError('PETSTORE_API_KEY must be a token of letters, digits and -._~+/ characters');
-    }
-    return { apiKey: options.apiKey, apiKeySource: 'PETSTORE_API_KEY' };
-  }
-  const file = localDataPaths(options.dataDir).apiKey;
-  if (existsSync(file)) return { apiKey: readFileSync(file, 'utf8').trim(), apiKeySource: 'data dir' };
-  const { key } = generateApiKey('local');
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return { apiKey: key, apiKeySource: 'generated' };
-};
 
 /**
  * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the
@@ -127,15 +118,15 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     host: HOST,
     ...(options.dynamoDbEndpoint ? { dynamoDbEndpoint: options.dynamoDbEndpoint } : {}),
   });
-  const key = localKey(options);
+  const key = localApiKey(options);
   const apiKeyPlan = options.apiKeyPlan ?? LOCAL_KEY_PLAN;
   if (!isPlanName(LOCAL_PLANS, apiKeyPlan)) throw new LocalConfigError(unknownLocalPlan(apiKeyPlan));
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
   /**
    * The tables and the key, created where missing: at start and after DynamoDB Local restarts.
-   * A stored key record is never rewritten (a revoked key stays revoked, its creation date stays):
-   * resolves to the record as stored.
+   * A stored key record is never rewritten, whoever made it (a revoked key stays revoked, its
+   * plan and creation date stay: a plan changes only with npm run keys): resolves to it as stored.
    */
   const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
     const admin = createLocalClient(endpoint);
@@ -147,22 +138,22 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     const client = createDocumentClient({ endpoint });
     try {
       const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys });
-      const stored = await keys.putIfAbsent({ ...recordFor(key.apiKey, 'local'), plan: apiKeyPlan });
-      // Only the plan follows the settings: a stored record is otherwise kept as it is.
-      if (stored.plan === apiKeyPlan) return stored;
-      await keys.assignPlan(stored.keyHash, apiKeyPlan, undefined);
-      return { ...stored, plan: apiKeyPlan };
+      return await keys.putIfAbsent({ ...recordFor(key.apiKey, 'local'), plan: apiKeyPlan });
     } finally {
       client.destroy();
     }
   };
 
-  // Taken before DynamoDB Local starts, given up once it has stopped: one server per directory.
+  // Taken before DynamoDB Local starts, given up once it has stopped: one server per data
+  // directory's DynamoDB Local. A DynamoDB given (DYNAMODB_ENDPOINT) is shared, and no one's.
+  const corsOrigins = options.corsOrigins ?? [];
   const lock = options.dynamoDbEndpoint
     ? undefined
     : await lockDataDir({
         dataDir: options.dataDir,
         port,
+        apiKey: key.apiKey,
+        corsOrigins,
         log,
         ...(options.serverName ? { server: options.serverName } : {}),
       });
@@ -181,7 +172,6 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     const stored = await prepare(endpoint);
-    const corsOrigins = options.corsOrigins ?? [];
     const gateway = await startLocalGateway({
       ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
       corsOrigins,
@@ -200,9 +190,11 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     return {
       gateway,
       ...key,
+      apiKeyId: stored.keyId,
       ...(stored.revokedAt ? { apiKeyRevokedAt: stored.revokedAt } : {}),
-      apiKeyPlan,
+      apiKeyPlan: stored.plan ?? LOCAL_PLANS.defaultPlan,
       dynamoDbEndpoint: endpoint,
+      tables,
       dynamoDbLocal: running,
       stop: async () => {
         await gateway.close();

@@ -52,7 +52,14 @@ export const runServer = async (): Promise<void> => {
   const paths = localDataPaths(settings.dataDir);
   const database = stack.dynamoDbLocal
     ? `DynamoDB Local at ${stack.dynamoDbEndpoint}, data in ${paths.dynamoDb}`
-    : `DynamoDB at ${stack.dynamoDbEndpoint} (DYNAMODB_ENDPOINT)`;
+    : `DynamoDB at ${stack.dynamoDbEndpoint} (${ENV.dynamoDbEndpoint}), not this server's: it takes no lock on it (a data directory's lock covers the DynamoDB Local run there), adds the tables and key record it misses, and rewrites none it finds`;
+  // A stored key keeps its plan: PETSTORE_API_KEY_PLAN only names the plan of a record made now.
+  const keptPlan =
+    settings.apiKeyPlan !== undefined && settings.apiKeyPlan !== stack.apiKeyPlan
+      ? [
+          `  Not ${settings.apiKeyPlan}: ${ENV.local.apiKeyPlan} applies to a key whose record this server creates, and a stored key's plan changes only with: npm run keys -- move ${stack.apiKeyId} --plan ${settings.apiKeyPlan} --endpoint ${stack.dynamoDbEndpoint} --table ${stack.tables.apiKeys}`,
+        ]
+      : [];
   const keySource = {
     PETSTORE_API_KEY: 'from PETSTORE_API_KEY',
     generated: `generated, kept in ${paths.apiKey}`,
@@ -68,6 +75,7 @@ export const runServer = async (): Promise<void> => {
           ]
         : []),
       `Its plan: ${stack.apiKeyPlan}, enforced as API Gateway would (${ENV.local.apiKeyPlan}=trial tries a client's back-off)`,
+      ...keptPlan,
       `Database: ${database}`,
       `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,

@@ -1,6 +1,8 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOCAL_PLANS } from '#infra/stage-plans';
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
+import { generateApiKey, parseBearerToken } from '#shared/auth/api-key';
 import {
   ConfigError,
   ENV,
@@ -19,8 +21,9 @@ import { LocalConfigError } from '#tools/local/local-config-error';
  *
  *   PORT                 port of the API (default 3000)
  *   PETSTORE_DATA_DIR    database and generated key (default ./.data)
- *   PETSTORE_API_KEY     the key to accept (default: generated once, kept in the data dir)
- *   PETSTORE_API_KEY_PLAN the plan of that key, one of the local plans (default: local)
+ *   PETSTORE_API_KEY     the key to accept, a bearer token (default: generated once, kept in the data dir)
+ *   PETSTORE_API_KEY_PLAN the plan of that key when npm start creates its record, one of the
+ *                        local plans (default: local); a stored key's plan changes only with npm run keys
  *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
  *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
  *   PETSTORE_CORS_ORIGINS web origins allowed to call it from a browser, comma-separated
@@ -107,16 +110,70 @@ const apiKeyPlan = (env: Env): string | undefined => {
   return plan;
 };
 
+/**
+ * Why `key` cannot be the local key, or undefined: it must be a token the authorizer reads from
+ * `Authorization: Bearer <key>` as it is (shared/auth/api-key.ts), with nothing dropped around it.
+ */
+export const apiKeyProblem = (key: string, source: string): string | undefined =>
+  parseBearerToken(`Bearer ${key}`) === key
+    ? undefined
+    : `${source} must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates)`;
+
+/** The key PETSTORE_API_KEY gives, when it is one the authorizer would accept. */
+const apiKey = (env: Env): string | undefined => {
+  const key = optionalEnv(ENV.local.apiKey, env);
+  const problem = key === undefined ? undefined : apiKeyProblem(key, ENV.local.apiKey);
+  if (problem) throw new LocalConfigError(problem);
+  return key;
+};
+
+/** The key the local server accepts, and where it comes from. */
+export interface LocalApiKey {
+  readonly apiKey: string;
+  readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
+}
+
+/**
+ * The local key: `apiKey` (PETSTORE_API_KEY), else the one kept in the data directory, else a new
+ * one, generated and kept there (readable by its owner only). A kept key that the authorizer would
+ * not accept is a LocalConfigError naming its file.
+ */
+export const localApiKey = (settings: {
+  readonly dataDir: string;
+  readonly apiKey?: string;
+}): LocalApiKey => {
+  if (settings.apiKey !== undefined) {
+    const problem = apiKeyProblem(settings.apiKey, ENV.local.apiKey);
+    if (problem) throw new LocalConfigError(problem);
+    return { apiKey: settings.apiKey, apiKeySource: 'PETSTORE_API_KEY' };
+  }
+  const file = localDataPaths(settings.dataDir).apiKey;
+  if (existsSync(file)) {
+    const apiKey = readFileSync(file, 'utf8').trim();
+    const problem = apiKeyProblem(apiKey, `The key in ${file}`);
+    if (problem) throw new LocalConfigError(`${problem}: fix it, or delete the file for a new one`);
+    return { apiKey, apiKeySource: 'data dir' };
+  }
+  const { key } = generateApiKey('local');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { apiKey: key, apiKeySource: 'generated' };
+};
+
+/** The data directory PETSTORE_DATA_DIR names (default `./.data`), resolved against `cwd`. */
+export const localDataDir = (env: Env, cwd = process.cwd()): string =>
+  resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data');
+
 /** Every setting, checked; relative paths resolved against `cwd`. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
-  const apiKey = optionalEnv(ENV.local.apiKey, env);
+  const key = apiKey(env);
   const plan = apiKeyPlan(env);
   const dynamoDbEndpoint = endpoint(env);
   const level = shared(() => readLogLevel(env));
   return {
-    dataDir: resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data'),
+    dataDir: localDataDir(env, cwd),
     port: port(env),
-    ...(apiKey ? { apiKey } : {}),
+    ...(key ? { apiKey: key } : {}),
     ...(plan ? { apiKeyPlan: plan } : {}),
     ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
     ...(level ? { logLevel: level } : {}),

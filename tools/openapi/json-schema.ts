@@ -128,6 +128,13 @@ export class SchemaConverter {
     switch (valibotAction.type) {
       case 'regex':
         return this.pattern((valibotAction as v.RegexAction<string, undefined>).requirement, jsonSchema);
+      // A string's length in code points: JSON Schema's `maxLength` counts "characters as defined
+      // by RFC 8259", code points (JSON Schema Validation 2020-12, 6.3.1); the converter refuses it.
+      case 'max_code_points':
+        return {
+          ...jsonSchema,
+          maxLength: (valibotAction as v.MaxCodePointsAction<string, number, undefined>).requirement,
+        };
       // An array's item counts come before its type, as they always have in this document.
       case 'min_length':
       case 'max_length':
@@ -161,7 +168,11 @@ export class SchemaConverter {
       throw new Error(`The pattern /${regex.source}/${regex.flags} has flags JSON Schema cannot state`);
     }
     const { source } = regex;
-    if (jsonSchema.allOf) return { ...jsonSchema, allOf: [...jsonSchema.allOf, { pattern: source }] };
+    // Past the second, the converter has set this one as `pattern` again: it joins the others.
+    if (jsonSchema.allOf) {
+      const { pattern: _this, ...rest } = jsonSchema;
+      return { ...rest, allOf: [...jsonSchema.allOf, { pattern: source }] };
+    }
     if (jsonSchema.pattern === undefined || jsonSchema.pattern === source)
       return { ...jsonSchema, pattern: source };
     return replaceKey(jsonSchema, 'pattern', 'allOf', [{ pattern: jsonSchema.pattern }, { pattern: source }]);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { assertAnswers, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
-import { LOCAL_HOST } from '#tools/local/settings';
+import { assertKeyAccepted, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
+import { QuotaExhausted } from '#tools/contract/api-client';
 import { SCAN_PAGES, SeedError, type SeedResult, seedExamplePets } from '#tools/seed/seed-pets';
 
 /**
@@ -13,7 +13,7 @@ import { SCAN_PAGES, SeedError, type SeedResult, seedExamplePets } from '#tools/
  */
 
 const USAGE = `Usage: npm run seed [-- --url <base URL ending in /v1> --key <API key>]
-Without --url: the local server (npm start) at http://${LOCAL_HOST}:$PORT/v1 and its key.`;
+Without --url: the local server npm start runs on $PETSTORE_DATA_DIR (./.data): its port and key, from its lock.`;
 
 const line = ({ pet, outcome }: SeedResult) =>
   `${outcome.padEnd(8)} #${pet.id} ${pet.name} (${pet.status}, category ${pet.categoryId})`;
@@ -27,7 +27,7 @@ try {
     process.exit(0);
   }
   const target = values.url ? remoteTarget(values.url, values.key) : localServerTarget();
-  await assertAnswers(target);
+  await assertKeyAccepted(target);
   const { results, storeReadWhole } = await seedExamplePets(target);
   for (const result of results) console.log(line(result));
   const created = results.filter((result) => result.outcome === 'created').length;
@@ -43,6 +43,11 @@ try {
 } catch (error) {
   if (error instanceof TargetError) {
     console.error(`Cannot seed: ${error.message}`);
+    process.exitCode = 2;
+  } else if (error instanceof QuotaExhausted) {
+    console.error(
+      "Cannot seed: the key's plan quota is used up (429 QUOTA_EXCEEDED); run again once it resets, or give a key on a plan with quota left",
+    );
     process.exitCode = 2;
   } else if (error instanceof SeedError) {
     console.error(`Seeding stopped: ${error.message}`);

@@ -3,6 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
 import { type EndpointHandler, endpointWith, type FunctionDependencies } from '#shared/http/endpoint';
+import { checkExactNumbers } from '#shared/http/exact-numbers';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
@@ -88,6 +89,8 @@ const bodyChecks = (maxBytes: number): middy.MiddlewareObj<APIGatewayProxyEvent>
     // Text from here on: middy's parser would decode base64 leniently.
     event.body = bodyText(event.body ?? '', event.isBase64Encoded);
     event.isBase64Encoded = false;
+    // Its numbers as sent: one a double cannot hold exactly is refused, never read rounded.
+    checkExactNumbers(event.body);
   },
 });
 
