@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { type BuildOptions, build } from 'esbuild';
-import { keepOwnSources, keepOwnSourcesCommand } from '#infra/own-sources-map';
-import { PROJECT_ROOT } from '#infra/project-root';
+import type { BuildOptions } from 'esbuild';
+import { keepOwnSourcesCommand } from '#infra/own-sources-map';
 
 /**
  * How every Lambda bundle is built: the one definition, used by the CDK stack (through
@@ -35,8 +34,8 @@ export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
  *   with the SDK version it was tested with, and a minified, tree-shaken SDK loads faster at
  *   cold start than the runtime's full copy.
  * - Minified, with a source map beside the bundle in the asset, without the sources' text, then
- *   cut down to the project's own sources (`keepOwnSources`, after esbuild: `nodejsBundling`,
- *   `buildFunction`). Node never reads it at import (no `--enable-source-maps`: it would read
+ *   cut down to the project's own sources (`keepOwnSources`, after esbuild: `nodejsBundling`; a
+ *   build with the esbuild API calls it itself). Node never reads it at import (no `--enable-source-maps`: it would read
  *   the map and walk the whole bundle at every cold start); a function reads it when it logs
  *   an error, to name the sources in the stack (docs/decisions/0002-no-runtime-source-maps.md).
  *
@@ -136,12 +135,3 @@ export const nodejsBundling = (): BundlingOptions => ({
     afterBundling: (_inputDir, outputDir) => [keepOwnSourcesCommand(join(outputDir, 'index.mjs.map'))],
   },
 });
-
-/**
- * One function built as the stack builds it, with the esbuild API: `index.mjs` at `outfile`, and
- * its map of the project's own sources beside it.
- */
-export const buildFunction = async (entry: string, outfile: string): Promise<void> => {
-  await build({ ...esbuildOptions(join(PROJECT_ROOT, entry), outfile), absWorkingDir: PROJECT_ROOT });
-  keepOwnSources(`${outfile}.map`);
-};

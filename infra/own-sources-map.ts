@@ -5,26 +5,21 @@ import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-cod
 import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
- * The source map beside a bundle, cut down to the project's own sources. A function reads it when
- * it logs its first error (shared/observability/source-stack.ts), and Node's reader takes a
- * fraction of the time over the 5,000 places of the project's code that it takes over the 80,000
- * of the whole bundle (docs/decisions/0002-no-runtime-source-maps.md). A run of places in
+ * The source map beside a bundle, cut down to the project's own sources, after esbuild (the
+ * stack's through `keepOwnSourcesCommand`, the bench's and the tests' directly). A function reads
+ * it when it logs its first error (shared/observability/source-stack.ts): Node's reader takes a
+ * tenth of the time over the 5,000 places of the project's code that it takes over the 80,000 of
+ * the whole bundle (docs/decisions/0002-no-runtime-source-maps.md). A run of places in
  * dependencies becomes one unmapped place, so a frame there keeps its place in the bundle rather
- * than naming the wrong file.
- *
- * Sources are named from the project's folder (`shared/adapters/dynamodb/stored-items.ts`),
- * wherever the bundle was written: esbuild names them from the bundle's folder (`../../shared/…`
- * under cdk.out, `../../../work/app/shared/…` from a temporary folder), which only the build
- * knows. No names: a stack's frames keep their own.
- *
- * After the stack's esbuild, `keepOwnSourcesCommand` runs it (`nodejsBundling`); after a build
- * with the esbuild API, `buildFunction` calls it.
+ * than naming the wrong file. Sources are named from the project root
+ * (`shared/adapters/dynamodb/stored-items.ts`), which esbuild names from wherever the bundle was
+ * written (`../../shared/…` under cdk.out). No names: a stack's frames keep their own.
  */
-export const keepOwnSources = (mapFile: string, projectRoot = PROJECT_ROOT): void => {
+export const keepOwnSources = (mapFile: string): void => {
   const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
   const sources: string[] = [];
   const ownIndex = map.sources.map((source) => {
-    const named = relative(projectRoot, resolve(dirname(mapFile), source));
+    const named = relative(PROJECT_ROOT, resolve(dirname(mapFile), source));
     if (named.startsWith('..') || named.startsWith('node_modules/')) return undefined;
     return sources.push(named) - 1;
   });

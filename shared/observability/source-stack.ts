@@ -2,15 +2,13 @@ import { readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapping } from 'node:module';
 
 /**
- * A logged error's stack in the sources. The functions run without runtime source maps, so Node
- * never reads a map at import (docs/decisions/0002-no-runtime-source-maps.md); when a function
- * logs an error, each frame in a file with its map beside it (`index.mjs` and `index.mjs.map` in
- * the code package, a map of the project's own sources: infra/own-sources-map.ts) names the
- * source file, line and column instead (`shared/adapters/dynamodb/stored-items.ts:21:9`). The map
- * is read once per process, at the first frame that names its file, with Node's own reader.
- * Frames of a file without a map (Node's own, tsx's on `npm start`) and places the map leaves
- * unmapped (the dependencies') are left as they are, and so is a stack whose map cannot be read:
- * reporting an error never fails.
+ * A logged error's stack in the sources. Node never reads a map at import (no runtime source maps:
+ * docs/decisions/0002-no-runtime-source-maps.md); when a function logs an error, each frame in a
+ * file with its map beside it (`index.mjs.map`, of the project's sources: infra/own-sources-map.ts)
+ * names the source file, line and column instead (`shared/adapters/dynamodb/stored-items.ts:21:9`).
+ * Each map is read once per process, at its first frame, with Node's own reader. Other frames
+ * (Node's, tsx's on `npm start`, the dependencies' unmapped places) stay as they are, and so does
+ * a stack whose map cannot be read: reporting an error never fails.
  */
 
 /** A frame's file and place: `at f (file:///var/task/index.mjs:2:24089)`, `at async /var/task/index.mjs:2:6541`. */

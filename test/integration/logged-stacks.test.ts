@@ -3,10 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizerRoot } from '#functions/authorizer/root';
 import { getPetRoot } from '#functions/get-pet/root';
-import { buildFunction } from '#infra/bundling';
+import { esbuildOptions } from '#infra/bundling';
+import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { findLambdaNode, installLambdaNode } from '../../bench/lambda-node';
@@ -59,7 +61,14 @@ const invoke = (name: string, event: unknown, env: NodeJS.ProcessEnv) => {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'logged-stacks-'));
   await Promise.all(
-    [getPetRoot, authorizerRoot].map((root) => buildFunction(root.entry, join(dir, root.name, 'index.mjs'))),
+    [getPetRoot, authorizerRoot].map(async (root) => {
+      const outfile = join(dir, root.name, 'index.mjs');
+      await build({
+        ...esbuildOptions(join(PROJECT_ROOT, root.entry), outfile),
+        absWorkingDir: PROJECT_ROOT,
+      });
+      keepOwnSources(`${outfile}.map`);
+    }),
   );
   const tables = await createTestTables('logged-stacks');
   const raw = createLocalClient(tables.endpoint);
