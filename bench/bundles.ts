@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '#infra/bundling';
+import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { type BenchTarget, PEER } from './targets';
 
@@ -71,9 +72,9 @@ const buildAll = async (options: BuildOptions, dir: string, entries: Map<string,
 };
 
 /**
- * Every function as the stack builds it (`esbuildOptions` of infra/bundling.ts, its source map
- * beside it), every baseline and the peer as a raw function is usually built (the same options,
- * no source map), and the child harness (unminified, for any Node from 20 on).
+ * Every function as the stack builds it (`esbuildOptions` of infra/bundling.ts, its map of the
+ * project's sources beside it), every baseline and the peer as a raw function is usually built
+ * (the same options, no source map), and the child harness (unminified, for any Node from 20 on).
  */
 export const buildBundles = async (dir: string, targets: readonly BenchTarget[]): Promise<BuiltBundles> => {
   const { entryPoints: _entry, outfile: _outfile, ...stack } = esbuildOptions('<entry>', '<outfile>');
@@ -102,6 +103,8 @@ export const buildBundles = async (dir: string, targets: readonly BenchTarget[])
       logLevel: 'warning',
     }),
   ]);
+  // The map beside each function, as the stack cuts it down (nodejsBundling).
+  for (const { file } of service.values()) keepOwnSources(`${file}.map`);
   const bundle = (bundles: Map<string, BuiltBundle>, key: string): BuiltBundle => {
     const found = bundles.get(key);
     if (!found) throw new Error(`No bundle ${key}`);

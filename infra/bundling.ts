@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { keepOwnSourcesCommand } from '#infra/own-sources-map';
 
 /**
  * How every Lambda bundle is built: the one definition, used by the CDK stack (through
@@ -31,10 +33,11 @@ export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
  * - The AWS SDK is bundled (`external: []`) rather than taken from the runtime: the code runs
  *   with the SDK version it was tested with, and a minified, tree-shaken SDK loads faster at
  *   cold start than the runtime's full copy.
- * - Minified, with a source map beside the bundle in the asset, without the sources' text. The
- *   functions do not read it (no `--enable-source-maps`: Node would read it and walk the whole
- *   bundle at every cold start, docs/decisions/0002-no-runtime-source-maps.md); `npm run stack`
- *   turns a logged stack back into sources with it.
+ * - Minified, with a source map beside the bundle in the asset, without the sources' text, then
+ *   cut down to the project's own sources (`keepOwnSources`, after esbuild: `nodejsBundling`; a
+ *   build with the esbuild API calls it itself). Node never reads it at import (no `--enable-source-maps`: it would read
+ *   the map and walk the whole bundle at every cold start); a function reads it when it logs
+ *   an error, to name the sources in the stack (docs/decisions/0002-no-runtime-source-maps.md).
  *
  * - `node:stream/web` replaced by a module that takes its one class used here from the globals
  *   (infra/bundling-shims/stream-web.ts): the rest of that module costs every cold start.
@@ -118,8 +121,17 @@ export const toNodejsBundling = (options: BuildOptions): BundlingOptions => {
   };
 };
 
-/** NodejsFunction `bundling` props for every function of the stack (never Docker). */
+/**
+ * NodejsFunction `bundling` props for every function of the stack (never Docker): the esbuild
+ * options, then the map cut down to the project's own sources by a command NodejsFunction runs
+ * in the project root (its `projectRoot`, where `tsx` resolves).
+ */
 export const nodejsBundling = (): BundlingOptions => ({
   ...toNodejsBundling(esbuildOptions('<entry>', '<outfile>')),
   forceDockerBundling: false,
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir, outputDir) => [keepOwnSourcesCommand(join(outputDir, 'index.mjs.map'))],
+  },
 });

@@ -5,6 +5,7 @@ import { requestDeadline, withinDeadline } from '#shared/deadline';
 import type { Plans } from '#shared/fair-use/plans';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { invocationLogging, type Logger } from '#shared/observability/logger';
+import { inSources } from '#shared/observability/source-stack';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
 export interface AuthorizerDependencies {
@@ -45,7 +46,7 @@ const authorizerStack = ({ apiKeys, logger, plans }: AuthorizerDependencies): To
         if (error instanceof UnknownPlanError)
           logger.warn('Key refused: its plan is not a plan of this stage', { plan: error.plan });
         else if (isUnauthorized(error)) logger.info('Key refused');
-        else logger.error('Authorizer failed', { error });
+        else logger.error('Authorizer failed', { error: inSources(error) });
         throw error;
       }
     });

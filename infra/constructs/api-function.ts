@@ -69,8 +69,8 @@ export interface ApiFunctionProps {
  * The variables every function gets (the stack adds those of its tables, the operations' allowed
  * origins and the authorizer's plans); the benchmark starts its functions with them too. No
  * `NODE_OPTIONS=--enable-source-maps`: Node would read the map and walk the whole bundle at every
- * cold start (docs/decisions/0002-no-runtime-source-maps.md); `npm run stack` maps a logged stack
- * back to the sources instead.
+ * cold start (docs/decisions/0002-no-runtime-source-maps.md); a function maps a stack to the
+ * sources when it logs it instead (shared/observability/source-stack.ts).
  */
 export const functionEnvironment = (logLevel: LogLevel, stage: StageName): Record<string, string> => ({
   [ENV.serviceName]: SERVICE_NAME,
@@ -87,8 +87,8 @@ export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
 /**
  * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
- * esbuild with the options of `infra/bundling.ts` (its source map beside it, for `npm run stack`;
- * the runtime never reads it), X-Ray tracing, and a log group of its own with the stage's
+ * esbuild with the options of `infra/bundling.ts` (its map of the project's sources beside it,
+ * read only when the function logs an error), X-Ray tracing, and a log group of its own with the stage's
  * retention. Its role can write to that log group and nothing else until a table grants it more. It is published as a version behind the `live` alias, which is what
  * callers invoke.
  */

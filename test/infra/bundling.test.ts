@@ -1,12 +1,17 @@
-import { createRequire } from 'node:module';
-import { dirname, join, posix } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire, SourceMap, type SourceMapping } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix, relative, resolve } from 'node:path';
+import { decode } from '@jridgewell/sourcemap-codec';
 import { App, Stack } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { BuildOptions } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { type BuildOptions, build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizer } from '#functions/authorizer/contract';
 import { authorizerRoot } from '#functions/authorizer/root';
+import { getPetRoot } from '#functions/get-pet/root';
 import { OPERATIONS } from '#functions/operations';
 import {
   ESM_REQUIRE_BANNER,
@@ -15,6 +20,7 @@ import {
   nodejsBundling,
   toNodejsBundling,
 } from '#infra/bundling';
+import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { benchTargets, childEnvironment } from '../../bench/targets';
 import { synthStages, testOutdir } from '../support/pet-store-app';
@@ -26,11 +32,14 @@ const require = createRequire(import.meta.url);
 const scratchStack = () => new Stack(new App({ outdir: testOutdir() }));
 
 /**
- * NodejsFunction's own translation of its props into esbuild CLI arguments. `Bundling` is not
- * part of aws-cdk-lib's public API, so it is loaded by file; if an upgrade moves it, this test
- * fails loudly rather than silently comparing nothing.
+ * NodejsFunction's own bundling steps for `entry`, writing to `outputDir`. `Bundling` is not part
+ * of aws-cdk-lib's public API, so it is loaded by file; if an upgrade moves it, this test fails
+ * loudly rather than silently comparing nothing.
  */
-const nodejsFunctionEsbuildArgs = (entry: string): string[] => {
+const nodejsFunctionSteps = (
+  entry: string,
+  outputDir = '/out',
+): { type: string; command?: string[]; commands?: string[] }[] => {
   const libDir = dirname(require.resolve('aws-cdk-lib/package.json'));
   const { Bundling } = require(join(libDir, 'aws-lambda-nodejs/lib/bundling.js'));
   const bundling = new Bundling(scratchStack(), {
@@ -41,16 +50,18 @@ const nodejsFunctionEsbuildArgs = (entry: string): string[] => {
     runtime: Runtime.NODEJS_24_X,
     architecture: Architecture.ARM_64,
   });
-  const [step] = bundling.createBundlingSteps(scratchStack(), {
+  return bundling.createBundlingSteps(scratchStack(), {
     inputDir: '/in',
-    outputDir: '/out',
+    outputDir,
     pathJoin: posix.join,
     esbuildRunner: ['esbuild'],
     createFileOps: () => [],
   });
-  // `esbuild --bundle <entry> <options…>`: the options, as NodejsFunction writes them.
-  return step.command.slice(3);
 };
+
+/** NodejsFunction's translation of its props into esbuild CLI arguments: `esbuild --bundle <entry> <options…>`, the options. */
+const nodejsFunctionEsbuildArgs = (entry: string): string[] =>
+  nodejsFunctionSteps(entry)[0]?.command?.slice(3) ?? [];
 
 const kebab = (key: string): string => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
@@ -87,7 +98,9 @@ describe('bundling options', () => {
   });
 
   it('gives NodejsFunction the same options as props, and never Docker', () => {
-    expect(nodejsBundling()).toEqual({
+    const { commandHooks: _cutsTheMap, ...props } = nodejsBundling();
+
+    expect(props).toEqual({
       format: OutputFormat.ESM,
       target: NODE_TARGET,
       mainFields: ['module', 'main'],
@@ -130,6 +143,66 @@ describe('bundling options', () => {
       /platform/,
     );
   });
+});
+
+describe('the map beside each bundle', () => {
+  const entry = getPetRoot.entry;
+  let dir: string;
+  /** The map esbuild writes, and the same map cut down to the project's own sources. */
+  let esbuildMap: string;
+  let ownMap: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'own-sources-map-'));
+    await build({
+      ...esbuildOptions(join(PROJECT_ROOT, entry), join(dir, 'index.mjs')),
+      absWorkingDir: PROJECT_ROOT,
+    });
+    esbuildMap = readFileSync(join(dir, 'index.mjs.map'), 'utf8');
+    copyFileSync(join(dir, 'index.mjs.map'), join(dir, 'own.map'));
+    keepOwnSources(join(dir, 'own.map'));
+    ownMap = readFileSync(join(dir, 'own.map'), 'utf8');
+  }, 60_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("maps every place of the project's sources as esbuild's map does, named from the project root, and no other", () => {
+    const full = new SourceMap(JSON.parse(esbuildMap));
+    const own = new SourceMap(JSON.parse(ownMap));
+    const places = decode(JSON.parse(esbuildMap).mappings).flatMap((segments, line) =>
+      segments.map(([column]) => [line, column] as const),
+    );
+    const fromProject = (source: string) => relative(PROJECT_ROOT, resolve(dir, source));
+
+    const differences = places.filter(([line, column]) => {
+      const before: Partial<SourceMapping> = full.findEntry(line, column);
+      const after: Partial<SourceMapping> = own.findEntry(line, column);
+      const source = before.originalSource === undefined ? undefined : fromProject(before.originalSource);
+      if (source === undefined || source.startsWith('node_modules/'))
+        return after.originalSource !== undefined;
+      return (
+        after.originalSource !== source ||
+        after.originalLine !== before.originalLine ||
+        after.originalColumn !== before.originalColumn
+      );
+    });
+
+    expect(places.length).toBeGreaterThan(10_000);
+    expect(differences).toEqual([]);
+    expect(JSON.parse(ownMap).sources).toContain('shared/adapters/dynamodb/stored-items.ts');
+    expect(ownMap.length).toBeLessThan(esbuildMap.length / 10);
+  });
+
+  it('is cut down by the command NodejsFunction runs after esbuild, in the project root', () => {
+    const hooks = nodejsFunctionSteps(entry, dir).filter((step) => step.type === 'shell');
+
+    for (const command of hooks.flatMap((step) => step.commands ?? [])) {
+      const run = spawnSync('bash', ['-c', command], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+    }
+
+    expect(readFileSync(join(dir, 'index.mjs.map'), 'utf8')).toBe(ownMap);
+  }, 30_000);
 });
 
 describe("the bench's functions", () => {

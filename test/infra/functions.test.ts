@@ -66,7 +66,7 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
           },
         },
       });
-      // Node would read the map and walk the whole bundle at every cold start: `npm run stack` maps logged stacks instead.
+      // Node would read the map and walk the whole bundle at every cold start: a stack is mapped when it is logged instead.
       expect(fn.Properties).not.toHaveProperty(['Environment', 'Variables', 'NODE_OPTIONS']);
     }
   });

@@ -1,37 +1,75 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizerRoot } from '#functions/authorizer/root';
 import { getPetRoot } from '#functions/get-pet/root';
 import { esbuildOptions } from '#infra/bundling';
+import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { findLambdaNode, installLambdaNode } from '../../bench/lambda-node';
-import { childEnvironment, requestTo } from '../../bench/targets';
+import { benchTargets, childEnvironment, requestTo } from '../../bench/targets';
 import { createTestTables } from '../support/tables';
 
 /**
- * A 500's stack as the logs of a deployed function hold it, and back in the sources: getPet's
- * bundle built as the stack builds it (index.mjs and its map), run as the stack runs it (its
- * environment, no runtime source maps) on the Lambda's Node from bench/lambda-node, reading an
- * item that is not a pet; then `npm run stack` with the build's map.
+ * A logged stack as the logs of a deployed function hold it: the bundle built as the stack builds
+ * it (index.mjs and its map of the project's sources), run as the stack runs it (its environment,
+ * no runtime source maps) on the Lambda's Node from bench/lambda-node: getPet reading an item that
+ * is not a pet, and the authorizer failing.
  */
 
 const THROWN_AT = 'shared/adapters/dynamodb/stored-items.ts';
 
+interface LoggedError {
+  readonly name: string;
+  readonly location: string;
+  readonly stack: string;
+}
+
 let dir: string;
-let logged: string;
+/** What getPet answered and logged, and the authorizer. */
+let getPet: ReturnType<typeof invoke>;
+let authorizer: ReturnType<typeof invoke>;
 let child: ReturnType<typeof findLambdaNode>;
+
+/**
+ * What `name`'s bundle answers `event` in a process of its own (its status, or `threw`), and the
+ * error on the ERROR line it logs as CloudWatch gets it: both streams (Powertools writes errors to
+ * stderr).
+ */
+const invoke = (name: string, event: unknown, env: NodeJS.ProcessEnv) => {
+  // The request arrives once the function has started (its deadline counts from its arrival).
+  const script = `const { handler } = await import(${JSON.stringify(join(dir, name, 'index.mjs'))});
+    const event = ${JSON.stringify(event)};
+    if (event.requestContext) event.requestContext.requestTimeEpoch = Date.now();
+    const context = { functionName: '${name}', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 };
+    const answered = await handler(event, context).then((answer) => answer.statusCode, () => 'threw');
+    process.stdout.write(JSON.stringify({ answered }) + '\\n');
+    process.exit(0);`;
+  const run = spawnSync(child.path, ['--input-type=module', '--eval', script], { env, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  const lines = `${run.stdout}${run.stderr}`.split('\n');
+  const logged = lines.find((text) => text.includes('"level":"ERROR"'));
+  const { answered } = JSON.parse(lines.find((text) => text.startsWith('{"answered"')) ?? '{}');
+  return { answered, error: JSON.parse(logged ?? '{}').error as LoggedError };
+};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'logged-stacks-'));
-  await build({
-    ...esbuildOptions(join(PROJECT_ROOT, getPetRoot.entry), join(dir, 'index.mjs')),
-    absWorkingDir: PROJECT_ROOT,
-  });
+  await Promise.all(
+    [getPetRoot, authorizerRoot].map(async (root) => {
+      const outfile = join(dir, root.name, 'index.mjs');
+      await build({
+        ...esbuildOptions(join(PROJECT_ROOT, root.entry), outfile),
+        absWorkingDir: PROJECT_ROOT,
+      });
+      keepOwnSources(`${outfile}.map`);
+    }),
+  );
   const tables = await createTestTables('logged-stacks');
   const raw = createLocalClient(tables.endpoint);
   await raw.send(
@@ -43,21 +81,21 @@ beforeAll(async () => {
   raw.destroy();
   installLambdaNode(() => undefined);
   child = findLambdaNode();
-  const event = requestTo(getPetRoot.operation);
-  // The request arrives once the function has started (its deadline counts from its arrival).
-  const invoke = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
-    const event = ${JSON.stringify(event)};
-    event.requestContext.requestTimeEpoch = Date.now();
-    const answer = await handler(event, { functionName: 'get-pet', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 });
-    if (answer.statusCode !== 500) throw new Error('answered ' + answer.statusCode);
-    process.exit(0);`;
-  const run = spawnSync(child.path, ['--input-type=module', '--eval', invoke], {
-    env: childEnvironment({ name: 'get-pet', tables: getPetRoot.tables }, tables.endpoint, tables.names),
-    encoding: 'utf8',
-  });
-  expect(run.status, run.stderr).toBe(0);
-  // What CloudWatch gets: both streams (Powertools writes errors to stderr).
-  logged = `${run.stdout}${run.stderr}`;
+  getPet = invoke(
+    getPetRoot.name,
+    requestTo(getPetRoot.operation),
+    childEnvironment(getPetRoot, tables.endpoint, tables.names),
+  );
+  // The authorizer, its key table missing: DynamoDB refuses the GetItem.
+  const target = benchTargets('a-key').find((candidate) => candidate.entry === authorizerRoot.entry);
+  authorizer = invoke(
+    authorizerRoot.name,
+    target?.event,
+    childEnvironment({ ...authorizerRoot, ...target }, tables.endpoint, {
+      ...tables.names,
+      apiKeys: 'no-such-table',
+    }),
+  );
 }, 60_000);
 
 afterAll(() => {
@@ -65,41 +103,37 @@ afterAll(() => {
 });
 
 describe("a 500's logged stack", () => {
-  it('is logged from the bundle as it runs, on the Lambda runtime’s Node where one is pinned', () => {
-    const line = logged.split('\n').find((text) => text.includes('"level":"ERROR"')) ?? '';
-
-    expect(JSON.parse(line).error).toMatchObject({ name: 'InvalidStoredItemError' });
-    expect(line).toMatch(/index\.mjs:\d+:\d+/);
-    expect(line).not.toContain('.ts:');
+  it('is logged by the bundle as it runs, on the Lambda runtime’s Node where one is pinned', () => {
+    expect(getPet.answered).toBe(500);
+    expect(getPet.error).toMatchObject({ name: 'InvalidStoredItemError' });
     expect(child.lambdaMajor || !child.line.includes('pins no Node binary')).toBe(true);
   });
 
-  /** `npm run stack -- <what> <log file>` on the logged lines. */
-  const stack = (what: string) => {
-    writeFileSync(join(dir, 'log.json'), logged);
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'tools/stack/stack.ts', what, join(dir, 'log.json')],
-      {
-        cwd: PROJECT_ROOT,
-        encoding: 'utf8',
-      },
-    );
-    expect(run.status, run.stderr).toBe(0);
-    return run.stdout;
-  };
-
-  it("names the project's source file and the line that threw, through npm run stack and the build's map", () => {
-    const mapped = stack(join(dir, 'index.mjs.map'));
-
-    const [, line = '0'] = new RegExp(`${THROWN_AT}:(\\d+):\\d+`).exec(mapped) ?? [];
+  it("names the project's source file and the line that threw, and the project's frames down to the handler", () => {
+    const [, line = '0'] = new RegExp(`\\(${THROWN_AT}:(\\d+):\\d+\\)`).exec(getPet.error.stack) ?? [];
     const source = readFileSync(join(PROJECT_ROOT, THROWN_AT), 'utf8').split('\n');
-    expect(source[Number(line) - 1]).toContain('new InvalidStoredItemError(');
-    expect(mapped).toContain('functions/get-pet/handler.ts:');
-    expect(mapped).not.toMatch(/index\.mjs:\d+:\d+/);
-  }, 30_000);
 
-  it("is mapped the same from the function's name, by a build of the checkout", () => {
-    expect(stack('get-pet')).toBe(stack(join(dir, 'index.mjs.map')));
-  }, 60_000);
+    expect(source[Number(line) - 1]).toContain('new InvalidStoredItemError(');
+    expect(getPet.error.stack).toContain(' functions/get-pet/handler.ts:');
+    // Only the dependencies' frames (middy's) keep their place in the bundle.
+    expect(getPet.error.stack.match(/index\.mjs:\d+:\d+/g)?.length ?? 0).toBeLessThan(
+      getPet.error.stack.match(/\.ts:\d+:\d+/g)?.length ?? 0,
+    );
+  });
+
+  it('gives the error the location of the line that threw, which Powertools takes from the stack', () => {
+    expect(getPet.error.location).toMatch(new RegExp(`^${THROWN_AT}:\\d+$`));
+    expect(getPet.error.stack).toContain(`(${getPet.error.location}:`);
+  });
+});
+
+describe("the authorizer's logged failure", () => {
+  it("names the project's source files of its frames, those of the SDK that threw keeping their place in the bundle", () => {
+    expect(authorizer.answered).toBe('threw');
+    expect(authorizer.error).toMatchObject({ name: 'ResourceNotFoundException' });
+    expect(authorizer.error.stack).toMatch(
+      /\(shared\/adapters\/dynamodb\/dynamodb-api-key-repository\.ts:\d+:\d+\)/,
+    );
+    expect(authorizer.error.location).toMatch(/index\.mjs:\d+$/);
+  });
 });

@@ -6,6 +6,7 @@ import { requestIdOf } from '#shared/http/request-id';
 import { jsonResponse, type ResponseHeaders } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
 import type { Logger } from '#shared/observability/logger';
+import { inSources } from '#shared/observability/source-stack';
 
 /**
  * The key of the Error code on the line each error answer logs: the stack's metric filters count
@@ -21,7 +22,8 @@ export interface ErrorResponsesOptions {
 
 /**
  * Turns any error into the Error object `{ code, message, status }` (toHttpError decides which).
- * A 5xx is logged with its cause; the client sees only the generic message. A 429 or 503 says
+ * A 5xx is logged with its cause, its stack in the sources (`inSources`); the client sees only
+ * the generic message. A 429 or 503 says
  * when to retry. Every error logs one line with its code (ERROR_CODE_LOG_KEY): a 5xx at ERROR,
  * any other at INFO.
  */
@@ -33,7 +35,8 @@ export const errorResponses = ({
     const error = toHttpError(request.error);
     const requestId = requestIdOf(request.event);
     if (error.status >= 500) {
-      logger.error('Request failed', { [ERROR_CODE_LOG_KEY]: error.code, error: error.cause ?? error });
+      const cause = inSources(error.cause ?? error);
+      logger.error('Request failed', { [ERROR_CODE_LOG_KEY]: error.code, error: cause });
     } else {
       logger.info('Request rejected', { [ERROR_CODE_LOG_KEY]: error.code, status: error.status });
     }

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapping } from 'node:module';
+
+/**
+ * A logged error's stack in the sources. Node never reads a map at import (no runtime source maps:
+ * docs/decisions/0002-no-runtime-source-maps.md); when a function logs an error, each frame in a
+ * file with its map beside it (`index.mjs.map`, of the project's sources: infra/own-sources-map.ts)
+ * names the source file, line and column instead (`shared/adapters/dynamodb/stored-items.ts:21:9`).
+ * Each map is read once per process, at its first frame, with Node's own reader. Other frames
+ * (Node's, tsx's on `npm start`, the dependencies' unmapped places) stay as they are, and so does
+ * a stack whose map cannot be read: reporting an error never fails.
+ */
+
+/** A frame's file and place: `at f (file:///var/task/index.mjs:2:24089)`, `at async /var/task/index.mjs:2:6541`. */
+const FRAME = /^(\s*at (?:async )?(?:.*\()?)((?:file:\/\/)?\/[^\s()]+):(\d+):(\d+)(\)?)$/gm;
+
+/** Each file's map, once read (undefined: it has none, or it cannot be read). */
+const maps = new Map<string, SourceMap | undefined>();
+
+const mapOf = (file: string): SourceMap | undefined => {
+  if (!maps.has(file)) {
+    try {
+      const mapFile = file.startsWith('file:') ? new URL(`${file}.map`) : `${file}.map`;
+      maps.set(file, new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))));
+    } catch {
+      maps.set(file, undefined);
+    }
+  }
+  return maps.get(file);
+};
+
+/** `stack` with every place its file's map knows replaced by the place in the sources. */
+export const stackInSources = (stack: string): string =>
+  stack.replace(FRAME, (frame, at: string, file: string, line: string, column: string, end: string) => {
+    // V8 counts lines and columns from 1, source maps from 0.
+    const { originalSource, originalLine, originalColumn }: Partial<SourceMapping> =
+      mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1) ?? {};
+    if (originalSource === undefined || originalLine === undefined || originalColumn === undefined)
+      return frame;
+    return `${at}${originalSource}:${originalLine + 1}:${originalColumn + 1}${end}`;
+  });
+
+/**
+ * `error`, its stack and its causes' in the sources (`stackInSources`), for a log line: Powertools
+ * logs each stack and takes the error's `location` from it. Rewritten in place; a stack that
+ * cannot be rewritten stays as it is.
+ */
+export const inSources = <T>(error: T): T => {
+  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 10; depth++) {
+    try {
+      if (typeof cause.stack === 'string') cause.stack = stackInSources(cause.stack);
+    } catch {
+      // Never a second failure while reporting the first.
+    }
+    cause = cause.cause;
+  }
+  return error;
+};
