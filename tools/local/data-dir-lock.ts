@@ -75,29 +75,13 @@ export interface DataDirLock {
   release(): void;
 }
 
-export interface LockOptions {
+export interface LockOptions extends Required<Pick<LockRecord, 'port' | 'apiKey' | 'corsOrigins'>> {
   readonly dataDir: string;
-  /** The API's port, for the message another server prints. */
-  readonly port: number;
-  /** The key the server accepts, and the origins it allows: for the commands that call it. */
-  readonly apiKey: string;
-  readonly corsOrigins: readonly string[];
   /** @default 'npm start' */
   readonly server?: string;
   /** Says what was cleaned up. */
   readonly log?: (line: string) => void;
 }
-
-const parse = (text: string): LockRecord | undefined => {
-  try {
-    const value = JSON.parse(text) as Partial<LockRecord>;
-    return typeof value.pid === 'number' && typeof value.command === 'string'
-      ? (value as LockRecord)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 const read = (file: string): LockRecord | 'missing' | 'unreadable' => {
   let text: string;
@@ -107,7 +91,14 @@ const read = (file: string): LockRecord | 'missing' | 'unreadable' => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw error;
   }
-  return parse(text) ?? 'unreadable';
+  try {
+    const value = JSON.parse(text) as Partial<LockRecord>;
+    return typeof value.pid === 'number' && typeof value.command === 'string'
+      ? (value as LockRecord)
+      : 'unreadable';
+  } catch {
+    return 'unreadable';
+  }
 };
 
 /** Whether the server a lock names still runs: its PID, with the command line it recorded. */
