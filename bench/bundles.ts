@@ -30,13 +30,18 @@ export interface BuiltBundles {
   readonly harness: string;
 }
 
+export const pairOf = (bundles: BuiltBundles, name: string): BundlePair => {
+  const pair = bundles.pairs.find((candidate) => candidate.name === name);
+  if (!pair) throw new Error(`No bundles of ${name}`);
+  return pair;
+};
+
 const packageOf = (input: string): string =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(project)';
 
 /**
- * Builds `entries` (output key → entry file) in ONE esbuild call: esbuild parses the AWS SDK once
- * instead of once per bundle. Each output is self-contained (no code splitting), byte for byte
- * what a build of its entry alone writes (checked with esbuild 0.28).
+ * Builds `entries` (output key → entry file) in one esbuild call, which parses the AWS SDK once;
+ * each output is byte for byte what a build of its entry alone writes (no code splitting).
  */
 const buildAll = async (options: BuildOptions, dir: string, entries: Map<string, string>) => {
   const { metafile } = await build({
@@ -71,9 +76,8 @@ const buildAll = async (options: BuildOptions, dir: string, entries: Map<string,
 };
 
 /**
- * Every function as the stack builds it (`esbuildOptions` of infra/bundling.ts, its source map
- * beside it), every baseline and the peer as a raw function is usually built (the same options,
- * no source map), and the child harness (unminified, for any Node from 20 on).
+ * Every function as the stack builds it (infra/bundling.ts, a source map beside it), every baseline
+ * and the peer as a raw function is usually built (no map), and the child harness.
  */
 export const buildBundles = async (dir: string, targets: readonly BenchTarget[]): Promise<BuiltBundles> => {
   const { entryPoints: _entry, outfile: _outfile, ...stack } = esbuildOptions('<entry>', '<outfile>');

@@ -15,10 +15,9 @@ export interface BenchReport {
   readonly date: string;
   readonly durationSeconds: number;
   readonly settings: BenchSettings;
-  /** The machine, and the Node of the parent (bundling, tables, capacity, the partition load). */
   readonly machine: string;
+  /** The Node of the parent (bundling, tables, capacity, the partition load), and of the children. */
   readonly parentNode: string;
-  /** The Node of the cold-start and warm children. */
   readonly childNode: ChildNode;
   readonly bundles: readonly BundlePair[];
   readonly peerBundle: BuiltBundle;
