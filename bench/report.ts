@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
+import { markdownTable } from 'markdown-table';
 import { type BudgetResult, NOT_JUDGED } from './budgets';
 import type { BuiltBundle, BundlePair } from './bundles';
 import type { CapacityReport, RequestCost } from './capacity';
@@ -37,19 +38,13 @@ export const describeMachine = (java: string, load: number): string => {
 
 type Cell = string | number;
 
-/** A Markdown table with padded columns: readable as printed, and as rendered. */
-export const table = (columns: string, rows: readonly (readonly Cell[])[]): string => {
+/** A Markdown table with padded columns, numbers to the right: readable as printed, and as rendered. */
+const table = (columns: string, rows: readonly (readonly Cell[])[]): string => {
   const header = columns.split('|');
-  const text = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, column) => Math.max(3, ...text.map((row) => (row[column] ?? '').length)));
-  const numeric = header.map((_, column) =>
-    rows.every((row) => /^[\d.,×% +−/<≤≥-]+(ms|KiB|CU|µs|\/s)?$|^—$/.test(String(row[column] ?? ''))),
-  );
-  const line = (row: readonly string[]) =>
-    `| ${row.map((cell, column) => (numeric[column] ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join(' | ')} |`;
-  const rule = `| ${widths.map((width, column) => (numeric[column] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join(' | ')} |`;
-  const [first = [], ...rest] = text;
-  return [line(first), rule, ...rest.map(line)].join('\n');
+  const numeric = (column: number) =>
+    rows.every((row) => /^[\d.,×% +−/<≤≥-]+(ms|KiB|CU|µs|\/s)?$|^—$/.test(String(row[column] ?? '')));
+  const text = rows.map((row) => row.map(String));
+  return markdownTable([header, ...text], { align: header.map((_, column) => (numeric(column) ? 'r' : '')) });
 };
 
 const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayEventIdentity, Context } from 'aws-lambda';
 
-/**
- * What calling a handler as Lambda and API Gateway do needs, for the local server and the
- * benchmark. Free of project imports on purpose: the benchmark bundles it into its cold-start
- * harness, which must load nothing but itself and the bundle under test.
- */
+/** Free of project imports: the bench's child harness bundles it and must load nothing else. */
 
 export interface LambdaContextOptions {
   /** The Lambda timeout the handler sees in `getRemainingTimeInMillis`. @default 10_000 */
