@@ -10,8 +10,6 @@ export interface LambdaContextOptions {
   readonly region?: string;
   /** @default 'local' */
   readonly logStreamName?: string;
-  /** @default '512' (the stack's memory size) */
-  readonly memoryLimitInMB?: string;
   /** The invocation's id, as Lambda gives each one. @default a new UUID */
   readonly awsRequestId?: string;
 }
@@ -24,7 +22,7 @@ export const lambdaContext = (functionName: string, options: LambdaContextOption
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:${options.region ?? 'local'}:000000000000:function:${functionName}`,
-    memoryLimitInMB: options.memoryLimitInMB ?? '512',
+    memoryLimitInMB: '512', // the stack's
     awsRequestId: options.awsRequestId ?? randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: options.logStreamName ?? 'local',

@@ -39,15 +39,13 @@ type Pairs = Iterable<readonly [string, string]>;
 const singleAndMulti = (pairs: Pairs) => {
   const single: Record<string, string> = Object.create(null);
   const multi: Record<string, string[]> = Object.create(null);
-  let any = false;
   for (const [name, value] of pairs) {
-    any = true;
     single[name] = value;
     const values = multi[name];
     if (values) values.push(value);
     else multi[name] = [value];
   }
-  return { single, multi, any };
+  return { single, multi, any: Object.keys(single).length > 0 };
 };
 
 export interface ProxyRequest {

@@ -128,6 +128,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
    */
   const serve = async (request: IncomingMessage, response: ServerResponse, context: RequestContext) => {
     const { requestId } = context;
+    const headers = headerPairs(request);
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
     const inStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
@@ -157,7 +158,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       throw new GatewayRefusal(docs ? { ...answer, error: { ...answer.error, message } } : answer);
     }
     // A mock (the preflight, the 405) has request templates for some content types only.
-    const mockRefuses = () => !mockAccepts(valuesOf(headerPairs(request), 'content-type').at(-1));
+    const mockRefuses = () => !mockAccepts(valuesOf(headers, 'content-type').at(-1));
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
       if (mockRefuses()) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
@@ -169,7 +170,6 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       response.end();
       return answer.status;
     }
-    const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
     // The authorizer and the function run in turn with the other requests, within the deadline:
     // in AWS the authorizer starts on arrival, so its lookup ends by then however late it starts.

@@ -78,8 +78,6 @@ export interface LocalStackOptions {
   /** The local key's plan when its record is made here (a stored one keeps its own). @default LOCAL_KEY_PLAN */
   readonly apiKeyPlan?: string;
   readonly log?: (line: string) => void;
-  /** Who holds the data directory, for another server's refusal. @default 'npm start' */
-  readonly serverName?: string;
   /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
 }
@@ -147,7 +145,6 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
         apiKey: key.apiKey,
         corsOrigins,
         log,
-        ...(options.serverName ? { server: options.serverName } : {}),
       });
   let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   try {
