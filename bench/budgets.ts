@@ -60,7 +60,8 @@ export interface Measurements {
 
 const PAIRED = '(median of paired ratios)';
 const CEILING = 'projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)';
-const ms = (value: number) => `${value.toFixed(1)} ms`;
+export const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const cu = (value: number) => `${Number(value.toFixed(2))} CU`;
 
 export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
@@ -96,7 +97,6 @@ export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
     judge(peerBudget, name, inits, peerRatioPerRound.p50, LIMITS.peer, { ...timing, comparison: '<' });
   }
   for (const { name, service, baseline } of run.bundles) {
-    const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
     const sizes = `${kib(service.bytes)} / ${kib(baseline.bytes)}`;
     judge('bundle size', name, sizes, service.bytes / baseline.bytes, LIMITS.bundle);
   }

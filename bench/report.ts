@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { type BudgetResult, NOT_JUDGED } from './budgets';
+import { type BudgetResult, kib, ms, NOT_JUDGED } from './budgets';
 import type { BuiltBundle, BundlePair } from './bundles';
 import type { CapacityReport, RequestCost } from './capacity';
 import type { ChildNode } from './lambda-node';
@@ -47,8 +47,6 @@ const table = (columns: string, rows: readonly (readonly Cell[])[]): string => {
   return markdownTable([header, ...text], { align: header.map((_, column) => (numeric(column) ? 'r' : '')) });
 };
 
-const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const times = (value: number, digits = 2) => `${value.toFixed(digits)}×`;
 const cu = (value: number) => `${Number(value.toFixed(2))}`;
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;

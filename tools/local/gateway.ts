@@ -259,8 +259,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     },
     (request, response) => handle(request, response, framingRefusal(request)),
   );
-  // Every header is read: by default Node drops those past the first thousand silently (a
-  // repeated Authorization among them). 0 is no limit; `maxHeaderSize` (16 KiB, 431) bounds them.
+  // Every header is read: by default Node drops those past the first thousand silently (a repeated
+  // Authorization among them). 0 is no limit (Node's documentation of the property); the header
+  // size limit (16 KiB, `maxHeaderSize`, answered 431) bounds them instead.
   server.maxHeadersCount = 0;
   // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
   server.on('checkExpectation', (request, response) =>
