@@ -15,12 +15,11 @@ export default {
     'shared/**/*.ts',
     'functions/**/*.ts',
     'tools/local/**/*.ts',
-    // The entry points of `npm start` and `npm run dev`: they run at import, install signal
-    // handlers and exit the process, so only test/http/npm-start.test.ts runs them, as processes
+    // The entry point of `npm start` and `npm run dev`: it runs at import, installs signal
+    // handlers and exits the process, so only test/http/npm-start.test.ts runs it, as processes
     // whose coverage Stryker cannot see. What they call (settings, the start-up checks, the stack) is in scope.
     '!tools/local/start.ts',
     '!tools/local/server.ts',
-    '!tools/local/dev.ts',
     '!tools/local/dev-server.ts',
   ],
   coverageAnalysis: 'perTest',

@@ -21,7 +21,7 @@ export interface RunBenchOptions {
   readonly mode: BenchMode;
   /** A running DynamoDB Local (each measurement makes tables of its own there). */
   readonly dynamoDbEndpoint: string;
-  /** Bundles, the harness and scratch files (`.bench/` is git-ignored). */
+  /** Bundles, the harness and scratch files. */
   readonly workDir: string;
   /** The Node the children run on. @default findLambdaNode() */
   readonly childNode?: ChildNode;
@@ -42,10 +42,8 @@ const javaVersion = () =>
   });
 
 /**
- * One run of the benchmark: bundles, cold starts and warm invocations, DynamoDB capacity, the
- * partition load, then the budgets. The measurements run one after the other, so that none
- * disturbs another on a small machine; a quick run, which judges no timing, runs them side by
- * side (`overlap`). The children run on `childNode`, everything else on this process's Node.
+ * One run: bundles, cold starts and warm invocations, capacity, the partition load, the budgets.
+ * One after the other, so that none disturbs another, unless the run judges no timing (`overlap`).
  */
 export const runBench = async (options: RunBenchOptions): Promise<BenchReport> => {
   const started = performance.now();
@@ -71,37 +69,32 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       endpoint: options.dynamoDbEndpoint,
       names,
     });
-    const latency = async () => {
+    const timings = async () => {
       const names = await createBenchTables(admin, 'bench-latency', record);
       await seedPets(admin, names, settings.smallTable);
       const coldStarts = await measureColdStarts(children(names), bundles, targets, settings, progress);
       return { coldStarts, warm: await measureWarm(children(names), bundles, targets, settings, progress) };
     };
-    const capacity = async () => {
+    const costs = async () => {
       const names = await createBenchTables(admin, 'bench-capacity', record);
       const at = { admin, meter, names, targets, children: children(names), bundles };
       return measureCapacity(at, settings);
     };
 
-    const overlapped = settings.overlap ? ([latency(), capacity()] as const) : undefined;
+    const overlapped = settings.overlap ? ([timings(), costs()] as const) : undefined;
     // Side by side, nothing is left running when one of them fails.
     if (overlapped) await Promise.allSettled(overlapped);
-    const { coldStarts, warm } = await (overlapped?.[0] ?? latency());
-    const metered = await (overlapped?.[1] ?? capacity());
+    const { coldStarts, warm } = await (overlapped?.[0] ?? timings());
+    const capacity = await (overlapped?.[1] ?? costs());
     progress('capacity: done');
     // After the rest, alone: it creates pets as fast as DynamoDB Local takes them.
     const names = await createBenchTables(admin, 'bench-partitions');
-    const load = await measurePartitionLoad({ meter, names, ...settings.partitionLoad });
-    progress(`partition load: ${load.creates} creates, hottest key ${load.hottest[0]?.key}`);
+    const partitionLoad = await measurePartitionLoad({ meter, names, ...settings.partitionLoad });
+    progress(
+      `partition load: ${partitionLoad.creates} creates, hottest key ${partitionLoad.hottest[0]?.key}`,
+    );
 
-    const measured = {
-      targets,
-      bundles: bundles.pairs,
-      coldStarts,
-      warm,
-      capacity: metered,
-      partitionLoad: load,
-    };
+    const measured = { targets, bundles: bundles.pairs, coldStarts, warm, capacity, partitionLoad };
     return {
       ...measured,
       date: new Date().toISOString(),

@@ -60,7 +60,8 @@ export interface Measurements {
 
 const PAIRED = '(median of paired ratios)';
 const CEILING = 'projected ceiling of creates (1,000 WCU/s ÷ hottest share ÷ WCU a create)';
-const ms = (value: number) => `${value.toFixed(1)} ms`;
+export const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const cu = (value: number) => `${Number(value.toFixed(2))} CU`;
 
 export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
@@ -86,39 +87,22 @@ export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
   // Judged on the median of the paired ratios: each round runs a function and its reference back
   // to back, so a slowdown of the whole machine falls on both and cancels out.
   const { peer } = run.coldStarts;
+  const timing = { basis: 'timing' } as const;
   for (const { name, service, baseline, ratioPerRound, peerRatioPerRound } of run.coldStarts.rows) {
     const limit = run.targets.find((target) => target.name === name)?.coldStartLimit ?? 0;
-    const [mine, base] = [service, baseline].map((series) => ms(series.total.p50));
-    const [init, peerInit] = [service, peer].map((series) => ms(series.load.p50));
-    const timing = { basis: 'timing' } as const;
-    judge(
-      `cold start against its baseline ${PAIRED}`,
-      name,
-      `${mine} / ${base}`,
-      ratioPerRound.p50,
-      limit,
-      timing,
-    );
-    judge(
-      `init against the peer's ${PAIRED}`,
-      name,
-      `${init} / ${peerInit}`,
-      peerRatioPerRound.p50,
-      LIMITS.peer,
-      {
-        ...timing,
-        comparison: '<',
-      },
-    );
+    const totals = `${ms(service.total.p50)} / ${ms(baseline.total.p50)}`;
+    const inits = `${ms(service.load.p50)} / ${ms(peer.load.p50)}`;
+    judge(`cold start against its baseline ${PAIRED}`, name, totals, ratioPerRound.p50, limit, timing);
+    const peerBudget = `init against the peer's ${PAIRED}`;
+    judge(peerBudget, name, inits, peerRatioPerRound.p50, LIMITS.peer, { ...timing, comparison: '<' });
   }
   for (const { name, service, baseline } of run.bundles) {
-    const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
     const sizes = `${kib(service.bytes)} / ${kib(baseline.bytes)}`;
     judge('bundle size', name, sizes, service.bytes / baseline.bytes, LIMITS.bundle);
   }
   for (const { name, service, baseline } of run.warm) {
     const p50s = `${service.p50.toFixed(2)} ms / ${baseline.p50.toFixed(2)} ms`;
-    judge('warm p50', name, p50s, service.p50 / baseline.p50, LIMITS.warmP50, { basis: 'timing' });
+    judge('warm p50', name, p50s, service.p50 / baseline.p50, LIMITS.warmP50, timing);
   }
 
   const { listing, walks, rows } = run.capacity;
@@ -141,52 +125,32 @@ export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
   const everyPage = `every page of a walk vs its first, ${all.pages} pages (${all.pets} pets)`;
   judge(everyPage, listing, deepest, all.billedReadUnits.max / all.firstPage, LIMITS.listPage);
   const [dense, sparse] = [walkOf('?status=available', 'large'), walkOf('?status=available', 'small')];
-  judge(
-    `RCU of every page of a walk by status, ${dense.pages} pages (${dense.pets} pets, a page in every shard)`,
-    byStatus,
-    `max ${cu(dense.billedReadUnits.max)}, mean ${cu(dense.billedReadUnits.mean)}`,
-    dense.billedReadUnits.max,
-    LIMITS.statusPageReadUnits,
-    { unit: 'CU' },
-  );
-  judge(
-    `Queries of a page by status, however few pets (${sparse.pets} pets, ${sparse.listed} of the status)`,
-    byStatus,
-    `max ${sparse.calls.max}, mean ${Number(sparse.calls.mean.toFixed(2))}`,
-    sparse.calls.max,
-    LIMITS.statusPageQueries,
-    { unit: 'calls' },
-  );
+  const denseBudget = `RCU of every page of a walk by status, ${dense.pages} pages (${dense.pets} pets, a page in every shard)`;
+  const denseUnits = `max ${cu(dense.billedReadUnits.max)}, mean ${cu(dense.billedReadUnits.mean)}`;
+  judge(denseBudget, byStatus, denseUnits, dense.billedReadUnits.max, LIMITS.statusPageReadUnits, {
+    unit: 'CU',
+  });
+  const sparseBudget = `Queries of a page by status, however few pets (${sparse.pets} pets, ${sparse.listed} of the status)`;
+  const sparseCalls = `max ${sparse.calls.max}, mean ${Number(sparse.calls.mean.toFixed(2))}`;
+  judge(sparseBudget, byStatus, sparseCalls, sparse.calls.max, LIMITS.statusPageQueries, { unit: 'calls' });
 
   const load = run.partitionLoad;
   const hottest = load.hottest[0];
   if (!hottest) throw new Error('The partition-load model recorded no write');
   const hot = `${hottest.key}: ${cu(hottest.writeUnits)} of ${cu(load.writeUnits)}`;
   const ceiling = `1,000 ÷ (${(hottest.share * 100).toFixed(2)}% × ${load.writeUnitsPerCreate.toFixed(2)} WCU)`;
-  const creates = `${load.creates} creates, all available`;
-  judge(
-    `hottest partition key's share of write units (${creates})`,
-    load.subject,
-    hot,
-    hottest.share,
-    LIMITS.hottestKeyShare,
-    {
-      unit: '%',
-    },
-  );
-  judge(CEILING, load.subject, ceiling, load.ceilingCreatesPerSecond, LIMITS.ceilingCreatesPerSecond, {
-    unit: '/s',
-    comparison: '≥',
-  });
+  const share = `hottest partition key's share of write units (${load.creates} creates, all available)`;
+  judge(share, load.subject, hot, hottest.share, LIMITS.hottestKeyShare, { unit: '%' });
+  const rate = { unit: '/s', comparison: '≥' } as const;
+  judge(CEILING, load.subject, ceiling, load.ceilingCreatesPerSecond, LIMITS.ceilingCreatesPerSecond, rate);
   const large = Math.max(...rows.map((row) => row.pets));
   const writeUnits = (name?: string) =>
     rows.findLast((row) => row.name === name && row.pets === large)?.service.writeUnits ?? Number.NaN;
   for (const { name, variantOf = '' } of run.targets.filter((target) => target.variantOf)) {
     const [sent, own] = [writeUnits(name), writeUnits(variantOf)];
     const budget = `extra write units of ${name} (${large} pets)`;
-    judge(budget, variantOf, `${cu(sent)} − ${cu(own)}`, sent - own, LIMITS.idempotencyExtraWriteUnits, {
-      unit: '+CU',
-    });
+    const extra = `${cu(sent)} − ${cu(own)}`;
+    judge(budget, variantOf, extra, sent - own, LIMITS.idempotencyExtraWriteUnits, { unit: '+CU' });
   }
   return results;
 };

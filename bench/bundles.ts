@@ -31,13 +31,18 @@ export interface BuiltBundles {
   readonly harness: string;
 }
 
+export const pairOf = (bundles: BuiltBundles, name: string): BundlePair => {
+  const pair = bundles.pairs.find((candidate) => candidate.name === name);
+  if (!pair) throw new Error(`No bundles of ${name}`);
+  return pair;
+};
+
 const packageOf = (input: string): string =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(project)';
 
 /**
- * Builds `entries` (output key → entry file) in ONE esbuild call: esbuild parses the AWS SDK once
- * instead of once per bundle. Each output is self-contained (no code splitting), byte for byte
- * what a build of its entry alone writes (checked with esbuild 0.28).
+ * Builds `entries` (output key → entry file) in one esbuild call, which parses the AWS SDK once;
+ * each output is byte for byte what a build of its entry alone writes (no code splitting).
  */
 const buildAll = async (options: BuildOptions, dir: string, entries: Map<string, string>) => {
   const { metafile } = await build({

@@ -1,7 +1,7 @@
 import { listPetsRoot } from '#functions/list-pets/root';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { lambdaContext } from '#tools/lambda/context';
-import type { BuiltBundles } from './bundles';
+import { type BuiltBundles, pairOf } from './bundles';
 import { type Children, runChild } from './children';
 import { BENCH_CONTEXT, freshRequest } from './lambda-context';
 import type { Meter, MeteredCall } from './metering';
@@ -12,7 +12,7 @@ import { type BenchTarget, benchConfig, folderOf, requestTo } from './targets';
 /** What one request costs in DynamoDB, as DynamoDB reports it. */
 export interface RequestCost {
   readonly readUnits: number;
-  /** Read units with every Query and Scan at 0.5 at least, as DynamoDB bills them (Local reports 0 for one that finds nothing). */
+  /** Read units with every Query and Scan at 0.5 at least, as DynamoDB bills them (Local reports 0 for none found). */
   readonly billedReadUnits: number;
   readonly writeUnits: number;
   readonly calls: number;
@@ -88,10 +88,8 @@ export interface CapacityOptions {
 }
 
 /**
- * DynamoDB cost per request of every function and its baseline, at `smallTable` and then
- * `largeTable` pets, and of every page of whole walks of the listing, unfiltered and by status.
- * The functions are built by their own roots in this process, the baselines run as built, all on
- * the meter: the very calls each makes.
+ * DynamoDB cost per request of every function (built by its root) and its baseline (as built), at
+ * `smallTable` then `largeTable` pets, and of every page of whole walks of the listing.
  */
 export const measureCapacity = async (
   options: CapacityOptions,
@@ -107,10 +105,7 @@ export const measureCapacity = async (
   const ordered = [...options.targets].sort((a, b) => Number(writes(a)) - Number(writes(b)));
   let pets = 0;
 
-  /**
-   * `call` on a clean meter: its answer and the DynamoDB calls it made. A 503 is the request's 3 s
-   * deadline passing on a machine too busy for it, not a cost: the call is made again, twice at most.
-   */
+  /** `call` on a clean meter, and its calls; a 503 (a busy machine's deadline) is made again, twice at most. */
   const metered = async <R>(call: () => Promise<R>, status: (result: R) => number) => {
     for (let attempt = 1; ; attempt++) {
       meter.take();
@@ -134,9 +129,9 @@ export const measureCapacity = async (
       }
       const service = costOf(calls, requests);
       meter.take();
-      const baseline = options.bundles.pairs.find((pair) => pair.name === target.name)?.baseline.file;
-      if (!baseline) throw new Error(`No baseline bundle of ${target.name}`);
-      await runChild(children, target, [baseline], { iterations: requests });
+      await runChild(children, target, [pairOf(options.bundles, target.name).baseline.file], {
+        iterations: requests,
+      });
       rows.push({ name: target.name, pets: at, service, baseline: costOf(meter.take(), requests) });
       if (writes(target)) pets += 2 * requests;
     }

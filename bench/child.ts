@@ -4,14 +4,10 @@ import { lambdaContext } from '#tools/lambda/context';
 import { BENCH_CONTEXT, freshRequest, outcomeOf } from './lambda-context';
 
 /**
- * A child process of the bench, in place of Lambda's runtime: built by esbuild into the work
- * directory, run on the Lambda's Node (bench/lambda-node.ts) with the function's environment as
- * `child.mjs <result.json> <iterations> <warm-up> <event JSON> <name> <bundle>...`.
- *
- * It imports each bundle (timing the import: a fresh process's first is a cold start's init),
- * then invokes the bundles in turn, the order alternating so that drift hits all alike:
- * `warm-up` rounds unrecorded, then `iterations` timed from the call to the answer. The result
- * goes to `result.json` as JSON (stdout is the functions' logs).
+ * The bench's stand-in for Lambda's runtime, on the Lambda's Node with the function's environment:
+ * `child.mjs <result.json> <iterations> <warm-up> <event JSON> <name> <bundle>...`. It times the
+ * import of each bundle (a fresh process's first is a cold start's init), then invokes them in
+ * turn, the order alternating so that drift hits all alike. Results go to `result.json`.
  */
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;

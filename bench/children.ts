@@ -23,9 +23,9 @@ export interface ColdStart {
 }
 
 /**
- * Runs the harness on `bundles` with the target's environment (plus `env`), its stdout (the
- * functions' logs) discarded: the time each took to import, and `iterations` timed invocations
- * of each after `warmup`, every one answering the target's request with its status.
+ * Runs the harness on `bundles` with the target's environment (plus `env`), the functions' logs
+ * discarded: each import's time, and `iterations` timed invocations after `warmup`, every one
+ * answering the target's status.
  */
 export const runChild = async (
   children: Children,

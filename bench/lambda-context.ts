@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LambdaContextOptions } from '#tools/lambda/context';
 
-/**
- * What the benchmark adds to tools/lambda/context.ts to invoke a handler as Lambda does. Imports
- * nothing of the project at run time: it is bundled into the child harness, which should load
- * nothing but itself, that helper and the bundle under test.
- */
+/** Bundled into the child harness: it imports nothing of the project at run time. */
 
-/** The Lambda context options of every invocation: the stack's region (and its memory size, the default). */
+/** The Lambda context options of every invocation: the stack's region. */
 export const BENCH_CONTEXT: LambdaContextOptions = { region: 'us-east-1', logStreamName: 'bench' };
 
 /** A header value the bench replaces with a new one in every invocation (an Idempotency-Key). */
@@ -23,9 +19,8 @@ export const outcomeOf = (result: unknown): number => {
 };
 
 /**
- * A copy of the event as a new request: received now (a function's deadline counts from the
- * request's time, so a stored event would be past it), and with a new value in every header that
- * asks for one, so that every measured create with an Idempotency-Key is a first request.
+ * A copy of the event received now (a deadline counts from the request's time), with a new value
+ * in every header that asks for one (each create with an Idempotency-Key is a first request).
  */
 export const freshRequest = <E>(stored: E): E => {
   const event = structuredClone(stored);

@@ -5,12 +5,10 @@ import { NODE_TARGET } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
- * The Node.js the bench's children run on: the Lambda runtime's major, whatever Node runs the
- * bench. The binary comes from the npm registry (`node-<os>-<cpu>`), pinned by the lockfile of
- * bench/lambda-node/ and installed there, not in the project's node_modules: npm would link its
- * `bin/node` as node_modules/.bin/node, first on the PATH of every npm script, and the tests and
- * `npm start` would quietly move to it. It is an optional dependency with npm's `os`/`cpu` fields:
- * elsewhere npm skips it, and the children fall back to the running Node, saying so.
+ * The Node.js the bench's children run on: the Lambda runtime's major, from the npm registry
+ * (`node-<os>-<cpu>`), pinned by bench/lambda-node/'s lockfile and installed there: in the
+ * project's node_modules npm would put it first on every npm script's PATH. On a platform the
+ * lockfile pins none for, the children fall back to the running Node, saying so.
  */
 
 /** The Lambda runtime's Node.js major, from the target the bundles are built for (`node24`). */
@@ -34,20 +32,13 @@ export interface LambdaNodeSite {
   readonly arch?: string;
 }
 
+type PackageJson = { version?: string; packages?: Record<string, { version?: string }> } | undefined;
+const readJson = (file: string): PackageJson =>
+  existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+
 const siteOf = ({ dir = join(PROJECT_ROOT, 'bench', 'lambda-node'), ...site }: LambdaNodeSite = {}) => {
   const platform = `${site.platform ?? process.platform} ${site.arch ?? process.arch}`;
   const name = `node-${platform.replace(' ', '-')}`;
-  /** The string at `path` in a JSON file, if the file and the string are there. */
-  const version = (file: string, path: readonly string[]): string | undefined => {
-    let value: unknown = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
-    for (const key of path) {
-      value =
-        value && typeof value === 'object'
-          ? Object.entries(value).find(([name]) => name === key)?.[1]
-          : undefined;
-    }
-    return typeof value === 'string' ? value : undefined;
-  };
   const packageDir = join(dir, 'node_modules', name);
   return {
     dir,
@@ -55,8 +46,8 @@ const siteOf = ({ dir = join(PROJECT_ROOT, 'bench', 'lambda-node'), ...site }: L
     name,
     binary: join(packageDir, 'bin', 'node'),
     /** The version the lockfile pins for the platform, if any. */
-    pinned: version(join(dir, 'package-lock.json'), ['packages', `node_modules/${name}`, 'version']),
-    installed: () => version(join(packageDir, 'package.json'), ['version']),
+    pinned: readJson(join(dir, 'package-lock.json'))?.packages?.[`node_modules/${name}`]?.version,
+    installed: () => readJson(join(packageDir, 'package.json'))?.version,
   };
 };
 
@@ -98,8 +89,7 @@ export const findLambdaNode = (where?: LambdaNodeSite): ChildNode => {
 
 /**
  * Installs the pinned binary into bench/lambda-node (`npm ci` there, about 5 s, once per machine)
- * when it is missing; nothing on a platform the lockfile pins none for. Returns what went wrong
- * (the registry out of reach, say): the children then fall back to this process's Node.
+ * when it is missing; returns what went wrong, for the children to fall back on this Node.
  */
 export const installLambdaNode = (progress: (line: string) => void): string | undefined => {
   const site = siteOf();

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import pLimit from 'p-limit';
-import type { BuiltBundles } from './bundles';
+import { type BuiltBundles, pairOf } from './bundles';
 import { type Children, type ColdStart, coldStart, runChild } from './children';
 import type { BenchSettings } from './settings';
 import { type BenchTarget, type ChildTarget, PEER } from './targets';
@@ -36,10 +36,7 @@ export interface ColdStartRow {
   readonly baseline: ColdStartSeries;
   /** Service ÷ baseline within each round (the two ran back to back): what the budget reads. */
   readonly ratioPerRound: Summary;
-  /**
-   * Service ÷ the peer within each round, of the import alone (Lambda's Init Duration): the first
-   * invocations make different DynamoDB calls (a create writes two to four items, the peer reads one).
-   */
+  /** Service ÷ the peer within each round, of the import alone (Lambda's Init Duration): their calls differ. */
   readonly peerRatioPerRound: Summary;
 }
 
@@ -68,17 +65,10 @@ const series = (results: readonly ColdStart[]): ColdStartSeries => ({
 const perRound = (a: ColdStartSeries, b: ColdStartSeries, part: 'totalMs' | 'loadMs' = 'totalMs'): Summary =>
   summarise(a[part].map((value, round) => value / (b[part][round] ?? Number.NaN)));
 
-const pairOf = (bundles: BuiltBundles, name: string) => {
-  const pair = bundles.pairs.find((candidate) => candidate.name === name);
-  if (!pair) throw new Error(`No bundles of ${name}`);
-  return pair;
-};
-
 /**
- * Cold starts: every run is a fresh process that imports one bundle and answers one event against
- * DynamoDB Local. Each round runs every function, its baseline, the peer, and the first function
- * again with its source map read at run time, in an order that alternates between rounds, so
- * that drift of the machine hits all alike. Children one at a time unless the run judges no timing.
+ * Cold starts, each a fresh process that imports one bundle and answers one event. A round runs
+ * every function, its baseline, the peer, and the first function with its source map read at run
+ * time, in an order that alternates between rounds, so that drift hits all alike.
  */
 export const measureColdStarts = async (
   children: Children,
@@ -148,9 +138,8 @@ export interface WarmRow {
 }
 
 /**
- * Warm invocations: per function one process that loads its bundle and its baseline and invokes
- * them in turn, so both see the same machine and DynamoDB Local at the same moment. A variant is
- * its function's bundle again, and is left out.
+ * Warm invocations: per function, one process invoking its bundle and its baseline in turn, so
+ * both see the same machine at the same moment. A variant (its function's bundle again) is left out.
  */
 export const measureWarm = async (
   children: Children,

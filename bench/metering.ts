@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
 
 /**
- * What DynamoDB charges, seen from outside the functions: an HTTP proxy in front of DynamoDB
- * Local that adds `ReturnConsumedCapacity: INDEXES` to every call and records the call with what
- * DynamoDB answers. A function, its baseline or a whole child process pointed at `endpoint` is
- * metered as it is, with no seam in its code. DynamoDB Local 3.3 reports consumed capacity with
- * DynamoDB's rules (consistent GetItem 1 RCU, eventually consistent 0.5, Scan and Query by the
- * 4 KB of items read, writes with their index entries) and checks no request signature.
+ * What DynamoDB charges, seen from outside the functions: a proxy in front of DynamoDB Local that
+ * adds `ReturnConsumedCapacity: INDEXES` to every call and records it with the answer, so anything
+ * pointed at `endpoint` is metered with no seam in its code. DynamoDB Local 3.3 reports capacity
+ * by DynamoDB's rules and checks no request signature.
  */
 
 export interface MeteredCall {

@@ -5,19 +5,14 @@ import type { Meter, MeteredCall } from './metering';
 import { benchConfig, folderOf, invoke, requestTo } from './targets';
 
 /**
- * The partition-load model. DynamoDB Local has one partition for everything, so it cannot show a
- * hot key; this model is how the claim "no key takes more than its share" is checked instead.
- * During a real run of creates through createPet's handler, every write is metered
- * (bench/metering.ts): the table's partition key value it wrote, and for each global secondary
- * index the index's partition key value of the item written, with the write units DynamoDB
- * charged to each. DynamoDB serves one partition key at most 1,000 write units a second, so the
- * key with the largest share of the units sets the ceiling:
+ * The partition-load model: DynamoDB Local has one partition, so it cannot show a hot key. During
+ * creates through createPet's handler, every write's units are charged (bench/metering.ts) to the
+ * partition key values it wrote, the table's and each index's. DynamoDB serves one partition key
+ * at most 1,000 WCU/s (adaptive capacity cannot lift it), so the hottest key sets the ceiling:
  *
  *     ceiling (creates/s) = 1,000 WCU/s ÷ (hottest key's share of write units × write units per create)
  */
-
-/** DynamoDB's write throughput per partition, the one limit adaptive capacity cannot lift for one key. */
-export const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
+const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
 
 export interface KeyLoad {
   /** `<Table>: <value>` or `<Table>/<index>: <value>`, the table by its logical name. */
@@ -76,9 +71,8 @@ const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [
 };
 
 /**
- * Creates `instances × createsPerInstance` pets through createPet's handler, as its root builds it,
- * all without a status (so all `available`, the default: the worst case for the status index),
- * with several instances side by side as Lambda runs them (each leases its own blocks of ids).
+ * Creates `instances × createsPerInstance` pets through createPet's handler, all `available` (the
+ * worst case for the status index), instances side by side (each leases its own blocks of ids).
  */
 export const measurePartitionLoad = async (options: {
   readonly meter: Meter;

@@ -10,10 +10,8 @@ import { readFunctionConfig, tableName } from '#shared/config';
 
 /**
  * The peer: a GetItem handler as middy and Powertools handlers are usually written, after the
- * `get-product` function of AWS's TypeScript demo (aws-samples/serverless-typescript-demo): a
- * module-scope logger, metrics and document client, `injectLambdaContext`, `logMetrics`, a log
- * line and a business metric per call. Its X-Ray tracer is left out, as the service has none. The
- * same client as the baselines', so that it differs from them only in its handler's framework.
+ * `get-product` function of AWS's TypeScript demo (aws-samples/serverless-typescript-demo), less
+ * its X-Ray tracer (the service has none), with the baselines' client.
  */
 const config = readFunctionConfig(['pets']);
 const client = createDocumentClient(config.dynamoDb);

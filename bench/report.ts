@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
-import { type BudgetResult, NOT_JUDGED } from './budgets';
+import { markdownTable } from 'markdown-table';
+import { type BudgetResult, kib, ms, NOT_JUDGED } from './budgets';
 import type { BuiltBundle, BundlePair } from './bundles';
 import type { CapacityReport, RequestCost } from './capacity';
 import type { ChildNode } from './lambda-node';
@@ -15,10 +16,9 @@ export interface BenchReport {
   readonly date: string;
   readonly durationSeconds: number;
   readonly settings: BenchSettings;
-  /** The machine, and the Node of the parent (bundling, tables, capacity, the partition load). */
   readonly machine: string;
+  /** The Node of the parent (bundling, tables, capacity, the partition load), and of the children. */
   readonly parentNode: string;
-  /** The Node of the cold-start and warm children. */
   readonly childNode: ChildNode;
   readonly bundles: readonly BundlePair[];
   readonly peerBundle: BuiltBundle;
@@ -38,23 +38,15 @@ export const describeMachine = (java: string, load: number): string => {
 
 type Cell = string | number;
 
-/** A Markdown table with padded columns: readable as printed, and as rendered. */
-export const table = (columns: string, rows: readonly (readonly Cell[])[]): string => {
+/** A Markdown table with padded columns, numbers to the right: readable as printed, and as rendered. */
+const table = (columns: string, rows: readonly (readonly Cell[])[]): string => {
   const header = columns.split('|');
-  const text = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, column) => Math.max(3, ...text.map((row) => (row[column] ?? '').length)));
-  const numeric = header.map((_, column) =>
-    rows.every((row) => /^[\d.,×% +−/<≤≥-]+(ms|KiB|CU|µs|\/s)?$|^—$/.test(String(row[column] ?? ''))),
-  );
-  const line = (row: readonly string[]) =>
-    `| ${row.map((cell, column) => (numeric[column] ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join(' | ')} |`;
-  const rule = `| ${widths.map((width, column) => (numeric[column] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join(' | ')} |`;
-  const [first = [], ...rest] = text;
-  return [line(first), rule, ...rest.map(line)].join('\n');
+  const numeric = (column: number) =>
+    rows.every((row) => /^[\d.,×% +−/<≤≥-]+(ms|KiB|CU|µs|\/s)?$|^—$/.test(String(row[column] ?? '')));
+  const text = rows.map((row) => row.map(String));
+  return markdownTable([header, ...text], { align: header.map((_, column) => (numeric(column) ? 'r' : '')) });
 };
 
-const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`;
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const times = (value: number, digits = 2) => `${value.toFixed(digits)}×`;
 const cu = (value: number) => `${Number(value.toFixed(2))}`;
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;

@@ -1,9 +1,7 @@
 /**
- * `npm run bench` (add `-- --quick` for a smoke run, `-- --strict` to exit 1 on a missed budget):
- * installs the Lambda's Node for the children when missing (bench/lambda-node.ts), starts
- * DynamoDB Local in memory, runs bench/bench.ts, prints the report and (full runs only) rewrites
- * the generated part of BENCHMARKS.md. Nothing configures the functions through this process's
- * environment: they are built with explicit configurations, or run in children with their own.
+ * `npm run bench` (`-- --quick` for a smoke run, `-- --strict` to exit 1 on a missed budget): the
+ * Lambda's Node for the children, DynamoDB Local in memory, bench/bench.ts, the report, and (full
+ * runs only) the generated part of BENCHMARKS.md.
  */
 
 import { writeFileSync } from 'node:fs';
@@ -14,8 +12,7 @@ import { runBench } from './bench';
 import { findLambdaNode, installLambdaNode } from './lambda-node';
 import { type BenchReport, budgetSummary, renderReport, writeReportFile } from './report';
 
-// The parent runs on the machine's Node on purpose (the children run the Lambda's): the AWS SDK's
-// notice that it will need a newer Node says nothing about what is measured.
+// The parent runs on the machine's Node on purpose: the SDK's notice about it measures nothing.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const mode = process.argv.includes('--quick') ? 'quick' : 'full';

@@ -37,10 +37,8 @@ export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
     overlap: false,
   },
   /**
-   * Every code path once, as cheaply as that goes (it runs in `npm test`), with a large table
-   * just big enough that each of the 16 shards of the status index holds a page of `available`
-   * pets (statuses take turns: 1,100 pets hold 366 of them, 22 or 23 a shard). Its timing budgets
-   * are not judged.
+   * Every code path once, cheaply (it runs in `npm test`), with a large table just big enough that
+   * each of the 16 status shards holds a page of `available` pets (366 of 1,100, 22 or 23 a shard).
    */
   quick: {
     mode: 'quick',

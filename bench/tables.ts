@@ -38,10 +38,8 @@ export const createBenchTables = async (
 };
 
 /**
- * Writes `count` pets (statuses in turn) with the ids after the last one the id sequence has
- * leased, 25 a BatchWriteItem and 8 of those in flight, then moves the sequence past them: a
- * create never meets a seeded id, whether its block was leased before or after. Much faster than
- * the API, and not what is measured.
+ * Writes `count` pets (statuses in turn) after the last id the sequence leased, 25 a BatchWriteItem
+ * and 8 in flight, then moves the sequence past them: no create meets a seeded id.
  */
 export const seedPets = async (admin: Admin, names: TableNames, count: number): Promise<void> => {
   const { Item } = await admin.doc.send(

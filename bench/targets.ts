@@ -16,14 +16,12 @@ import { lambdaContext } from '#tools/lambda/context';
 import { type ApiIdentity, methodArn, proxyEvent, tokenAuthorizerEvent } from '#tools/lambda/events';
 import { BENCH_CONTEXT, freshRequest, NEW_FOR_EACH_REQUEST, outcomeOf } from './lambda-context';
 
+type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
+
 /**
- * What the bench measures, derived from OPERATIONS and the contracts: every operation's function,
- * that function sent an Idempotency-Key when its contract takes one, and the authorizer. A new
- * operation needs nothing here: only its baseline, `bench/baselines/<its folder>.ts`.
+ * A function as the bench measures it, derived from OPERATIONS and the contracts (a new operation
+ * needs only its baseline, `bench/baselines/<its folder>.ts`), or the authorizer.
  */
-
-export type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
-
 export interface BenchTarget {
   /** Its folder in functions/ (`get-pet`); a variant adds what it sends (`create-pet-idempotent`). */
   readonly name: string;
@@ -54,7 +52,7 @@ export const COLD_START_LIMIT = { read: 1.12, write: 1.2, authorizer: 1.06 } as 
 /** The API the requests pretend to reach: the stack's region. */
 const BENCH_API: ApiIdentity = { accountId: '000000000000', apiId: 'bench', region: 'us-east-1' };
 
-/** Every path parameter names the first pet the bench seeds (pets are the API's one resource). */
+/** Every path parameter names the first pet the bench seeds. */
 const FIRST_PET_ID = '1';
 
 /** The bench's name of a function: `functions/list-pets/lambda.ts` → `list-pets`. */
@@ -68,11 +66,7 @@ const baselineOf = (name: string): string => {
   return file;
 };
 
-/**
- * A request to `operation` as API Gateway passes it on once the authorizer accepted the bench's
- * key: its path parameters naming the first pet, its first example body, the extra query and
- * headers given.
- */
+/** A request to `operation` as API Gateway passes it on: the first pet, its first example body. */
 export const requestTo = (
   operation: Operation,
   extra: { query?: Record<string, string>; headers?: [string, string][] } = {},
@@ -153,10 +147,7 @@ export const benchTargets = (apiKey: string, roots: readonly OperationRoot[] = O
   ];
 };
 
-/**
- * The peer (bench/peer.ts): a GetItem handler written as middy and Powertools handlers usually
- * are, after AWS's TypeScript demo, answering getPet's request. Every function must start faster.
- */
+/** The peer (bench/peer.ts), answering getPet's request: every function must start faster. */
 export const PEER = {
   name: 'peer',
   entry: 'bench/peer.ts',
@@ -175,9 +166,8 @@ export const benchConfig = (endpoint: string, names: TableNames): FunctionConfig
 });
 
 /**
- * The environment of a function's process: what the stack gives it in production
- * (`functionEnvironment`, its tables' variables, the authorizer's plans), what Lambda sets, and
- * the DynamoDB Local endpoint. Built from scratch, so nothing of the bench's own process leaks in.
+ * A function's environment, from scratch: what the stack gives it in production, what Lambda
+ * sets, and the DynamoDB Local endpoint.
  */
 export const childEnvironment = (
   target: Pick<ChildTarget, 'name' | 'tables' | 'environment'>,

@@ -28,10 +28,8 @@ export interface LocalTarget extends ApiTarget {
 }
 
 /**
- * The server `npm start` (or `npm run dev`) runs on the data directory PETSTORE_DATA_DIR names:
- * its port, key and origins as its lock records them (`.data/server.lock`), whatever PORT it was
- * given. A server given DYNAMODB_ENDPOINT holds no lock: then the settings npm start reads (PORT,
- * PETSTORE_API_KEY or the data directory's key, PETSTORE_CORS_ORIGINS) say where it is.
+ * The server `npm start` runs on PETSTORE_DATA_DIR: its port, key and origins as its lock records
+ * them, or, for a server given DYNAMODB_ENDPOINT (no lock), as the settings npm start reads.
  */
 export const localServerTarget = (
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -75,9 +73,8 @@ export const remoteTarget = (url: string, apiKey: string | undefined, keySetting
 };
 
 /**
- * Fails at once, in one line, when nothing answers at the target, it refuses the key (401 or
- * 403: TargetError) or the key's quota is spent (QuotaExhausted): every request after would fail
- * for that one reason.
+ * Fails at once, in one line, when nothing answers, the key is refused (TargetError) or its quota
+ * is spent (QuotaExhausted): every request after would fail for that one reason.
  */
 export const assertKeyAccepted = async ({ baseUrl, apiKey }: ApiTarget): Promise<void> => {
   let response: Response;

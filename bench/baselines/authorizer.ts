@@ -5,9 +5,8 @@ import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { readFunctionConfig, tableName } from '#shared/config';
 
 /**
- * The authorizer's baseline, a raw Lambda entry: hash the bearer token, one strongly consistent
- * GetItem on the key table (as the service reads it: a revoked key is never read as valid), an
- * Allow policy. Same client, no middleware, no logger.
+ * The authorizer's baseline, a raw Lambda entry: the token's hash, one strongly consistent GetItem
+ * (as the service reads it), an Allow policy; the same client.
  */
 const config = readFunctionConfig(['apiKeys']);
 const client = createDocumentClient(config.dynamoDb);

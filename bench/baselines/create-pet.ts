@@ -8,10 +8,9 @@ import type { Pet } from '#shared/domain/pet';
 import { baselineIds } from './id-block';
 
 /**
- * createPet's baseline, a raw Lambda entry: the writes the service makes, with the same conditions
- * and client, and nothing else. An id from a block leased as the service leases it, then the pet's
- * conditional PutItem (its status shard key included). With an Idempotency-Key, the record around
- * it: its conditional PutItem holding the id before the pet, its UpdateItem completing it after.
+ * createPet's baseline, a raw Lambda entry: the service's writes, with the same conditions and
+ * client: an id from a block, the pet's conditional PutItem, and with an Idempotency-Key, the
+ * record's conditional PutItem before and its UpdateItem after.
  */
 const config = readFunctionConfig(['pets', 'counters', 'idempotency']);
 const client = createDocumentClient(config.dynamoDb);

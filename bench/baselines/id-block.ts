@@ -2,10 +2,8 @@ import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { nextBlockSize } from '#shared/adapters/dynamodb/id-blocks';
 
 /**
- * The baselines' ids: a block leased with an ADD on the counter when the last one is used up,
- * sized as the service sizes it (shared/adapters/dynamodb/id-blocks.ts), the same UpdateItem with
- * the same condition. One invocation at a time, as in Lambda, so no guard against concurrent
- * callers.
+ * The baselines' ids: a block leased as the service leases it (the same UpdateItem, sized by
+ * shared/adapters/dynamodb/id-blocks.ts), one invocation at a time as in Lambda.
  */
 export const baselineIds = (client: DynamoDBDocumentClient, countersTable: string) => {
   const block = { next: 1, last: 0, previous: undefined as { size: number; at: number } | undefined };

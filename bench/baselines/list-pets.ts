@@ -3,11 +3,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { readFunctionConfig, tableName } from '#shared/config';
 
-/**
- * listPets' baseline, a raw Lambda entry: the same call (Scan, Limit 21: a page of 20 and the item
- * that tells whether another follows) with the same client, and no middleware, validation, logger
- * or cursor.
- */
+/** listPets' baseline, a raw Lambda entry: the same Scan (Limit 21: a page and one more) and client. */
 const config = readFunctionConfig(['pets']);
 const client = createDocumentClient(config.dynamoDb);
 const TableName = tableName(config, 'pets');

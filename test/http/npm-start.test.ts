@@ -397,7 +397,7 @@ describe('npm start', () => {
         `Cannot start: Another npm start (PID ${first.child.pid}, API port ${firstPort}) is using the data directory ${dataDir}: stop it (Ctrl+C where it runs, or kill ${first.child.pid}), or set PETSTORE_DATA_DIR to another directory.`,
       ]);
       // npm run dev takes the directory too, before it starts its DynamoDB Local: refused alike.
-      const dev = spawnSync(process.execPath, ['--import', 'tsx', 'tools/local/dev.ts'], {
+      const dev = spawnSync(process.execPath, ['--import', 'tsx', 'tools/local/start.ts', '--dev'], {
         cwd: PROJECT_ROOT,
         env: { ...userEnv(), PETSTORE_DATA_DIR: dataDir, PORT: String(await freePort()) },
         encoding: 'utf8',

@@ -40,11 +40,9 @@ const tolerating = async (
 };
 
 /**
- * Usage identifiers as API Gateway API keys: one per bearer key, named `<stack>/<key id>`, whose
- * value (64 random hex digits) is what the authorizer returns as
- * `usageIdentifierKey`. With the API's key source AUTHORIZER, API Gateway ignores any `X-API-Key`
- * a client sends, so the value is a meter, not a credential. Plans are found by their usage
- * plans' names (`<stack>-<plan>`), looked up once.
+ * Usage identifiers as API Gateway API keys, one per bearer key, named `<stack>/<key id>`: their
+ * value is the authorizer's `usageIdentifierKey`, a meter, not a credential (with the key source
+ * AUTHORIZER, API Gateway ignores `X-API-Key`). Usage plans are found by name, looked up once.
  */
 export class ApiGatewayRegistry implements UsageRegistry {
   readonly name: string;
@@ -54,9 +52,7 @@ export class ApiGatewayRegistry implements UsageRegistry {
   private usagePlanIds: Promise<Map<string, string>> | undefined;
 
   constructor(options: ApiGatewayRegistryOptions) {
-    this.client = options.client;
-    this.stackName = options.stackName;
-    this.region = options.region;
+    ({ client: this.client, stackName: this.stackName, region: this.region } = options);
     this.name = `API Gateway (${options.stackName})`;
   }
 

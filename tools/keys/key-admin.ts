@@ -4,12 +4,10 @@ import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import type { UsageRegistry } from '#tools/keys/usage-registry';
 
 /**
- * What the keys command does to a stage's two stores: the key records (DynamoDB) and, in AWS, the
- * usage identifiers that meter each key in its plan (API Gateway). Every change touches the
- * registry first and the record last, since the record is what makes a key work (the authorizer
- * reads it): a key is never usable before it is metered. When a step fails, the steps before it are
- * undone; when undoing fails too, an IncompleteChangeError says what was left and the exact
- * command that finishes or cleans it up. Nothing half-made is ever left silently.
+ * The keys command's changes to a stage's key records (DynamoDB) and, in AWS, usage identifiers
+ * (API Gateway): the registry first, the record last (it is what makes a key work), so a key is
+ * never usable before it is metered. A failed step's predecessors are undone; when undoing fails
+ * too, an IncompleteChangeError names what was left and the command that finishes it.
  */
 
 /** A plan the stage does not have. */
@@ -36,18 +34,20 @@ export type Outcome<T> =
   | { readonly done: true; readonly value: T }
   | { readonly done: false; readonly reason: string };
 
-export interface KeyAdminOptions {
+/** Where a target's keys are: their records, their usage identifiers (none locally), the stage's plans. */
+export interface KeysStores {
   readonly apiKeys: ApiKeyRepository;
-  /** The usage identifiers; none locally, where a key's plan lives in its record only. */
   readonly registry: UsageRegistry | undefined;
-  /** The stage's plans. */
   readonly plans: Plans;
+}
+
+export interface KeyAdminOptions extends KeysStores {
   /** How to run the keys command again for this target: `npm run keys -- <args> <this>`. */
   readonly rerun: (args: string) => string;
   readonly now?: () => Date;
 }
 
-const describe = (error: unknown): string =>
+export const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 /** Creates, revokes and moves keys, keeping records and usage identifiers in step. */
@@ -59,10 +59,7 @@ export class KeyAdmin {
   private readonly now: () => Date;
 
   constructor(options: KeyAdminOptions) {
-    this.apiKeys = options.apiKeys;
-    this.registry = options.registry;
-    this.plans = options.plans;
-    this.rerun = options.rerun;
+    ({ apiKeys: this.apiKeys, registry: this.registry, plans: this.plans, rerun: this.rerun } = options);
     this.now = options.now ?? (() => new Date());
   }
 

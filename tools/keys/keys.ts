@@ -11,24 +11,20 @@ import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
-import { type Plans, planNames } from '#shared/fair-use/plans';
-import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { planNames } from '#shared/fair-use/plans';
 import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
-import { IncompleteChangeError, KeyAdmin, UnknownPlanError } from '#tools/keys/key-admin';
-import type { UsageRegistry } from '#tools/keys/usage-registry';
+import {
+  describe,
+  IncompleteChangeError,
+  KeyAdmin,
+  type KeysStores,
+  UnknownPlanError,
+} from '#tools/keys/key-admin';
 
 /**
- * `npm run keys -- <command>`: creates, lists, revokes and moves the API keys of a stage, each on
- * a plan. A new key is printed once and only its SHA-256 is stored; nothing here ever shows a
- * stored hash. In AWS each key also gets a usage identifier in its plan's usage plan (API
- * Gateway), kept in step with its record by tools/keys/key-admin.ts; locally (--endpoint) a key's
- * plan lives in its record only.
- *
- *   npm run keys -- create <name> [--plan <plan>] --table <ApiKeysTableName> [--stage <stage>] [--region <region>]
- *   npm run keys -- list --table <name>
- *   npm run keys -- revoke <keyId> --table <name>
- *   npm run keys -- move <keyId> --plan <plan> --table <name>
- *   npm run keys -- list --endpoint http://127.0.0.1:8000 --table <name>   (DynamoDB Local)
+ * `npm run keys -- <command>` (USAGE): a stage's API keys, each on a plan. A new key is printed
+ * once and only its SHA-256 stored. In AWS each key also has a usage identifier in its plan's usage
+ * plan, kept in step by tools/keys/key-admin.ts; locally (--endpoint) its plan is in its record only.
  */
 
 export const USAGE = `Usage:
@@ -78,16 +74,8 @@ export type KeysCommand =
 
 const isStage = (value: string): value is StageName => (STAGE_NAMES as readonly string[]).includes(value);
 
-/**
- * The target the options name, checked: a known stage, a table of that stage's stack, an http(s)
- * endpoint.
- */
-const targetOf = (values: {
-  readonly table?: string | undefined;
-  readonly stage?: string | undefined;
-  readonly region?: string | undefined;
-  readonly endpoint?: string | undefined;
-}): KeysTarget => {
+/** The target the options name, checked: a known stage, a table of its stack, an http(s) endpoint. */
+const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget => {
   const { table, stage, region, endpoint } = values;
   if (stage !== undefined && !isStage(stage))
     throw new UsageError(`--stage must be one of ${STAGE_NAMES.join(', ')}, not "${stage}"`);
@@ -117,7 +105,7 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
   try {
     parsed = parse(argv);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
   if (values.help) return { command: 'help' };
@@ -183,14 +171,6 @@ const columns = (rows: readonly string[][]): string[] => {
   );
 };
 
-/** Where the keys of a target are: their records, their usage identifiers (AWS only), the stage's plans. */
-export interface KeysStores {
-  readonly apiKeys: ApiKeyRepository;
-  /** None locally: a key's plan lives in its record only. */
-  readonly registry: UsageRegistry | undefined;
-  readonly plans: Plans;
-}
-
 /** The keys command for the same target, to re-run: `npm run -s keys -- <args> --table … [--stage …]`. */
 export const rerunCommand =
   (target: KeysTarget) =>
@@ -205,11 +185,11 @@ export const rerunCommand =
     ].join(' ');
 
 /** Runs a parsed command against a target's stores; resolves to the process exit code. */
-export const runKeys = async (command: KeysCommand, stores: KeysStores, io: KeysIo): Promise<number> => {
-  if (command.command === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
+export const runKeys = async (
+  command: Exclude<KeysCommand, { command: 'help' }>,
+  stores: KeysStores,
+  io: KeysIo,
+): Promise<number> => {
   const admin = new KeyAdmin({
     ...stores,
     rerun: rerunCommand(command.target),
@@ -368,19 +348,13 @@ export const main = async (
   open: (target: KeysTarget) => KeysRepository = repositoryFor,
 ): Promise<number> => {
   let command: KeysCommand;
-  try {
-    command = parseKeysArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (command.command === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
   let repository: KeysRepository;
   try {
+    command = parseKeysArgs(argv);
+    if (command.command === 'help') {
+      io.out(USAGE);
+      return 0;
+    }
     repository = open(command.target);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -395,16 +369,12 @@ export const main = async (
       io.err(error.message);
       return 2;
     }
-    if (error instanceof IncompleteChangeError) {
+    if (error instanceof IncompleteChangeError || error instanceof UsagePlanNotFoundError) {
       io.err(error.message);
-      for (const line of error.commands) io.err(`  ${line}`);
+      for (const line of error instanceof IncompleteChangeError ? error.commands : []) io.err(`  ${line}`);
       return 1;
     }
-    if (error instanceof UsagePlanNotFoundError) {
-      io.err(error.message);
-      return 1;
-    }
-    io.err(`Failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    io.err(`Failed: ${describe(error)}`);
     io.err(
       'What it had done before the failure was undone; once the cause is fixed, run the same command again.',
     );
@@ -414,12 +384,8 @@ export const main = async (
   }
 };
 
-const isEntryPoint = (): boolean => {
-  const entry = process.argv[1];
-  return entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-};
-
-if (isEntryPoint()) {
+const entry = process.argv[1];
+if (entry && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
   // The SDK's notice about this machine's Node.js version says nothing about the keys: keep the output to them.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.exitCode = await main(process.argv.slice(2));

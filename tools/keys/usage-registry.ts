@@ -1,14 +1,9 @@
 import type { UsageIdentifier } from '#shared/auth/api-key';
 
 /**
- * Where a stage's usage identifiers live: API Gateway API keys, each standing for one bearer key
- * in the usage plan of its plan (tools/keys/api-gateway-registry.ts). The keys command keeps it in
- * step with the key records; the local server has no API Gateway, so locally there is no registry
- * and a key's plan lives in its record only.
- *
- * Every method can be repeated: one that finds its work done already (an identifier already in
- * the plan, or already gone) succeeds. That is what lets an operator re-run a command that
- * stopped half-way, and what the command's own clean-up relies on.
+ * Where a stage's usage identifiers live (API Gateway API keys, tools/keys/api-gateway-registry.ts;
+ * locally none). Every method can be repeated: one that finds its work done already succeeds, so
+ * an operator can re-run a command that stopped half-way.
  */
 export interface UsageRegistry {
   /** Where the identifiers are, for messages: e.g. `API Gateway (PetStore-staging)`. */

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayEventIdentity, Context } from 'aws-lambda';
 
-/**
- * What calling a handler as Lambda and API Gateway do needs, for the local server and the
- * benchmark. Free of project imports on purpose: the benchmark bundles it into its cold-start
- * harness, which must load nothing but itself and the bundle under test.
- */
+/** Free of project imports: the bench's child harness bundles it and must load nothing else. */
 
 export interface LambdaContextOptions {
   /** The Lambda timeout the handler sees in `getRemainingTimeInMillis`. @default 10_000 */
@@ -14,8 +10,6 @@ export interface LambdaContextOptions {
   readonly region?: string;
   /** @default 'local' */
   readonly logStreamName?: string;
-  /** @default '512' (the stack's memory size) */
-  readonly memoryLimitInMB?: string;
   /** The invocation's id, as Lambda gives each one. @default a new UUID */
   readonly awsRequestId?: string;
 }
@@ -28,7 +22,7 @@ export const lambdaContext = (functionName: string, options: LambdaContextOption
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:${options.region ?? 'local'}:000000000000:function:${functionName}`,
-    memoryLimitInMB: options.memoryLimitInMB ?? '512',
+    memoryLimitInMB: '512', // the stack's
     awsRequestId: options.awsRequestId ?? randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: options.logStreamName ?? 'local',

@@ -4,12 +4,8 @@ import { STAGE_NAME } from '#shared/http/paths';
 import { callerIdentity } from '#tools/lambda/context';
 
 /**
- * Events shaped as API Gateway (REST API) sends them: the proxy event of a function (payload 1.0)
- * and the TOKEN authorizer's event. Built by the local gateway from HTTP requests and by the
- * benchmark from its fixed requests: one builder, so both call the handlers alike.
- *
- * Names and values come in as pairs and go out in null-prototype objects: a query parameter or
- * header called `constructor` or `__proto__` is data like any other.
+ * Events as API Gateway (REST API) sends them, for the local gateway and the bench alike. Names
+ * and values go out in null-prototype objects: a header called `__proto__` is data like any other.
  */
 
 /** Where a local request pretends to come from: account, API and region of the method ARN. */
@@ -43,15 +39,13 @@ type Pairs = Iterable<readonly [string, string]>;
 const singleAndMulti = (pairs: Pairs) => {
   const single: Record<string, string> = Object.create(null);
   const multi: Record<string, string[]> = Object.create(null);
-  let any = false;
   for (const [name, value] of pairs) {
-    any = true;
     single[name] = value;
     const values = multi[name];
     if (values) values.push(value);
     else multi[name] = [value];
   }
-  return { single, multi, any };
+  return { single, multi, any: Object.keys(single).length > 0 };
 };
 
 export interface ProxyRequest {

@@ -8,19 +8,12 @@ import software.amazon.dynamodb.services.local.main.ServerRunner;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
 /**
- * AWS's DynamoDB Local, reachable from this machine only. Its own main class
- * (ServerRunner, what `java -jar DynamoDBLocal.jar` runs) builds a Jetty server with
- * `new Server(port)`, which listens on every interface, and offers no option to change that.
- * This launcher builds the same server from the same command line (ServerRunner's own parser, so
- * every documented option means what it always does), binds its connector to 127.0.0.1 before it
- * starts, and starts it. It sets up no telemetry: nothing is sent anywhere.
- *
- * It also ends when its standard input closes: the process that started it holds the other end,
- * so DynamoDB Local never outlives it, even one killed with SIGKILL.
- *
- * Run by tools/local/dynamodb-local.ts as a single source file (`java -cp DynamoDBLocal.jar
- * LoopbackDynamoDbLocal.java -port N ...`), compiled in memory at each start: no build step and no
- * class file in the repository.
+ * AWS's DynamoDB Local, reachable from this machine only. Its main class (ServerRunner) builds a
+ * Jetty server that listens on every interface, with no option to change that: this launcher
+ * builds the same server with ServerRunner's own parser, binds its connector to 127.0.0.1, and
+ * starts it, with no telemetry. It ends when its standard input closes, so DynamoDB Local never
+ * outlives the process that started it, even one killed with SIGKILL. Run as a single source
+ * file (`java -cp DynamoDBLocal.jar LoopbackDynamoDbLocal.java -port N ...`): no build step.
  */
 public class LoopbackDynamoDbLocal {
   static final String LOOPBACK = "127.0.0.1";
@@ -59,9 +52,7 @@ public class LoopbackDynamoDbLocal {
 
   /**
    * DynamoDB Local copies its SQLite library into Java's temporary directory at every start and
-   * never deletes it. The process that starts it gives it a directory of its own
-   * (`-Djava.io.tmpdir`, named again in `-Dpetstore.scratch`), which goes when it ends, even when
-   * that process was killed and could not remove it.
+   * never deletes it: that directory (`-Dpetstore.scratch`) goes when it ends.
    */
   private static void deleteScratchOnExit() {
     String scratch = System.getProperty("petstore.scratch");

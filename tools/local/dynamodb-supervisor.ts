@@ -5,19 +5,11 @@ import {
   startDynamoDbLocal,
 } from '#tools/local/dynamodb-local';
 
-/**
- * DynamoDB Local kept running under `npm start`: when its Java process ends without being asked
- * to (killed, crashed, out of memory), it is started again on the same port with the same data
- * directory, so the functions' endpoint stays valid and no pet is lost; each step is logged. If
- * it cannot be started again, or keeps ending (3 times within a minute), the supervisor gives up
- * and says why, for the server to exit rather than answer 503 forever.
- */
-
 export interface SupervisorOptions {
   readonly dataDir: string;
   /** After a restart, before requests reach it: e.g. the tables and the key, should they be missing. */
-  readonly onRestart: (endpoint: string) => Promise<void>;
-  /** A DynamoDB Local started, the first or a new one: its PID, e.g. for the data directory's lock. */
+  readonly onRestart: (endpoint: string) => Promise<unknown>;
+  /** A DynamoDB Local started, the first or a new one: its PID, for the data directory's lock. */
   readonly onStart?: (pid: number | undefined) => void;
   /** The supervisor gave up: the message says why. */
   readonly onGiveUp: (message: string) => void;
@@ -26,10 +18,7 @@ export interface SupervisorOptions {
   readonly maxRestarts?: number;
   /** @default 60_000 */
   readonly windowMs?: number;
-  /**
-   * Starts a DynamoDB Local. @default startDynamoDbLocal (another only in tests: a Java process
-   * cannot be made to crash three times a minute on demand)
-   */
+  /** @default startDynamoDbLocal (another in tests: Java cannot crash three times a minute on demand) */
   readonly start?: (options: DynamoDbLocalOptions) => Promise<DynamoDbLocal>;
 }
 
@@ -43,6 +32,11 @@ export interface SupervisedDynamoDbLocal {
 const describeExit = ({ code, signal }: ProcessExit): string =>
   signal ? `ended by ${signal}` : `exited with code ${code}`;
 
+/**
+ * DynamoDB Local kept running under `npm start`: a Java process that ends unasked (killed, crashed,
+ * out of memory) is started again on the same port and data, each step logged. One that cannot be
+ * started again, or ends more than 3 times a minute, is given up, for the server to exit saying why.
+ */
 export const superviseDynamoDbLocal = async (
   options: SupervisorOptions,
 ): Promise<SupervisedDynamoDbLocal> => {

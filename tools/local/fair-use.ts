@@ -2,23 +2,15 @@ import { type Plan, type Plans, planOf, type QuotaPeriod } from '#shared/fair-us
 import type { GatewayResponseType } from '#shared/http/gateway-behaviour';
 
 /**
- * The local gateway's stand-in for API Gateway's usage plans: each key's plan enforced on
- * `npm start` as in AWS, so that a client's back-off can be tried on a laptop. Per key, a token
- * bucket (`burstLimit` tokens, refilled at `rateLimit` a second) and a quota counted per calendar
- * day or month in UTC. A refused request costs nothing: it takes no token and does not count
- * towards the quota, and the refusal is API Gateway's own (THROTTLED or QUOTA_EXCEEDED, from
- * shared/http/gateway-behaviour.ts). The state lives in memory: a restart forgets it.
- *
- * Time comes from an injected clock (milliseconds since the epoch), so that tests step it.
+ * The local stand-in for API Gateway's usage plans, so that a client's back-off can be tried on a
+ * laptop. Per key, a token bucket (`burstLimit` tokens, refilled at `rateLimit` a second) and a
+ * quota per calendar day or month (UTC). A refused request takes no token and counts towards no
+ * quota. The state lives in memory; the clock is injected (milliseconds, as `Date.now`).
  */
 
-/** Milliseconds since the epoch, as `Date.now` gives them. */
 export type Clock = () => number;
 
-/**
- * A token bucket: `capacity` tokens at first, one taken per request, refilled continuously at
- * `refillPerSecond`, never above `capacity`.
- */
+/** `capacity` tokens at first, one taken per request, refilled at `refillPerSecond` up to `capacity`. */
 export class TokenBucket {
   private tokens: number;
   private updatedAt: number;

@@ -15,11 +15,9 @@ import { retryHeaders } from '#shared/http/retry';
  */
 export class GatewayRefusal extends Error {
   override readonly name = 'GatewayRefusal';
-  readonly answer: GatewayErrorAnswer;
 
-  constructor(answer: GatewayErrorAnswer) {
+  constructor(readonly answer: GatewayErrorAnswer) {
     super(answer.error.message);
-    this.answer = answer;
   }
 
   get code(): ErrorCode {

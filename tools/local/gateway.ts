@@ -46,17 +46,8 @@ import { route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
 import { inTurn } from '#tools/local/turns';
 
-/**
- * The local stand-in for API Gateway: routes by the operations' descriptors, calls the real
- * authorizer with a TOKEN event and honours its policy, calls the real handlers with REST proxy
- * events (payload 1.0), and answers API Gateway's own failures with the Error object.
- */
-
 export interface LocalGatewayOptions {
-  /**
-   * The operations it routes to (their contracts).
-   * @default every operation of OPERATIONS (functions/operations.ts)
-   */
+  /** The operations it routes to. @default CONTRACTS (functions/operations.ts) */
   readonly operations?: readonly Operation[];
   /** One handler per operation, by operation id. */
   readonly handlers: Readonly<Record<string, ProxyHandler>>;
@@ -71,29 +62,15 @@ export interface LocalGatewayOptions {
   readonly maxPayloadBytes?: number;
   /** The Lambda timeout the handlers see in `getRemainingTimeInMillis`. @default the stack's, 15 s */
   readonly functionTimeoutMs?: number;
-  /**
-   * Files served outside the stage, to GET without a key. A promise is fine: the API serves at
-   * once, and a page is answered once its files are ready. @default {}
-   */
+  /** Files served outside the stage, without a key; the API does not wait for them. @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
   /** Requests served at once; the rest wait their turn. @default LOCAL_CONCURRENCY */
   readonly concurrency?: number;
-  /**
-   * Web origins allowed to read answers (CORS), as the stage's `allowedOrigins`: the preflight,
-   * the 405 and the gateway's own refusals follow them here; the functions get their own copy.
-   * @default none
-   */
+  /** The stage's `allowedOrigins`, for the gateway's own answers (the functions get their own). @default none */
   readonly corsOrigins?: AllowedOrigins;
-  /**
-   * Each key's plan, enforced as API Gateway's usage plans enforce it (tools/local/fair-use.ts).
-   * @default none: no key is limited
-   */
+  /** Each key's plan, enforced as API Gateway's usage plans do. @default none: no key is limited */
   readonly fairUse?: FairUse;
-  /**
-   * Node's limits on a slow client, answered with a 408 Error: the headers within
-   * `headersTimeoutMs`, the whole request within `requestTimeoutMs`, checked every
-   * `connectionsCheckingIntervalMs`. @default Node's: 60 s, 300 s, every 30 s
-   */
+  /** Node's limits on a slow client (answered 408). @default Node's: 60 s, 300 s, checked every 30 s */
   readonly timeouts?: {
     readonly headersTimeoutMs: number;
     readonly requestTimeoutMs: number;
@@ -111,27 +88,24 @@ export interface LocalGateway {
 
 const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 
-/** What API Gateway knows of a request as it goes: its id, and once a key is accepted the authorizer's context. */
+/** A request's id, and once a key is accepted the authorizer's context. */
 interface RequestContext {
   readonly requestId: string;
   authorizer?: AnswerContext['authorizer'];
 }
 
 /**
- * Requests the local server runs at once, the authorizer and the function of each. In AWS every
- * concurrent request gets a Lambda environment of its own; here all of them share one process,
- * one SDK client per function and one DynamoDB Local, which accepts about 50 connections at a
- * time (Java's default accept queue): a burst past that has its connections dropped and retried
- * by TCP after a second, and the DynamoDB time budget runs out while they wait. Queued here, a
- * request waits outside any SDK timer, and a burst of hundreds is served, only more slowly.
- *
- * Eight, not more: DynamoDB Local applies writes one at a time, so more requests at once add no
- * throughput, only calls waiting inside Java behind each other, and on a busy machine that wait
- * passes the SDK's 1 s per attempt (measured: 300 creates right after `npm start` with two cores
- * kept busy took as long at 8 as at 32, and far fewer of their calls timed out and were retried).
+ * Requests served at once (authorizer and function). In AWS each gets a Lambda environment; here
+ * all share one process and one DynamoDB Local, which accepts about 50 connections at a time and
+ * applies writes one at a time: queued here, a burst waits outside any SDK timer. Eight, not more
+ * (measured: 300 creates on a busy machine took as long at 8 as at 32, with far fewer retries).
  */
 export const LOCAL_CONCURRENCY = 8;
 
+/**
+ * The local stand-in for API Gateway: routes by the contracts, calls the real authorizer (TOKEN
+ * event) and handlers (REST proxy events, payload 1.0), and answers its own failures with the Error object.
+ */
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
   const host = options.host ?? '127.0.0.1';
   const maxPayloadBytes = options.maxPayloadBytes ?? API_GATEWAY_PAYLOAD_LIMIT;
@@ -154,6 +128,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
    */
   const serve = async (request: IncomingMessage, response: ServerResponse, context: RequestContext) => {
     const { requestId } = context;
+    const headers = headerPairs(request);
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://localhost');
     const inStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
@@ -183,7 +158,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       throw new GatewayRefusal(docs ? { ...answer, error: { ...answer.error, message } } : answer);
     }
     // A mock (the preflight, the 405) has request templates for some content types only.
-    const mockRefuses = () => !mockAccepts(valuesOf(headerPairs(request), 'content-type').at(-1));
+    const mockRefuses = () => !mockAccepts(valuesOf(headers, 'content-type').at(-1));
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
       if (mockRefuses()) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
@@ -195,7 +170,6 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       response.end();
       return answer.status;
     }
-    const headers = headerPairs(request);
     const arn = methodArn(LOCAL_API, method, match.path);
     // The authorizer and the function run in turn with the other requests, within the deadline:
     // in AWS the authorizer starts on arrival, so its lookup ends by then however late it starts.
@@ -285,10 +259,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     },
     (request, response) => handle(request, response, framingRefusal(request)),
   );
-  // Every header is read, however many: with `maxHeadersCount` unset Node 20 keeps about the
-  // first thousand and drops the rest without a word, which would resolve a repeated
-  // Authorization by dropping one. 0 is no limit (Node's documentation of the property); the
-  // header size limit (16 KiB, `maxHeaderSize`), answered 431, bounds them instead.
+  // Every header is read: by default Node drops those past the first thousand silently (a repeated
+  // Authorization among them). 0 is no limit (Node's documentation of the property); the header
+  // size limit (16 KiB, `maxHeaderSize`, answered 431) bounds them instead.
   server.maxHeadersCount = 0;
   // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
   server.on('checkExpectation', (request, response) =>

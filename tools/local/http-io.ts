@@ -9,15 +9,9 @@ import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
 
-/** Header pairs in the order and case they were sent. */
-export const headerPairs = (request: IncomingMessage): [string, string][] => {
-  const pairs: [string, string][] = [];
-  // Node gives them as name, value, name, value...: always pairs.
-  for (let index = 0; index < request.rawHeaders.length; index += 2) {
-    pairs.push([request.rawHeaders[index] as string, request.rawHeaders[index + 1] as string]);
-  }
-  return pairs;
-};
+/** Header pairs in the order and case they were sent (Node's `rawHeaders`: name, value, …). */
+export const headerPairs = ({ rawHeaders }: IncomingMessage): [string, string][] =>
+  rawHeaders.flatMap((name, index) => (index % 2 === 0 ? [[name, rawHeaders[index + 1] ?? '']] : []));
 
 /** Every value of a header, whatever the case of its name. */
 export const valuesOf = (pairs: readonly (readonly [string, string])[], name: string): string[] =>
@@ -27,9 +21,8 @@ export const valuesOf = (pairs: readonly (readonly [string, string])[], name: st
 const reading = new WeakMap<Socket, (refusal: GatewayRefusal) => void>();
 
 /**
- * Ends the body read of the request on `socket` with `refusal` (what Node's parser refused in
- * its body, a malformed chunk say), so that the request is answered with it, under its own id,
- * rather than left to fail as a connection gone; false when no body is being read there.
+ * Ends the body read on `socket` with what Node's parser refused in it (a malformed chunk), so the
+ * request is answered with it under its own id; false when no body is being read there.
  */
 export const refuseBodyRead = (socket: Socket, refusal: GatewayRefusal): boolean => {
   const refuse = reading.get(socket);
@@ -61,8 +54,7 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
       chunks.push(chunk);
     });
     request.on('end', () => resolveBody(Buffer.concat(chunks)));
-    // The client went away (or Node gave up on a slow one) before the body ended: settled, so
-    // the request still gets its log line, and as what it is, never as a failure of the server's.
+    // The client went away (or Node gave up on it) first: a refusal, never a server failure.
     const ended = () =>
       reject(GatewayRefusal.httpLayer('VALIDATION_FAILED', 'The request ended before its body'));
     request.on('error', ended);
@@ -103,11 +95,8 @@ export const sendRefusal = (
 
 /** A function's proxy result as the HTTP answer; a malformed one is an integration failure. */
 export const sendResult = (response: ServerResponse, result: unknown, requestId: string): number => {
-  if (typeof result !== 'object' || result === null || !('statusCode' in result)) {
-    throw GatewayRefusal.of('INTEGRATION_FAILURE');
-  }
-  const proxy = result as APIGatewayProxyResult;
-  if (typeof proxy.statusCode !== 'number' || typeof proxy.body !== 'string') {
+  const proxy = result as Partial<APIGatewayProxyResult> | null;
+  if (typeof proxy?.statusCode !== 'number' || typeof proxy.body !== 'string') {
     throw GatewayRefusal.of('INTEGRATION_FAILURE');
   }
   const headers: Record<string, string | string[]> = { [API_GATEWAY_ID_HEADER]: requestId };

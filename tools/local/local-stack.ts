@@ -71,18 +71,13 @@ export interface LocalStackOptions {
   readonly dynamoDbEndpoint?: string;
   /** The functions' log level. @default 'WARN' */
   readonly logLevel?: LogLevel;
-  /** Pages served beside the API (the reference); the API does not wait for them. @default {} */
+  /** Pages served beside the API (the reference). @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
-  /** Web origins whose pages may call the API (CORS), for the gateway and the functions alike. @default none */
+  /** Web origins whose pages may call the API (CORS). @default none */
   readonly corsOrigins?: AllowedOrigins;
-  /**
-   * The local key's plan, one of the local plans (staging's, and `local`), when its record is made
-   * here; a stored record keeps its own. @default LOCAL_KEY_PLAN
-   */
+  /** The local key's plan when its record is made here (a stored one keeps its own). @default LOCAL_KEY_PLAN */
   readonly apiKeyPlan?: string;
   readonly log?: (line: string) => void;
-  /** Who holds the data directory, as another server's refusal names it. @default 'npm start' */
-  readonly serverName?: string;
   /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
 }
@@ -91,12 +86,11 @@ export interface LocalStack extends LocalApiKey {
   readonly gateway: LocalGateway;
   /** The id of its record (what `npm run keys` names it by). */
   readonly apiKeyId: string;
-  /** Set when the key was revoked (`npm run keys -- revoke`): the server refuses it, as it should. */
+  /** Set when the key was revoked: the server refuses it. */
   readonly apiKeyRevokedAt?: string;
-  /** The plan of `apiKey`, as its record says: `apiKeyPlan` of the options only for a record made here. */
+  /** The plan of `apiKey`, as its record says. */
   readonly apiKeyPlan: string;
   readonly dynamoDbEndpoint: string;
-  /** Its tables there (`petstore-local-…`). */
   readonly tables: TableNames;
   /** Set when this stack started DynamoDB Local itself (and keeps it running). */
   readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
@@ -104,10 +98,8 @@ export interface LocalStack extends LocalApiKey {
 }
 
 /**
- * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the
- * local key, and the gateway in front of the real functions, each built by its composition root.
- * Settings that cannot work (data directory, port, DynamoDB endpoint) fail first, as
- * LocalConfigErrors, before DynamoDB Local starts.
+ * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the local
+ * key, and the gateway in front of the functions. Unusable settings fail first, as LocalConfigErrors.
  */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const port = options.port ?? 3000;
@@ -124,9 +116,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
   /**
-   * The tables and the key, created where missing: at start and after DynamoDB Local restarts.
-   * A stored key record is never rewritten, whoever made it (a revoked key stays revoked, its
-   * plan and creation date stay: a plan changes only with npm run keys): resolves to it as stored.
+   * The tables and the key record, created where missing (at start and after a restart of DynamoDB
+   * Local). A stored record is never rewritten (a revoked key stays revoked): resolves to it as stored.
    */
   const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
     const admin = createLocalClient(endpoint);
@@ -144,8 +135,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     }
   };
 
-  // Taken before DynamoDB Local starts, given up once it has stopped: one server per data
-  // directory's DynamoDB Local. A DynamoDB given (DYNAMODB_ENDPOINT) is shared, and no one's.
+  // One server per data directory's DynamoDB Local; a DynamoDB given (DYNAMODB_ENDPOINT) is no one's.
   const corsOrigins = options.corsOrigins ?? [];
   const lock = options.dynamoDbEndpoint
     ? undefined
@@ -155,7 +145,6 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
         apiKey: key.apiKey,
         corsOrigins,
         log,
-        ...(options.serverName ? { server: options.serverName } : {}),
       });
   let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   try {
@@ -163,9 +152,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       ? await superviseDynamoDbLocal({
           dataDir: localDataPaths(options.dataDir).dynamoDb,
           onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
-          onRestart: async (endpoint) => {
-            await prepare(endpoint);
-          },
+          onRestart: prepare,
           onGiveUp: (message) => (options.onFatal ?? log)(message),
           log,
         })

@@ -1,11 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/**
- * Other processes of this machine, as the local server needs to know them: whether a PID is still
- * the process a lock file names, and which DynamoDB Local serves a data directory. Linux answers
- * from /proc; elsewhere (macOS) `ps` does.
- */
+/** Other processes of this machine, from /proc on Linux, from `ps` elsewhere (macOS). */
 
 const hasProc = (): boolean => {
   try {
@@ -77,9 +73,8 @@ export class NotPermittedError extends Error {
 }
 
 /**
- * Ends process `pid`, which is not a child of this one (so no exit event tells when it is gone):
- * SIGTERM, then SIGKILL after `graceMs`, checking every 50 ms until it has gone. Throws
- * NotPermittedError, at once, for a process this user may not signal.
+ * Ends process `pid`, not a child of this one (no exit event): SIGTERM, SIGKILL after `graceMs`,
+ * until it has gone. Throws NotPermittedError at once for a process this user may not signal.
  */
 export const endProcess = async (pid: number, graceMs = 5_000): Promise<void> => {
   const signal = (name: NodeJS.Signals) => {

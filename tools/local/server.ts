@@ -4,16 +4,12 @@ import type { LocalStack } from '#tools/local/local-stack';
 import { LOCAL_HOST, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { assertSettingsUsable } from '#tools/local/startup-checks';
 
-/**
- * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of an embedded DynamoDB Local.
- * Settings: tools/local/settings.ts. A setting that cannot work ends it at once, with one line
- * naming the variable to change (tools/local/start.ts prints it); so does losing DynamoDB Local
- * for good.
- */
-
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 
-/** Runs the server until a signal or a fatal failure ends the process; throws when it cannot start. */
+/**
+ * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of DynamoDB Local, until a signal or
+ * the loss of DynamoDB Local for good; throws when it cannot start (tools/local/start.ts says why).
+ */
 export const runServer = async (): Promise<void> => {
   // Settings first, before the service's modules load: a bad one is reported in well under a second.
   const settings = readLocalSettings(process.env);

@@ -16,33 +16,17 @@ import { isPlanName, planNames } from '#shared/fair-use/plans';
 import { LocalConfigError } from '#tools/local/local-config-error';
 
 /**
- * The settings of `npm start` and `npm run dev`, read from their environment and checked at
- * once: a bad value is a LocalConfigError naming the variable to change, never a failure later.
- *
- *   PORT                 port of the API (default 3000)
- *   PETSTORE_DATA_DIR    database and generated key (default ./.data)
- *   PETSTORE_API_KEY     the key to accept, a bearer token (default: generated once, kept in the data dir)
- *   PETSTORE_API_KEY_PLAN the plan of that key when npm start creates its record, one of the
- *                        local plans (default: local); a stored key's plan changes only with npm run keys
- *   DYNAMODB_ENDPOINT    use this DynamoDB instead of starting DynamoDB Local
- *   POWERTOOLS_LOG_LEVEL the functions' log level (default WARN)
- *   PETSTORE_CORS_ORIGINS web origins allowed to call it from a browser, comma-separated
- *                        (default: any origin, so a web client's dev server just works)
+ * The settings of `npm start` and `npm run dev`, read from the environment and checked at once: a
+ * bad value is a LocalConfigError naming the variable to change.
  */
 
-/**
- * The file DynamoDB Local is launched through (tools/local/LoopbackDynamoDbLocal.java): on the
- * command line of every DynamoDB Local this project starts, which is how they are recognised.
- */
+/** The launcher of DynamoDB Local: on its command line, which is how the project's are recognised. */
 export const DYNAMODB_LOCAL_LAUNCHER = 'LoopbackDynamoDbLocal.java';
 
 /** Where the local server listens: loopback only. */
 export const LOCAL_HOST = '127.0.0.1';
 
-/**
- * What npm start keeps in its data directory: DynamoDB Local's files, the generated key, and the
- * lock naming the server that uses the directory (tools/local/data-dir-lock.ts).
- */
+/** What npm start keeps in its data directory: DynamoDB Local's files, the key, the lock. */
 export const localDataPaths = (dataDir: string) => ({
   dynamoDb: join(dataDir, 'dynamodb'),
   apiKey: join(dataDir, 'api-key'),
@@ -119,10 +103,9 @@ export const apiKeyProblem = (key: string, source: string): string | undefined =
     ? undefined
     : `${source} must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates)`;
 
-/** The key PETSTORE_API_KEY gives, when it is one the authorizer would accept. */
-const apiKey = (env: Env): string | undefined => {
-  const key = optionalEnv(ENV.local.apiKey, env);
-  const problem = key === undefined ? undefined : apiKeyProblem(key, ENV.local.apiKey);
+/** `key`, when the authorizer would accept it; else a LocalConfigError. */
+const checkedKey = <K extends string | undefined>(key: K, source: string = ENV.local.apiKey): K => {
+  const problem = key === undefined ? undefined : apiKeyProblem(key, source);
   if (problem) throw new LocalConfigError(problem);
   return key;
 };
@@ -142,11 +125,8 @@ export const localApiKey = (settings: {
   readonly dataDir: string;
   readonly apiKey?: string;
 }): LocalApiKey => {
-  if (settings.apiKey !== undefined) {
-    const problem = apiKeyProblem(settings.apiKey, ENV.local.apiKey);
-    if (problem) throw new LocalConfigError(problem);
-    return { apiKey: settings.apiKey, apiKeySource: 'PETSTORE_API_KEY' };
-  }
+  if (settings.apiKey !== undefined)
+    return { apiKey: checkedKey(settings.apiKey), apiKeySource: 'PETSTORE_API_KEY' };
   const file = localDataPaths(settings.dataDir).apiKey;
   if (existsSync(file)) {
     const apiKey = readFileSync(file, 'utf8').trim();
@@ -166,7 +146,7 @@ export const localDataDir = (env: Env, cwd = process.cwd()): string =>
 
 /** Every setting, checked; relative paths resolved against `cwd`. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
-  const key = apiKey(env);
+  const key = checkedKey(optionalEnv(ENV.local.apiKey, env));
   const plan = apiKeyPlan(env);
   const dynamoDbEndpoint = endpoint(env);
   const level = shared(() => readLogLevel(env));

@@ -6,12 +6,6 @@ import { DataDirInUseError, dataDirHolder } from '#tools/local/data-dir-lock';
 import { assertJava } from '#tools/local/java';
 import { LocalConfigError } from '#tools/local/settings';
 
-/**
- * What the local server checks before it starts anything (and so before DynamoDB Local's Java
- * process): that it can write its data directory, listen on its port and reach a DynamoDB it is
- * pointed at. Each failure is one LocalConfigError naming the setting to change, within a second.
- */
-
 const codeOf = (error: unknown): string =>
   String((error as { code?: unknown }).code ?? (error as Error).name ?? 'unknown error');
 
@@ -96,11 +90,9 @@ export const assertDynamoDbReachable = async (
 };
 
 /**
- * Every check of the settings npm start can make before it starts anything: the data directory
- * (and, when DynamoDB Local is to run on it, that no other server holds it), the port, and the
- * DynamoDB it is pointed at, or else the Java that DynamoDB Local needs. `npm start` runs it before it loads the
- * service's modules, so a bad setting is reported in well under a second; startLocalStack runs it
- * for every other caller.
+ * Every check npm start can make before it starts anything (before the service's modules load, so
+ * within a second), each failure a LocalConfigError naming the setting to change: the data
+ * directory (and that no other server holds it), the port, and the DynamoDB given or else Java.
  */
 export const assertSettingsUsable = async (settings: {
   readonly dataDir: string;

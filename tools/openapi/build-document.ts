@@ -31,11 +31,8 @@ import {
 import { SchemaConverter } from '#tools/openapi/json-schema';
 
 /**
- * The OpenAPI 3.1 document of the API, assembled from the operations' descriptors (each
- * contract.ts in functions/): their schemas (converted to JSON Schema by `@valibot/to-json-schema`,
- * tools/openapi/json-schema.ts), parameters, responses, headers and examples, the error code table
- * and API Gateway's own responses. `npm run openapi` writes it to docs/openapi.yaml; a unit test
- * fails when that file and this function disagree.
+ * The OpenAPI 3.1 document, assembled from the contracts (schemas through tools/openapi/json-schema.ts),
+ * the error codes and API Gateway's own answers. `npm run openapi` writes it to docs/openapi.yaml.
  */
 
 /** The interface version; the major version is the `/v1` base path. */
@@ -57,14 +54,9 @@ interface HeaderObject {
 
 type Headers = Readonly<Record<string, HeaderObject | Reference>>;
 
-interface Example {
-  readonly summary?: string;
-  readonly value: unknown;
-}
-
 interface MediaTypeObject {
   readonly schema: JsonSchema;
-  readonly examples: Readonly<Record<string, Example>>;
+  readonly examples: Readonly<Record<string, { readonly summary?: string; readonly value: unknown }>>;
 }
 
 interface ResponseObject {
@@ -261,13 +253,9 @@ const HEADER_DESCRIPTIONS: Readonly<Record<keyof ReturnType<typeof deprecationHe
 
 const KIB = MAX_BODY_BYTES / 1024;
 
-/** The body refusals of an operation that reads a body, each as the body check gives it. */
-const bodyFailures = () => ({
-  invalidJson: errorExample(invalidJson()),
-  missingBody: errorExample(refusalOf(() => checkBody({ bytes: 0, contentType: JSON_TYPE }))),
-  tooLarge: errorExample(refusalOf(() => checkBody({ bytes: MAX_BODY_BYTES + 1, contentType: JSON_TYPE }))),
-  unsupportedMediaType: errorExample(refusalOf(() => checkBody({ bytes: 8, contentType: 'text/plain' }))),
-});
+/** The refusal of a body of `bytes` sent as `contentType`, as the body check gives it. */
+const bodyRefusal = (bytes: number, contentType = JSON_TYPE) =>
+  errorExample(refusalOf(() => checkBody({ bytes, contentType })));
 
 /** The 400 the operation's own validation gives its example of an invalid request. */
 const validationExample = (operation: Operation): ErrorExample => {
@@ -284,9 +272,6 @@ const validationExample = (operation: Operation): ErrorExample => {
     value: errorExample(refusalOf(() => parseRequest(requestSchema(operation.request), raw))),
   };
 };
-
-/** What an operation reads from a request, as the document lists it. */
-type RequestOf = Pick<OperationObject, 'parameters' | 'requestBody'>;
 
 /** Whether an object entry may be absent. */
 const isOptional = (schema: v.GenericSchema): boolean =>
@@ -335,7 +320,11 @@ const parametersOf = (
   });
 };
 
-const requestOf = (schemas: SchemaConverter, operation: Operation): RequestOf => {
+/** What an operation reads from a request, as the document lists it. */
+const requestOf = (
+  schemas: SchemaConverter,
+  operation: Operation,
+): Pick<OperationObject, 'parameters' | 'requestBody'> => {
   const { query, path, headers, body } = operation.request;
   const parameters = [
     ...parametersOf(schemas, 'query', query),
@@ -408,22 +397,16 @@ const responsesOf = (
 
   const badRequest: ErrorExample[] = [validationExample(operation)];
   if (operation.request.body) {
-    const failures = bodyFailures();
     badRequest.push(
-      { summary: 'Malformed JSON', value: failures.invalidJson },
-      { name: 'INVALID_JSON_no_body', summary: 'No body', value: failures.missingBody },
+      { summary: 'Malformed JSON', value: errorExample(invalidJson()) },
+      { name: 'INVALID_JSON_no_body', summary: 'No body', value: bodyRefusal(0) },
     );
     // The function's, or API Gateway's own past its 10 MB (before the key is checked).
-    responses[ERROR_STATUS.PAYLOAD_TOO_LARGE] = errorResponse(
-      schemas,
-      [{ summary: `A body over ${KIB} KiB`, value: failures.tooLarge }],
-      { headers: CALLER_HEADERS_IF_ACCEPTED },
-    );
-    responses[ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE] = errorResponse(
-      schemas,
-      [{ summary: 'A body sent as text/plain', value: failures.unsupportedMediaType }],
-      { headers: CALLER_HEADERS_IF_ACCEPTED },
-    );
+    const ifAccepted = { headers: CALLER_HEADERS_IF_ACCEPTED };
+    const tooLarge = { summary: `A body over ${KIB} KiB`, value: bodyRefusal(MAX_BODY_BYTES + 1) };
+    responses[ERROR_STATUS.PAYLOAD_TOO_LARGE] = errorResponse(schemas, [tooLarge], ifAccepted);
+    const textPlain = { summary: 'A body sent as text/plain', value: bodyRefusal(8, 'text/plain') };
+    responses[ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE] = errorResponse(schemas, [textPlain], ifAccepted);
   }
   responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(schemas, badRequest, fromFunction());
   for (const { summary, example } of operation.errors ?? []) {

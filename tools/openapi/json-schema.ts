@@ -8,20 +8,11 @@ import type * as v from 'valibot';
 import { isOpenApiMetadata, type OpenApiMeta } from '#shared/schema/describe';
 
 /**
- * The JSON Schema of the document's schemas, converted by `@valibot/to-json-schema` (JSON Schema
- * 2020-12, which OpenAPI 3.1 uses) from the very schemas the service validates with. The
- * conversion is the library's; this module only adds, through its override hooks, what belongs to
- * the document:
- *
- * - describe()'s metadata (shared/schema/describe.ts): its keywords, and `id` making a named
- *   component, which the schema then refers to (`#/components/schemas/<id>`);
- * - what the service's schemas say that the converter leaves out or refuses: Unicode patterns (the
- *   `u` flag, as JSON Schema validators read a `pattern`), several patterns (all must match), an
- *   object's output holding no other keys, a literal's type, refinements (no JSON Schema
- *   equivalent: left out, as every converter does);
- * - the document's established layout: a keyword order that keeps `npm run openapi` a no-op on
- *   docs/openapi.yaml for the same schemas (`type` before `enum`, a described optional value's
- *   metadata before its schema, an array's item counts before its type).
+ * The document's JSON Schema (2020-12, as OpenAPI 3.1), converted by `@valibot/to-json-schema` from
+ * the schemas the service validates with. Its override hooks add: describe()'s metadata (an `id`
+ * makes a named component, referred to by `$ref`); what the converter leaves out or refuses
+ * (Unicode and several patterns, an output object's closed keys, a literal's type; refinements
+ * are left to the prose); and the keyword order docs/openapi.yaml has always had.
  */
 
 /** Which side of an exchange a schema describes: what a client sends, or what the service answers. */

@@ -6,13 +6,9 @@ import { EXAMPLE_PREFIX } from '#tools/pet-names';
 import { EXAMPLE_PETS } from '#tools/seed/example-pets';
 
 /**
- * Adds the example pets to a store through its API, so that running it twice adds nothing more:
- *
- * - first it reads the store (up to SCAN_PAGES pages of 100) and leaves out every example pet
- *   already there, whenever it was added;
- * - then it creates the others one by one, each with an `Idempotency-Key` made from its name, so
- *   that a run cut short and run again, or two runs at once, still add each pet once (the API
- *   keeps a key's answer 24 hours, per API key).
+ * Adds the example pets through the API, once: the examples already in the store (SCAN_PAGES pages
+ * of 100) are left out, and each other is created with an `Idempotency-Key` made from its name, so
+ * that a run cut short and run again, or two at once, still add each once (within 24 hours).
  */
 
 /** Pages of 100 pets read to find the examples already there: 5,000 pets, 25 read units at most. */

@@ -4,12 +4,8 @@ import { QuotaExhausted } from '#tools/contract/api-client';
 import { SCAN_PAGES, SeedError, type SeedResult, seedExamplePets } from '#tools/seed/seed-pets';
 
 /**
- * `npm run seed`: the example pets (tools/seed/example-pets.ts) added to a store through its API;
- * run twice, the second run adds nothing. Exits 1 when the API refuses a request, 2 when it
- * cannot run.
- *
- *   npm run seed                                   npm start's store (its port and key)
- *   npm run seed -- --url <base URL> --key <key>   a deployed stage
+ * `npm run seed` (USAGE): the example pets added through the API; run twice, the second run adds
+ * nothing. Exits 1 when the API refuses a request, 2 when it cannot run.
  */
 
 const USAGE = `Usage: npm run seed [-- --url <base URL ending in /v1> --key <API key>]

@@ -8,22 +8,10 @@ import { contractTarget } from '#tools/contract/target';
 import { formatReport, runSuite } from './run-suite';
 
 /**
- * `npm run smoke`: the contract suite (tools/contract/, the same checks the HTTP tests run)
- * against a running API, and a readable report: each check passed, failed (with why) or skipped
- * (with why it does not apply to this target); exits 1 when a check fails, 2 when it cannot run.
- *
- *   npm run smoke                                   the local server npm start runs (its port and key,
- *                                                   from its lock: tools/api-target.ts)
- *   npm run smoke -- --url <base URL> --key <key>   a deployed stage (or BASE_URL and API_KEY)
- *   npm run smoke -- … --origin <origin>            also check CORS for an origin the stage allows
- *                                                   (without one, those checks are skipped)
- *   npm run smoke -- … --read-only                  skip the checks that create pets (production)
- *   npm run smoke -- … --throttle-key <key>         also send faster than that key's plan allows,
- *                                                   to see its 429 (without one, that check is skipped)
- *
- * Safe on a stage in use: it reads, provokes errors that change nothing, and creates only pets
- * whose names start with `smoke-`; with --read-only it creates nothing at all. It keeps to the
- * key's plan (RateLimit-Policy), waits out a 429, and stops in one sentence on a spent quota.
+ * `npm run smoke` (USAGE): the contract suite (the HTTP tests' checks) against a running API, each
+ * check reported passed, failed or skipped, with why; exits 1 when a check fails, 2 when it cannot
+ * run. Safe on a stage in use: it creates only `smoke-` pets (none with --read-only), keeps to the
+ * key's plan, waits out a 429, and stops in one sentence on a spent quota.
  */
 
 const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>] [--read-only] [--throttle-key <API key>]]
