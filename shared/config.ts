@@ -1,3 +1,4 @@
+import type { DataGrants } from '#shared/adapters/dynamodb/access';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
 import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
@@ -86,6 +87,12 @@ export const requireEnv = (name: string, env: Env = process.env): string => {
 export interface DynamoDbConfig {
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   readonly endpoint?: string;
+  /**
+   * The calls the function may make, which its client then refuses any other of, as IAM would.
+   * Its root sets it from its `data` whenever `endpoint` is set: DynamoDB Local has no IAM in
+   * front of it (npm start, the tests, the bench). In Lambda it stays unset: IAM does it.
+   */
+  readonly grants?: DataGrants;
 }
 
 /** Powertools log levels. */

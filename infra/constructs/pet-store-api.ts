@@ -27,6 +27,7 @@ import type { StageConfig } from '#infra/stages';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import {
+  corsAllowedHeaders,
   GATEWAY_RESPONSES,
   type GatewayResponseType,
   methodNotAllowed,
@@ -264,7 +265,7 @@ export class PetStoreApi extends Construct {
   private addPreflights(): void {
     for (const path of resourcePathsOf(this.operations)) {
       const { integration, methodResponses } = mockAnswer(
-        preflight(allowedMethodsIn(this.operations, path)),
+        preflight(allowedMethodsIn(this.operations, path), corsAllowedHeaders(this.operations)),
         this.origins,
       );
       const method = this.resource(path).addMethod('OPTIONS', integration, {

@@ -12,7 +12,8 @@ import type { Operation } from '#shared/operations/operation';
  *
  * Nothing runs at import: each Lambda entry (`functions/<name>/lambda.ts`) calls
  * `fromEnvironment` once, at cold start; the local server, the bench and the tests call `build`
- * with a configuration of their own.
+ * with a configuration of their own, and there the function's client enforces its `data` as IAM
+ * enforces its role in AWS (`withGrants`).
  */
 export interface FunctionRoot<H> {
   /** The function's name: an operation's `operationId`, or `authorizer`. */
@@ -50,12 +51,23 @@ export interface RootOptions<H> {
 export const entryFile = (name: string): string =>
   `functions/${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}/lambda.ts`;
 
+/**
+ * The configuration a function is built with. Outside AWS (an endpoint: DynamoDB Local, which has
+ * no IAM in front of it) it carries the function's grants, so its client refuses, as IAM would,
+ * any call its root's `data` does not declare: a missing entry fails npm start, the tests and the
+ * bench as it would fail in AWS. In Lambda there is no endpoint, and IAM does it.
+ */
+const withGrants = (name: string, data: readonly TableAccess[], config: FunctionConfig): FunctionConfig =>
+  config.dynamoDb.endpoint === undefined
+    ? config
+    : { ...config, dynamoDb: { ...config.dynamoDb, grants: { name, data, tables: config.tables } } };
+
 export const defineRoot = <H>({ name, data, build, entry }: RootOptions<H>): FunctionRoot<H> => ({
   name,
   data,
   tables: tablesOf(data),
   entry: entry ?? entryFile(name),
-  build,
+  build: (config) => build(withGrants(name, data, config)),
 });
 
 /** An operation's root: its contract, the DynamoDB calls of its adapters, and how to build its handler. */

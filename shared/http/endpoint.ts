@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { requestDeadline, withinDeadline } from '#shared/deadline';
 import { deprecationHeaders } from '#shared/http/deprecation';
+import { corsExposedHeaders, exposing } from '#shared/http/gateway-behaviour';
 import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
@@ -13,7 +14,12 @@ import { requestIdOf } from '#shared/http/request-id';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
 import { invocationLogging, type Logger } from '#shared/observability/logger';
-import type { Operation, RequestInput, ResultOf } from '#shared/operations/operation';
+import {
+  type Operation,
+  type RequestInput,
+  type ResultOf,
+  requestHeaderNames,
+} from '#shared/operations/operation';
 
 /** What an operation's handler does: from the validated request to one of its responses. */
 export type EndpointHandler<O extends Operation> = (
@@ -38,12 +44,6 @@ export const TIMEOUT_MARGIN_MS = 500;
 /** The input `validateRequest` parsed with the operation's own request schema. */
 const inputOf = <O extends Operation>(event: APIGatewayProxyEvent): RequestInput<O> =>
   (event as APIGatewayProxyEvent & { input: RequestInput<O> }).input;
-
-/** The request headers an operation reads, by name: each must come once. */
-const headerNamesOf = (operation: Operation): string[] => {
-  const schema = operation.request.headers as { entries?: Record<string, unknown> } | undefined;
-  return Object.keys(schema?.entries ?? {});
-};
 
 /**
  * The request's deadline (shared/deadline.ts): its budget from when API Gateway received it, and
@@ -94,7 +94,7 @@ export const endpointWith = <O extends Operation>(
   })
     .use(invocationLogging(logger, requestIdOf))
     .use(errorResponses({ headers, logger }))
-    .use(singleValuedHeaders(headerNamesOf(operation)))
+    .use(singleValuedHeaders(requestHeaderNames(operation)))
     .use(httpHeaderNormalizer())
     .use([...bodyReader])
     .use(validateRequest(operation.request))
@@ -102,5 +102,9 @@ export const endpointWith = <O extends Operation>(
       const result = await handle(inputOf<O>(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
-  return withinDeadline(deadlineOf, withCors(dependencies.corsOrigins ?? [], withAnswerHeaders(handler)));
+  const cors = exposing(corsExposedHeaders([operation]));
+  return withinDeadline(
+    deadlineOf,
+    withCors(dependencies.corsOrigins ?? [], cors, withAnswerHeaders(handler)),
+  );
 };

@@ -1,11 +1,12 @@
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import { isAllowedOrigin } from '#shared/http/cors';
+import { deprecationHeaders } from '#shared/http/deprecation';
 import { ERROR_STATUS, type ErrorCode } from '#shared/http/error-body';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
 import { RATE_LIMIT_POLICY_HEADER } from '#shared/http/rate-limit-policy';
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
+import { type Operation, requestHeaderNames } from '#shared/operations/operation';
 
 /**
  * What API Gateway answers by itself, described once: its gateway responses, the 405 with
@@ -25,31 +26,63 @@ import { retryHeaders } from '#shared/http/retry';
  */
 
 // ---------------------------------------------------------------------------------------------
-// CORS: what an allowed origin may send and read
+// CORS: what an allowed origin may send and read, from the operations' contracts
 
-/** Response headers a script on an allowed origin may read, beyond the always-readable ones. */
-export const CORS_EXPOSED_HEADERS = [
-  'Link',
-  'Location',
-  'Deprecation',
-  'Sunset',
+/**
+ * Response headers any answer may carry, whoever gives it (a function, a mock, a gateway
+ * response): its request id, the caller's plan, and when to retry a 429, 409 or 503.
+ */
+const HEADERS_OF_EVERY_ANSWER = [
   'Retry-After',
-  IDEMPOTENT_REPLAYED_HEADER,
   REQUEST_ID_HEADER,
   RATE_LIMIT_POLICY_HEADER,
   API_GATEWAY_ID_HEADER,
-] as const;
+];
 
-/** Request headers a script on an allowed origin may send. */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', IDEMPOTENCY_KEY_HEADER] as const;
+/** Request headers every operation reads: the key, and the type of a body. */
+const HEADERS_OF_EVERY_REQUEST = ['Authorization', 'Content-Type'];
+
+/** `idempotency-key` as a header is written: `Idempotency-Key` (case does not matter to CORS). */
+const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (letter) => letter.toUpperCase());
+
+/**
+ * Response headers a script on an allowed origin may read on the answers of `operations`' functions,
+ * beyond the always-readable ones: those their contracts declare, a deprecated operation's
+ * (`Deprecation`, `Sunset`, `Link`), and those of every answer. Of no operation: what API
+ * Gateway's own answers may carry. Each answer exposes the headers it may carry: a function's
+ * bundle holds its own contract only.
+ */
+export const corsExposedHeaders = (operations: readonly Operation[]): string[] => [
+  ...new Set([
+    ...operations.flatMap((operation) => [
+      ...Object.values(operation.responses).flatMap((response) => Object.keys(response.headers ?? {})),
+      ...(operation.deprecation ? Object.keys(deprecationHeaders(operation.deprecation)) : []),
+    ]),
+    ...HEADERS_OF_EVERY_ANSWER,
+  ]),
+];
+
+/**
+ * Request headers a script on an allowed origin may send, as a preflight grants them: every header
+ * an operation reads (its request header schema), the key and `Content-Type`.
+ */
+export const corsAllowedHeaders = (operations: readonly Operation[]): string[] => [
+  ...new Set([
+    ...HEADERS_OF_EVERY_REQUEST,
+    ...operations.flatMap((operation) => requestHeaderNames(operation).map(headerCase)),
+  ]),
+];
 
 /** How long a browser may reuse a preflight answer: two hours, the longest Chromium honours. */
 export const CORS_MAX_AGE_SECONDS = 7_200;
 
-/** What an allowed origin gets on an answer with a body (a function's, the 405, a gateway response), besides its origin. */
-export const CORS_ON_ANSWERS: Readonly<Record<string, string>> = {
-  'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(', '),
-};
+/** What an allowed origin gets on an answer with a body, besides its origin: the headers it may read. */
+export const exposing = (headers: readonly string[]): Readonly<Record<string, string>> => ({
+  'Access-Control-Expose-Headers': headers.join(', '),
+});
+
+/** What an allowed origin may read on API Gateway's own answers (a gateway response, the 405). */
+const GATEWAY_CORS = exposing(corsExposedHeaders([]));
 
 // ---------------------------------------------------------------------------------------------
 // The answers
@@ -295,7 +328,7 @@ export const gatewayResponse = (type: GatewayResponseType): GatewayErrorAnswer =
     error,
     headers: errorHeaders(error.code),
     fromContext: {},
-    cors: CORS_ON_ANSWERS,
+    cors: GATEWAY_CORS,
   };
 };
 
@@ -310,7 +343,7 @@ export const methodNotAllowed = (allow: readonly string[]): GatewayErrorAnswer =
   headers: { ...errorHeaders('METHOD_NOT_ALLOWED'), Allow: allow.join(', ') },
   // Behind the authorizer, and metered by the key's usage plan like any method.
   fromContext: AFTER_AUTHORIZATION_FROM_CONTEXT,
-  cors: CORS_ON_ANSWERS,
+  cors: GATEWAY_CORS,
 });
 
 /** A preflight has no body: the headers every answer carries, but `Content-Type`. */
@@ -319,16 +352,17 @@ const { 'Content-Type': _noBody, ...PREFLIGHT_HEADERS } = RESPONSE_HEADERS;
 /**
  * The CORS preflight (`OPTIONS`) of a resource that accepts `allow`: a mock answering 204
  * without a key (browsers send none with a preflight), granting an allowed origin those methods,
- * the request headers clients may send and how long it may cache the answer.
+ * the request headers clients may send (`corsAllowedHeaders` of the operations) and how long it
+ * may cache the answer.
  */
-export const preflight = (allow: readonly string[]): GatewayAnswer => ({
+export const preflight = (allow: readonly string[], allowedHeaders: readonly string[]): GatewayAnswer => ({
   by: 'mock',
   status: 204,
   headers: PREFLIGHT_HEADERS,
   fromContext: REQUEST_ID_FROM_CONTEXT,
   cors: {
     'Access-Control-Allow-Methods': allow.join(', '),
-    'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
+    'Access-Control-Allow-Headers': allowedHeaders.join(', '),
     'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
   },
 });
@@ -343,12 +377,12 @@ export const varyHeaders = (allowed: AllowedOrigins): Readonly<Record<string, st
 /**
  * The CORS headers of an answer that can look at the request's `origin` (a function's, a mock's):
  * `Vary` whenever origins are configured; for an allowed origin, that origin and what the answer
- * grants (by default what every answer with a body grants).
+ * grants (for a function's, `exposing(corsExposedHeaders([its operation]))`).
  */
 export const corsHeaders = (
   allowed: AllowedOrigins,
   origin: string | undefined,
-  granted: Readonly<Record<string, string>> = CORS_ON_ANSWERS,
+  granted: Readonly<Record<string, string>>,
 ): Readonly<Record<string, string>> => ({
   ...varyHeaders(allowed),
   ...(isAllowedOrigin(allowed, origin) ? { 'Access-Control-Allow-Origin': origin, ...granted } : {}),
@@ -370,7 +404,7 @@ export type GatewayHeaderValue = string | { readonly requestHeader: string };
  */
 export const gatewayResponseCorsHeaders = (
   allowed: AllowedOrigins,
-  granted: Readonly<Record<string, string>> = CORS_ON_ANSWERS,
+  granted: Readonly<Record<string, string>> = GATEWAY_CORS,
 ): Readonly<Record<string, GatewayHeaderValue>> => {
   if (allowed.includes(ANY_ORIGIN)) {
     return { 'Access-Control-Allow-Origin': { requestHeader: 'Origin' }, ...granted, Vary: 'Origin' };

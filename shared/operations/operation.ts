@@ -107,6 +107,12 @@ export interface Operation {
   };
 }
 
+/** The request headers an operation reads, by their lower-case names (its header schema's keys). */
+export const requestHeaderNames = (operation: Pick<Operation, 'request'>): string[] =>
+  Object.keys(
+    (operation.request.headers as { entries?: Record<string, unknown> } | undefined)?.entries ?? {},
+  );
+
 /** Keeps the literal types of a descriptor, so handlers and tools see its exact shape. */
 export const defineOperation = <const O extends Operation>(operation: O): O => operation;
 

@@ -1,135 +1,144 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { DATA_ACCESS, type TableAccess } from '#shared/adapters/dynamodb/access';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listPets } from '#functions/list-pets/contract';
+import { listPetsHandler } from '#functions/list-pets/handler';
+import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
-import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
-import type { TableKey } from '#shared/config';
+import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
+import { readOnlyPetService } from '#shared/composition/pets';
+import { defineOperationRoot, defineRoot } from '#shared/composition/root';
+import { createLogger } from '#shared/observability/logger';
+import { lambdaContext } from '#tools/lambda/context';
+import { proxyEvent } from '#tools/lambda/events';
+import { type LocalApi, startLocalApi } from '../support/local-api';
 import { createTestTables, type TestTables } from '../support/tables';
 
 /**
- * The accesses each adapter method declares (shared/adapters/dynamodb/access.ts) are what the
- * stack grants. Here each method runs against DynamoDB Local with a client that records every
- * command it really sends, and the two must match: a call the declaration lacks would be denied
- * in AWS, a declared action no call makes would be a grant too wide.
+ * Outside AWS, each function's DynamoDB client refuses any call its root's `data` does not
+ * declare, as IAM refuses its role in AWS (shared/composition/root.ts): so a missing entry fails
+ * here as it would in Lambda, answered and logged as AWS's AccessDeniedException would be. That
+ * each root declares no more than its function calls is checked over the contract suite's run
+ * (test/http/contract.test.ts).
  */
 
-type Call = `${string} on ${string}`;
+/** listPets with the index's entry forgotten: the Scan of an unfiltered page only. */
+const forgetful = defineOperationRoot(listPets, {
+  data: [{ table: 'pets', actions: ['dynamodb:Scan'] }],
+  build: (config) =>
+    listPetsHandler({ pets: readOnlyPetService(config), logger: createLogger(config), corsOrigins: [] }),
+});
 
-const recordingClient = (tables: TestTables) => {
-  const calls = new Set<Call>();
-  const inputs: Record<string, unknown>[] = [];
-  const keyOf = new Map(Object.entries(tables.names).map(([key, name]) => [name, key as TableKey]));
-  const base = createLocalClient(tables.endpoint);
-  base.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as { TableName?: string; IndexName?: string };
-      inputs.push({ ...input });
-      const action = `dynamodb:${(context.commandName ?? '').replace(/Command$/, '')}`;
-      const table = keyOf.get(input.TableName ?? '') ?? `unknown table ${input.TableName}`;
-      calls.add(`${action} on ${table}${input.IndexName ? `/index/${input.IndexName}` : ''}`);
-      return next(args);
-    },
-    { step: 'initialize', name: 'recordCalls' },
+/** The entry it lacks, as the refusal names it. */
+const MISSING = `lacks { table: 'pets', index: '${STATUS_SHARD_INDEX.indexName}', actions: ['dynamodb:Query'] }`;
+
+/** The JSON lines a function writes to stdout and stderr while `run` runs, and what it returned. */
+const logsOf = async <T>(run: () => Promise<T>): Promise<{ result: T; logged: string }> => {
+  const written: string[] = [];
+  const spies = [process.stdout, process.stderr].map((stream) =>
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }),
   );
-  return { client: DynamoDBDocumentClient.from(base), calls, inputs };
+  try {
+    return { result: await run(), logged: written.join('') };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
 };
-
-const declared = (accesses: readonly TableAccess[]): Set<Call> =>
-  new Set(
-    accesses.flatMap((access) =>
-      access.actions.map(
-        (action): Call => `${action} on ${access.table}${access.index ? `/index/${access.index}` : ''}`,
-      ),
-    ),
-  );
 
 let tables: TestTables;
 beforeAll(async () => {
   tables = await createTestTables('access');
 });
 
-describe('the DynamoDB calls of each adapter method', () => {
-  it('are exactly the declared ones for pets.get: GetItem on the pets table', async () => {
-    const { client, calls } = recordingClient(tables);
-    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+describe('a root whose data lacks an entry', () => {
+  const request = (query: [string, string][]) =>
+    proxyEvent({
+      method: 'GET',
+      path: '/pets',
+      resource: '/pets',
+      query,
+      requestId: 'access-request',
+      authorizer: { principalId: 'key-1' },
+    });
 
-    await pets.get(1);
+  it('is refused that call when built directly, answering 500 and logging the entry it lacks', async () => {
+    const handler = forgetful.build({ ...tables.config, logLevel: 'ERROR' });
 
-    expect(calls).toEqual(declared(DATA_ACCESS.pets.get));
+    const granted = (await handler(request([]), lambdaContext('listPets'))) as APIGatewayProxyResult;
+    const { result: refused, logged } = await logsOf(
+      async () =>
+        (await handler(request([['status', 'sold']]), lambdaContext('listPets'))) as APIGatewayProxyResult,
+    );
+
+    expect(granted.statusCode).toBe(200);
+    expect(refused.statusCode).toBe(500);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'INTERNAL_ERROR' });
+    expect(logged).toContain('AccessDeniedException');
+    expect(logged).toContain(
+      `is not authorized to perform: dynamodb:Query on resource: table/${tables.names.pets}/index/${STATUS_SHARD_INDEX.indexName}`,
+    );
+    expect(logged).toContain(MISSING);
   });
 
+  describe('behind the local gateway', () => {
+    let api: LocalApi;
+    beforeAll(async () => {
+      api = await startLocalApi('access-gateway', {
+        handlers: (own) => ({ listPets: forgetful.build({ ...own.config, logLevel: 'SILENT' }) }),
+      });
+    });
+    afterAll(() => api?.close());
+
+    it('is answered as Lambda answers a function its role refuses: 500 INTERNAL_ERROR, the granted call served', async () => {
+      const granted = await api.client.get('/pets');
+      const refused = await api.client.get('/pets?status=sold');
+
+      expect(granted.status).toBe(200);
+      expect(refused.status).toBe(500);
+      expect(refused.json).toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+    });
+  });
+});
+
+describe('where the grants are enforced', () => {
+  /** A root whose function is the configuration it was built with. */
+  const probe = defineRoot({ name: 'probe', data: DATA_ACCESS.pets.get, build: (config) => config });
+
+  it('is wherever the function reaches a DynamoDB of its own (an endpoint), never in Lambda, where IAM does it', () => {
+    const local = probe.build(tables.config);
+    const lambda = probe.build({ ...tables.config, dynamoDb: {} });
+
+    expect(local.dynamoDb.grants).toEqual({
+      name: 'probe',
+      data: DATA_ACCESS.pets.get,
+      tables: tables.names,
+    });
+    expect(lambda.dynamoDb.grants).toBeUndefined();
+  });
+});
+
+describe('the DynamoDB calls of the pet repository', () => {
   it('read a pet strongly consistently, so a pet just created can be read back at once', async () => {
-    const { client, inputs } = recordingClient(tables);
-    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+    const inputs: Record<string, unknown>[] = [];
+    const base = createLocalClient(tables.endpoint);
+    base.middlewareStack.add(
+      (next) => async (args) => {
+        inputs.push({ ...(args.input as Record<string, unknown>) });
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordInputs' },
+    );
+    const pets = new DynamoDbPetRepository({
+      client: DynamoDBDocumentClient.from(base),
+      petsTable: tables.names.pets,
+    });
 
     await pets.get(1);
 
     expect(inputs).toEqual([expect.objectContaining({ ConsistentRead: true })]);
-  });
-
-  it('are exactly the declared ones for pets.list: unfiltered and filtered', async () => {
-    const { client, calls } = recordingClient(tables);
-    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
-
-    await pets.list({ limit: 5 });
-    await pets.list({ limit: 5, status: 'sold' });
-
-    expect(new Set(calls)).toEqual(declared(DATA_ACCESS.pets.list));
-  });
-
-  it('are exactly the declared ones for pets.create, its own earlier write met included: PutItem on the pets table', async () => {
-    const { client, calls } = recordingClient(tables);
-    const pets = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
-
-    await pets.create({ id: 7, name: 'Rex', categoryId: 1, status: 'available' });
-    await pets.create({ id: 7, name: 'Rex', categoryId: 1, status: 'available' });
-
-    expect(calls).toEqual(declared(DATA_ACCESS.pets.create));
-  });
-
-  it('are exactly the declared ones for the idempotency records: PutItem and UpdateItem, no GetItem, no DeleteItem', async () => {
-    const { client, calls } = recordingClient(tables);
-    const records = new DynamoDbIdempotencyStore({
-      client,
-      idempotencyTable: tables.names.idempotency,
-      keyPrefix: 'createPet',
-      retentionSeconds: 86_400,
-    });
-    const key = { caller: 'key-1', key: 'calls' };
-    const gone = { token: 'gone', until: 0 };
-    const mine = { token: 'mine', until: Date.now() + 60_000 };
-
-    await records.start(key, { state: 'in-progress', fingerprint: 'f', petId: 8, lock: gone });
-    await records.start(key, { state: 'in-progress', fingerprint: 'f', petId: 9, lock: mine });
-    await records.takeOver(key, gone, mine);
-    await records.release(key, mine);
-    await records.complete(key, { id: 8, name: 'Rex', categoryId: 1, status: 'available' });
-
-    expect(calls).toEqual(declared(DATA_ACCESS.idempotency.record));
-  });
-
-  it('are exactly the declared ones for ids.next: UpdateItem on the counters table', async () => {
-    const { client, calls } = recordingClient(tables);
-    const ids = new DynamoDbIdSequence({
-      client,
-      countersTable: tables.names.counters,
-      sequence: PET_ID_SEQUENCE,
-    });
-
-    await ids.next();
-
-    expect(calls).toEqual(declared(DATA_ACCESS.ids.next));
-  });
-
-  it('are exactly the declared ones for apiKeys.findByHash: GetItem on the API keys table', async () => {
-    const { client, calls } = recordingClient(tables);
-    const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.names.apiKeys });
-
-    await keys.findByHash('0'.repeat(64));
-
-    expect(calls).toEqual(declared(DATA_ACCESS.apiKeys.findByHash));
   });
 });

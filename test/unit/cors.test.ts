@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '#functions/operations';
 import { corsOverrideTemplate, gatewayResponseValue } from '#infra/constructs/gateway-answers';
@@ -7,14 +8,16 @@ import { singleOrigin } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import {
   answerHeaders,
-  CORS_ALLOWED_HEADERS,
-  CORS_EXPOSED_HEADERS,
+  corsAllowedHeaders,
+  corsExposedHeaders,
   corsHeaders,
+  exposing,
   gatewayResponse,
   gatewayResponseCorsHeaders,
   preflight,
 } from '#shared/http/gateway-behaviour';
 import { retryHeaders } from '#shared/http/retry';
+import { type Operation, requestHeaderNames } from '#shared/operations/operation';
 
 describe('allowed origins', () => {
   it('reads a comma-separated list, ignoring blanks and repeats', () => {
@@ -59,26 +62,31 @@ describe("a request's origin", () => {
   });
 });
 
+/** What API Gateway's own answers let a page read: the headers any answer may carry. */
+const GATEWAY_EXPOSED = 'Retry-After, Request-Id, RateLimit-Policy, x-amz-apigw-id';
+
 describe('CORS headers of an answer', () => {
   const allowed = ['http://localhost:5173'];
+  const granted = exposing(['Link', 'Request-Id']);
 
-  it('name an allowed origin and expose the headers a client reads', () => {
-    expect(corsHeaders(allowed, 'http://localhost:5173')).toEqual({
+  it('name an allowed origin and expose the headers the answer grants', () => {
+    expect(corsHeaders(allowed, 'http://localhost:5173', granted)).toEqual({
       Vary: 'Origin',
       'Access-Control-Allow-Origin': 'http://localhost:5173',
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
+      'Access-Control-Expose-Headers': 'Link, Request-Id',
     });
   });
 
   it('are only Vary for another origin or none, and nothing at all when no origin is allowed', () => {
-    expect(corsHeaders(allowed, 'https://evil.example')).toEqual({ Vary: 'Origin' });
-    expect(corsHeaders(allowed, undefined)).toEqual({ Vary: 'Origin' });
-    expect(corsHeaders([], 'http://localhost:5173')).toEqual({});
+    expect(corsHeaders(allowed, 'https://evil.example', granted)).toEqual({ Vary: 'Origin' });
+    expect(corsHeaders(allowed, undefined, granted)).toEqual({ Vary: 'Origin' });
+    expect(corsHeaders([], 'http://localhost:5173', granted)).toEqual({});
   });
 
   it('grant a preflight the methods asked about, the request headers and two hours of caching', () => {
-    expect(corsHeaders(['*'], 'http://127.0.0.1:8080', preflight(['GET']).cors)).toEqual({
+    const answer = preflight(['GET'], corsAllowedHeaders(CONTRACTS));
+
+    expect(corsHeaders(['*'], 'http://127.0.0.1:8080', answer.cors)).toEqual({
       Vary: 'Origin',
       'Access-Control-Allow-Origin': 'http://127.0.0.1:8080',
       'Access-Control-Allow-Methods': 'GET',
@@ -92,8 +100,7 @@ describe("CORS on API Gateway's own answers", () => {
   it('copies Origin back when any origin is allowed', () => {
     expect(gatewayResponseCorsHeaders(['*'])).toEqual({
       'Access-Control-Allow-Origin': { requestHeader: 'Origin' },
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
+      'Access-Control-Expose-Headers': GATEWAY_EXPOSED,
       Vary: 'Origin',
     });
     expect(gatewayResponseValue({ requestHeader: 'Origin' })).toBe('method.request.header.Origin');
@@ -124,13 +131,11 @@ describe('the CORS headers a client receives with a gateway response', () => {
   it('copy the request Origin back when any origin is allowed, and name none without one', () => {
     expect(gatewayResponseCorsFor(['*'], 'https://a.example')).toEqual({
       'Access-Control-Allow-Origin': 'https://a.example',
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
+      'Access-Control-Expose-Headers': GATEWAY_EXPOSED,
       Vary: 'Origin',
     });
     expect(gatewayResponseCorsFor(['*'], undefined)).toStrictEqual({
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
+      'Access-Control-Expose-Headers': GATEWAY_EXPOSED,
       Vary: 'Origin',
     });
   });
@@ -138,8 +143,7 @@ describe('the CORS headers a client receives with a gateway response', () => {
   it('name the one allowed origin whoever asks, and nothing with several', () => {
     expect(gatewayResponseCorsFor(['https://a.example'], 'https://b.example')).toEqual({
       'Access-Control-Allow-Origin': 'https://a.example',
-      'Access-Control-Expose-Headers':
-        'Link, Location, Deprecation, Sunset, Retry-After, Idempotent-Replayed, Request-Id, RateLimit-Policy, x-amz-apigw-id',
+      'Access-Control-Expose-Headers': GATEWAY_EXPOSED,
     });
     expect(gatewayResponseCorsFor(['https://a.example', 'https://b.example'], 'https://a.example')).toEqual(
       {},
@@ -180,37 +184,76 @@ describe('what a page may send and read', () => {
   ];
   const lower = (names: Iterable<string>) => [...names].map((name) => name.toLowerCase());
 
-  it('exposes every header an operation answers with, the deprecation and Retry-After headers included', () => {
-    const answered = new Set<string>(Object.keys(retryHeaders('SERVICE_UNAVAILABLE')));
-    for (const operation of CONTRACTS) {
-      for (const response of Object.values(operation.responses)) {
-        for (const name of Object.keys(response.headers ?? {})) answered.add(name);
-      }
-      if (operation.deprecation)
-        for (const name of Object.keys(deprecationHeaders(operation.deprecation))) answered.add(name);
-    }
+  /** Every header a function's answers may carry: its responses', its deprecation's, and `Retry-After`. */
+  const answeredBy = (operation: Operation): string[] => [
+    ...Object.keys(retryHeaders('SERVICE_UNAVAILABLE')),
+    ...Object.values(operation.responses).flatMap((response) => Object.keys(response.headers ?? {})),
+    ...(operation.deprecation ? Object.keys(deprecationHeaders(operation.deprecation)) : []),
+  ];
 
-    const readable = [...lower(CORS_EXPOSED_HEADERS), ...SAFELISTED];
-    for (const name of lower(answered)) expect(readable, name).toContain(name);
-  });
+  it.each(CONTRACTS.map((operation) => [operation.operationId, operation] as const))(
+    "exposes on %s's answers every header they may carry, Request-Id and RateLimit-Policy included",
+    (_id, operation) => {
+      const readable = [...lower(corsExposedHeaders([operation])), ...SAFELISTED];
 
-  it('exposes Request-Id and RateLimit-Policy, which answers carry whoever gives them', () => {
-    expect(lower(CORS_EXPOSED_HEADERS)).toEqual(expect.arrayContaining(['request-id', 'ratelimit-policy']));
+      for (const name of lower(answeredBy(operation))) expect(readable, name).toContain(name);
+      expect(readable).toEqual(expect.arrayContaining(['request-id', 'ratelimit-policy', 'x-amz-apigw-id']));
+    },
+  );
+
+  it('exposes, over all the operations, the headers it always has, and allows the request headers it always has', () => {
+    expect(corsExposedHeaders(CONTRACTS).sort()).toEqual(
+      [
+        'Link',
+        'Location',
+        'Deprecation',
+        'Sunset',
+        'Retry-After',
+        'Idempotent-Replayed',
+        'Request-Id',
+        'RateLimit-Policy',
+        'x-amz-apigw-id',
+      ].sort(),
+    );
+    expect(corsAllowedHeaders(CONTRACTS)).toEqual(['Authorization', 'Content-Type', 'Idempotency-Key']);
   });
 
   it('allows every request header an operation reads', () => {
-    const allowed = lower(CORS_ALLOWED_HEADERS);
+    const allowed = lower(corsAllowedHeaders(CONTRACTS));
     for (const operation of CONTRACTS) {
-      const schema = operation.request.headers as { entries?: Record<string, unknown> } | undefined;
-      for (const name of Object.keys(schema?.entries ?? {}))
-        expect(allowed, name).toContain(name.toLowerCase());
+      for (const name of requestHeaderNames(operation)) expect(allowed, name).toContain(name);
     }
+  });
+
+  it('follows an operation that reads If-Match and answers ETag, with no edit', () => {
+    const conditional: Operation = {
+      ...(CONTRACTS[0] as Operation),
+      operationId: 'updatePet',
+      method: 'PATCH',
+      request: { headers: v.object({ 'if-match': v.optional(v.string()) }) },
+      responses: {
+        200: {
+          description: 'Changed.',
+          body: v.unknown(),
+          example: {},
+          headers: { ETag: { description: 'Its version.', required: true, schema: v.string() } },
+        },
+      },
+    };
+
+    expect(corsAllowedHeaders([...CONTRACTS, conditional])).toContain('If-Match');
+    expect(corsExposedHeaders([conditional])).toContain('ETag');
+    expect(corsExposedHeaders(CONTRACTS)).not.toContain('ETag');
+  });
+
+  it("lets a page read on API Gateway's own answers the headers any answer may carry", () => {
+    expect(corsExposedHeaders([]).join(', ')).toBe(GATEWAY_EXPOSED);
   });
 });
 
 describe('a preflight', () => {
   it('lists the methods of the resource, comma-separated', () => {
-    expect(answerHeaders(preflight(['GET', 'POST']), ['*'], 'https://a.example')).toMatchObject({
+    expect(answerHeaders(preflight(['GET', 'POST'], []), ['*'], 'https://a.example')).toMatchObject({
       'Access-Control-Allow-Methods': 'GET, POST',
     });
   });

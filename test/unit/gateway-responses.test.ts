@@ -101,7 +101,7 @@ describe("API Gateway's own answers", () => {
       'Request-Id': 'extendedRequestId',
       'RateLimit-Policy': 'authorizer.rateLimitPolicy',
     });
-    expect(preflight(['GET']).fromContext).toEqual({ 'Request-Id': 'extendedRequestId' });
+    expect(preflight(['GET'], []).fromContext).toEqual({ 'Request-Id': 'extendedRequestId' });
   });
 
   it('copy from the request only the values it has: no RateLimit-Policy before a key is accepted', () => {

@@ -6,17 +6,17 @@ import type { ContractTarget } from './target';
  * apply is reported as skipped with its reason, never as a pass that checked nothing.
  */
 
-/** One check of the suite: a name that says what the service does, and the code that shows it. */
+/** What a check needs of a target beyond a base URL and a key: an origin it allows, a key to spend. */
+export type Need = 'allowedOrigin' | 'throttled';
+
 export interface ContractCheck {
+  /** What the service does, as a sentence. */
   readonly name: string;
   /** Throws when the service breaks the contract; `notApplicable(reason)` when the target cannot show it. */
   readonly run: (target: ContractTarget) => Promise<void>;
-  /** It creates pets (named SMOKE_PREFIX…): a read-only run (`npm run smoke -- --read-only`) skips it. */
+  /** It creates pets (named with smokeName): a read-only run (`npm run smoke -- --read-only`) skips it. */
   readonly creates: boolean;
-}
-
-export interface CheckOptions {
-  readonly creates?: boolean;
+  readonly needs?: Need;
 }
 
 export interface ContractArea {
@@ -27,20 +27,17 @@ export interface ContractArea {
 export const check = (
   name: string,
   run: ContractCheck['run'],
-  options: CheckOptions = {},
-): ContractCheck => ({ name, run, creates: options.creates ?? false });
+  options: { readonly creates?: boolean; readonly needs?: Need } = {},
+): ContractCheck => ({
+  name,
+  run,
+  creates: options.creates ?? false,
+  ...(options.needs ? { needs: options.needs } : {}),
+});
 
 /** A check that creates pets (named with smokeName): `check(name, run, { creates: true })`. */
 export const creating = (name: string, run: ContractCheck['run']): ContractCheck =>
   check(name, run, { creates: true });
-
-/** One check per case, named by `name` from the case (the `it.each` of the suite). */
-export const eachCase = <const T>(
-  cases: readonly T[],
-  name: (value: T) => string,
-  run: (target: ContractTarget, value: T) => Promise<void>,
-  options: CheckOptions = {},
-): ContractCheck[] => cases.map((value) => check(name(value), (target) => run(target, value), options));
 
 /** Thrown by a check that does not apply to the target it runs against; carries the reason. */
 export class NotApplicable extends Error {
@@ -58,9 +55,21 @@ export const notApplicable = (reason: string): never => {
 /** Why a read-only run skips a check that creates pets. */
 export const READ_ONLY_REASON = 'it creates pets, and this run is read-only';
 
+/** Why the checks of what an allowed origin gets are skipped on a target given no origin. */
+export const NO_ORIGIN_REASON =
+  'no origin the target allows was given (--origin or SMOKE_ORIGIN); production allows none';
+
+/** Why the throttling check does not run without a key of its own. */
+export const NO_THROTTLE_KEY_REASON =
+  'no key to spend on it: sending faster than a plan allows spends that key’s rate and some of its quota, so give a key of its own, on a small plan (npm run smoke -- --throttle-key <key>)';
+
 /** Why `check` does not apply to `target` before it runs at all, if it does not. */
-export const reasonNotToRun = (candidate: ContractCheck, target: ContractTarget): string | undefined =>
-  candidate.creates && target.readOnly ? READ_ONLY_REASON : undefined;
+export const reasonNotToRun = (candidate: ContractCheck, target: ContractTarget): string | undefined => {
+  if (candidate.creates && target.readOnly) return READ_ONLY_REASON;
+  if (candidate.needs === 'allowedOrigin' && !target.allowedOrigin) return NO_ORIGIN_REASON;
+  if (candidate.needs === 'throttled' && !target.throttled) return NO_THROTTLE_KEY_REASON;
+  return undefined;
+};
 
 /** How a check ended, short of failing (a failure is thrown, with its reason). */
 export type CheckOutcome =

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createPet } from '#functions/create-pet/contract';
+import { listPets } from '#functions/list-pets/contract';
+import { allowedMethods } from '#functions/operations';
 import { parseRateLimitPolicy, ratePolicyName } from '#shared/http/rate-limit-policy';
+import { HTTP_METHODS } from '#shared/operations/operation';
 import type { ObservedExchange } from './api-client';
 import { assertAtLeast, assertError } from './assertions';
-import { type ContractArea, check, notApplicable } from './check';
+import { type ContractArea, check } from './check';
 import { requestIdOfAnswer } from './response-headers';
 
 /**
@@ -37,9 +41,9 @@ const planOf = (response: ObservedExchange): { name: string; burst: number; wind
   return { name: quota?.name ?? '', burst: rate?.quota ?? 0, windowSeconds: rate?.windowSeconds ?? 0 };
 };
 
-/** Why the throttling check does not run without a key of its own. */
-export const NO_THROTTLE_KEY_REASON =
-  'no key to spend on it: sending faster than a plan allows spends that key’s rate and some of its quota, so give a key of its own, on a small plan (npm run smoke -- --throttle-key <key>)';
+const LIST = listPets.path;
+/** A method the listing's path does not have: API Gateway's 405 mock answers it, no function runs. */
+const UNANSWERED = HTTP_METHODS.find((method) => !allowedMethods(LIST).includes(method)) ?? 'DELETE';
 
 /** Waves of requests at once before a check gives up on seeing a 429. */
 const WAVES = 5;
@@ -51,11 +55,11 @@ export const FAIR_USE_AREA: ContractArea = {
       "answers every request with a request id of its own (Request-Id, or API Gateway's x-amz-apigw-id), the Error body's requestId",
       async ({ api }) => {
         const answers = [
-          await api.get('/pets?limit=1'),
-          await api.get('/pets?limit=0'),
-          await api.get('/pets', { anonymous: true }),
+          await api.get(`${LIST}?limit=1`),
+          await api.get(`${LIST}?limit=0`),
+          await api.get(LIST, { anonymous: true }),
           await api.get('/no-such-path'),
-          await api.request('/pets', { method: 'PATCH' }),
+          await api.request(LIST, { method: UNANSWERED }),
         ];
 
         const ids = answers.map((answer) => requestIdOfAnswer(answer.headers));
@@ -71,11 +75,11 @@ export const FAIR_USE_AREA: ContractArea = {
       "names the caller's plan in RateLimit-Policy, the same on every answer to its key: successes, errors and API Gateway's 405",
       async ({ api }) => {
         const answers = [
-          await api.get('/pets?limit=1'),
-          await api.get('/pets?limit=0'),
+          await api.get(`${LIST}?limit=1`),
+          await api.get(`${LIST}?limit=0`),
           // Refused before anything is stored: creates nothing.
-          await api.post('/pets', {}),
-          await api.request('/pets', { method: 'PATCH' }),
+          await api.post(createPet.path, {}),
+          await api.request(LIST, { method: UNANSWERED }),
         ];
 
         assert.deepEqual(
@@ -88,7 +92,7 @@ export const FAIR_USE_AREA: ContractArea = {
       },
     ),
     check('names no plan to a request whose key was not accepted', async ({ api }) => {
-      const refused = await api.get('/pets', {
+      const refused = await api.get(LIST, {
         anonymous: true,
         headers: { Authorization: 'Bearer psk_unknown' },
       });
@@ -99,9 +103,9 @@ export const FAIR_USE_AREA: ContractArea = {
     check(
       'answers a key that sends faster than its plan with 429 TOO_MANY_REQUESTS, Retry-After and its plan, and serves it again after Retry-After',
       async ({ throttled }) => {
+        assert.ok(throttled, 'run only with a throttle key');
         // Answered by API Gateway's 405 mock: metered like any method, and no function runs.
-        if (!throttled) return notApplicable(NO_THROTTLE_KEY_REASON);
-        const probe = () => throttled.request('/pets', { method: 'PATCH' });
+        const probe = () => throttled.request(LIST, { method: UNANSWERED });
         const first = await probe();
         assert.equal(first.status, 405, `the throttle key was refused: ${first.text}`);
         const plan = planOf(first);
@@ -125,6 +129,7 @@ export const FAIR_USE_AREA: ContractArea = {
         await sleep(retryAfter * 1_000);
         assert.equal((await probe()).status, 405);
       },
+      { needs: 'throttled' },
     ),
   ],
 };

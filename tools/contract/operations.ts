@@ -1,173 +1,243 @@
 import assert from 'node:assert/strict';
-import { assertAtLeast, assertAtMost, assertError } from './assertions';
-import { type ContractArea, check, creating, eachCase, notApplicable } from './check';
+import { allowedMethods, CONTRACTS, RESOURCE_PATHS } from '#functions/operations';
+import { deprecationHeaders } from '#shared/http/deprecation';
+import { toHttpError } from '#shared/http/error-mapper';
+import { HTTP_METHODS, type Operation } from '#shared/operations/operation';
+import type { ApiClient, ApiRequest, ObservedExchange } from './api-client';
+import { assertError, detailsOf } from './assertions';
+import { type ContractArea, type ContractCheck, check } from './check';
 import { smokeName } from './target';
 
-/** The three operations doing their job, as any client sees them on any stage. */
-
-type Pet = { id: number; name: string; categoryId: number; status: string };
-
-const DEPRECATION = {
-  deprecation: '@1795219200',
-  sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
-  link: '</v1/pets>; rel="successor-version"',
-};
+/**
+ * What every operation promises, checked from its contract alone: an operation gets these checks
+ * by being in OPERATIONS (functions/operations.ts). Its example requests succeed as declared, its
+ * invalid example is a 400 naming each field it sets, no key is a 401, an unknown query parameter
+ * a 400, an absent pet a 404 where it declares one; one that reads a body keeps the body rules.
+ * Each resource path answers other methods 405 with `Allow`, and its preflight. Every answer's
+ * body and headers are held to the document by the suite's client.
+ */
 
 /** An id no pet has: the largest the API accepts, which no stage will reach. */
-const NEVER_ASSIGNED = Number.MAX_SAFE_INTEGER;
+export const NEVER_ASSIGNED = String(Number.MAX_SAFE_INTEGER);
 
-export const OPERATIONS_AREA: ContractArea = {
-  area: 'the operations',
-  checks: [
-    creating('POST /pets creates a pet and answers 201 with it and its Location', async ({ api }) => {
-      const name = smokeName('rex');
+const successesOf = (operation: Operation) => Object.keys(operation.responses).map(Number);
+const takesId = (path: string) => /\{\w+\}/.test(path);
+/** The path with its parameters `id` (by name, or one for all). */
+const at = (path: string, id: string | Readonly<Record<string, string>>) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(typeof id === 'string' ? id : (id[name] ?? NEVER_ASSIGNED)),
+  );
 
-      const response = await api.post('/pets', { name, categoryId: 3, status: 'pending' });
+/** The operation's valid bodies: its examples, each pet named as this run's own (`smoke-…`). */
+const validBodies = (operation: Operation): unknown[] => {
+  if (!operation.request.body) return [undefined];
+  const examples = Object.values(operation.examples.requests ?? {}).map(({ value }) =>
+    typeof value === 'object' && value !== null && 'name' in value
+      ? { ...value, name: smokeName(String(value.name)) }
+      : value,
+  );
+  assert.ok(examples.length > 0, `${operation.operationId} reads a body, and its contract has no example`);
+  return examples;
+};
 
-      assert.equal(response.status, 201);
-      const pet = response.json as Pet;
-      assert.equal(typeof pet.id, 'number');
-      assert.deepEqual(pet, { id: pet.id, name, categoryId: 3, status: 'pending' });
-      assert.equal(response.headers.get('location'), `/v1/pets/${pet.id}`);
-    }),
+/** A pet of this run's own for `path`'s id, made by the operation that creates them (POST on the parent). */
+const createFor = async (api: ApiClient, path: string): Promise<string> => {
+  const parent = path.replace(/\/\{\w+\}$/, '');
+  const creator = CONTRACTS.find((candidate) => candidate.method === 'POST' && candidate.path === parent);
+  assert.ok(creator, `No operation creates what ${path} names: no POST ${parent}`);
+  const response = await api.request(parent, { method: 'POST', body: validBodies(creator)[0] });
+  assert.ok(successesOf(creator).includes(response.status), response.text);
+  return String((response.json as { id: unknown }).id);
+};
 
-    creating('POST /pets gives a pet created without a status the status "available"', async ({ api }) => {
-      const response = await api.post('/pets', { name: smokeName('tom'), categoryId: 1 });
+/** The operation called with `request`: on the pet `id`, or on a pet of its own where its path names one. */
+const call = async (
+  api: ApiClient,
+  operation: Operation,
+  { id, query = '', ...request }: ApiRequest & { readonly id?: string; readonly query?: string },
+): Promise<ObservedExchange> => {
+  const pet = id ?? (takesId(operation.path) ? await createFor(api, operation.path) : NEVER_ASSIGNED);
+  return api.request(`${at(operation.path, pet)}${query}`, { method: operation.method, ...request });
+};
 
-      assert.equal(response.status, 201);
-      assert.equal((response.json as Pet).status, 'available');
-    }),
+const fieldsOf = (response: Parameters<typeof detailsOf>[0]) => detailsOf(response).map(({ field }) => field);
 
-    creating('POST /pets assigns a new id to every pet, even with the same body', async ({ api }) => {
-      const body = { name: smokeName('twin'), categoryId: 1 };
-
-      const first = await api.post('/pets', body);
-      const second = await api.post('/pets', body);
-
-      assert.notEqual((second.json as Pet).id, (first.json as Pet).id);
-    }),
-
-    creating(
-      'POST /pets accepts the largest id a JavaScript client can hold as categoryId',
+/** The checks every operation gets from its contract. */
+const checksOf = (operation: Operation): ContractCheck[] => {
+  const name = `${operation.method} ${operation.path}`;
+  const successes = successesOf(operation);
+  const { invalid } = operation.examples;
+  const named = (['query', 'path', 'body'] as const).flatMap((part) =>
+    Object.keys(invalid[part] ?? {}).map((field) => `${part}.${field}`),
+  );
+  const body = () => validBodies(operation)[0];
+  const deprecated = operation.deprecation && Object.entries(deprecationHeaders(operation.deprecation));
+  const declares404 = operation.errors?.some((error) => toHttpError(error.example()).code === 'NOT_FOUND');
+  return [
+    check(
+      `${name} answers its example requests with ${successes.join(' or ')}`,
       async ({ api }) => {
-        const response = await api.post('/pets', {
-          name: smokeName('big'),
-          categoryId: Number.MAX_SAFE_INTEGER,
-        });
+        for (const example of validBodies(operation)) {
+          const response = await call(api, operation, example === undefined ? {} : { body: example });
+          assert.ok(successes.includes(response.status), `answered ${response.status}: ${response.text}`);
+        }
+      },
+      { creates: takesId(operation.path) || operation.method !== 'GET' },
+    ),
+    check(
+      `${name} answers its invalid example (${invalid.summary}) with 400 naming ${named.join(', ')}`,
+      async ({ api }) => {
+        const query = new URLSearchParams(invalid.query).toString();
+        const response = await api.request(
+          `${at(operation.path, invalid.path ?? NEVER_ASSIGNED)}${query ? `?${query}` : ''}`,
+          {
+            method: operation.method,
+            body: invalid.body ?? body(),
+          },
+        );
 
-        assert.equal(response.status, 201);
-        assert.equal((response.json as Pet).categoryId, Number.MAX_SAFE_INTEGER);
+        assertError(response, 400, 'VALIDATION_FAILED');
+        assert.deepEqual(fieldsOf(response).sort(), named.sort());
       },
     ),
-
-    creating('POST /pets accepts a name of exactly 200 characters', async ({ api }) => {
-      const name = smokeName('long').padEnd(200, 'x');
-
-      assert.equal((await api.post('/pets', { name, categoryId: 1 })).status, 201);
+    check(`${name} answers 401 UNAUTHORIZED without a key`, async ({ api }) => {
+      const response = await call(api, operation, { id: NEVER_ASSIGNED, anonymous: true, body: body() });
+      assertError(response, 401, 'UNAUTHORIZED');
     }),
+    check(`${name} answers an unknown query parameter with 400 naming it`, async ({ api }) => {
+      const response = await call(api, operation, {
+        id: NEVER_ASSIGNED,
+        query: '?smokeUnknown=1',
+        body: body(),
+      });
 
-    ...eachCase(
-      [
-        ['application/json; charset=utf-8'],
-        ['Application/JSON'],
-        ['application/json ; charset=UTF-8'],
-        ['APPLICATION/JSON;CHARSET="utf-8"'],
-      ],
-      ([contentType]) => `POST /pets reads Content-Type ${contentType} as application/json (RFC 9110)`,
-      async ({ api }, [contentType]) => {
-        const body = JSON.stringify({ name: smokeName('typed'), categoryId: 1 });
+      assertError(response, 400, 'VALIDATION_FAILED');
+      assert.deepEqual(fieldsOf(response), ['query.smokeUnknown']);
+    }),
+    ...(takesId(operation.path) && declares404
+      ? [
+          check(`${name} answers 404 NOT_FOUND where no pet has the id`, async ({ api }) => {
+            assertError(await call(api, operation, { id: NEVER_ASSIGNED, body: body() }), 404, 'NOT_FOUND');
+          }),
+        ]
+      : []),
+    ...(deprecated
+      ? [
+          check(
+            `${name} answers with ${deprecated.map(([header]) => header).join(', ')}, whether it finds the pet or not`,
+            async ({ api }) => {
+              for (const id of [undefined, NEVER_ASSIGNED]) {
+                const answer = await call(api, operation, { ...(id ? { id } : {}), body: body() });
+                const carried: [string, string | null][] = deprecated.map(([header]) => [
+                  header,
+                  answer.headers.get(header),
+                ]);
+                assert.deepEqual(carried, deprecated, `${answer.status}: ${answer.text}`);
+              }
+            },
+            { creates: takesId(operation.path) || operation.method !== 'GET' },
+          ),
+        ]
+      : []),
+    ...(operation.request.body ? bodyChecksOf(name, operation, body) : []),
+  ];
+};
 
-        const response = await api.post('/pets', body, { headers: { 'Content-Type': contentType } });
-
-        assert.equal(response.status, 201);
+/** What an operation that reads a body promises of any body: JSON, an object, at most 16 KiB. */
+const bodyChecksOf = (name: string, operation: Operation, body: () => unknown): ContractCheck[] => {
+  const sent = (api: ApiClient, text: string | undefined, type = 'application/json') =>
+    call(api, operation, { id: NEVER_ASSIGNED, body: text, headers: { 'Content-Type': type } });
+  return [
+    check(
+      `${name} reads Content-Type in any case, with white space and a charset (RFC 9110)`,
+      async ({ api }) => {
+        for (const type of [
+          'Application/JSON',
+          'application/json ; charset=UTF-8',
+          'APPLICATION/JSON;CHARSET="utf-8"',
+        ]) {
+          const response = await call(api, operation, {
+            body: JSON.stringify(body()),
+            headers: { 'Content-Type': type },
+          });
+          assert.ok(successesOf(operation).includes(response.status), `${type}: ${response.text}`);
+        }
       },
       { creates: true },
     ),
-
-    creating(
-      'GET /pets/{petId} returns the pet with the Deprecation, Sunset and Link headers',
-      async ({ api }) => {
-        const created = (await api.post('/pets', { name: smokeName('kitty'), categoryId: 2 })).json as Pet;
-
-        const response = await api.get(`/pets/${created.id}`);
-
-        assert.equal(response.status, 200);
-        assert.deepEqual(response.json, created);
-        assert.equal(response.headers.get('deprecation'), DEPRECATION.deprecation);
-        assert.equal(response.headers.get('sunset'), DEPRECATION.sunset);
-        assert.equal(response.headers.get('link'), DEPRECATION.link);
-      },
-    ),
-
+    check(`${name} answers a body that is not JSON, or none, with 400 INVALID_JSON`, async ({ api }) => {
+      for (const text of ['{"name": "Rex",', '{', 'name=Rex', undefined])
+        assertError(await sent(api, text), 400, 'INVALID_JSON');
+    }),
+    check(`${name} answers JSON that is not an object with 400 naming body`, async ({ api }) => {
+      for (const text of ['[]', 'null', '"Rex"', '42']) {
+        const response = await sent(api, text);
+        assertError(response, 400, 'VALIDATION_FAILED');
+        assert.deepEqual(detailsOf(response), [{ field: 'body', message: 'must be a JSON object' }]);
+      }
+    }),
+    check(`${name} answers a body of another media type with 415 UNSUPPORTED_MEDIA_TYPE`, async ({ api }) => {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        'application/jsonx',
+      ])
+        assertError(await sent(api, '{}', type), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    }),
     check(
-      'GET /pets/{petId} answers 404 NOT_FOUND, still deprecated, when no pet has the id',
+      `${name} answers a body over 16 KiB with 413 PAYLOAD_TOO_LARGE, even valid JSON`,
       async ({ api }) => {
-        const response = await api.get(`/pets/${NEVER_ASSIGNED}`);
-
-        assertError(response, 404, 'NOT_FOUND');
-        assert.equal(response.headers.get('sunset'), DEPRECATION.sunset);
-        assert.equal(response.headers.get('deprecation'), DEPRECATION.deprecation);
+        assertError(
+          await sent(api, JSON.stringify({ padding: 'x'.repeat(17 * 1024) })),
+          413,
+          'PAYLOAD_TOO_LARGE',
+        );
       },
     ),
+  ];
+};
 
-    creating('GET /pets/{petId} reads back pets created an instant before', async ({ api }) => {
-      const created = await Promise.all(
-        Array.from({ length: 5 }, (_, index) =>
-          api.post('/pets', { name: smokeName(`quick${index}`), categoryId: 1 }),
-        ),
-      );
+/** What every resource path promises, from the operations on it: 405 with `Allow`, and its preflight. */
+const pathChecksOf = (path: string): ContractCheck[] => {
+  const allow = allowedMethods(path).join(', ');
+  const preflight = (api: ApiClient, origin: string) =>
+    api.request(at(path, NEVER_ASSIGNED), {
+      method: 'OPTIONS',
+      anonymous: true,
+      headers: { Origin: origin, 'Access-Control-Request-Method': allowedMethods(path)[0] ?? 'GET' },
+    });
+  return [
+    ...HTTP_METHODS.filter((method) => !allowedMethods(path).includes(method)).map((method) =>
+      check(`${method} ${path} answers 405 METHOD_NOT_ALLOWED with Allow: ${allow}`, async ({ api }) => {
+        const response = await api.request(at(path, NEVER_ASSIGNED), { method });
 
-      const reads = await Promise.all(
-        created.map((response) => api.get(`/pets/${(response.json as Pet).id}`)),
-      );
+        assertError(response, 405, 'METHOD_NOT_ALLOWED');
+        assert.equal(response.headers.get('allow'), allow);
+      }),
+    ),
+    check(
+      `OPTIONS ${path} answers a preflight without a key: 204, no body`,
+      async ({ api, allowedOrigin }) => {
+        const response = await preflight(api, allowedOrigin ?? 'https://not-allowed.example');
 
-      assert.deepEqual(
-        reads.map((read) => read.status),
-        [200, 200, 200, 200, 200],
-      );
-    }),
-
-    creating(
-      'GET /pets returns at most 20 pets without a limit, and at most `limit` with one',
-      async ({ api }) => {
-        await api.post('/pets', { name: smokeName('listed'), categoryId: 1 });
-
-        const unlimited = (await api.get('/pets')).json as Pet[];
-        const one = (await api.get('/pets?limit=1')).json as Pet[];
-
-        assertAtLeast(unlimited.length, 1);
-        assertAtMost(unlimited.length, 20);
-        assert.equal(one.length, 1);
+        assert.deepEqual([response.status, response.text], [204, '']);
       },
     ),
+    check(
+      `OPTIONS ${path} grants an allowed origin exactly ${allow}`,
+      async ({ api, allowedOrigin = '' }) => {
+        const response = await preflight(api, allowedOrigin);
 
-    creating('GET /pets?status= returns only pets with that status, each once', async ({ api }) => {
-      await api.post('/pets', { name: smokeName('sold'), categoryId: 1, status: 'sold' });
+        assert.equal(response.headers.get('access-control-allow-origin'), allowedOrigin);
+        assert.equal(response.headers.get('access-control-allow-methods'), allow);
+      },
+      { needs: 'allowedOrigin' },
+    ),
+  ];
+};
 
-      const pets = (await api.get('/pets?status=sold&limit=100')).json as Pet[];
-
-      assertAtLeast(pets.length, 1);
-      assert.deepEqual(
-        pets.filter((pet) => pet.status !== 'sold'),
-        [],
-      );
-      const ids = pets.map((pet) => pet.id);
-      assert.equal(new Set(ids).size, ids.length);
-    }),
-
-    check('GET /pets lists nothing but pets, each with exactly its four fields', async ({ api }) => {
-      const pets = (await api.get('/pets?limit=100')).json as Record<string, unknown>[];
-
-      if (pets.length === 0) notApplicable('the stage holds no pet to look at');
-      for (const pet of pets)
-        assert.deepEqual(Object.keys(pet).sort(), ['categoryId', 'id', 'name', 'status']);
-    }),
-
-    check('GET /pets/ (a trailing slash) is the same resource as /pets', async ({ api }) => {
-      const response = await api.get('/pets/?limit=1');
-
-      assert.equal(response.status, 200);
-      assert.ok(Array.isArray(response.json), `Expected a list, got ${response.text}`);
-    }),
-  ],
+export const OPERATIONS_AREA: ContractArea = {
+  area: 'every operation, from its contract',
+  checks: [...CONTRACTS.flatMap(checksOf), ...RESOURCE_PATHS.flatMap(pathChecksOf)],
 };

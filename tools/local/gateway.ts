@@ -9,6 +9,7 @@ import { ERROR_STATUS } from '#shared/http/error-body';
 import {
   type AnswerContext,
   answerHeaders,
+  corsAllowedHeaders,
   gatewayResponse,
   methodNotAllowed,
   mockAccepts,
@@ -162,7 +163,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     if (match.kind === 'preflight') {
       // The OPTIONS mock: no key, no function, no body.
       if (mockRefuses()) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
-      const answer = preflight(match.allow);
+      const answer = preflight(match.allow, corsAllowedHeaders(operations));
       response.writeHead(answer.status, {
         ...answerHeaders(answer, corsOrigins, originOf(request), context),
         [API_GATEWAY_ID_HEADER]: requestId,

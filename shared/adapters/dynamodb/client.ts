@@ -1,6 +1,11 @@
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  DynamoDBServiceException,
+} from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler, type NodeHttpHandlerOptions } from '@smithy/node-http-handler';
+import { type DataGrants, refusalOf } from '#shared/adapters/dynamodb/access';
 import type { DynamoDbConfig } from '#shared/config';
 import { currentDeadline } from '#shared/deadline';
 
@@ -81,14 +86,46 @@ export const timeBudget = (): Pick<DynamoDBClientConfig, 'maxAttempts' | 'reques
 });
 
 /**
- * The functions' DynamoDB client: the time budget above, and DynamoDB Local when an endpoint is
- * configured. Every adapter of a function shares it, so every call keeps the same budget.
+ * Refuses, before it is sent, any call outside `grants`, with the error AWS answers it with
+ * (`AccessDeniedException`, a client fault, HTTP 400): the adapter and the function see what they
+ * would see in Lambda, and the message names the entry of the root's `data` that is missing.
  */
-export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient =>
-  new DynamoDBClient({
+const enforceGrants = (client: DynamoDBClient, grants: DataGrants): void => {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { TableName?: string; IndexName?: string };
+      const refusal = refusalOf(grants, {
+        action: `dynamodb:${(context.commandName ?? '').replace(/Command$/, '')}`,
+        tableName: input.TableName,
+        index: input.IndexName,
+      });
+      if (refusal !== undefined) {
+        throw new DynamoDBServiceException({
+          name: 'AccessDeniedException',
+          $fault: 'client',
+          $metadata: { httpStatusCode: 400 },
+          message: refusal,
+        });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'enforceGrants' },
+  );
+};
+
+/**
+ * The functions' DynamoDB client: the time budget above, DynamoDB Local when an endpoint is
+ * configured, and there its grants enforced (`config.grants`). Every adapter of a function shares
+ * it, so every call keeps the same budget.
+ */
+export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient => {
+  const client = new DynamoDBClient({
     ...timeBudget(),
     ...(config.endpoint ? { endpoint: config.endpoint, ...LOCAL_CLIENT } : {}),
   });
+  if (config.grants) enforceGrants(client, config.grants);
+  return client;
+};
 
 /** A document client over a plain client (one per process, created at cold start). */
 export const documentClientOf = (client: DynamoDBClient): DynamoDBDocumentClient =>
