@@ -95,7 +95,9 @@ describe('docs/development.md', () => {
 
     expect(table.length).toBeLessThan(text.length);
     for (const name of [...Object.keys(dependencies), ...Object.keys(devDependencies)]) {
-      expect(table, name).toMatch(new RegExp(`^\\|[^|\\n]*\`${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\``, 'm'));
+      expect(table, name).toMatch(
+        new RegExp(`^\\|[^|\\n]*\`${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\``, 'm'),
+      );
     }
   });
 });
