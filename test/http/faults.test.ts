@@ -18,7 +18,7 @@ import { apiKeysOf, createTestTables } from '../support/tables';
 
 /**
  * What the service promises: an answer within 4 s of the request however DynamoDB stalls (each
- * request's DynamoDB calls end at its deadline, 3 s after it was received; docs/deploy.md). The
+ * request's DynamoDB calls end at its deadline, 3 s after it was received; docs/operate.md, "Timeouts and memory"). The
  * slack is for a loaded machine's event loop, not for the service.
  */
 const PROMISED_MS = 4_000;

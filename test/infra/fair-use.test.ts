@@ -8,7 +8,7 @@ import { buildTestApp, synthStages } from '../support/pet-store-app';
 import { functionId, onlyResource, referencedIds, resourcesOfType } from '../support/template-queries';
 
 /**
- * Fair use in the synthesized stacks, held to docs/deploy.md's numbers (written out in
+ * Fair use in the synthesized stacks, held to docs/operate.md's numbers (written out in
  * test/support/documented-stages.ts): a usage plan per plan, keys read from the authorizer, every
  * method metered, and the firewall where the stage asks for one.
  */

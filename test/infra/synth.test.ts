@@ -20,7 +20,7 @@ describe('synthesis', () => {
       'PetStore-production',
       'PetStore-staging',
     ]);
-    // What Control Tower's rules found, each accepted by rule name with a reason (docs/deploy.md).
+    // What Control Tower's rules found, each accepted by rule name with a reason (docs/design.md).
     const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as {
       pluginReports: PluginReport[];
     };

@@ -14,12 +14,12 @@ import { buildTestApp } from '../support/pet-store-app';
 import { resourcesOfType } from '../support/template-queries';
 
 /**
- * docs/deploy.md, "What it costs", held to what its figures come from: DynamoDB units measured
+ * docs/costs.md held to what its figures come from: DynamoDB units measured
  * with the bench's meter, durations from BENCHMARKS.md, log bytes measured here, every dollar
  * figure recomputed from those and the prices table, and the idle alarms counted in the stacks.
  */
 
-const DEPLOY_MD = readFileSync(join(PROJECT_ROOT, 'docs', 'deploy.md'), 'utf8');
+const COSTS_MD = readFileSync(join(PROJECT_ROOT, 'docs', 'costs.md'), 'utf8');
 const BENCHMARKS_MD = readFileSync(join(PROJECT_ROOT, 'BENCHMARKS.md'), 'utf8');
 
 /** The rows of the first Markdown table after `start`, header and separator left out, cells trimmed. */
@@ -48,7 +48,7 @@ const rowOf = (rows: readonly string[][], label: string): string[] => {
   return row;
 };
 
-const prices = tableAfter(DEPLOY_MD, '<!-- costs:prices -->');
+const prices = tableAfter(COSTS_MD, '<!-- costs:prices -->');
 const price = (label: string): number => Number(rowOf(prices, label)[1]);
 
 /** The measured table's requests: the bench's function (its target, its warm row) and the log's kind. */
@@ -66,7 +66,7 @@ const REQUESTS = {
 } as const;
 type RequestName = keyof typeof REQUESTS;
 
-const measured = tableAfter(DEPLOY_MD, '<!-- costs:measured -->');
+const measured = tableAfter(COSTS_MD, '<!-- costs:measured -->');
 const documented = (request: RequestName) => {
   const [, units = '', duration = '', logBytes = ''] = rowOf(measured, REQUESTS[request].doc);
   const [amount, kind] = units.split(' ');
@@ -142,7 +142,7 @@ describe('what a request costs, in the units measured', () => {
 });
 
 describe('what a million requests cost', () => {
-  const perMillion = tableAfter(DEPLOY_MD, '<!-- costs:per-million -->');
+  const perMillion = tableAfter(COSTS_MD, '<!-- costs:per-million -->');
   const columns = ['list', 'get', 'create', 'create with key'] as const;
   const GIB = 2 ** 30;
   const MEMORY_GB = 0.5;
@@ -175,7 +175,7 @@ describe('what a million requests cost', () => {
 });
 
 describe('what a stage costs idle', () => {
-  const idle = tableAfter(DEPLOY_MD, '<!-- costs:idle -->');
+  const idle = tableAfter(COSTS_MD, '<!-- costs:idle -->');
   const { stacks } = buildTestApp();
 
   it.each(STAGE_NAMES)(

@@ -60,7 +60,7 @@ export const DOCUMENTED_ALARM_EVALUATION = {
 } as const;
 
 /**
- * What rolls back a deployment, per stage (docs/deploy.md, "Gradual deployments"): how CodeDeploy
+ * What rolls back a deployment, per stage (docs/operate.md, "Gradual deployments"): how CodeDeploy
  * shifts traffic, and the thresholds of the alarms on each function's `live` alias, evaluated
  * over 1-minute periods, 2 breaching out of the last 3.
  */

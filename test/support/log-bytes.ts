@@ -10,7 +10,7 @@ import { startLocalGateway } from '#tools/local/gateway';
 import { adminFor, createBenchTables } from '../../bench/tables';
 
 /**
- * CloudWatch Logs bytes per request, for the cost model of docs/deploy.md ("What it costs"):
+ * CloudWatch Logs bytes per request, for the cost model of docs/costs.md:
  *
  * - the lines a function writes itself (Powertools logs and EMF metric lines), **measured**: the
  *   real handlers, built by their composition roots with production's configuration (INFO, metrics
@@ -22,7 +22,7 @@ import { adminFor, createBenchTables } from '../../bench/tables';
  * - API Gateway's access log line, one per request: the stack's format (ACCESS_LOG_FIELDS) with
  *   typical values put in (ACCESS_LOG_SAMPLE).
  *
- * test/integration/cost-model.test.ts measures them on every run and holds docs/deploy.md's
+ * test/integration/cost-model.test.ts measures them on every run and holds docs/costs.md's
  * figures to them.
  */
 
