@@ -10,7 +10,7 @@ export interface LambdaContextOptions {
   readonly region?: string;
   /** @default 'local' */
   readonly logStreamName?: string;
-  /** The invocation's id, as Lambda gives each one. @default a new UUID */
+  /** @default a new UUID */
   readonly awsRequestId?: string;
 }
 

@@ -30,11 +30,6 @@ import {
 } from '#tools/openapi/error-codes';
 import { SchemaConverter } from '#tools/openapi/json-schema';
 
-/**
- * The OpenAPI 3.1 document, assembled from the contracts (schemas through tools/openapi/json-schema.ts),
- * the error codes and API Gateway's own answers. `npm run openapi` writes it to docs/openapi.yaml.
- */
-
 /** The interface version; the major version is the `/v1` base path. */
 export const API_VERSION = '1.0.0';
 export const TAG = 'animals';
@@ -149,7 +144,6 @@ const errorResponse = (
   };
 };
 
-/** A function's or a mock's answer carries its request's id. */
 const REQUEST_ID_HEADERS = { [REQUEST_ID_HEADER]: ref('headers', REQUEST_ID_HEADER) };
 
 /** API Gateway's own gateway responses carry it in `x-amz-apigw-id` only (docs/aws-ledger.md). */
@@ -253,7 +247,6 @@ const HEADER_DESCRIPTIONS: Readonly<Record<keyof ReturnType<typeof deprecationHe
 
 const KIB = MAX_BODY_BYTES / 1024;
 
-/** The refusal of a body of `bytes` sent as `contentType`, as the body check gives it. */
 const bodyRefusal = (bytes: number, contentType = JSON_TYPE) =>
   errorExample(refusalOf(() => checkBody({ bytes, contentType })));
 
@@ -273,7 +266,6 @@ const validationExample = (operation: Operation): ErrorExample => {
   };
 };
 
-/** Whether an object entry may be absent. */
 const isOptional = (schema: v.GenericSchema): boolean =>
   schema.type === 'optional' || schema.type === 'exact_optional' || schema.type === 'nullish';
 
@@ -300,7 +292,6 @@ const parameterSchema = (schemas: SchemaConverter, entry: v.GenericSchema): Json
   };
 };
 
-/** The parameters of one part of a request (`in`), from its object schema's entries. */
 const parametersOf = (
   schemas: SchemaConverter,
   where: ParameterObject['in'],
@@ -320,7 +311,6 @@ const parametersOf = (
   });
 };
 
-/** What an operation reads from a request, as the document lists it. */
 const requestOf = (
   schemas: SchemaConverter,
   operation: Operation,
@@ -481,10 +471,7 @@ const introduction = (operations: readonly Operation[]): string => {
   ].join('\n\n');
 };
 
-/**
- * The whole document, as a plain object ready to serialise: of every operation of `OPERATIONS`,
- * or of the operations given (a test's).
- */
+/** The OpenAPI 3.1 document of the operations; `npm run openapi` writes it to docs/openapi.yaml. */
 export const buildDocument = (operations: readonly Operation[] = CONTRACTS): OpenApiDocument => {
   const schemas = new SchemaConverter();
   const described = operations.map((operation) => ({

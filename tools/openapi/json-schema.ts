@@ -23,20 +23,17 @@ const COMPONENT_REF = '#/components/schemas/';
 /** Refinements: checks JSON Schema cannot state. The document leaves them to the prose. */
 const REFINEMENTS = new Set(['check', 'raw_check', 'partial_check']);
 
-/** `object` with `key` renamed to `to` (and given `value`), in the same place. */
 const replaceKey = (object: JsonSchema, key: string, to: string, value: unknown): JsonSchema =>
   Object.fromEntries(
     Object.entries(object).map(([name, old]) => (name === key ? [to, value] : [name, old])),
   ) as JsonSchema;
 
-/** An array schema with `minItems` and `maxItems` moved to the front. */
 const itemCountsFirst = ({ minItems, maxItems, ...rest }: JsonSchema): JsonSchema => ({
   ...(minItems === undefined ? {} : { minItems }),
   ...(maxItems === undefined ? {} : { maxItems }),
   ...rest,
 });
 
-/** The keywords of describe()'s metadata (all but `id`, which names a component). */
 const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywords as JsonSchema;
 
 /**
@@ -46,7 +43,6 @@ const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywor
 export class SchemaConverter {
   private readonly components = new Map<string, JsonSchema>();
 
-  /** The JSON Schema of `schema`, as a client sends it (`input`) or the service answers it (`output`). */
   convert(schema: v.GenericSchema, direction: Direction): JsonSchema {
     const { $schema: _dialect, ...converted } = toJsonSchema(schema, {
       target: 'draft-2020-12',
