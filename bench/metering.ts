@@ -9,9 +9,8 @@ import { Agent, createServer, request } from 'node:http';
  */
 
 export interface MeteredCall {
-  /** `GetItem`, `Query`, `PutItem`… */
   readonly command: string;
-  /** The request as sent, in DynamoDB's JSON (`{ "Item": { "id": { "N": "7" } } }`). */
+  /** As sent, in DynamoDB's JSON. */
   readonly input: Readonly<Record<string, unknown>>;
   /** DynamoDB's HTTP status: 400 for a refused call (a failed condition), which reports no capacity. */
   readonly status: number;
@@ -20,12 +19,10 @@ export interface MeteredCall {
     readonly Table?: { readonly CapacityUnits?: number };
     readonly GlobalSecondaryIndexes?: Readonly<Record<string, { readonly CapacityUnits?: number }>>;
   };
-  /** Items a Scan or Query read. */
   readonly scanned: number;
 }
 
 export interface Meter {
-  /** Point a client (DYNAMODB_ENDPOINT) here. */
   readonly endpoint: string;
   /** Every call since the last `take()`. */
   take(): MeteredCall[];

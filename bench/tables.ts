@@ -14,7 +14,6 @@ import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { PET_STATUSES } from '#shared/domain/pet';
 
-/** Clients that create and fill tables on DynamoDB Local, outside any measurement. */
 export interface Admin {
   readonly client: DynamoDBClient;
   readonly doc: DynamoDBDocumentClient;
