@@ -40,7 +40,6 @@ interface Rule {
 }
 
 let rules: readonly Rule[] | undefined;
-/** Every Control Tower rule file, with the resource types it checks. */
 export const controlTowerRules = (): readonly Rule[] => {
   rules ??= readdirSync(CONTROL_TOWER_RULES_DIR, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.guard'))
@@ -52,7 +51,6 @@ export const controlTowerRules = (): readonly Rule[] => {
   return rules;
 };
 
-/** The resource types of the templates. */
 const resourceTypes = (templatePaths: readonly string[]): Set<string> =>
   new Set(
     templatePaths.flatMap((path) =>
@@ -82,7 +80,6 @@ export class ControlTowerChecks implements IPolicyValidationPluginBeta1 {
   }
 }
 
-/** The id a Control Tower rule is acknowledged by: `cdk-validator-cfnguard::<rule name>`. */
 export const controlTowerRule = (rule: string): string => `cdk-validator-cfnguard::${rule}`;
 
 /**

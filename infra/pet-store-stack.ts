@@ -18,12 +18,8 @@ import type { OperationRoot } from '#shared/composition/root';
 import { ENV } from '#shared/config';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
-  /** The stage this stack is: everything that differs between stages, its account and region included. */
   readonly stage: StageConfig;
-  /**
-   * The operations the API serves: a method, a function and its grants each.
-   * @default OPERATIONS (functions/operations.ts)
-   */
+  /** @default OPERATIONS (functions/operations.ts) */
   readonly operations?: readonly OperationRoot[];
 }
 
@@ -36,7 +32,7 @@ const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.sli
  */
 export class PetStoreStack extends Stack {
   readonly tables: Tables;
-  /** Each operation's function, by operation id. */
+  /** By operation id. */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
   readonly api: PetStoreApi;

@@ -66,32 +66,25 @@ export const corsOverrideTemplate = (
   ].join('');
 };
 
-/** A context variable as API Gateway's parameter mappings name it: `context.requestId`, `context.authorizer.…`. */
 export const contextSource = (variable: ContextVariable): string => `context.${variable}`;
 
 /** A gateway response header value as API Gateway writes it: a quoted literal, or a request header. */
 export const gatewayResponseValue = (value: GatewayHeaderValue): string =>
   typeof value === 'string' ? `'${value}'` : `method.request.header.${value.requestHeader}`;
 
-/** Header name as a method response parameter. */
 const header = (name: string): string => `method.response.header.${name}`;
 
-/** A static header value as API Gateway writes one: in single quotes. */
 const quoted = (value: string): string => `'${value}'`;
 
-/** A mock method: its integration and its method responses, from the answer it gives. */
 export interface MockAnswer {
   readonly integration: MockIntegration;
   readonly methodResponses: MethodResponse[];
 }
 
 /**
- * The mock integration giving `answer`, for a stage allowing `origins`: the answer's headers
- * (and `Vary` when origins are configured) fixed, those it copies from the request's context
- * (`Request-Id`, and behind the authorizer `RateLimit-Policy`) mapped from `context.*` (which an
- * integration response may map, unlike a gateway response: shared/http/gateway-behaviour.ts), its CORS
- * headers set by the template for an allowed origin only, then the Error object if it has one.
- * Its method response declares every header, the CORS ones as optional.
+ * The mock integration giving `answer`: its fixed headers, those it copies from `context.*` (which
+ * an integration response may map, unlike a gateway response), CORS headers set by the template
+ * for an allowed origin only, then the Error object if it has one.
  */
 export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): MockAnswer => {
   const statusCode = String(answer.status);
@@ -141,10 +134,7 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
   };
 };
 
-/**
- * The gateway response of `type` on `api`, for a stage allowing `origins`: its status, its fixed
- * headers and the CORS headers a gateway response can carry, and the Error object.
- */
+/** The gateway response of `type` on `api`: status, fixed headers, the CORS headers it can carry, the Error object. */
 export const addGatewayResponse = (
   api: RestApi,
   type: GatewayResponseType,
