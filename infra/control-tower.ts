@@ -12,13 +12,9 @@ import type { IConstruct } from 'constructs';
 
 /**
  * AWS Control Tower's proactive controls, as cfn-guard rules run on the synthesized templates by
- * `@cdklabs/cdk-validator-cfnguard` (which ships the cfn-guard binary and the rules).
- *
- * Each rule checks the resources of named types, and cfn-guard takes about 4 s to load all ~300
- * of them. This plugin hands it only the rules that check a type the templates hold (0.7 s here),
- * picked afresh at every synth, so a new kind of resource brings its rules with it. A rule that
- * names no type is always run. Findings are fixed, or acknowledged next to their cause by rule
- * name (`cdk-validator-cfnguard::<rule>`, with a reason), like cdk-nag's.
+ * `@cdklabs/cdk-validator-cfnguard`. cfn-guard takes about 4 s to load all ~300 rules: this plugin
+ * hands it only those that check a type the templates hold (0.7 s), picked afresh at every synth.
+ * Findings are fixed, or acknowledged next to their cause by rule name, like cdk-nag's.
  */
 
 const require = createRequire(import.meta.url);
@@ -61,7 +57,6 @@ const resourceTypes = (templatePaths: readonly string[]): Set<string> =>
     ),
   );
 
-/** The rules that can find something in templates holding these resource types. */
 export const rulesFor = (types: ReadonlySet<string>): string[] =>
   controlTowerRules()
     .filter((rule) => rule.types.length === 0 || rule.types.some((type) => types.has(type)))

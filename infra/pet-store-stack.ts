@@ -25,11 +25,7 @@ export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-/**
- * The whole service for one stage: tables, functions (each published behind its `live` alias),
- * the API invoking those aliases, alarms and dashboard, gradual deployments rolled back by the
- * alarms, and the outputs operators need.
- */
+/** The whole service for one stage: tables, functions, the API, alarms, gradual deployments, outputs. */
 export class PetStoreStack extends Stack {
   readonly tables: Tables;
   /** By operation id. */

@@ -4,7 +4,6 @@ import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 import type { FirewallWindowSeconds } from '#infra/stages';
 
-/** AWS WAF's bounds of a rate-based rule's limit. */
 const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
 
 /**
@@ -64,7 +63,6 @@ export class Firewall extends Construct {
     this.association.node.addDependency(props.stage);
   }
 
-  /** A limit WAF accepts, and one no client keeping to its plan can reach. */
   private checkRateLimit({ requestsPerIp, windowSeconds, fastestPlanRate }: FirewallProps): void {
     if (
       !Number.isInteger(requestsPerIp) ||
@@ -107,7 +105,6 @@ const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => (
   sampledRequestsEnabled: true,
 });
 
-/** One of AWS's managed rule groups, its own actions kept but for the rules counted only. */
 const managedRuleGroup = (
   name: string,
   priority: number,

@@ -19,11 +19,7 @@ import {
   varyHeaders,
 } from '#shared/http/gateway-behaviour';
 
-/**
- * API Gateway's own answers (`shared/http/gateway-behaviour.ts`) as CloudFormation: a mock
- * integration for an answer a mock gives (the preflight, the 405), a gateway response for the
- * others. Nothing here decides what is answered; it only writes it in API Gateway's terms.
- */
+/** API Gateway's own answers (`shared/http/gateway-behaviour.ts`) in API Gateway's terms; nothing here decides them. */
 
 /**
  * The Error object as an API Gateway mapping template: the code, message and status of the
@@ -34,7 +30,6 @@ import {
 export const errorTemplate = (error: GatewayError): string =>
   JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.extendedRequestId' });
 
-/** The VTL condition "the request's `$origin` is allowed". */
 const originAllowed = (allowed: AllowedOrigins): string =>
   allowed.includes(ANY_ORIGIN)
     ? '"$!origin" != ""'

@@ -14,14 +14,13 @@ const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_r
 const isRequest = (id: string): string =>
   `${access('requestId')} = "${id}" or ${REQUEST_ID_LOG_KEY} = "${id}"`;
 
-/** Where the operator pastes the value a saved query looks for. */
 export const PLACEHOLDER = {
   requestId: 'PASTE-THE-REQUEST-ID',
   authorizerRequestId: 'PASTE-THE-AUTHORIZER-REQUEST-ID',
 } as const;
 
 export interface LogQueriesProps {
-  /** Prefix of every query's name: the console lists `<prefix>/…` as a folder (the stack's name). */
+  /** The console lists `<prefix>/…` as a folder (the stack's name). */
   readonly prefix: string;
   readonly accessLogs: ILogGroup;
   /** By function name. */
