@@ -3,9 +3,8 @@ import { Agent, createServer, request } from 'node:http';
 
 /**
  * What DynamoDB charges, seen from outside the functions: a proxy in front of DynamoDB Local that
- * adds `ReturnConsumedCapacity: INDEXES` to every call and records it with the answer, so anything
- * pointed at `endpoint` is metered with no seam in its code. DynamoDB Local 3.3 reports capacity
- * by DynamoDB's rules and checks no request signature.
+ * adds `ReturnConsumedCapacity: INDEXES` to every call, so anything pointed at it is metered with
+ * no seam in its code (DynamoDB Local checks no request signature).
  */
 
 export interface MeteredCall {

@@ -9,7 +9,7 @@ export interface BenchSettings {
   readonly coldWarmupRound: boolean;
   readonly warmIterations: number;
   readonly warmWarmup: number;
-  /** Pets in the latency tables, and the small table of the capacity measurement. */
+  /** Also the small table of the capacity measurement. */
   readonly smallTable: number;
   readonly largeTable: number;
   readonly capacityRequests: number;

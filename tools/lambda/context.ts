@@ -14,7 +14,6 @@ export interface LambdaContextOptions {
   readonly awsRequestId?: string;
 }
 
-/** A Lambda context as the runtime passes it (the handlers read the request id and the deadline). */
 export const lambdaContext = (functionName: string, options: LambdaContextOptions = {}): Context => {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   return {

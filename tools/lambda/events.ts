@@ -3,12 +3,9 @@ import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-l
 import { STAGE_NAME } from '#shared/http/paths';
 import { callerIdentity } from '#tools/lambda/context';
 
-/**
- * Events as API Gateway (REST API) sends them, for the local gateway and the bench alike. Names
- * and values go out in null-prototype objects: a header called `__proto__` is data like any other.
- */
+/** Events as API Gateway (REST API) sends them, in null-prototype objects: a header `__proto__` is data. */
 
-/** Where a local request pretends to come from: account, API and region of the method ARN. */
+/** Account, API and region of the method ARN. */
 export interface ApiIdentity {
   readonly accountId: string;
   readonly apiId: string;

@@ -149,7 +149,7 @@ const REQUEST_ID_HEADERS = { [REQUEST_ID_HEADER]: ref('headers', REQUEST_ID_HEAD
 /** API Gateway's own gateway responses carry it in `x-amz-apigw-id` only (docs/aws-ledger.md). */
 const GATEWAY_ID_HEADERS = { [API_GATEWAY_ID_HEADER]: ref('headers', API_GATEWAY_ID_HEADER) };
 
-/** An answer given after the key was accepted (a function's, the 405 mock's) also names the caller's plan. */
+/** An answer after the key was accepted also names the caller's plan. */
 const CALLER_HEADERS = {
   ...REQUEST_ID_HEADERS,
   [RATE_LIMIT_POLICY_HEADER]: ref('headers', RATE_LIMIT_POLICY_HEADER),
@@ -157,10 +157,7 @@ const CALLER_HEADERS = {
 
 const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
 
-/**
- * An answer that may come from a function or from API Gateway itself (a 5xx) names the caller's
- * plan and `Request-Id` only when a function gives it; API Gateway's always has `x-amz-apigw-id`.
- */
+/** An answer a function or API Gateway itself may give: `Request-Id` and the plan only from a function. */
 const CALLER_HEADERS_IF_ACCEPTED = {
   [REQUEST_ID_HEADER]: {
     description:
@@ -175,7 +172,6 @@ const CALLER_HEADERS_IF_ACCEPTED = {
   },
 };
 
-/** API Gateway's own answers (and the function's shared 500 and 503), referenced by every operation. */
 const sharedResponses = (schemas: SchemaConverter) => ({
   Unauthorized: errorResponse(
     schemas,
@@ -250,7 +246,6 @@ const KIB = MAX_BODY_BYTES / 1024;
 const bodyRefusal = (bytes: number, contentType = JSON_TYPE) =>
   errorExample(refusalOf(() => checkBody({ bytes, contentType })));
 
-/** The 400 the operation's own validation gives its example of an invalid request. */
 const validationExample = (operation: Operation): ErrorExample => {
   const { summary, ...example } = operation.examples.invalid;
   // Every part the operation reads is in its event, empty when the example says nothing of it.
@@ -269,11 +264,7 @@ const validationExample = (operation: Operation): ErrorExample => {
 const isOptional = (schema: v.GenericSchema): boolean =>
   schema.type === 'optional' || schema.type === 'exact_optional' || schema.type === 'nullish';
 
-/**
- * Parameters are documented by the value the function works with, as OpenAPI reads a parameter:
- * `limit` is an integer from 1 to 100 (default 20), not "a string of digits", which is only how a
- * query string carries it. Any other parameter is documented as the client sends it.
- */
+/** A parameter is documented by the value the function works with (`limit`: an integer), not its text. */
 const parameterSchema = (schemas: SchemaConverter, entry: v.GenericSchema): JsonSchema => {
   // An integer parameter is `describe(optional(integerParam(…), default))` or `describe(integerParam(…))`.
   const described = openApiMetadataOf(entry);
@@ -434,11 +425,7 @@ const responsesOf = (
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 };
 
-/**
- * The deprecated operations. The document describes their headers once, as components with the
- * values as constants, so they must all send the same ones: a second deprecation with other dates
- * is refused here until it gets components of its own.
- */
+/** The deprecated operations: their headers are components with constant values, so all must send the same. */
 const deprecatedOperations = (operations: readonly Operation[]) => {
   const deprecated = operations.flatMap((operation) =>
     operation.deprecation ? [{ operation, deprecation: operation.deprecation }] : [],

@@ -27,7 +27,7 @@ export interface SeedResult {
 
 export interface SeedReport {
   readonly results: readonly SeedResult[];
-  /** Whether every page of the store was read; if not, only the Idempotency-Keys kept repeats out. */
+  /** If not, only the Idempotency-Keys kept repeats out. */
   readonly storeReadWhole: boolean;
 }
 
@@ -48,7 +48,6 @@ const nextPage = (target: ApiTarget, link: string | null): string | undefined =>
   return path ? new URL(path, target.baseUrl).href : undefined;
 };
 
-/** The example pets already in the store, by name, and whether the whole store was read. */
 const examplesInStore = async (target: ApiTarget): Promise<{ found: Map<string, Pet>; whole: boolean }> => {
   const found = new Map<string, Pet>();
   let url: string | undefined = `${target.baseUrl}/pets?limit=100`;
@@ -63,7 +62,6 @@ const examplesInStore = async (target: ApiTarget): Promise<{ found: Map<string, 
   return { found, whole: url === undefined };
 };
 
-/** A request, tried again after `Retry-After` while the API answers "not now". */
 const send = async (url: string, init: RequestInit): Promise<Response> => {
   for (let attempt = 0; ; attempt++) {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
@@ -90,7 +88,6 @@ const create = async (target: ApiTarget, pet: NewPet): Promise<SeedResult> => {
   return { pet: (await response.json()) as Pet, outcome: replayed ? 'replayed' : 'created' };
 };
 
-/** Adds every example pet not yet in the store (EXAMPLE_PETS, in order). */
 export const seedExamplePets = async (
   target: ApiTarget,
   pets: readonly NewPet[] = EXAMPLE_PETS,

@@ -6,10 +6,9 @@ import type { ContractTarget } from '#tools/contract/target';
 export interface CheckResult {
   readonly area: string;
   readonly name: string;
-  /** `skipped`: the check does not apply to this target (a read-only run, no allowed origin…). */
   readonly status: 'passed' | 'failed' | 'skipped';
   readonly ms: number;
-  /** Why it failed (the first lines of the assertion's message), or why it does not apply. */
+  /** Why it failed, or why it does not apply. */
   readonly reason?: string;
 }
 
