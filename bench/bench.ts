@@ -19,9 +19,8 @@ import { benchTargets } from './targets';
 
 export interface RunBenchOptions {
   readonly mode: BenchMode;
-  /** A running DynamoDB Local (each measurement makes tables of its own there). */
+  /** Each measurement makes tables of its own there. */
   readonly dynamoDbEndpoint: string;
-  /** Bundles, the harness and scratch files. */
   readonly workDir: string;
   /** The Node the children run on. @default findLambdaNode() */
   readonly childNode?: ChildNode;
@@ -41,10 +40,7 @@ const javaVersion = () =>
     );
   });
 
-/**
- * One run: bundles, cold starts and warm invocations, capacity, the partition load, the budgets.
- * One after the other, so that none disturbs another, unless the run judges no timing (`overlap`).
- */
+/** One run, each measurement after the other so none disturbs another, unless no timing is judged (`overlap`). */
 export const runBench = async (options: RunBenchOptions): Promise<BenchReport> => {
   const started = performance.now();
   const [loadAverage = 0] = loadavg();

@@ -34,16 +34,11 @@ export interface BudgetResult {
   readonly subject: string;
   /** The numbers compared, in words. */
   readonly measured: string;
-  /** How the value and limit read: a ratio, capacity units (or extra units), calls, a share, a rate. */
   readonly unit: '×' | 'CU' | '+CU' | 'calls' | '%' | '/s';
   readonly value: number;
   readonly comparison: '<' | '≤' | '≥';
   readonly limit: number;
-  /**
-   * `timing`: durations, which need many samples on a quiet machine, so a quick run does not
-   * judge them; `deterministic`: bytes esbuild writes and units DynamoDB reports, the same in
-   * every run of the same code, judged in a quick run too (at its own table sizes).
-   */
+  /** `timing` needs many samples on a quiet machine: a quick run judges only `deterministic` budgets (bytes, units). */
   readonly basis: 'timing' | 'deterministic';
   readonly verdict: 'PASS' | 'MISS' | typeof NOT_JUDGED;
 }

@@ -7,14 +7,12 @@ import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { type BenchTarget, PEER } from './targets';
 
-/** One built bundle: where it is and what it weighs. */
 export interface BuiltBundle {
   readonly file: string;
-  /** Bytes of the `.mjs`: what Node reads and parses at cold start. */
   readonly bytes: number;
-  /** Bytes of the `.mjs` gzipped (level 9): close to its share of the deployment zip. */
+  /** Gzipped (level 9): close to its share of the deployment zip. */
   readonly gzipBytes: number;
-  /** The packages that weigh most in it (project files as `(project)`), bytes of output each. */
+  /** The packages that weigh most in it (project files as `(project)`). */
   readonly largest: readonly { readonly name: string; readonly bytes: number }[];
 }
 
@@ -27,7 +25,7 @@ export interface BundlePair {
 export interface BuiltBundles {
   readonly pairs: readonly BundlePair[];
   readonly peer: BuiltBundle;
-  /** The child process every cold-start, warm and capacity run of a bundle goes through. */
+  /** The child process every run of a bundle goes through. */
   readonly harness: string;
 }
 
@@ -77,9 +75,8 @@ const buildAll = async (options: BuildOptions, dir: string, entries: Map<string,
 };
 
 /**
- * Every function as the stack builds it (`esbuildOptions` of infra/bundling.ts, its map of the
- * project's sources beside it), every baseline and the peer as a raw function is usually built
- * (the same options, no source map), and the child harness (unminified, for any Node from 20 on).
+ * Every function as the stack builds it, every baseline and the peer as a raw function is usually
+ * built (no source map), and the child harness (for any Node from 20 on).
  */
 export const buildBundles = async (dir: string, targets: readonly BenchTarget[]): Promise<BuiltBundles> => {
   const { entryPoints: _entry, outfile: _outfile, ...stack } = esbuildOptions('<entry>', '<outfile>');

@@ -9,7 +9,6 @@ import type { BenchSettings } from './settings';
 import { type Admin, seedPets } from './tables';
 import { type BenchTarget, benchConfig, folderOf, requestTo } from './targets';
 
-/** What one request costs in DynamoDB, as DynamoDB reports it. */
 export interface RequestCost {
   readonly readUnits: number;
   /** Read units with every Query and Scan at 0.5 at least, as DynamoDB bills them (Local reports 0 for none found). */
@@ -22,7 +21,7 @@ export interface RequestCost {
 
 export interface CapacityRow {
   readonly name: string;
-  /** Pets in the table when the function's row began (a create adds its own). */
+  /** When the row began (a create adds its own). */
   readonly pets: number;
   readonly service: RequestCost;
   readonly baseline: RequestCost;
@@ -32,17 +31,16 @@ export interface CapacityRow {
 export interface WalkCost {
   readonly query: '' | '?status=available';
   readonly pets: number;
-  /** Pets listed, each once. */
   readonly listed: number;
   readonly pages: number;
-  /** Billed read units of the first page, and of every page: mean and max. */
+  /** Billed read units. */
   readonly firstPage: number;
   readonly billedReadUnits: { readonly mean: number; readonly max: number };
   readonly calls: { readonly mean: number; readonly max: number };
 }
 
 export interface CapacityReport {
-  /** The listing function, whose walks are measured (`list-pets`). */
+  /** `list-pets` */
   readonly listing: string;
   readonly rows: readonly CapacityRow[];
   readonly walks: readonly WalkCost[];
@@ -50,7 +48,6 @@ export interface CapacityReport {
 
 const READS = /^(GetItem|Query|Scan)$/;
 
-/** The cost of `requests` requests that made `calls`, per request. */
 export const costOf = (calls: readonly MeteredCall[], requests: number): RequestCost => {
   const sum = (pick: (call: MeteredCall, units: number) => number) =>
     calls.reduce((total, call) => {
@@ -79,18 +76,14 @@ const spread = (values: readonly number[]) => ({
 export interface CapacityOptions {
   readonly admin: Admin;
   readonly meter: Meter;
-  /** Fresh tables: seeded with `smallTable` pets, then grown to `largeTable`. */
+  /** Fresh tables. */
   readonly names: TableNames;
   readonly targets: readonly BenchTarget[];
-  /** The baselines run as built, in a child process pointed at the meter. */
   readonly children: Children;
   readonly bundles: BuiltBundles;
 }
 
-/**
- * DynamoDB cost per request of every function (built by its root) and its baseline (as built), at
- * `smallTable` then `largeTable` pets, and of every page of whole walks of the listing.
- */
+/** DynamoDB cost per request of every function and its baseline at two table sizes, and of whole walks. */
 export const measureCapacity = async (
   options: CapacityOptions,
   settings: Pick<BenchSettings, 'smallTable' | 'largeTable' | 'capacityRequests'>,
@@ -115,7 +108,7 @@ export const measureCapacity = async (
     }
   };
 
-  /** Each function built afresh: its first create leases a block of ids, as its baseline's does. */
+  /** Built afresh: a first create leases a block of ids, as its baseline's does. */
   const measureAt = async (): Promise<CapacityRow[]> => {
     const rows: CapacityRow[] = [];
     const at = pets;

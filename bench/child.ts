@@ -4,10 +4,8 @@ import { lambdaContext } from '#tools/lambda/context';
 import { BENCH_CONTEXT, freshRequest, outcomeOf } from './lambda-context';
 
 /**
- * The bench's stand-in for Lambda's runtime, on the Lambda's Node with the function's environment:
- * `child.mjs <result.json> <iterations> <warm-up> <event JSON> <name> <bundle>...`. It times the
- * import of each bundle (a fresh process's first is a cold start's init), then invokes them in
- * turn, the order alternating so that drift hits all alike. Results go to `result.json`.
+ * The bench's stand-in for Lambda's runtime: `child.mjs <result.json> <iterations> <warm-up> <event
+ * JSON> <name> <bundle>...` times each bundle's import, then invokes them in turn, alternating.
  */
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;

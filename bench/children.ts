@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { type ChildTarget, childEnvironment } from './targets';
 
-/** Where the children (bench/child.ts) run: their Node, the harness, DynamoDB and its tables. */
 export interface Children {
-  /** The Lambda's Node when installed (bench/lambda-node.ts). */
   readonly node: string;
   readonly harness: string;
   readonly workDir: string;
@@ -22,11 +20,7 @@ export interface ColdStart {
   readonly totalMs: number;
 }
 
-/**
- * Runs the harness on `bundles` with the target's environment (plus `env`), the functions' logs
- * discarded: each import's time, and `iterations` timed invocations after `warmup`, every one
- * answering the target's status.
- */
+/** Runs the harness on `bundles` (logs discarded): each import's time, then `iterations` timed invocations after `warmup`. */
 export const runChild = async (
   children: Children,
   target: ChildTarget,
@@ -71,7 +65,6 @@ export const runChild = async (
   }
 };
 
-/** A cold start of `bundle` in a fresh process: its import, then its first invocation. */
 export const coldStart = async (
   children: Children,
   target: ChildTarget,

@@ -3,7 +3,6 @@ import type { LambdaContextOptions } from '#tools/lambda/context';
 
 /** Bundled into the child harness: it imports nothing of the project at run time. */
 
-/** The Lambda context options of every invocation: the stack's region. */
 export const BENCH_CONTEXT: LambdaContextOptions = { region: 'us-east-1', logStreamName: 'bench' };
 
 /** A header value the bench replaces with a new one in every invocation (an Idempotency-Key). */
@@ -18,10 +17,7 @@ export const outcomeOf = (result: unknown): number => {
   return 0;
 };
 
-/**
- * A copy of the event received now (a deadline counts from the request's time), with a new value
- * in every header that asks for one (each create with an Idempotency-Key is a first request).
- */
+/** A copy of the event received now, with a new value in every header that asks for one. */
 export const freshRequest = <E>(stored: E): E => {
   const event = structuredClone(stored);
   const { headers, multiValueHeaders, requestContext } = event as {

@@ -5,27 +5,22 @@ import { NODE_TARGET } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
- * The Node.js the bench's children run on: the Lambda runtime's major, from the npm registry
- * (`node-<os>-<cpu>`), pinned by bench/lambda-node/'s lockfile and installed there: in the
- * project's node_modules npm would put it first on every npm script's PATH. On a platform the
- * lockfile pins none for, the children fall back to the running Node, saying so.
+ * The Node.js the bench's children run on: the Lambda runtime's major, from the npm registry,
+ * pinned by bench/lambda-node/'s lockfile and installed there (in the project's node_modules npm
+ * would put it first on every script's PATH). Else the running Node, saying so.
  */
 
-/** The Lambda runtime's Node.js major, from the target the bundles are built for (`node24`). */
 export const LAMBDA_NODE_MAJOR = Number(/^node(\d+)$/.exec(NODE_TARGET)?.[1]);
 
 export interface ChildNode {
-  /** The binary the children are spawned with (absolute). */
   readonly path: string;
-  /** `process.version` of that binary, e.g. `v24.21.0`. */
+  /** e.g. `v24.21.0` */
   readonly version: string;
-  /** Whether its major is the Lambda runtime's. */
   readonly lambdaMajor: boolean;
   /** Which Node the children use and why, in one line. */
   readonly line: string;
 }
 
-/** Where to look: the package folder and the platform (this machine's unless told). */
 export interface LambdaNodeSite {
   readonly dir?: string;
   readonly platform?: string;
@@ -45,7 +40,6 @@ const siteOf = ({ dir = join(PROJECT_ROOT, 'bench', 'lambda-node'), ...site }: L
     platform,
     name,
     binary: join(packageDir, 'bin', 'node'),
-    /** The version the lockfile pins for the platform, if any. */
     pinned: readJson(join(dir, 'package-lock.json'))?.packages?.[`node_modules/${name}`]?.version,
     installed: () => readJson(join(packageDir, 'package.json'))?.version,
   };
@@ -55,7 +49,6 @@ const majorOf = (version: string): number => Number(/^v?(\d+)\./.exec(version)?.
 const shown = (path: string): string =>
   relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path);
 
-/** This process's Node, with the reason it is used. */
 const fallback = (reason: string): ChildNode => {
   const lambdaMajor = majorOf(process.version) === LAMBDA_NODE_MAJOR;
   const fit = lambdaMajor
@@ -69,7 +62,6 @@ const fallback = (reason: string): ChildNode => {
   };
 };
 
-/** The pinned Lambda major from bench/lambda-node when installed and working, else this process's Node. */
 export const findLambdaNode = (where?: LambdaNodeSite): ChildNode => {
   const site = siteOf(where);
   if (!site.pinned) return fallback(`${shown(site.dir)} pins no Node binary for ${site.platform}`);
@@ -87,10 +79,7 @@ export const findLambdaNode = (where?: LambdaNodeSite): ChildNode => {
   return { path: site.binary, version, lambdaMajor: true, line };
 };
 
-/**
- * Installs the pinned binary into bench/lambda-node (`npm ci` there, about 5 s, once per machine)
- * when it is missing; returns what went wrong, for the children to fall back on this Node.
- */
+/** Installs the pinned binary into bench/lambda-node (about 5 s, once); returns what went wrong, if anything. */
 export const installLambdaNode = (progress: (line: string) => void): string | undefined => {
   const site = siteOf();
   if (!site.pinned || site.installed() === site.pinned) return undefined;

@@ -30,7 +30,6 @@ export interface ColdStartSeries {
 
 export interface ColdStartRow {
   readonly name: string;
-  /** As the stack deploys it. */
   readonly service: ColdStartSeries;
   /** Its baseline, as a raw function is usually deployed: no runtime source maps, no map. */
   readonly baseline: ColdStartSeries;
@@ -137,10 +136,7 @@ export interface WarmRow {
   readonly baseline: Summary;
 }
 
-/**
- * Warm invocations: per function, one process invoking its bundle and its baseline in turn, so
- * both see the same machine at the same moment. A variant (its function's bundle again) is left out.
- */
+/** Warm invocations: per function (not variants), one process invoking its bundle and its baseline in turn. */
 export const measureWarm = async (
   children: Children,
   bundles: BuiltBundles,

@@ -3,15 +3,13 @@ import { Agent, createServer, request } from 'node:http';
 
 /**
  * What DynamoDB charges, seen from outside the functions: a proxy in front of DynamoDB Local that
- * adds `ReturnConsumedCapacity: INDEXES` to every call and records it with the answer, so anything
- * pointed at `endpoint` is metered with no seam in its code. DynamoDB Local 3.3 reports capacity
- * by DynamoDB's rules and checks no request signature.
+ * adds `ReturnConsumedCapacity: INDEXES` to every call, so anything pointed at it is metered with
+ * no seam in its code (DynamoDB Local checks no request signature).
  */
 
 export interface MeteredCall {
-  /** `GetItem`, `Query`, `PutItem`… */
   readonly command: string;
-  /** The request as sent, in DynamoDB's JSON (`{ "Item": { "id": { "N": "7" } } }`). */
+  /** As sent, in DynamoDB's JSON. */
   readonly input: Readonly<Record<string, unknown>>;
   /** DynamoDB's HTTP status: 400 for a refused call (a failed condition), which reports no capacity. */
   readonly status: number;
@@ -20,12 +18,10 @@ export interface MeteredCall {
     readonly Table?: { readonly CapacityUnits?: number };
     readonly GlobalSecondaryIndexes?: Readonly<Record<string, { readonly CapacityUnits?: number }>>;
   };
-  /** Items a Scan or Query read. */
   readonly scanned: number;
 }
 
 export interface Meter {
-  /** Point a client (DYNAMODB_ENDPOINT) here. */
   readonly endpoint: string;
   /** Every call since the last `take()`. */
   take(): MeteredCall[];

@@ -15,18 +15,17 @@ import { benchConfig, folderOf, invoke, requestTo } from './targets';
 const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
 
 export interface KeyLoad {
-  /** `<Table>: <value>` or `<Table>/<index>: <value>`, the table by its logical name. */
+  /** `<Table>: <value>` or `<Table>/<index>: <value>` */
   readonly key: string;
   readonly writeUnits: number;
-  /** Of all write units of the run. */
   readonly share: number;
 }
 
 export interface PartitionLoad {
-  /** The function that made the creates (`create-pet`). */
+  /** `create-pet` */
   readonly subject: string;
   readonly creates: number;
-  /** Function instances (each its own id blocks) creating side by side. */
+  /** Side by side, each with its own id blocks. */
   readonly instances: number;
   readonly writeUnits: number;
   readonly writeUnitsPerCreate: number;
@@ -37,7 +36,6 @@ export interface PartitionLoad {
   readonly ceilingCreatesPerSecond: number;
 }
 
-/** A key's value as DynamoDB's JSON carries it (`{ "N": "7" }`). */
 const plainValue = (attribute: unknown): string =>
   attribute && typeof attribute === 'object' ? String(Object.values(attribute)[0]) : String(attribute);
 
@@ -76,7 +74,6 @@ const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [
  */
 export const measurePartitionLoad = async (options: {
   readonly meter: Meter;
-  /** Fresh tables. */
   readonly names: TableNames;
   readonly instances: number;
   readonly createsPerInstance: number;

@@ -9,9 +9,8 @@ import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { readFunctionConfig, tableName } from '#shared/config';
 
 /**
- * The peer: a GetItem handler as middy and Powertools handlers are usually written, after the
- * `get-product` function of AWS's TypeScript demo (aws-samples/serverless-typescript-demo), less
- * its X-Ray tracer (the service has none), with the baselines' client.
+ * The peer: a GetItem handler as usually written with middy and Powertools, after `get-product` of
+ * aws-samples/serverless-typescript-demo, less its X-Ray tracer, with the baselines' client.
  */
 const config = readFunctionConfig(['pets']);
 const client = createDocumentClient(config.dynamoDb);

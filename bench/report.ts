@@ -11,7 +11,6 @@ import type { PartitionLoad } from './partition-load';
 import type { BenchSettings } from './settings';
 import { COLD_START_LIMIT } from './targets';
 
-/** Everything one run measured. */
 export interface BenchReport {
   readonly date: string;
   readonly durationSeconds: number;
@@ -29,7 +28,6 @@ export interface BenchReport {
   readonly budgets: readonly BudgetResult[];
 }
 
-/** CPU, cores, memory and platform of this machine, and the load average `load` it was under. */
 export const describeMachine = (java: string, load: number): string => {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const memory = (totalmem() / 1024 ** 3).toFixed(1);
@@ -68,7 +66,6 @@ const shown = (unit: BudgetResult['unit'], value: number, limit = false): string
   return `${unit === '+CU' ? '+' : ''}${cu(value)} CU`;
 };
 
-/** How many budgets were judged and met, and how many a quick run did not judge. */
 export const budgetSummary = (report: BenchReport): string => {
   const judged = report.budgets.filter((budget) => budget.verdict !== NOT_JUDGED);
   const missed = judged.filter((budget) => budget.verdict === 'MISS').length;

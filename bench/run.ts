@@ -1,8 +1,4 @@
-/**
- * `npm run bench` (`-- --quick` for a smoke run, `-- --strict` to exit 1 on a missed budget): the
- * Lambda's Node for the children, DynamoDB Local in memory, bench/bench.ts, the report, and (full
- * runs only) the generated part of BENCHMARKS.md.
- */
+/** `npm run bench` (`-- --quick` for a smoke run, `-- --strict` to exit 1 on a missed budget). */
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -7,13 +7,11 @@ export interface BenchSettings {
   readonly coldRuns: number;
   /** Run one round of cold starts first and discard it (file cache, DynamoDB Local's first calls). */
   readonly coldWarmupRound: boolean;
-  /** Warm invocations measured per function and baseline, after `warmWarmup`. */
   readonly warmIterations: number;
   readonly warmWarmup: number;
-  /** Pets in the latency tables, and the small table of the capacity measurement. */
+  /** Also the small table of the capacity measurement. */
   readonly smallTable: number;
   readonly largeTable: number;
-  /** Requests per capacity row; the cost per request is their mean. */
   readonly capacityRequests: number;
   /** Function instances creating side by side, and creates each, all `available`. */
   readonly partitionLoad: { readonly instances: number; readonly createsPerInstance: number };

@@ -14,7 +14,6 @@ import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { PET_STATUSES } from '#shared/domain/pet';
 
-/** Clients that create and fill tables on DynamoDB Local, outside any measurement. */
 export interface Admin {
   readonly client: DynamoDBClient;
   readonly doc: DynamoDBDocumentClient;
@@ -37,10 +36,7 @@ export const createBenchTables = async (
   return names;
 };
 
-/**
- * Writes `count` pets (statuses in turn) after the last id the sequence leased, 25 a BatchWriteItem
- * and 8 in flight, then moves the sequence past them: no create meets a seeded id.
- */
+/** Writes `count` pets after the last id the sequence leased, then moves the sequence past them. */
 export const seedPets = async (admin: Admin, names: TableNames, count: number): Promise<void> => {
   const { Item } = await admin.doc.send(
     new GetCommand({ TableName: names.counters, Key: { name: PET_ID_SEQUENCE }, ConsistentRead: true }),

@@ -25,34 +25,29 @@ type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
 export interface BenchTarget {
   /** Its folder in functions/ (`get-pet`); a variant adds what it sends (`create-pet-idempotent`). */
   readonly name: string;
-  /** The Lambda entry the stack points at, and its baseline's; relative to the project root. */
+  /** Relative to the project root. */
   readonly entry: string;
   readonly baseline: string;
   readonly tables: readonly TableKey[];
-  /** The request it answers in every measurement: plain data, handed to the children as JSON. */
+  /** Plain data, handed to the children as JSON. */
   readonly event: BenchEvent;
-  /** The status that answer must have: the contract's success, 200 for an Allow policy. */
+  /** The contract's success; 200 for an Allow policy. */
   readonly status: number;
-  /** Cold start at most this many times its baseline's. */
   readonly coldStartLimit: number;
   /** The function whose bundle it is, for a variant (measured cold and for capacity, not warm). */
   readonly variantOf?: string;
-  /** Its handler as its root builds it from `config`, answering a fresh copy of its event. */
   readonly invoker: (config: FunctionConfig) => () => Promise<number>;
   /** Variables the stack gives this function alone. */
   readonly environment?: Readonly<Record<string, string>>;
 }
 
-/** What a child process needs to run a function: its bundle's request, tables and variables. */
 export type ChildTarget = Pick<BenchTarget, 'name' | 'tables' | 'event' | 'status' | 'environment'>;
 
 /** Cold-start budgets, against a raw function doing the same calls: reads, writes, the authorizer. */
 export const COLD_START_LIMIT = { read: 1.12, write: 1.2, authorizer: 1.06 } as const;
 
-/** The API the requests pretend to reach: the stack's region. */
 const BENCH_API: ApiIdentity = { accountId: '000000000000', apiId: 'bench', region: 'us-east-1' };
 
-/** Every path parameter names the first pet the bench seeds. */
 const FIRST_PET_ID = '1';
 
 /** The bench's name of a function: `functions/list-pets/lambda.ts` → `list-pets`. */
@@ -95,7 +90,6 @@ export const requestTo = (
   });
 };
 
-/** A handler called as Lambda calls it, with a fresh copy of `event`; its answer's status. */
 export const invoke =
   <E>(handler: (event: E, context: ReturnType<typeof lambdaContext>) => Promise<unknown>, event: E) =>
   async (): Promise<number> =>
@@ -156,7 +150,6 @@ export const PEER = {
   status: 200,
 } as const satisfies ChildTarget & { entry: string };
 
-/** The configuration the roots get in-process: DynamoDB at `endpoint`, silent, production's plans. */
 export const benchConfig = (endpoint: string, names: TableNames): FunctionConfig => ({
   tables: names,
   dynamoDb: { endpoint },
@@ -165,10 +158,7 @@ export const benchConfig = (endpoint: string, names: TableNames): FunctionConfig
   plans: STAGE_PLANS.production,
 });
 
-/**
- * A function's environment, from scratch: what the stack gives it in production, what Lambda
- * sets, and the DynamoDB Local endpoint.
- */
+/** A function's environment, from scratch: the stack's in production, Lambda's, and DynamoDB Local. */
 export const childEnvironment = (
   target: Pick<ChildTarget, 'name' | 'tables' | 'environment'>,
   endpoint: string,

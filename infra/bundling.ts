@@ -4,9 +4,8 @@ import type { BuildOptions } from 'esbuild';
 import { keepOwnSourcesCommand } from '#infra/own-sources-map';
 
 /**
- * How every Lambda bundle is built: the one definition, used by the CDK stack (through
- * `nodejsBundling`) and by anything that calls the esbuild API directly (the benchmark), so a
- * bundle measured locally is byte for byte the kind of bundle that is deployed.
+ * How every Lambda bundle is built, for the stack (`nodejsBundling`) and the bench alike, so a
+ * bundle measured locally is the kind that is deployed.
  */
 
 /** Node.js version of the Lambda runtime; the bundle targets exactly it. */
@@ -20,7 +19,6 @@ export const NODE_TARGET = 'node24';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
-/** Imports esbuild resolves to another module, relative to the project root (where it runs). */
 export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
   'node:stream/web': './infra/bundling-shims/stream-web.ts',
 };
@@ -28,22 +26,11 @@ export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
 /**
  * esbuild options for one Lambda entry.
  *
- * - ESM output, with `mainFields: ['module', 'main']` so that esbuild picks the ESM builds of
- *   dependencies and tree-shakes them: a bundle with the AWS SDK gets about a third smaller.
- * - The AWS SDK is bundled (`external: []`) rather than taken from the runtime: the code runs
- *   with the SDK version it was tested with, and a minified, tree-shaken SDK loads faster at
- *   cold start than the runtime's full copy.
- * - Minified, with a source map beside the bundle in the asset, without the sources' text, then
- *   cut down to the project's own sources (`keepOwnSources`, after esbuild: `nodejsBundling`; a
- *   build with the esbuild API calls it itself). Node never reads it at import (no `--enable-source-maps`: it would read
- *   the map and walk the whole bundle at every cold start); a function reads it when it logs
- *   an error, to name the sources in the stack (docs/decisions/0002-no-runtime-source-maps.md).
- *
- * - `node:stream/web` replaced by a module that takes its one class used here from the globals
- *   (infra/bundling-shims/stream-web.ts): the rest of that module costs every cold start.
- *
- * @param entry entry file, absolute or relative to the working directory
- * @param outfile where the bundle goes; NodejsFunction always writes `index.mjs` for ESM
+ * - `mainFields: ['module', 'main']` picks dependencies' ESM builds: an SDK bundle a third smaller.
+ * - The AWS SDK is bundled (`external: []`): the version tested, and minified it loads faster.
+ * - A source map beside the bundle, cut down to the project's own sources (`keepOwnSources`), read
+ *   only when a function logs an error (docs/decisions/0002-no-runtime-source-maps.md).
+ * - `node:stream/web` replaced by infra/bundling-shims/stream-web.ts: the rest costs every cold start.
  */
 export const esbuildOptions = (entry: string, outfile: string) =>
   ({
@@ -121,11 +108,7 @@ export const toNodejsBundling = (options: BuildOptions): BundlingOptions => {
   };
 };
 
-/**
- * NodejsFunction `bundling` props for every function of the stack (never Docker): the esbuild
- * options, then the map cut down to the project's own sources by a command NodejsFunction runs
- * in the project root (its `projectRoot`, where `tsx` resolves).
- */
+/** NodejsFunction `bundling` props (never Docker): the esbuild options, then the map cut down. */
 export const nodejsBundling = (): BundlingOptions => ({
   ...toNodejsBundling(esbuildOptions('<entry>', '<outfile>')),
   forceDockerBundling: false,

@@ -12,13 +12,9 @@ import type { IConstruct } from 'constructs';
 
 /**
  * AWS Control Tower's proactive controls, as cfn-guard rules run on the synthesized templates by
- * `@cdklabs/cdk-validator-cfnguard` (which ships the cfn-guard binary and the rules).
- *
- * Each rule checks the resources of named types, and cfn-guard takes about 4 s to load all ~300
- * of them. This plugin hands it only the rules that check a type the templates hold (0.7 s here),
- * picked afresh at every synth, so a new kind of resource brings its rules with it. A rule that
- * names no type is always run. Findings are fixed, or acknowledged next to their cause by rule
- * name (`cdk-validator-cfnguard::<rule>`, with a reason), like cdk-nag's.
+ * `@cdklabs/cdk-validator-cfnguard`. cfn-guard takes about 4 s to load all ~300 rules: this plugin
+ * hands it only those that check a type the templates hold (0.7 s), picked afresh at every synth.
+ * Findings are fixed, or acknowledged next to their cause by rule name, like cdk-nag's.
  */
 
 const require = createRequire(import.meta.url);
@@ -40,7 +36,6 @@ interface Rule {
 }
 
 let rules: readonly Rule[] | undefined;
-/** Every Control Tower rule file, with the resource types it checks. */
 export const controlTowerRules = (): readonly Rule[] => {
   rules ??= readdirSync(CONTROL_TOWER_RULES_DIR, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.guard'))
@@ -52,7 +47,6 @@ export const controlTowerRules = (): readonly Rule[] => {
   return rules;
 };
 
-/** The resource types of the templates. */
 const resourceTypes = (templatePaths: readonly string[]): Set<string> =>
   new Set(
     templatePaths.flatMap((path) =>
@@ -63,7 +57,6 @@ const resourceTypes = (templatePaths: readonly string[]): Set<string> =>
     ),
   );
 
-/** The rules that can find something in templates holding these resource types. */
 export const rulesFor = (types: ReadonlySet<string>): string[] =>
   controlTowerRules()
     .filter((rule) => rule.types.length === 0 || rule.types.some((type) => types.has(type)))
@@ -82,7 +75,6 @@ export class ControlTowerChecks implements IPolicyValidationPluginBeta1 {
   }
 }
 
-/** The id a Control Tower rule is acknowledged by: `cdk-validator-cfnguard::<rule name>`. */
 export const controlTowerRule = (rule: string): string => `cdk-validator-cfnguard::${rule}`;
 
 /**

@@ -1,9 +1,6 @@
 import type { TableDesign } from '#shared/adapters/dynamodb/table-design';
 
-/**
- * Names of each stack's outputs (`aws cloudformation describe-stacks`), shared by the stack, the
- * keys command and the docs.
- */
+/** Names of each stack's outputs, shared by the stack, the keys command and the docs. */
 export const OUTPUT = {
   apiUrl: 'ApiUrl',
   /** `PetsTableName`, `CountersTableName`, `ApiKeysTableName`. */

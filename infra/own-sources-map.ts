@@ -5,15 +5,11 @@ import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-cod
 import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
- * The source map beside a bundle, cut down to the project's own sources, after esbuild (the
- * stack's through `keepOwnSourcesCommand`, the bench's and the tests' directly). A function reads
- * it when it logs its first error (shared/observability/source-stack.ts): Node's reader takes a
- * tenth of the time over the 5,000 places of the project's code that it takes over the 80,000 of
- * the whole bundle (docs/decisions/0002-no-runtime-source-maps.md). A run of places in
- * dependencies becomes one unmapped place, so a frame there keeps its place in the bundle rather
- * than naming the wrong file. Sources are named from the project root
- * (`shared/adapters/dynamodb/stored-items.ts`), which esbuild names from wherever the bundle was
- * written (`../../shared/…` under cdk.out). No names: a stack's frames keep their own.
+ * The source map beside a bundle, cut down to the project's own sources: Node's reader takes a
+ * tenth of the time over them that it takes over the whole bundle's places
+ * (docs/decisions/0002-no-runtime-source-maps.md). A run of places in dependencies becomes one
+ * unmapped place, so a frame there keeps its place in the bundle rather than naming the wrong
+ * file. Sources are named from the project root; no names: a stack's frames keep their own.
  */
 export const keepOwnSources = (mapFile: string): void => {
   const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
@@ -42,7 +38,6 @@ export const keepOwnSources = (mapFile: string): void => {
   writeFileSync(mapFile, JSON.stringify({ version: 3, sources, names: [], mappings: encode(mappings) }));
 };
 
-/** A word the shell passes on as it is. */
 const shellWord = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** A shell command that runs `keepOwnSources` on `mapFile`, from the project root (where tsx resolves). */

@@ -18,25 +18,17 @@ import type { OperationRoot } from '#shared/composition/root';
 import { ENV } from '#shared/config';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
-  /** The stage this stack is: everything that differs between stages, its account and region included. */
   readonly stage: StageConfig;
-  /**
-   * The operations the API serves: a method, a function and its grants each.
-   * @default OPERATIONS (functions/operations.ts)
-   */
+  /** @default OPERATIONS (functions/operations.ts) */
   readonly operations?: readonly OperationRoot[];
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-/**
- * The whole service for one stage: tables, functions (each published behind its `live` alias),
- * the API invoking those aliases, alarms and dashboard, gradual deployments rolled back by the
- * alarms, and the outputs operators need.
- */
+/** The whole service for one stage: tables, functions, the API, alarms, gradual deployments, outputs. */
 export class PetStoreStack extends Stack {
   readonly tables: Tables;
-  /** Each operation's function, by operation id. */
+  /** By operation id. */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
   readonly api: PetStoreApi;

@@ -44,10 +44,7 @@ export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
   },
 };
 
-/**
- * The name of a plan's usage plan in API Gateway, `<stack name>-<plan>`: the stack gives it
- * (infra/constructs/usage-plans.ts) and `npm run keys` finds a plan's usage plan by it.
- */
+/** The name of a plan's usage plan in API Gateway: the stack gives it and `npm run keys` finds it by it. */
 export const usagePlanName = (stackName: string, plan: string): string => `${stackName}-${plan}`;
 
 /**
@@ -65,5 +62,4 @@ export const LOCAL_PLANS: Plans = {
   defaultPlan: STAGE_PLANS.staging.defaultPlan,
 };
 
-/** The plan of `npm start`'s own key when PETSTORE_API_KEY_PLAN names none. */
 export const LOCAL_KEY_PLAN = 'local';

@@ -8,10 +8,7 @@ import type { Plans } from '#shared/fair-use/plans';
 
 export { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
 
-/**
- * The stages the service runs in, as data. A stack gets one of these as props and never looks at
- * `process.env` itself: what differs between staging and production is all written here.
- */
+/** The stages, as data: a stack gets one as props and never reads `process.env` itself. */
 
 export interface StageEnvironment {
   /** @default - environment-agnostic: resolved by CloudFormation at deploy time */
@@ -27,51 +24,39 @@ export interface AlarmThresholds {
   readonly p99LatencyMs: number;
   /** Lambda `Errors` of one handler in a period: crashes and timeouts (handled errors are responses). */
   readonly functionErrors: number;
-  /** Lambda `Throttles` of one function in a period. */
   readonly functionThrottles: number;
-  /** Authorizer failures in a period: errors it logged, not refused keys. */
+  /** Errors the authorizer logged, not refused keys. */
   readonly authorizerFailures: number;
-  /** Read plus write throttle events of one table in a period. */
+  /** Read plus write throttle events of one table. */
   readonly tableThrottles: number;
-  /** 5xx answers one function gives in a deployment alarm period (each is a line logged at ERROR). */
+  /** 5xx answers of one function in a deployment alarm period. */
   readonly functionServerErrors: number;
-  /** p99 Lambda `Duration` of one function through its `live` alias, in milliseconds. */
+  /** Through its `live` alias. */
   readonly functionP99DurationMs: number;
-  /** Length of one evaluation period, in minutes. */
   readonly periodMinutes: number;
   /**
-   * Length of one period of the deployment alarms (each function's, on its `live` alias, watched
-   * by CodeDeploy), in minutes: short, so that `datapointsToAlarm` breaching periods fit inside a
-   * canary's 5 minutes and a bad version is rolled back before it takes all the traffic.
+   * Short, so that `datapointsToAlarm` breaching periods fit inside a canary's 5 minutes and a bad
+   * version is rolled back before it takes all the traffic.
    */
   readonly deploymentPeriodMinutes: number;
-  /** How many periods are evaluated. */
   readonly evaluationPeriods: number;
-  /** How many of the evaluated periods must breach to alarm; at most `evaluationPeriods`. */
+  /** At most `evaluationPeriods`. */
   readonly datapointsToAlarm: number;
 }
 
 export interface DataProtection {
-  /** DynamoDB refuses to delete a table while this is on. */
   readonly deletionProtection: boolean;
-  /** DynamoDB point-in-time recovery (35 days) on every table. */
+  /** 35 days, on every table. */
   readonly pointInTimeRecovery: boolean;
-  /** What happens to tables and logs when the stack, or the resource, is deleted. */
+  /** Of tables and logs. */
   readonly removalPolicy: RemovalPolicy;
-  /** CloudFormation refuses to delete the stack until this is turned off. */
   readonly terminationProtection: boolean;
 }
 
-/** Windows AWS WAF counts a rate-based rule's requests over, in seconds. */
 export type FirewallWindowSeconds = 60 | 120 | 300 | 600;
 
-/**
- * The stage's WAF web ACL (infra/constructs/firewall.ts): a rate-based rule per client IP in
- * front of the authorizer, and AWS's managed common and known-bad-inputs rule groups. Costs
- * money whether or not it blocks anything (docs/deploy.md, "Firewall").
- */
+/** The stage's WAF web ACL (infra/constructs/firewall.ts): it costs money whether or not it blocks anything. */
 export interface FirewallSettings {
-  /** Whether the stage has the web ACL at all. */
   readonly enabled: boolean;
   /**
    * Requests one IP address may send in `windowSeconds` before WAF blocks its requests (403
@@ -79,22 +64,18 @@ export interface FirewallSettings {
    * key's server behind one address must never be blocked within its plan (the synth checks it).
    */
   readonly requestsPerIp: number;
-  /** The window WAF counts an address's requests over. */
   readonly windowSeconds: FirewallWindowSeconds;
 }
 
 export interface StageConfig {
-  /** The stage's name: its stack is `PetStore-<name>`, its metrics carry it. */
+  /** Its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: StageName;
-  /** Where the stage deploys. */
   readonly env: StageEnvironment;
   /** API Gateway stage throttling: steady requests per second, and the burst above it. */
   readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
-  /** Retention of function logs and API access logs. */
+  /** Of function logs and API access logs. */
   readonly logRetention: RetentionDays;
-  /** `POWERTOOLS_LOG_LEVEL` of every function. */
   readonly logLevel: LogLevel;
-  /** When the stage's alarms fire (infra/constructs/monitoring.ts). */
   readonly alarms: AlarmThresholds;
   /**
    * How long API Gateway reuses an authorizer decision for the same token. It is also how long a
@@ -102,12 +83,8 @@ export interface StageConfig {
    * tests hold every stage to it). The authorizer reads keys strongly consistently, so the TTL is the whole delay.
    */
   readonly authorizerCacheTtlSeconds: number;
-  /**
-   * How CodeDeploy shifts each function's traffic from the version in service to a new one (a
-   * canary or all at once); a deployment alarm firing meanwhile rolls it back.
-   */
+  /** How CodeDeploy shifts each function's traffic to a new version; a deployment alarm rolls it back. */
   readonly deployment: ILambdaDeploymentConfig;
-  /** What protects the stage's data, and what happens to it when the stack is deleted. */
   readonly dataProtection: DataProtection;
   /**
    * Web origins whose pages may call the API from a browser (CORS): exact origins such as
@@ -116,12 +93,8 @@ export interface StageConfig {
    * answers are (docs/deploy.md, "CORS").
    */
   readonly allowedOrigins: readonly string[];
-  /**
-   * The plans API keys belong to (infra/stage-plans.ts): a usage plan each in API Gateway, bound
-   * to the stage, and the plan of a key whose record names none.
-   */
+  /** A usage plan each in API Gateway (infra/stage-plans.ts). */
   readonly plans: Plans;
-  /** The WAF web ACL in front of the stage. */
   readonly firewall: FirewallSettings;
 }
 
@@ -231,11 +204,10 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
   production: PRODUCTION,
 };
 
-/** Where a stage's account and region come from: CDK context first, then the CLI's defaults. */
 export interface EnvironmentSources {
   /** CDK context, e.g. `-c production:account=111122223333 -c production:region=eu-west-1`. */
   readonly context: (key: string) => unknown;
-  /** The process environment (`CDK_DEFAULT_ACCOUNT`, `CDK_DEFAULT_REGION`, set by the CDK CLI). */
+  /** `CDK_DEFAULT_ACCOUNT`, `CDK_DEFAULT_REGION`, set by the CDK CLI. */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -249,9 +221,5 @@ export const stageEnvironment = (stage: StageName, sources: EnvironmentSources):
   return { ...(account ? { account } : {}), ...(region ? { region } : {}) };
 };
 
-/** Every stage, complete with its environment. */
 export const resolveStages = (sources: EnvironmentSources): StageConfig[] =>
-  STAGE_NAMES.map((name) => ({
-    ...STAGE_DEFAULTS[name],
-    env: stageEnvironment(name, sources),
-  }));
+  STAGE_NAMES.map((name) => ({ ...STAGE_DEFAULTS[name], env: stageEnvironment(name, sources) }));

@@ -1,9 +1,4 @@
-/**
- * Which web origins may read the API's answers (CORS): the value a stage configures and
- * `PETSTORE_CORS_ORIGINS` carries, and its parser. A leaf: configuration reads it, and so does
- * the HTTP layer (shared/http/cors.ts, gateway-behaviour.ts), which decides what an allowed
- * origin gets on each answer.
- */
+/** Which web origins may read the API's answers (CORS), and their parser: a leaf module. */
 
 /** Allowed origins: exact origins (`https://app.example.com`), or `*` alone for any origin. */
 export type AllowedOrigins = readonly string[];

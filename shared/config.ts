@@ -126,7 +126,6 @@ export interface FunctionConfig {
   readonly plans?: Plans;
 }
 
-/** The allowed origins in a variable, or a ConfigError naming it. */
 export const readAllowedOrigins = (name: string, value: string): AllowedOrigins => {
   try {
     return parseAllowedOrigins(value);
@@ -136,7 +135,6 @@ export const readAllowedOrigins = (name: string, value: string): AllowedOrigins 
   }
 };
 
-/** The plans in a variable (JSON), or a ConfigError naming it and the first problem. */
 export const readPlans = (name: string, value: string): Plans => {
   let parsed: unknown;
   try {
@@ -152,16 +150,12 @@ export const readPlans = (name: string, value: string): Plans => {
   }
 };
 
-/** The plans the configuration must hold; a ConfigError names the variable otherwise. */
 export const requirePlans = (config: Pick<FunctionConfig, 'plans'>): Plans => {
   if (!config.plans) throw new ConfigError(`Environment variable ${ENV.plans} must be set`);
   return config.plans;
 };
 
-/**
- * A function's configuration from the environment Lambda gives it: the variables of `tables`
- * are required (the stack sets exactly those), the rest optional.
- */
+/** A function's configuration from its environment: the variables of `tables` are required. */
 export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
   const stage = optionalEnv(ENV.stage, env);
@@ -179,7 +173,6 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   };
 };
 
-/** The name of a table the configuration must hold; a ConfigError names the variable otherwise. */
 export const tableName = (config: Pick<FunctionConfig, 'tables'>, table: TableKey): string => {
   const name = config.tables[table];
   if (!name) throw new ConfigError(`Environment variable ${ENV.tables[table]} must be set`);

@@ -1,11 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * One deadline per request, shared by every DynamoDB call the request makes (the DynamoDB
- * client reads it: shared/adapters/dynamodb/client.ts). A request that reaches its deadline
- * stops waiting: the call in flight is aborted, no further call or retry starts, and the client
- * gets a 503 with `Retry-After`. Without it, each call would have its own budget and a request of
- * several calls several budgets (a create with an Idempotency-Key once took 6 s).
+ * One deadline per request, shared by every DynamoDB call it makes: at the deadline the call in
+ * flight is aborted, no further call or retry starts, and the client gets a 503. Without it, a
+ * request of several calls had several budgets (a create with an Idempotency-Key once took 6 s).
  */
 
 /**
@@ -21,7 +19,6 @@ export class Deadline {
 
   constructor(readonly at: number) {}
 
-  /** A deadline `ms` from now. */
   static in(ms: number, now = Date.now()): Deadline {
     return new Deadline(now + ms);
   }
@@ -38,11 +35,7 @@ export class Deadline {
 }
 
 export interface RequestTiming {
-  /**
-   * When API Gateway received the request (`requestContext.requestTimeEpoch`, epoch ms). Time the
-   * authorizer spent counts against the request. A time in the future (a clock ahead of
-   * ours) counts as now; absent, the request starts now.
-   */
+  /** `requestContext.requestTimeEpoch`: the authorizer's time counts; a time in the future counts as now. */
   readonly receivedAt?: number;
   /** Time left before the function itself must answer (the Lambda timeout less a margin). */
   readonly remainingMs: number;

@@ -22,15 +22,11 @@ export class TargetError extends Error {
   override readonly name = 'TargetError';
 }
 
-/** npm start's server: its address and key, and the web origins it allows. */
 export interface LocalTarget extends ApiTarget {
   readonly corsOrigins: AllowedOrigins;
 }
 
-/**
- * The server `npm start` runs on PETSTORE_DATA_DIR: its port, key and origins as its lock records
- * them, or, for a server given DYNAMODB_ENDPOINT (no lock), as the settings npm start reads.
- */
+/** The server `npm start` runs on PETSTORE_DATA_DIR, as its lock records it, else as its settings say. */
 export const localServerTarget = (
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): LocalTarget => {
@@ -58,7 +54,6 @@ export const localServerTarget = (
   };
 };
 
-/** A deployed stage (or any server): its base URL, the stack output `ApiUrl`, and a key of it. */
 export const remoteTarget = (url: string, apiKey: string | undefined, keySetting?: string): ApiTarget => {
   if (!/^https?:\/\/\S+\/v1\/?$/.test(url)) {
     throw new TargetError(
@@ -72,10 +67,7 @@ export const remoteTarget = (url: string, apiKey: string | undefined, keySetting
   return { baseUrl: url.replace(/\/+$/, ''), apiKey };
 };
 
-/**
- * Fails at once, in one line, when nothing answers, the key is refused (TargetError) or its quota
- * is spent (QuotaExhausted): every request after would fail for that one reason.
- */
+/** Fails at once, in one line, when nothing answers, the key is refused or its quota is spent. */
 export const assertKeyAccepted = async ({ baseUrl, apiKey }: ApiTarget): Promise<void> => {
   let response: Response;
   try {
@@ -97,7 +89,6 @@ export const assertKeyAccepted = async ({ baseUrl, apiKey }: ApiTarget): Promise
       `The API at ${baseUrl} refused the key (${response.status}${code}): give the key npm start printed, or one made for that stage with npm run keys -- create`,
     );
   }
-  // A spent quota: every request after would be refused for that one reason too.
   if (
     response.status === 429 &&
     ((await response.json().catch(() => ({}))) as { code?: unknown }).code === 'QUOTA_EXCEEDED'

@@ -34,43 +34,31 @@ export const HANDLER_TIMEOUT = Duration.seconds(HANDLER_TIMEOUT_SECONDS);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
 
 /**
- * 512 MB for every function. None of them needs the memory itself; Lambda gives CPU in
- * proportion to memory, and their CPU-bound part is the cold start (loading a ~410 KiB minified
- * bundle: SDK, valibot, middy, Powertools) plus JSON and validation. At 128–256 MB cold starts take
- * several times longer for a few cents saved; above 512 MB a handler that mostly waits for
- * DynamoDB gains little. A starting point, to be tuned with measured durations (AWS Lambda
- * Power Tuning).
+ * Lambda gives CPU in proportion to memory, and the functions' CPU-bound part is the cold start: at
+ * 128–256 MB it takes several times longer for a few cents saved; above 512 MB a handler that mostly
+ * waits for DynamoDB gains little. To be tuned with measured durations (AWS Lambda Power Tuning).
  */
 export const DEFAULT_MEMORY_MB = 512;
 
 export interface ApiFunctionProps {
-  /** Entry file exporting `handler`, relative to the project root (e.g. `functions/get-pet.ts`). */
+  /** Exporting `handler`, relative to the project root. */
   readonly entry: string;
-  /** The function's description in the console; the tests find functions by it. */
+  /** The tests find functions by it. */
   readonly description: string;
-  /**
-   * The Lambda timeout; at most API Gateway's integration timeout, 29 s.
-   * @default HANDLER_TIMEOUT
-   */
+  /** At most API Gateway's integration timeout, 29 s. @default HANDLER_TIMEOUT */
   readonly timeout?: Duration;
   /** @default DEFAULT_MEMORY_MB */
   readonly memorySize?: number;
-  /** How long the function's log group keeps its lines. */
   readonly logRetention: RetentionDays;
-  /** What happens to the log group when the stack, or the function, is deleted. */
   readonly logRemovalPolicy: RemovalPolicy;
-  /** `POWERTOOLS_LOG_LEVEL` of the function. */
   readonly logLevel: LogLevel;
   /** Tags the function's metrics, so stages sharing an account keep apart. */
   readonly stage: StageName;
 }
 
 /**
- * The variables every function gets (the stack adds those of its tables, the operations' allowed
- * origins and the authorizer's plans); the benchmark starts its functions with them too. No
- * `NODE_OPTIONS=--enable-source-maps`: Node would read the map and walk the whole bundle at every
- * cold start (docs/decisions/0002-no-runtime-source-maps.md); a function maps a stack to the
- * sources when it logs it instead (shared/observability/source-stack.ts).
+ * The variables every function gets (the bench's too). No `NODE_OPTIONS=--enable-source-maps`:
+ * Node would walk the whole map at every cold start (docs/decisions/0002-no-runtime-source-maps.md).
  */
 export const functionEnvironment = (logLevel: LogLevel, stage: StageName): Record<string, string> => ({
   [ENV.serviceName]: SERVICE_NAME,
@@ -79,29 +67,21 @@ export const functionEnvironment = (logLevel: LogLevel, stage: StageName): Recor
   [ENV.stage]: stage,
 });
 
-/** The alias API Gateway invokes: the version in service, moved by CodeDeploy on each deployment. */
+/** The alias API Gateway invokes, moved by CodeDeploy on each deployment. */
 export const LIVE_ALIAS = 'live';
 
 /** API Gateway's integration timeout: a function allowed longer would be cut off by a 504. */
 export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
 /**
- * A Lambda function with the house defaults: Node.js 24 on arm64, an ESM bundle built by the local
- * esbuild with the options of `infra/bundling.ts` (its map of the project's sources beside it,
- * read only when the function logs an error), X-Ray tracing, and a log group of its own with the stage's
- * retention. Its role can write to that log group and nothing else until a table grants it more. It is published as a version behind the `live` alias, which is what
- * callers invoke.
+ * A Lambda function with the house defaults: Node.js 24 on arm64, the bundle of `infra/bundling.ts`,
+ * X-Ray tracing, a log group of its own that its role alone can write, published behind `live`.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
-  /** The function's own log group, with the stage's retention. */
   readonly logGroup: LogGroup;
-  /** The function's execution role: its log group, X-Ray, and whatever grants add. */
   readonly role: Role;
-  /**
-   * `live`: the alias API Gateway invokes. Each change to the function publishes a new version
-   * (`currentVersion`, kept when replaced, so traffic can go back to it) that the alias moves to.
-   */
+  /** Each change publishes a new version (kept when replaced, so traffic can go back to it). */
   readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
@@ -153,7 +133,6 @@ export class ApiFunction extends Construct {
     return role;
   }
 
-  /** cdk-nag and Control Tower findings every function accepts, each with its reason. */
   private acknowledgeFindings(): void {
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

@@ -4,7 +4,6 @@ import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 import type { FirewallWindowSeconds } from '#infra/stages';
 
-/** AWS WAF's bounds of a rate-based rule's limit. */
 const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
 
 /**
@@ -20,14 +19,9 @@ const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
 export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'SizeRestrictions_QUERYSTRING'] as const;
 
 export interface FirewallProps {
-  /** The REST API stage the web ACL protects. */
   readonly stage: Stage;
-  /**
-   * Requests one IP address may send within `windowSeconds` before WAF blocks its requests, until
-   * its rate falls back below the limit.
-   */
+  /** Requests one IP address may send within `windowSeconds` before WAF blocks it. */
   readonly requestsPerIp: number;
-  /** The window WAF counts an address's requests over. */
   readonly windowSeconds: FirewallWindowSeconds;
   /**
    * The fastest any key may send within its plan, in requests a second: `requestsPerIp` must allow
@@ -38,19 +32,10 @@ export interface FirewallProps {
 }
 
 /**
- * A WAFv2 web ACL in front of a REST API stage (REGIONAL), with three rules in this order:
- *
- * 1. `RateLimitPerIp`: a rate-based rule blocking any address that sends more than
- *    `requestsPerIp` requests in `windowSeconds`, with or without a key: a flood of random bearer
- *    tokens stops here, before each one costs an authorizer invocation and a GetItem;
- * 2. `AWSManagedRulesCommonRuleSet`: AWS's baseline protections (cross-site scripting, bad bots,
- *    local file inclusion, …), with COUNTED_COMMON_RULES counting only;
- * 3. `AWSManagedRulesKnownBadInputsRuleSet`: request patterns known to exploit vulnerabilities
- *    (Log4j, Java deserialization, …).
- *
- * A blocked request gets API Gateway's `WAF_FILTERED` gateway response: the Error object, 403
- * `FORBIDDEN`. Every rule publishes CloudWatch metrics and keeps sampled requests, so a false
- * positive can be found in the console without logging every request.
+ * A WAFv2 web ACL in front of a REST API stage: `RateLimitPerIp` (a flood of random bearer tokens
+ * stops here, before each costs an authorizer invocation and a GetItem), then AWS's common and
+ * known-bad-inputs rule groups. A blocked request gets the `WAF_FILTERED` gateway response (403).
+ * Every rule keeps sampled requests, so a false positive can be found without logging every request.
  */
 export class Firewall extends Construct {
   readonly webAcl: CfnWebACL;
@@ -78,7 +63,6 @@ export class Firewall extends Construct {
     this.association.node.addDependency(props.stage);
   }
 
-  /** A limit WAF accepts, and one no client keeping to its plan can reach. */
   private checkRateLimit({ requestsPerIp, windowSeconds, fastestPlanRate }: FirewallProps): void {
     if (
       !Number.isInteger(requestsPerIp) ||
@@ -121,7 +105,6 @@ const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => (
   sampledRequestsEnabled: true,
 });
 
-/** One of AWS's managed rule groups, its own actions kept but for the rules counted only. */
 const managedRuleGroup = (
   name: string,
   priority: number,

@@ -19,11 +19,7 @@ import {
   varyHeaders,
 } from '#shared/http/gateway-behaviour';
 
-/**
- * API Gateway's own answers (`shared/http/gateway-behaviour.ts`) as CloudFormation: a mock
- * integration for an answer a mock gives (the preflight, the 405), a gateway response for the
- * others. Nothing here decides what is answered; it only writes it in API Gateway's terms.
- */
+/** API Gateway's own answers (`shared/http/gateway-behaviour.ts`) in API Gateway's terms; nothing here decides them. */
 
 /**
  * The Error object as an API Gateway mapping template: the code, message and status of the
@@ -34,7 +30,6 @@ import {
 export const errorTemplate = (error: GatewayError): string =>
   JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.extendedRequestId' });
 
-/** The VTL condition "the request's `$origin` is allowed". */
 const originAllowed = (allowed: AllowedOrigins): string =>
   allowed.includes(ANY_ORIGIN)
     ? '"$!origin" != ""'
@@ -66,32 +61,25 @@ export const corsOverrideTemplate = (
   ].join('');
 };
 
-/** A context variable as API Gateway's parameter mappings name it: `context.requestId`, `context.authorizer.…`. */
 export const contextSource = (variable: ContextVariable): string => `context.${variable}`;
 
 /** A gateway response header value as API Gateway writes it: a quoted literal, or a request header. */
 export const gatewayResponseValue = (value: GatewayHeaderValue): string =>
   typeof value === 'string' ? `'${value}'` : `method.request.header.${value.requestHeader}`;
 
-/** Header name as a method response parameter. */
 const header = (name: string): string => `method.response.header.${name}`;
 
-/** A static header value as API Gateway writes one: in single quotes. */
 const quoted = (value: string): string => `'${value}'`;
 
-/** A mock method: its integration and its method responses, from the answer it gives. */
 export interface MockAnswer {
   readonly integration: MockIntegration;
   readonly methodResponses: MethodResponse[];
 }
 
 /**
- * The mock integration giving `answer`, for a stage allowing `origins`: the answer's headers
- * (and `Vary` when origins are configured) fixed, those it copies from the request's context
- * (`Request-Id`, and behind the authorizer `RateLimit-Policy`) mapped from `context.*` (which an
- * integration response may map, unlike a gateway response: shared/http/gateway-behaviour.ts), its CORS
- * headers set by the template for an allowed origin only, then the Error object if it has one.
- * Its method response declares every header, the CORS ones as optional.
+ * The mock integration giving `answer`: its fixed headers, those it copies from `context.*` (which
+ * an integration response may map, unlike a gateway response), CORS headers set by the template
+ * for an allowed origin only, then the Error object if it has one.
  */
 export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): MockAnswer => {
   const statusCode = String(answer.status);
@@ -141,10 +129,7 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
   };
 };
 
-/**
- * The gateway response of `type` on `api`, for a stage allowing `origins`: its status, its fixed
- * headers and the CORS headers a gateway response can carry, and the Error object.
- */
+/** The gateway response of `type` on `api`: status, fixed headers, the CORS headers it can carry, the Error object. */
 export const addGatewayResponse = (
   api: RestApi,
   type: GatewayResponseType,

@@ -9,31 +9,24 @@ import type { Alias } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 
-/** A function deployed gradually: the alias CodeDeploy moves, and the alarms that stop it. */
 export interface GradualDeploymentTarget {
-  /** The alias callers invoke (`live`); CodeDeploy shifts it from the old version to the new one. */
+  /** `live`, which CodeDeploy shifts from the old version to the new one. */
   readonly alias: Alias;
   /** Any of these in ALARM during a deployment stops it and sends all traffic back to the old version. */
   readonly alarms: readonly IAlarm[];
 }
 
 export interface GradualDeploymentsProps {
-  /** How traffic shifts to a new version: the stage's `deployment` (a canary, or all at once). */
   readonly config: ILambdaDeploymentConfig;
-  /** Every function to deploy gradually, by a name that says which. */
   readonly functions: Readonly<Record<string, GradualDeploymentTarget>>;
 }
 
 /**
- * Gradual deployments of the stage's functions: one CodeDeploy application, and a deployment
- * group per function. When a deployment changes a function, CloudFormation publishes a new
- * version and hands the move of its alias to CodeDeploy, which shifts traffic as `config` says;
- * if one of the function's alarms fires meanwhile (or the deployment fails or is stopped),
- * CodeDeploy moves the alias back to the old version and the stack update rolls back.
+ * A CodeDeploy deployment group per function: it shifts a changed function's alias as `config`
+ * says, and moves it back (and the stack update rolls back) if one of its alarms fires meanwhile.
  */
 export class GradualDeployments extends Construct {
   readonly application: LambdaApplication;
-  /** Each function's deployment group, by the names of `functions`. */
   readonly groups: Readonly<Record<string, LambdaDeploymentGroup>>;
 
   constructor(scope: Construct, id: string, props: GradualDeploymentsProps) {
@@ -44,7 +37,6 @@ export class GradualDeployments extends Construct {
     );
   }
 
-  /** The deployment group of one function: its alias, the stage's config, rollback on its alarms. */
   private group(name: string, target: GradualDeploymentTarget, config: ILambdaDeploymentConfig) {
     if (target.alarms.length === 0) {
       throw new ValidationError(

@@ -14,18 +14,16 @@ const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_r
 const isRequest = (id: string): string =>
   `${access('requestId')} = "${id}" or ${REQUEST_ID_LOG_KEY} = "${id}"`;
 
-/** Where the operator pastes the value a saved query looks for. */
 export const PLACEHOLDER = {
   requestId: 'PASTE-THE-REQUEST-ID',
   authorizerRequestId: 'PASTE-THE-AUTHORIZER-REQUEST-ID',
 } as const;
 
 export interface LogQueriesProps {
-  /** Prefix of every query's name: the console lists `<prefix>/…` as a folder (the stack's name). */
+  /** The console lists `<prefix>/…` as a folder (the stack's name). */
   readonly prefix: string;
-  /** The API's access log: one JSON line per request (ACCESS_LOG_FIELDS). */
   readonly accessLogs: ILogGroup;
-  /** The operations' functions' log groups, by function name. */
+  /** By function name. */
   readonly handlerLogs: Readonly<Record<string, ILogGroup>>;
   /**
    * The authorizer's log group: its lines carry no request id (a TOKEN event has none), only its
@@ -35,12 +33,10 @@ export interface LogQueriesProps {
 }
 
 /**
- * Saved CloudWatch Logs Insights queries of one stage, each over the log groups it needs:
- * everything a request logged, found by the `requestId` of its Error body (the id API Gateway
- * generated: the access log's `requestId`, the functions' `correlation_id`); the authorizer's
- * lines of that request, found by the `authorizerRequestId` its access log line names (none when
- * a cached decision served it); the errors of a period by code; the slowest requests. Saved
- * queries take no parameters: the first two hold a placeholder to replace.
+ * Saved CloudWatch Logs Insights queries of one stage: everything a request logged (by the
+ * `requestId` of its Error body), the authorizer's lines of that request (by the access log's
+ * `authorizerRequestId`), errors by code, the slowest requests. Saved queries take no parameters:
+ * the first two hold a placeholder to replace.
  */
 export class LogQueries extends Construct {
   readonly oneRequest: QueryDefinition;
@@ -82,7 +78,6 @@ export class LogQueries extends Construct {
     ];
   }
 
-  /** Everything one request logged: its access log line and every line its function wrote. */
   private oneRequestQuery(): QueryDefinition {
     return new QueryDefinition(this, 'OneRequest', {
       queryDefinitionName: `${this.props.prefix}/One request by requestId`,

@@ -15,7 +15,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type IFilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { ApiFunction } from '#infra/constructs/api-function';
@@ -27,47 +27,34 @@ import { SERVICE_NAME } from '#shared/observability/logger';
 import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metrics';
 
 export interface MonitoringProps {
-  /** The stage: its alarm thresholds, evaluation periods, and what happens to the topic's key on deletion. */
   readonly stage: StageConfig;
-  /** The stage's REST API: alarms and graphs on its requests, 5xx and latency. */
   readonly api: RestApi;
-  /** The operations' functions, by the name their alarms and graph lines carry (e.g. `ListPets`). */
+  /** By the name their alarms and graph lines carry (e.g. `ListPets`). */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
-  /** The authorizer's function: alarms on the failures it logs and on its throttles. */
   readonly authorizer: ApiFunction;
-  /** The tables, by logical name: alarms and graphs on their throttles and consumed units. */
+  /** By logical name. */
   readonly tables: Readonly<Record<string, Table>>;
 }
 
 /** Metric (from a log filter) counting the failures the authorizer logs at ERROR level. */
 export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
 
-/**
- * Metric (from a log filter, per operation function) counting the lines it logs at ERROR level:
- * one for each 5xx it answers (shared/http/middleware/error-responses.ts), and any other failure.
- */
+/** Metric (from a log filter) counting the lines a function logs at ERROR level: one per 5xx, and any other failure. */
 export const SERVER_ERRORS_METRIC = 'ServerErrors';
 
-/**
- * Metric (from a log filter, per operation function) counting the errors it answers, by Error
- * code: the line each error answer logs with its code (shared/http/middleware/error-responses.ts),
- * at ERROR for a 5xx and at INFO for any other. The functions publish no metric for it.
- */
+/** Metric (from a log filter) counting the errors a function answers, by the code each error answer logs. */
 export const ERRORS_BY_CODE_METRIC = 'Errors';
 
-/** A line a function logs at ERROR level (Powertools' JSON `level`). */
 const ERROR_LINES = FilterPattern.stringValue('$.level', '=', 'ERROR');
 
-/** A line a function logs for an error answer: it names the Error code. */
 const ERROR_CODE_LINES = FilterPattern.exists(`$.${ERROR_CODE_LOG_KEY}`);
 
-/** The dimension of ERRORS_BY_CODE_METRIC that names the code. */
 const DIMENSION_CODE = 'code';
 
-/** The codes a function can answer: the HTTP layer's never reach one. */
+/** The HTTP layer's codes never reach a function. */
 const FUNCTION_CODES = ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(code));
 
-/** How long a canary sends a new version part of the traffic (LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES). */
+/** LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES */
 const CANARY_MINUTES = 5;
 
 interface AlarmOptions {
@@ -78,20 +65,13 @@ interface AlarmOptions {
   readonly comparison?: ComparisonOperator;
 }
 
-/**
- * Alarms and dashboard of one stage. Every alarm notifies one SNS topic (on alarm and on
- * recovery); subscribe to it to be told. Thresholds come from the stage configuration.
- */
+/** Alarms and dashboard of one stage; every alarm notifies one SNS topic, on alarm and on recovery. */
 export class Monitoring extends Construct {
-  /** The topic every alarm of the stage notifies, encrypted with a key of its own. */
   readonly topic: Topic;
   readonly dashboard: Dashboard;
   /** Every alarm of the stage, in the order the dashboard shows them. */
   readonly alarms: Alarm[] = [];
-  /**
-   * The alarms that roll back a deployment of each function (by the names of `handlers`, and
-   * `Authorizer`): on its `live` alias, over short periods, so that they fire within a canary.
-   */
+  /** By function (the names of `handlers`, and `Authorizer`): on its `live` alias, short enough to fire within a canary. */
   readonly deploymentAlarms: Readonly<Record<string, readonly Alarm[]>>;
 
   private readonly stage: StageConfig;
@@ -114,7 +94,6 @@ export class Monitoring extends Construct {
     this.dashboard = this.createDashboard(props);
   }
 
-  /** Thresholds CloudWatch could never evaluate fail the synth, naming this construct. */
   private checkThresholds(): void {
     const { serverErrorRate, evaluationPeriods, datapointsToAlarm, periodMinutes, deploymentPeriodMinutes } =
       this.stage.alarms;
@@ -193,27 +172,16 @@ export class Monitoring extends Construct {
     });
   }
 
-  /**
-   * Errors by code, from the lines each operation function logs (ERRORS_BY_CODE_METRIC), with
-   * the function's name as a dimension too: it keeps the stages apart, as every line carries it.
-   */
+  /** Errors by code, with the function's name as a dimension too: it keeps the stages apart. */
   private addErrorCodeFilters(handlers: MonitoringProps['handlers']): void {
     for (const [name, handler] of Object.entries(handlers)) {
-      new MetricFilter(this, `${name}ErrorCodeFilter`, {
-        logGroup: handler.logGroup,
-        filterPattern: ERROR_CODE_LINES,
-        metricNamespace: METRICS_NAMESPACE,
-        metricName: ERRORS_BY_CODE_METRIC,
-        metricValue: '1',
-        dimensions: { function_name: '$.function_name', [DIMENSION_CODE]: `$.${ERROR_CODE_LOG_KEY}` },
+      this.countLines(`${name}ErrorCodeFilter`, handler, ERRORS_BY_CODE_METRIC, ERROR_CODE_LINES, {
+        [DIMENSION_CODE]: `$.${ERROR_CODE_LOG_KEY}`,
       });
     }
   }
 
-  /**
-   * Errors reach Lambda's `Errors` only as crashes and timeouts (middy turns every other failure
-   * into a response), so any is worth a look; and throttles.
-   */
+  /** Lambda's `Errors` are only crashes and timeouts (middy turns every other failure into a response). */
   private addHandlerAlarms(handlers: MonitoringProps['handlers']): void {
     const { functionErrors, functionThrottles } = this.stage.alarms;
     for (const [name, handler] of Object.entries(handlers)) {
@@ -231,21 +199,12 @@ export class Monitoring extends Construct {
   }
 
   /**
-   * The authorizer throws "Unauthorized" for every refused key (that is how a TOKEN authorizer
-   * answers 401), so its Lambda Errors count clients with bad keys. Its own failures are the
-   * lines it logs at ERROR level (e.g. DynamoDB unavailable): those are counted and alarmed on.
+   * The authorizer throws "Unauthorized" for every refused key, so its Lambda Errors count clients
+   * with bad keys: its own failures are the lines it logs at ERROR level.
    */
   private addAuthorizerAlarms(authorizer: ApiFunction): void {
     const { authorizerFailures, functionThrottles } = this.stage.alarms;
-    new MetricFilter(this, 'AuthorizerFailureFilter', {
-      logGroup: authorizer.logGroup,
-      filterPattern: ERROR_LINES,
-      metricNamespace: METRICS_NAMESPACE,
-      metricName: AUTHORIZER_FAILURES_METRIC,
-      metricValue: '1',
-      // Powertools writes the function name on every line: it keeps the stages apart.
-      dimensions: { function_name: '$.function_name' },
-    });
+    this.countLines('AuthorizerFailureFilter', authorizer, AUTHORIZER_FAILURES_METRIC, ERROR_LINES);
     this.alarm('AuthorizerFailures', {
       metric: this.authorizerFailures(authorizer),
       threshold: authorizerFailures,
@@ -258,7 +217,6 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** Read plus write throttle events of each table. */
   private addTableAlarms(tables: MonitoringProps['tables']): void {
     const { tableThrottles } = this.stage.alarms;
     for (const [name, table] of Object.entries(tables)) {
@@ -270,7 +228,6 @@ export class Monitoring extends Construct {
     }
   }
 
-  /** The deployment alarms of every function, by the names of `handlers`, and `Authorizer`. */
   private addDeploymentAlarms(
     handlers: MonitoringProps['handlers'],
     authorizer: ApiFunction,
@@ -286,22 +243,11 @@ export class Monitoring extends Construct {
     };
   }
 
-  /**
-   * What rolls back a deployment of an operation's function, each on its `live` alias: a crash or
-   * timeout (Lambda `Errors`), a 5xx answer (the ERROR lines it logs, counted by a metric filter),
-   * a slow p99. The alias sees every request of a canary, the new version's included.
-   */
+  /** What rolls back a deployment: a crash or timeout, a 5xx answer, a slow p99 (the alias sees the whole canary). */
   private handlerDeploymentAlarms(name: string, handler: ApiFunction): Alarm[] {
     const { functionErrors, functionServerErrors, functionP99DurationMs } = this.stage.alarms;
     const period = this.deploymentPeriod;
-    new MetricFilter(this, `${name}ServerErrorFilter`, {
-      logGroup: handler.logGroup,
-      filterPattern: ERROR_LINES,
-      metricNamespace: METRICS_NAMESPACE,
-      metricName: SERVER_ERRORS_METRIC,
-      metricValue: '1',
-      dimensions: { function_name: '$.function_name' },
-    });
+    this.countLines(`${name}ServerErrorFilter`, handler, SERVER_ERRORS_METRIC, ERROR_LINES);
     return [
       this.alarm(`${name}LiveErrors`, {
         metric: handler.alias.metricErrors({ statistic: 'Sum', period }),
@@ -322,10 +268,7 @@ export class Monitoring extends Construct {
     ];
   }
 
-  /**
-   * What rolls back a deployment of the authorizer: failures it logs (its Lambda `Errors` count
-   * refused keys, by design), a slow p99 on its `live` alias.
-   */
+  /** What rolls back the authorizer's: failures it logs (its Lambda `Errors` count refused keys), a slow p99. */
   private authorizerDeploymentAlarms(authorizer: ApiFunction): Alarm[] {
     const { authorizerFailures, functionP99DurationMs } = this.stage.alarms;
     const period = this.deploymentPeriod;
@@ -344,10 +287,7 @@ export class Monitoring extends Construct {
     ];
   }
 
-  /**
-   * One dashboard per stage and region, in rows: alarm states; the API; what the service reports;
-   * the functions; the tables.
-   */
+  /** One dashboard per stage and region, in rows: alarms, the API, the service, the functions, the tables. */
   private createDashboard(props: MonitoringProps): Dashboard {
     const dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${Stack.of(this).stackName}-${Aws.REGION}`,
@@ -454,12 +394,28 @@ export class Monitoring extends Construct {
     ];
   }
 
-  /** The authorizer's logged failures (AUTHORIZER_FAILURES_METRIC), for this stage's function. */
   private authorizerFailures(authorizer: ApiFunction, label?: string): Metric {
     return this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, this.period, label);
   }
 
-  /** A metric of the ERROR lines a metric filter counts, for one function of this stage. */
+  /** Counts `fn`'s log lines that match; `function_name`, on every line, keeps the stages apart. */
+  private countLines(
+    id: string,
+    fn: ApiFunction,
+    metricName: string,
+    filterPattern: IFilterPattern,
+    dimensions: Record<string, string> = {},
+  ): void {
+    new MetricFilter(this, id, {
+      logGroup: fn.logGroup,
+      filterPattern,
+      metricNamespace: METRICS_NAMESPACE,
+      metricName,
+      metricValue: '1',
+      dimensions: { function_name: '$.function_name', ...dimensions },
+    });
+  }
+
   private loggedErrors(metricName: string, fn: ApiFunction, period: Duration, label?: string): Metric {
     return new Metric({
       namespace: METRICS_NAMESPACE,
@@ -471,7 +427,7 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** A metric a function publishes with Powertools (EMF), for this stage. */
+  /** A metric a function publishes with Powertools (EMF). */
   private serviceMetric(metricName: string, label: string): Metric {
     return new Metric({
       namespace: METRICS_NAMESPACE,
@@ -499,7 +455,6 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** An alarm of the stage: evaluated as the stage says, no data counted as fine, notifying the topic. */
   private alarm(id: string, options: AlarmOptions): Alarm {
     const { evaluationPeriods, datapointsToAlarm } = this.stage.alarms;
     const alarm = new Alarm(this, id, {
@@ -520,6 +475,5 @@ export class Monitoring extends Construct {
   }
 }
 
-/** A graph of the dashboard, a third of its width. */
 const graph = (title: string, left: IMetric[], right: IMetric[] = []) =>
   new GraphWidget({ title, left, right, width: 8, height: 6 });

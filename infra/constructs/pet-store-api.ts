@@ -38,21 +38,12 @@ import type { Operation } from '#shared/operations/operation';
 import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 
 export interface PetStoreApiProps {
-  /**
-   * The stage the API serves: its throttling, log retention, authorizer cache TTL, allowed web
-   * origins, plans, firewall and what happens to its logs when the stack is deleted.
-   */
   readonly stage: StageConfig;
-  /** The REST API's name in the console; the stack gives its own name, so stages never share one. */
+  /** The stack gives its own name, so stages never share one. */
   readonly restApiName: string;
-  /** The operations the API serves (their contracts): a method each, on its resource. */
   readonly operations: readonly Operation[];
-  /**
-   * What each operation invokes through a Lambda proxy integration, by operation id: a function,
-   * or an alias of one. Every operation needs one.
-   */
+  /** By operation id: a function, or an alias of one. Every operation needs one. */
   readonly handlers: Readonly<Record<string, IFunction>>;
-  /** What the TOKEN authorizer invokes (functions/authorizer/): a function, or an alias of one. */
   readonly authorizer: IFunction;
 }
 
@@ -98,27 +89,22 @@ export const ACCESS_LOG_FORMAT_TEXT = `{${Object.entries(ACCESS_LOG_FIELDS)
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(ACCESS_LOG_FORMAT_TEXT);
 
 /**
- * The REST API of one stage: resources and methods generated from the operations' descriptors,
- * each a Lambda proxy to its own function behind the TOKEN authorizer; a 405 mock on every
- * resource for the methods it does not have; CORS preflights; and API Gateway's own answers
- * mapped to the Error object. Every answer API Gateway gives itself comes from
+ * The REST API of one stage: a Lambda proxy per operation behind the TOKEN authorizer, a 405 mock
+ * per resource, CORS preflights, and API Gateway's own answers as the Error object, all from
  * `shared/http/gateway-behaviour.ts`, the table the local gateway and the functions read too.
  */
 export class PetStoreApi extends Construct {
   readonly api: RestApi;
   readonly authorizer: TokenAuthorizer;
-  /** One JSON line per request (ACCESS_LOG_FORMAT), kept for the stage's log retention. */
   readonly accessLogs: LogGroup;
-  /** API Gateway's execution logs (ERROR level), kept for the stage's log retention. */
+  /** ERROR level. */
   readonly executionLogs: LogGroup;
-  /** A usage plan per plan of the stage, metering each key through its usage identifier. */
   readonly usagePlans: UsagePlans;
-  /** The WAF web ACL in front of the stage, when the stage has one (`firewall.enabled`). */
+  /** When `firewall.enabled`. */
   readonly firewall: Firewall | undefined;
 
   private readonly stage: StageConfig;
   private readonly operations: readonly Operation[];
-  /** The stage's allowed web origins, checked. */
   private readonly origins: AllowedOrigins;
 
   constructor(scope: Construct, id: string, props: PetStoreApiProps) {
@@ -155,7 +141,6 @@ export class PetStoreApi extends Construct {
     }
   }
 
-  /** A log group with the stage's retention, removed or kept with the stage's data. */
   private logGroup(id: string, logGroupName?: string): LogGroup {
     const logGroup = new LogGroup(this, id, {
       ...(logGroupName ? { logGroupName } : {}),
@@ -231,7 +216,6 @@ export class PetStoreApi extends Construct {
     return { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true };
   }
 
-  /** Each operation of the descriptors: its method on its resource, a Lambda proxy to its handler. */
   private addOperations(handlers: PetStoreApiProps['handlers']): void {
     for (const operation of this.operations) {
       const handler = handlers[operation.operationId];
@@ -317,7 +301,6 @@ export class PetStoreApi extends Construct {
     });
   }
 
-  /** The resource for a path of an operation, created on first use. */
   private resource(path: string): IResource {
     return path
       .split('/')
@@ -328,7 +311,6 @@ export class PetStoreApi extends Construct {
       );
   }
 
-  /** cdk-nag and Control Tower findings this API accepts, each with its reason. */
   private acknowledgeFindings(authorizer: IFunction): void {
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',

@@ -8,7 +8,6 @@ import { ALL_TABLES, type KeyAttribute, type TableDesign } from '#shared/adapter
 import type { TableKey } from '#shared/config';
 
 export interface TablesProps {
-  /** The stage's protection of its data: deletion protection, point-in-time recovery, removal policy. */
   readonly dataProtection: DataProtection;
 }
 
@@ -23,7 +22,7 @@ const attribute = (key: KeyAttribute) => ({
  * stage says. No physical names: CloudFormation names them, so two stages never collide.
  */
 export class Tables extends Construct {
-  /** Every table, with the design it was made from, in the order of `ALL_TABLES`. */
+  /** In the order of `ALL_TABLES`. */
   readonly all: readonly { readonly design: TableDesign; readonly table: Table }[];
 
   constructor(scope: Construct, id: string, props: TablesProps) {
@@ -35,7 +34,6 @@ export class Tables extends Construct {
     this.acknowledgeFindings(props.dataProtection);
   }
 
-  /** The table of a design, by its key (`pets`, `apiKeys`…). */
   byKey(key: TableKey): Table {
     return this.entry(key).table;
   }
@@ -64,7 +62,6 @@ export class Tables extends Construct {
     }
   }
 
-  /** One on-demand table of a design, with its indexes and TTL. */
   private table(design: TableDesign, protection: DataProtection): Table {
     const table = new Table(this, design.logicalName, {
       partitionKey: attribute(design.partitionKey),

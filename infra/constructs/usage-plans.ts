@@ -7,28 +7,20 @@ import type { Plans, QuotaPeriod } from '#shared/fair-use/plans';
 const PERIOD: Readonly<Record<QuotaPeriod, Period>> = { DAY: Period.DAY, MONTH: Period.MONTH };
 
 export interface UsagePlansProps {
-  /** The REST API whose deployment stage the usage plans meter; its key source must be AUTHORIZER. */
+  /** Its key source must be AUTHORIZER. */
   readonly api: RestApi;
-  /** The stage's plans: one usage plan each. */
   readonly plans: Plans;
-  /**
-   * The stage's own throttle, which bounds all keys together: a plan above it could never be
-   * reached, so the synth refuses one.
-   */
+  /** The stage's throttle bounds all keys together: a plan above it could never be reached. */
   readonly stageThrottling: { readonly rateLimit: number; readonly burstLimit: number };
-  /** What the usage plans' names start with (`<prefix>-<plan>`): the stack's name, so stages never share one. */
+  /** The stack's name, so stages never share one. */
   readonly namePrefix: string;
 }
 
 /**
- * One API Gateway usage plan per plan of the stage, bound to the API's deployment stage, with the
- * plan's rate, burst and quota. A key is metered by the usage plan of its plan through its usage
- * identifier, an API Gateway API key the keys command puts in that usage plan and the authorizer
- * returns as `usageIdentifierKey`. Usage plans are best effort: API Gateway may let a client a
- * little past them (docs/deploy.md, "Plans").
+ * One API Gateway usage plan per plan of the stage. A key is metered through its usage identifier,
+ * which the authorizer returns as `usageIdentifierKey`. Usage plans are best effort (docs/deploy.md).
  */
 export class UsagePlans extends Construct {
-  /** Each plan's usage plan, by plan name. */
   readonly byName: Readonly<Record<string, UsagePlan>>;
 
   constructor(scope: Construct, id: string, props: UsagePlansProps) {

@@ -10,10 +10,9 @@ export interface ApiKeyRecord {
   /** The key's plan (shared/fair-use/plans.ts); the stage's default plan when it names none. */
   readonly plan?: string;
   /**
-   * The key's usage identifier in AWS: an API Gateway API key in the usage plan of `plan`, which
-   * the authorizer hands API Gateway (`usageIdentifierKey`) to meter the key. The client never
-   * sees or sends it; with the API's key source AUTHORIZER it grants nothing by itself. None
-   * locally (no API Gateway), nor for a key created before plans (`npm run keys -- move`).
+   * An API Gateway API key in the usage plan of `plan`, handed to API Gateway by the authorizer
+   * (`usageIdentifierKey`) to meter the key: with the key source AUTHORIZER it grants nothing by
+   * itself. None locally, nor for a key created before plans (`npm run keys -- move`).
    */
   readonly usage?: UsageIdentifier;
 }
@@ -41,14 +40,13 @@ export const IDENTITY_VALIDATION_EXPRESSION = `^[Bb][Ee][Aa][Rr][Ee][Rr] +${BEAR
 
 const BEARER = new RegExp(IDENTITY_VALIDATION_EXPRESSION);
 
-/** The key carried by an Authorization header value, or `undefined` when it carries none. */
 export const parseBearerToken = (header: string | undefined): string | undefined =>
   header !== undefined && BEARER.test(header) ? header.slice(header.lastIndexOf(' ') + 1) : undefined;
 
 /** The hex SHA-256 of the key's UTF-8 bytes (Node hashes a string as UTF-8). */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
-/** A new key (256 random bits) and the record to store for it. */
+/** 256 random bits. */
 export const generateApiKey = (name: string, now = new Date()): { key: string; record: ApiKeyRecord } => {
   const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   return { key, record: recordFor(key, name, now) };

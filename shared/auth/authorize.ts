@@ -38,7 +38,6 @@ export const wholeStageArn = (methodArn: string): string => {
 export interface CallerContext {
   readonly keyId: string;
   readonly keyName: string;
-  /** The key's plan. */
   readonly plan: string;
   /** The `RateLimit-Policy` value of that plan, sent with every answer to the key. */
   readonly rateLimitPolicy: string;
@@ -59,11 +58,9 @@ export class UnknownPlanError extends UnauthorizedError {
 }
 
 /**
- * Decides a TOKEN authorizer request: an Allow policy for the whole stage when the bearer key's
- * hash is a stored, unrevoked key on one of the stage's `plans`; otherwise throws
- * UnauthorizedError. The answer names the key's plan and, when the key has one, hands API Gateway
- * its usage identifier: API Gateway then meters the request in that plan's usage plan (a key
- * without one is refused by API Gateway itself, INVALID_API_KEY, before any function runs).
+ * An Allow for the whole stage when the key's hash is a stored, unrevoked key on one of `plans`,
+ * naming its plan and usage identifier (API Gateway refuses a key without one itself,
+ * INVALID_API_KEY); otherwise UnauthorizedError.
  */
 export const authorize = async (
   apiKeys: ApiKeyRepository,

@@ -16,23 +16,19 @@ import type { Operation } from '#shared/operations/operation';
  * enforces its role in AWS (`withGrants`).
  */
 export interface FunctionRoot<H> {
-  /** The function's name: an operation's `operationId`, or `authorizer`. */
+  /** An operation's `operationId`, or `authorizer`. */
   readonly name: string;
   /** The DynamoDB calls the function's adapters make (shared/adapters/dynamodb/access.ts). */
   readonly data: readonly TableAccess[];
-  /** The tables the function reads or writes: their variables are required at cold start. */
+  /** Their variables are required at cold start. */
   readonly tables: readonly TableKey[];
-  /**
-   * Its Lambda entry, relative to the project root.
-   * @default `functions/<kebab-case name>/lambda.ts`
-   */
+  /** Relative to the project root. @default `functions/<kebab-case name>/lambda.ts` */
   readonly entry: string;
   readonly build: (config: FunctionConfig) => H;
 }
 
 /** The root of an API operation's function: the unit `OPERATIONS` lists (functions/operations.ts). */
 export interface OperationRoot<O extends Operation = Operation> extends FunctionRoot<ProxyHandler> {
-  /** The operation's contract: HTTP shape, schemas, docs. */
   readonly operation: O;
 }
 
@@ -40,10 +36,7 @@ export interface RootOptions<H> {
   readonly name: string;
   readonly data: readonly TableAccess[];
   readonly build: (config: FunctionConfig) => H;
-  /**
-   * For a function that lives outside `functions/` (a test's).
-   * @default `functions/<kebab-case name>/lambda.ts`
-   */
+  /** For a function outside `functions/` (a test's). @default `functions/<kebab-case name>/lambda.ts` */
   readonly entry?: string;
 }
 

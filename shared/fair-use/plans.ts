@@ -8,7 +8,6 @@
  * plans have them.
  */
 
-/** The periods of a quota: a calendar day or a calendar month, in UTC. */
 export const QUOTA_PERIODS = ['DAY', 'MONTH'] as const;
 export type QuotaPeriod = (typeof QUOTA_PERIODS)[number];
 
@@ -24,7 +23,6 @@ export const QUOTA_PERIOD_SECONDS: Readonly<Record<QuotaPeriod, number>> = {
 /** A plan name: lower-case letters, digits and `-`, starting with a letter (it names usage plans and header policies). */
 export const PLAN_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
-/** What a key on a plan may send. */
 export interface Plan {
   /** Steady requests a second: the token bucket's refill. */
   readonly rateLimit: number;
@@ -97,10 +95,8 @@ export const checkPlans = (value: unknown): Plans => {
   return { plans, defaultPlan };
 };
 
-/** The names of the plans, in the order they are written. */
 export const planNames = (plans: Plans): string[] => Object.keys(plans.plans);
 
-/** Whether `name` is one of the plans. */
 export const isPlanName = (plans: Plans, name: string): boolean => Object.hasOwn(plans.plans, name);
 
 /** The plan a key is on: the one its record names, or the default one when it names none. */

@@ -4,32 +4,16 @@ import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
 import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 
 /**
- * The `cursor` of a listing: where the next page starts, as an opaque token a client copies from
- * a `Link` header. It is a pure value (no DynamoDB type ever appears in it; the adapter alone
- * turns a position into a query) and is checked completely before anything reads the table.
+ * The `cursor` of a listing: where the next page starts, an opaque token a client copies from a
+ * `Link` header, checked completely before anything reads the table. Base64url, without padding, of
  *
- * Format: base64url, without padding, of
+ *     version (1 byte) · tag (8 bytes) · payload (UTF-8 JSON `{"s":"<status>","p":[<id>]}`)
  *
- *     version (1 byte) · tag (8 bytes) · payload (UTF-8 JSON)
- *
- * where the payload is `{"s":"<status>","p":[<id>]}` (`s` absent for an unfiltered listing; `p`
- * the positions, one per partition walked: one, the table or the status index walked shard after
- * shard) and the tag is the first 8 bytes of HMAC-SHA256 over version and payload. The version
- * says what the ids of `p` mean (ListPosition):
- *
- * - version 1: the next page starts just after this pet (`afterId`). Only unfiltered listings
- *   issue these, so `s` is refused.
- * - version 2: the next page starts at this pet (`fromId`), in the sharded status index's order.
- *   Only listings by status issue these, so `s` is required.
- *
- * A cursor's status must be the listing's (`cursorMatchesStatus`), so each listing only ever
- * continues from positions of its own kind.
- *
- * The tag is for integrity, not secrecy: its key is a constant of this file, so anyone who reads
- * the code can forge a cursor. What a forged cursor can do is start a listing at another id,
- * among pets any key can list anyway; it can never widen what a caller reads. The tag makes
- * accidental damage (a truncated copy, an edited character, a cursor of another API) a clean 400
- * instead of a silently different page.
+ * Version 1: the next page starts just after this pet (`afterId`), unfiltered listings only (no
+ * `s`). Version 2: it starts at this pet (`fromId`), in the sharded status index's order, listings
+ * by status only. The tag (HMAC-SHA256 over version and payload) is for integrity, not secrecy: a
+ * forged cursor can only start a listing at another id among pets any key can list anyway; the tag
+ * makes a truncated or edited copy a clean 400 instead of a silently different page.
  */
 
 /** The versions a cursor may have: what the ids of its positions mean. */
@@ -45,9 +29,8 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** Version bytes stay below this; a JSON text or a base64url string, say, starts above it. */
 const FIRST_NON_VERSION_BYTE = 0x20;
 
-/** What a cursor says: the listing it belongs to and where that listing continues. */
 export interface ListCursor {
-  /** The status the listing was filtered by; absent for an unfiltered listing. */
+  /** Absent for an unfiltered listing. */
   readonly status?: PetStatus;
   readonly positions: readonly ListPosition[];
 }
@@ -69,7 +52,6 @@ type PositionKind = keyof typeof CURSOR_VERSIONS;
 const kindOf = (version: number): PositionKind | undefined =>
   version === CURSOR_VERSIONS.afterId ? 'afterId' : version === CURSOR_VERSIONS.fromId ? 'fromId' : undefined;
 
-/** The id of a position, and what it means. */
 const idOf = (position: ListPosition): { readonly kind: PositionKind; readonly id: number } =>
   'fromId' in position ? { kind: 'fromId', id: position.fromId } : { kind: 'afterId', id: position.afterId };
 
@@ -143,11 +125,7 @@ export const decodeCursor = (text: string): CursorDecoding => {
   };
 };
 
-/**
- * The `cursor` query parameter: documented as the string a client sends (at most
- * MAX_CURSOR_LENGTH base64url characters), decoded into a ListCursor by validation, so the
- * handler only ever sees a checked cursor.
- */
+/** The `cursor` query parameter: documented as the string a client sends, decoded by validation. */
 export const cursorParam = v.pipe(
   v.string(),
   v.minLength(1, CURSOR_PROBLEM.empty),
@@ -161,12 +139,7 @@ export const cursorParam = v.pipe(
   }),
 );
 
-/**
- * The check a listing's query makes: a cursor is only good for the status it was issued for
- * (none for an unfiltered listing). `limit` may change from page to page. A query schema makes it
- * whatever else is wrong with the query, as long as its cursor and its status are valid
- * (`v.partialCheck`), and reports it on `cursor`.
- */
+/** A cursor is only good for the status it was issued for (none for an unfiltered listing); `limit` may change. */
 export const cursorMatchesStatus = (query: {
   readonly status?: PetStatus | undefined;
   readonly cursor?: ListCursor | undefined;

@@ -28,10 +28,7 @@ import { type Operation, requestHeaderNames } from '#shared/operations/operation
 // ---------------------------------------------------------------------------------------------
 // CORS: what an allowed origin may send and read, from the operations' contracts
 
-/**
- * Response headers any answer may carry, whoever gives it (a function, a mock, a gateway
- * response): its request id, the caller's plan, and when to retry a 429, 409 or 503.
- */
+/** Response headers any answer may carry, whoever gives it. */
 const HEADERS_OF_EVERY_ANSWER = [
   'Retry-After',
   REQUEST_ID_HEADER,
@@ -39,18 +36,14 @@ const HEADERS_OF_EVERY_ANSWER = [
   API_GATEWAY_ID_HEADER,
 ];
 
-/** Request headers every operation reads: the key, and the type of a body. */
 const HEADERS_OF_EVERY_REQUEST = ['Authorization', 'Content-Type'];
 
 /** `idempotency-key` as a header is written: `Idempotency-Key` (case does not matter to CORS). */
 const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (letter) => letter.toUpperCase());
 
 /**
- * Response headers a script on an allowed origin may read on the answers of `operations`' functions,
- * beyond the always-readable ones: those their contracts declare, a deprecated operation's
- * (`Deprecation`, `Sunset`, `Link`), and those of every answer. Of no operation: what API
- * Gateway's own answers may carry. Each answer exposes the headers it may carry: a function's
- * bundle holds its own contract only.
+ * Response headers a script on an allowed origin may read on the answers of `operations`' functions
+ * (of none: API Gateway's own answers); a function's bundle holds its own contract only.
  */
 export const corsExposedHeaders = (operations: readonly Operation[]): string[] => [
   ...new Set([
@@ -62,10 +55,7 @@ export const corsExposedHeaders = (operations: readonly Operation[]): string[] =
   ]),
 ];
 
-/**
- * Request headers a script on an allowed origin may send, as a preflight grants them: every header
- * an operation reads (its request header schema), the key and `Content-Type`.
- */
+/** Request headers a script on an allowed origin may send, as a preflight grants them. */
 export const corsAllowedHeaders = (operations: readonly Operation[]): string[] => [
   ...new Set([
     ...HEADERS_OF_EVERY_REQUEST,
@@ -87,7 +77,6 @@ const GATEWAY_CORS = exposing(corsExposedHeaders([]));
 // ---------------------------------------------------------------------------------------------
 // The answers
 
-/** An error API Gateway answers with: the Error object's code and message. */
 export interface GatewayError {
   readonly code: ErrorCode;
   readonly message: string;
@@ -102,16 +91,12 @@ export interface GatewayError {
  */
 export type ContextVariable = 'extendedRequestId' | 'authorizer.rateLimitPolicy';
 
-/**
- * What a request's context holds, as the local gateway knows it: its id and, once a key is
- * accepted, the authorizer's context.
- */
+/** A request's context, as the local gateway knows it. */
 export interface AnswerContext {
   readonly requestId?: string;
   readonly authorizer?: Readonly<Record<string, unknown>>;
 }
 
-/** The value of a context variable for a request; none when the request has none (no key accepted). */
 export const contextValue = (variable: ContextVariable, context: AnswerContext): string | undefined => {
   const value =
     variable === 'extendedRequestId'
@@ -131,7 +116,6 @@ export interface GatewayAnswer {
   readonly status: number;
   /** The Error object's code and message; none for an answer without a body (a preflight). */
   readonly error?: GatewayError;
-  /** Headers sent whatever the origin. */
   readonly headers: Readonly<Record<string, string>>;
   /**
    * Headers a mock copies from the request's context: `Request-Id`, and behind the authorizer
@@ -146,7 +130,6 @@ export interface GatewayAnswer {
   readonly cors: Readonly<Record<string, string>>;
 }
 
-/** An answer with the Error object as its body. */
 export interface GatewayErrorAnswer extends GatewayAnswer {
   readonly error: GatewayError;
 }
@@ -269,7 +252,6 @@ export const AUTHORIZER_OUTCOMES = {
   malformed: 'AUTHORIZER_CONFIGURATION_ERROR',
 } as const satisfies Record<string, GatewayResponseType>;
 
-/** What ended the authorizer step, short of an Allow. */
 export type AuthorizerOutcome = keyof typeof AUTHORIZER_OUTCOMES;
 
 /**
@@ -307,13 +289,11 @@ const errorHeaders = (code: ErrorCode): Readonly<Record<string, string>> => ({
   ...retryHeaders(code),
 });
 
-/** A mock's answer carries the request's id. */
 const REQUEST_ID_FROM_CONTEXT = { [REQUEST_ID_HEADER]: 'extendedRequestId' } as const satisfies Record<
   string,
   ContextVariable
 >;
 
-/** A mock behind the authorizer (the 405) also names the caller's plan. */
 const AFTER_AUTHORIZATION_FROM_CONTEXT = {
   ...REQUEST_ID_FROM_CONTEXT,
   [RATE_LIMIT_POLICY_HEADER]: 'authorizer.rateLimitPolicy',
@@ -346,15 +326,9 @@ export const methodNotAllowed = (allow: readonly string[]): GatewayErrorAnswer =
   cors: GATEWAY_CORS,
 });
 
-/** A preflight has no body: the headers every answer carries, but `Content-Type`. */
 const { 'Content-Type': _noBody, ...PREFLIGHT_HEADERS } = RESPONSE_HEADERS;
 
-/**
- * The CORS preflight (`OPTIONS`) of a resource that accepts `allow`: a mock answering 204
- * without a key (browsers send none with a preflight), granting an allowed origin those methods,
- * the request headers clients may send (`corsAllowedHeaders` of the operations) and how long it
- * may cache the answer.
- */
+/** The CORS preflight of a resource that accepts `allow`: a mock answering 204 without a key (browsers send none). */
 export const preflight = (allow: readonly string[], allowedHeaders: readonly string[]): GatewayAnswer => ({
   by: 'mock',
   status: 204,
@@ -388,7 +362,6 @@ export const corsHeaders = (
   ...(isAllowedOrigin(allowed, origin) ? { 'Access-Control-Allow-Origin': origin, ...granted } : {}),
 });
 
-/** A header value of a gateway response: fixed, or copied from a request header. */
 export type GatewayHeaderValue = string | { readonly requestHeader: string };
 
 /**
@@ -413,12 +386,7 @@ export const gatewayResponseCorsHeaders = (
   return only !== undefined && more.length === 0 ? { 'Access-Control-Allow-Origin': only, ...granted } : {};
 };
 
-/**
- * Every header a client receives with `answer` to a request from `origin`, as API Gateway sends
- * it: the fixed ones, those copied from the request's `context` (left out when it has no such
- * value), and the CORS headers its kind of answer can carry (a copied `Origin` is left out when
- * the request has none).
- */
+/** Every header a client receives with `answer` to a request from `origin`, as API Gateway sends it. */
 export const answerHeaders = (
   answer: GatewayAnswer,
   allowed: AllowedOrigins,

@@ -13,7 +13,6 @@ export const PATH_PARAMETERS: StrictObjectMessages = {
   unknownKey: 'is not a known path parameter',
 };
 
-/** Each integer parameter, and the schema of the integer it decodes to. */
 const INTEGER_PARAMS = new WeakMap<v.GenericSchema, v.GenericSchema<number>>();
 
 /**
@@ -34,9 +33,6 @@ export const integerParam = <const T extends v.GenericSchema<number>>(schema: T)
   return param;
 };
 
-/**
- * The schema of the integer an `integerParam` decodes to, or undefined for any other schema: the
- * document shows such a parameter as that integer.
- */
+/** The schema of the integer an `integerParam` decodes to, as the document shows it. */
 export const decodedIntegerOf = (schema: v.GenericSchema): v.GenericSchema<number> | undefined =>
   INTEGER_PARAMS.get(schema);

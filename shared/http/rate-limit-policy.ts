@@ -19,17 +19,14 @@ import { type Plan, QUOTA_PERIOD_SECONDS } from '#shared/fair-use/plans';
 
 export const RATE_LIMIT_POLICY_HEADER = 'RateLimit-Policy';
 
-/** The name of a plan's rate policy, beside its quota policy (named as the plan). */
 export const ratePolicyName = (plan: string): string => `${plan}-rate`;
 
-/** The `RateLimit-Policy` value of a key on plan `name`. */
 export const rateLimitPolicy = (name: string, plan: Plan): string =>
   [
     `"${name}";q=${plan.quota.limit};w=${QUOTA_PERIOD_SECONDS[plan.quota.period]}`,
     `"${ratePolicyName(name)}";q=${plan.burstLimit};w=${Math.ceil(plan.burstLimit / plan.rateLimit)}`,
   ].join(', ');
 
-/** One quota policy of a `RateLimit-Policy` value. */
 export interface QuotaPolicy {
   readonly name: string;
   readonly quota: number;
@@ -38,10 +35,7 @@ export interface QuotaPolicy {
 
 const POLICY_ITEM = /^"([a-z][a-z0-9-]*)";q=(\d+);w=(\d+)$/;
 
-/**
- * The policies of a `RateLimit-Policy` value as this service writes it (what a client, the
- * contract suite included, reads); undefined when it is not of that form.
- */
+/** The policies of a `RateLimit-Policy` value as this service writes it; undefined when it is not of that form. */
 export const parseRateLimitPolicy = (value: string | null | undefined): QuotaPolicy[] | undefined => {
   if (!value) return undefined;
   const policies: QuotaPolicy[] = [];

@@ -4,10 +4,8 @@ import type { ErrorCode } from '#shared/http/error-body';
 export const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Seconds a client should wait after its plan's quota is used up: an hour. The quota resets at
- * the start of the next calendar day or month (UTC), which API Gateway's gateway response, a
- * fixed answer, cannot compute; an hour keeps a client that retries from spending requests on
- * refusals, and the local server sends the same.
+ * After a spent quota, an hour: the quota resets at the next calendar day or month (UTC), which a
+ * gateway response, a fixed answer, cannot compute.
  */
 export const QUOTA_RETRY_AFTER_SECONDS = 3_600;
 
@@ -23,7 +21,6 @@ const RETRY_AFTER: Readonly<Partial<Record<ErrorCode, number>>> = {
   IDEMPOTENCY_KEY_IN_USE: RETRY_AFTER_SECONDS,
 };
 
-/** `Retry-After` for an error that a client should retry, nothing otherwise. */
 export const retryHeaders = (code: ErrorCode): Readonly<Record<string, string>> => {
   const seconds = RETRY_AFTER[code];
   return seconds === undefined ? {} : { 'Retry-After': String(seconds) };

@@ -11,13 +11,11 @@ import { SERVICE_NAME } from '#shared/observability/logger';
 /** CloudWatch namespace of the service's metrics: PetsCreated (EMF) and those the stack's log filters make. */
 export const METRICS_NAMESPACE = 'PetStore';
 
-/** Dimension names of PetsCreated, shared with the dashboard of the stack. */
+/** Shared with the stack's dashboard. */
 export const DIMENSION = { service: 'service', stage: 'stage' } as const;
 
-/** Metric names the functions publish, shared with the dashboard of the stack. */
 export const METRIC = { petsCreated: 'PetsCreated' } as const;
 
-/** What createPet reports. */
 export interface PetMetrics {
   /** One PetsCreated point, published at once (an EMF line on stdout). */
   countPetCreated(): void;

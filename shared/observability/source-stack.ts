@@ -2,19 +2,15 @@ import { readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapping } from 'node:module';
 
 /**
- * A logged error's stack in the sources. Node never reads a map at import (no runtime source maps:
- * docs/decisions/0002-no-runtime-source-maps.md); when a function logs an error, each frame in a
- * file with its map beside it (`index.mjs.map`, of the project's sources: infra/own-sources-map.ts)
- * names the source file, line and column instead (`shared/adapters/dynamodb/stored-items.ts:21:9`).
- * Each map is read once per process, at its first frame, with Node's own reader. Other frames
- * (Node's, tsx's on `npm start`, the dependencies' unmapped places) stay as they are, and so does
- * a stack whose map cannot be read: reporting an error never fails.
+ * A logged error's stack in the sources (no runtime source maps: docs/decisions/0002-no-runtime-source-maps.md):
+ * each frame in a file with its map beside it names the source file, line and column; each map is
+ * read once, with Node's own reader. Other frames stay as they are: reporting an error never fails.
  */
 
 /** A frame's file and place: `at f (file:///var/task/index.mjs:2:24089)`, `at async /var/task/index.mjs:2:6541`. */
 const FRAME = /^(\s*at (?:async )?(?:.*\()?)((?:file:\/\/)?\/[^\s()]+):(\d+):(\d+)(\)?)$/gm;
 
-/** Each file's map, once read (undefined: it has none, or it cannot be read). */
+/** Undefined: the file has no map, or it cannot be read. */
 const maps = new Map<string, SourceMap | undefined>();
 
 const mapOf = (file: string): SourceMap | undefined => {

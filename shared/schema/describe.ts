@@ -16,7 +16,6 @@ export interface OpenApiMeta {
 export interface OpenApiMetadata<TInput> extends v.BaseMetadata<TInput> {
   readonly type: 'openapi';
   readonly reference: typeof openApiMetadata;
-  /** The schema described, as it was before describe() piped it. */
   readonly schema: v.GenericSchema;
   readonly meta: OpenApiMeta;
 }
@@ -31,11 +30,9 @@ const openApiMetadata = <TInput>(schema: v.GenericSchema, meta: OpenApiMeta): Op
 });
 
 /**
- * Attaches OpenAPI metadata to a schema (`id` makes a named component, `description`, `example`,
- * `format`…): the schema, piped through a metadata item that the document generator
- * (tools/openapi/) reads and validation skips. No registry is written: the call has no side
- * effect, so a bundler that honours the annotation below drops a described schema nothing uses
- * (esbuild 0.28 honours it within a file only, as it does valibot's own).
+ * Attaches OpenAPI metadata to a schema. No registry is written: the call has no side effect, so a
+ * bundler that honours the annotation below drops a described schema nothing uses (esbuild 0.28
+ * honours it within a file only, as it does valibot's own).
  */
 /* @__NO_SIDE_EFFECTS__ */
 export const describe = <const T extends v.GenericSchema>(
@@ -44,7 +41,6 @@ export const describe = <const T extends v.GenericSchema>(
 ): v.SchemaWithPipe<readonly [T, OpenApiMetadata<v.InferOutput<T>>]> =>
   v.pipe(schema, openApiMetadata<v.InferOutput<T>>(schema, meta));
 
-/** Whether a pipe item is describe()'s metadata. */
 export const isOpenApiMetadata = (item: unknown): item is OpenApiMetadata<unknown> =>
   typeof item === 'object' &&
   item !== null &&

@@ -9,7 +9,6 @@ import * as v from 'valibot';
  * request lacks: shared/http/middleware/validate-request.ts.)
  */
 
-/** The message a missing entry gets: its own schema's first problem with no value. */
 const missingEntryMessage = (entries: v.ObjectEntries, issue: v.BaseIssue<unknown>): string => {
   const key = issue.path?.[0]?.key;
   const entry = typeof key === 'string' && Object.hasOwn(entries, key) ? entries[key] : undefined;
@@ -27,9 +26,7 @@ export const object = <const E extends v.ObjectEntries>(entries: E, notObject?: 
   );
 
 export interface StrictObjectMessages {
-  /** What a value that is no object at all is told. */
   readonly notObject: string;
-  /** What each key the schema does not know is told. */
   readonly unknownKey: string;
 }
 

@@ -4,10 +4,8 @@ import { TokenBucket } from '#tools/local/fair-use';
 import { assertResponseHeaders } from './response-headers';
 
 /**
- * The contract suite's client, which the HTTP tests use too. Built with
- * `ApiClient.checkedAgainst(contract, …)`, it holds every response, as it arrives, to the OpenAPI
- * document and to the headers every response carries (nosniff, no-store, Retry-After on 429 and
- * 503): a response that breaks either fails the request, and so the check or test. A plain
+ * The contract suite's client, which the HTTP tests use too. `ApiClient.checkedAgainst(contract, …)`
+ * holds every response to the OpenAPI document and the headers every response carries; a plain
  * `new ApiClient(…)` checks nothing.
  */
 
@@ -22,15 +20,12 @@ export interface ObservedExchange {
   readonly json: unknown;
 }
 
-/** What the client runs on every response, e.g. a contract check that throws. */
 export type ResponseCheck = (exchange: ObservedExchange) => void;
 
-/** The contract a checked client holds responses to. */
 export interface ResponseContract {
   assertConforms(exchange: ObservedExchange): void;
 }
 
-/** The key's plan quota is used up: every further request would be refused until it resets. */
 export class QuotaExhausted extends Error {
   override readonly name = 'QuotaExhausted';
 }
@@ -38,11 +33,7 @@ export class QuotaExhausted extends Error {
 /** The User-Agent the suite sends: AWS's managed rules in front of a stage block a request without one. */
 export const SUITE_USER_AGENT = 'petstore-contract-suite/1';
 
-/**
- * Keeps a client within its key's plan, as a client should (docs/guide.md): a token bucket of
- * the plan's rate, learnt from the first `RateLimit-Policy` an answer names (`"<plan>-rate";q=
- * <burst>;w=<seconds>`: `q` at once, `q` per `w` seconds); nothing is paced before that.
- */
+/** Keeps a client within its key's plan: a token bucket of the rate the first `RateLimit-Policy` names. */
 export class Pacer {
   private bucket: TokenBucket | undefined;
 
@@ -53,7 +44,6 @@ export class Pacer {
       this.bucket = new TokenBucket(Math.max(1, rate.quota - 1), rate.quota / rate.windowSeconds, Date.now());
   }
 
-  /** Resolves when the plan allows one more request, and takes it. */
   async take(): Promise<void> {
     while (this.bucket && !this.bucket.take(Date.now())) await sleep(1_000 / this.bucket.refillPerSecond);
   }
@@ -65,9 +55,9 @@ const TRIES = 5;
 export interface ApiRequest {
   readonly method?: string;
   readonly headers?: Record<string, string>;
-  /** An object is sent as JSON with `Content-Type: application/json`; a string as it is. */
+  /** An object is sent as JSON; a string as it is. */
   readonly body?: unknown;
-  /** Send without the Authorization header. */
+  /** Without the Authorization header. */
   readonly anonymous?: boolean;
 }
 
@@ -83,10 +73,6 @@ export class ApiClient {
     private readonly pacer?: Pacer,
   ) {}
 
-  /**
-   * A client whose every response must conform to `contract` (docs/openapi.yaml), carry the
-   * headers every response carries, and pass `also` when given.
-   */
   static checkedAgainst(
     contract: ResponseContract,
     baseUrl: string,

@@ -3,10 +3,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ObservedExchange } from './api-client';
 
 /**
- * The few assertions the contract suite needs beyond `node:assert/strict` (which the checks use
- * for equality and patterns). Each throws Node's AssertionError with `actual` and `expected`, so
- * the smoke report gives the reason and a test runner shows the difference. The suite runs
- * outside any test runner (`npm run smoke`), so it depends on none.
+ * Assertions beyond `node:assert/strict`, each an AssertionError with `actual` and `expected`: the
+ * suite runs outside any test runner (`npm run smoke`), so it depends on none.
  */
 
 const fail = (message: string, actual: unknown, expected: unknown, operator: string): never => {
@@ -20,24 +18,20 @@ export const assertContains = (text: string | null | undefined, part: string): v
   }
 };
 
-/** `list` has an element deeply equal to `item`. */
 export const assertIncludes = <T>(list: readonly T[], item: T): void => {
   if (!list.some((candidate) => isDeepStrictEqual(candidate, item))) {
     fail(`Expected ${JSON.stringify(list)} to include ${JSON.stringify(item)}`, list, item, 'includes');
   }
 };
 
-/** `actual` is at least `least`. */
 export const assertAtLeast = (actual: number, least: number): void => {
   if (!(actual >= least)) fail(`Expected ${actual} to be at least ${least}`, actual, least, '>=');
 };
 
-/** `actual` is at most `most`. */
 export const assertAtMost = (actual: number, most: number): void => {
   if (!(actual <= most)) fail(`Expected ${actual} to be at most ${most}`, actual, most, '<=');
 };
 
-/** The `details` of a validation failure. */
 export const detailsOf = (response: ObservedExchange): { field: string; message: string }[] =>
   (response.json as { details?: { field: string; message: string }[] } | undefined)?.details ?? [];
 

@@ -8,13 +8,9 @@ import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
 import type { ObservedExchange } from './api-client';
 
 /**
- * Checks HTTP responses against the committed OpenAPI document (docs/openapi.yaml), the one
- * clients read: the status is declared for the operation, the body is valid against its schema
- * (Ajv, JSON Schema 2020-12, formats checked), required headers are present and valid, and the
- * Content-Type is a declared media type. A request to a path the document does not have is held
- * to API Gateway's answer for it (`components.responses.NotFound`); another method on a known
- * path to the answers every operation of the path shares with the gateway (`405`, and the
- * responses referenced from `components.responses`).
+ * Checks HTTP responses against docs/openapi.yaml: status, body (Ajv, JSON Schema 2020-12, formats
+ * checked), headers and Content-Type. An unknown path is held to `components.responses.NotFound`;
+ * another method on a known path to what the gateway answers for every operation of the path.
  */
 
 type Json = { [key: string]: unknown };
@@ -36,7 +32,6 @@ const OPENAPI_OBJECT_FIELDS = [
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/** JSON Pointer escaping of one reference token. */
 const escapeToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
 const unescapeToken = (token: string) => token.replaceAll('~1', '/').replaceAll('~0', '~');
 
@@ -73,7 +68,6 @@ export class Contract {
     this.ajv.addSchema(document, DOCUMENT_ID);
   }
 
-  /** What the document holds at a local pointer (`#/components/...`). */
   at(pointer: string): unknown {
     return pointer
       .replace(/^#\//, '')
@@ -82,7 +76,6 @@ export class Contract {
       .reduce<unknown>((node, token) => (node as Json | undefined)?.[token], this.document);
   }
 
-  /** Follows a Reference Object to what it points at, keeping track of where that is. */
   private deref(pointer: string): { pointer: string; value: Json } {
     let current = pointer;
     for (let hops = 0; hops < 10; hops += 1) {
@@ -94,7 +87,6 @@ export class Contract {
     throw new Error(`${this.source}: reference loop at ${pointer}`);
   }
 
-  /** Validates a value against the schema at a pointer of the document. */
   validate(schemaPointer: string, value: unknown): string[] {
     let validator = this.validators.get(schemaPointer);
     if (!validator) {
@@ -160,7 +152,6 @@ export class Contract {
     };
   }
 
-  /** Every way the response breaks the document; empty when it conforms. */
   violations(exchange: Exchange): string[] {
     const requestPath = new URL(exchange.path, 'http://contract.invalid').pathname;
     if (exchange.method.toUpperCase() === 'OPTIONS' && this.templateOf(requestPath)) {
@@ -211,11 +202,7 @@ export class Contract {
     return problems.map((problem) => `${problem} [${label}, response ${pointer}]`);
   }
 
-  /**
-   * A CORS preflight on a path of the document is not an operation of the API: API Gateway answers
-   * it (docs/api.md, "CORS"), and the document, like most, does not describe it. What the CORS
-   * protocol asks of it is checked instead: 204, no body, and the house headers.
-   */
+  /** A preflight is API Gateway's, not in the document: 204, no body, and the house headers. */
   private preflightViolations(exchange: Exchange): string[] {
     const problems: string[] = [];
     if (exchange.status !== 204) problems.push(`a preflight answered ${exchange.status}, not 204`);
@@ -226,7 +213,6 @@ export class Contract {
     return problems.map((problem) => `${problem} [OPTIONS ${exchange.path}, CORS preflight]`);
   }
 
-  /** Throws, listing every violation, when the response breaks the document. */
   assertConforms(exchange: Exchange): void {
     const problems = this.violations(exchange);
     if (problems.length === 0) return;

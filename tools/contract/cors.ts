@@ -6,11 +6,7 @@ import type { ObservedExchange } from './api-client';
 import { assertIncludes } from './assertions';
 import { type ContractArea, check } from './check';
 
-/**
- * CORS as a browser on another origin meets it, beyond each path's preflight (operations.ts): the
- * request headers every operation reads are allowed, and an answer exposes the headers it may carry
- * (the contracts say which).
- */
+/** CORS as a browser on another origin meets it, beyond each path's preflight (operations.ts). */
 
 const LIST = listPets.path;
 const FOREIGN = 'https://not-allowed.example';

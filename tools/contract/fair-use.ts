@@ -15,7 +15,6 @@ import { requestIdOfAnswer } from './response-headers';
  * on every answer to an accepted key, and, with a key it may spend, a 429 past the plan's rate.
  */
 
-/** The Error body's requestId, if any. */
 const bodyRequestId = (response: ObservedExchange): unknown =>
   (response.json as { requestId?: unknown } | undefined)?.requestId;
 
@@ -45,7 +44,6 @@ const LIST = listPets.path;
 /** A method the listing's path does not have: API Gateway's 405 mock answers it, no function runs. */
 const UNANSWERED = HTTP_METHODS.find((method) => !allowedMethods(LIST).includes(method)) ?? 'DELETE';
 
-/** Waves of requests at once before a check gives up on seeing a 429. */
 const WAVES = 5;
 
 export const FAIR_USE_AREA: ContractArea = {

@@ -13,12 +13,7 @@ const CREATE = createPet.path;
 const withKey = (key: string) => ({ headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
 const replayed = (response: ObservedExchange) => response.headers.get(IDEMPOTENT_REPLAYED_HEADER);
 
-/**
- * A create with `key`, sent again as a client does when the service answers that it is too busy
- * (503 or 429, every one with `Retry-After`): after the seconds it says, at most 5 times. A stage,
- * or a local server on a busy machine, may answer any request so; a retry with the same key is
- * what makes that safe.
- */
+/** A create with `key`, sent again after `Retry-After` on a 503 or 429 (at most 5 times), as a client does. */
 const postAsClient = async (api: ApiClient, body: unknown, key: string): Promise<ObservedExchange> => {
   for (let attempt = 1; ; attempt += 1) {
     const response = await api.post(CREATE, body, withKey(key));

@@ -11,7 +11,6 @@ import { smokeName } from './target';
 
 const LIST = listPets.path;
 
-/** The path a next link points to, below the base URL; undefined on the last page. */
 export const nextPath = (response: ObservedExchange): string | undefined => {
   const link = response.headers.get('link');
   if (link === null) return undefined;

@@ -1,7 +1,6 @@
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import type { ObservedExchange } from './api-client';
 
-/** The `requestId` of an Error body, if the answer has one. */
 const bodyRequestId = (json: unknown): unknown =>
   typeof json === 'object' && json !== null && 'requestId' in json ? json.requestId : undefined;
 
@@ -12,12 +11,7 @@ const bodyRequestId = (json: unknown): unknown =>
 export const requestIdOfAnswer = (headers: Headers): string | null =>
   headers.get(REQUEST_ID_HEADER) ?? headers.get(API_GATEWAY_ID_HEADER);
 
-/**
- * What every answer carries, whoever gives it (a function, the gateway itself): never sniffed
- * as another type, never cached, its request id (`Request-Id`, or `x-amz-apigw-id` on API
- * Gateway's own answers; the same value when both are there, and the Error body's `requestId`
- * when it has one), and on a 429 or 503 when to retry.
- */
+/** What every answer carries, whoever gives it: nosniff, no-store, its request id, and Retry-After on a 429 or 503. */
 export const responseHeaderProblems = (
   exchange: Pick<ObservedExchange, 'status' | 'headers'> & Partial<Pick<ObservedExchange, 'json'>>,
 ): string[] => {
@@ -49,7 +43,6 @@ export class MissingResponseHeader extends Error {
   override readonly name = 'MissingResponseHeader';
 }
 
-/** Throws, naming each problem, when a response lacks a header every response must carry. */
 export const assertResponseHeaders = (exchange: ObservedExchange): void => {
   const problems = responseHeaderProblems(exchange);
   if (problems.length > 0) {

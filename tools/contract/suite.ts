@@ -8,12 +8,9 @@ import { PAGINATION_AREA } from './pagination';
 import { PETS_AREA } from './pets';
 
 /**
- * The contract suite: what a client can check on any stage without side effects beyond pets
- * named `smoke-…`. Its first area is derived from the operations' contracts (every operation
- * gets it by being listed); the others are the features no one operation's contract shows. The
- * HTTP tests run it against the local server (test/http/contract.test.ts); `npm run smoke` runs
- * it against any base URL. A read-only target (`--read-only`) skips the checks that create pets;
- * a check that does not apply to a target is skipped with its reason.
+ * The contract suite: what a client can check on any stage without side effects beyond pets named
+ * `smoke-…`. Its first area derives from the operations' contracts; the others are what no one
+ * operation's contract shows. The HTTP tests and `npm run smoke` run it.
  */
 export const CONTRACT_SUITE: readonly ContractArea[] = [
   OPERATIONS_AREA,

@@ -10,34 +10,21 @@ import { type Contract, loadContract } from './conformance';
  * SMOKE_PREFIX, in the checks marked `creates` (which a read-only run skips).
  */
 
-/** The start of the name of every pet the suite creates, so operators can find and remove them. */
 export { SMOKE_PREFIX };
 
 export interface ContractTarget {
-  /** The API's base URL, ending in `/v1`. */
+  /** Ends in `/v1`. */
   readonly baseUrl: string;
   readonly apiKey: string;
-  /**
-   * Holds every response to docs/openapi.yaml and to the headers every response carries; keeps
-   * to the key's plan (RateLimit-Policy), waits out a 429 and stops the run on a spent quota.
-   */
+  /** Checked against docs/openapi.yaml, paced by the key's plan. */
   readonly api: ApiClient;
-  /**
-   * A web origin the target allows (CORS). Without one, the checks of an allowed origin's answers
-   * are skipped, saying so (production allows no origin).
-   */
+  /** A web origin the target allows; without one, the checks of its answers are skipped. */
   readonly allowedOrigin?: string;
-  /**
-   * Which origins the target allows, when known: `listed` (a stage, or PETSTORE_CORS_ORIGINS) or
-   * `any` (npm start by default). Unknown, the checks accept either.
-   */
+  /** `listed` (a stage, or PETSTORE_CORS_ORIGINS) or `any` (npm start); unknown, the checks accept either. */
   readonly origins?: 'listed' | 'any';
-  /** A read-only run: the checks that create pets are skipped, and a created pet fails the run. */
+  /** The checks that create pets are skipped, and a created pet fails the run. */
   readonly readOnly: boolean;
-  /**
-   * A client with a key of its own that the throttling check may spend (best on a small plan, such
-   * as staging's `trial`). Without one, that check is skipped, saying so.
-   */
+  /** With a key of its own the throttling check may spend (best on a small plan such as `trial`). */
   readonly throttled?: ApiClient;
 }
 
@@ -57,9 +44,7 @@ export const contractTarget = (options: {
   readonly apiKey: string;
   readonly allowedOrigin?: string;
   readonly origins?: 'listed' | 'any';
-  /** Skip the checks that create pets, and refuse, as a failed check, any response that shows a pet was created. */
   readonly readOnly?: boolean;
-  /** A key the throttling check may spend: it sends faster than the key's plan allows. */
   readonly throttleKey?: string;
 }): ContractTarget => {
   contract ??= loadContract();
@@ -91,5 +76,4 @@ export const contractTarget = (options: {
   };
 };
 
-/** A name of this run's own: the prefix, a label, a random part. */
 export const smokeName = (label: string): string => `${SMOKE_PREFIX}${label}-${randomUUID().slice(0, 8)}`;

@@ -16,18 +16,16 @@ import type { UsageRegistry } from '#tools/keys/usage-registry';
 
 export interface ApiGatewayRegistryOptions {
   readonly client: APIGatewayClient;
-  /** The stage's stack (`PetStore-staging`): its usage plans are named `<stack>-<plan>`. */
+  /** Its usage plans are named `<stack>-<plan>`. */
   readonly stackName: string;
-  /** The region, for the commands it prints. */
   readonly region?: string;
 }
 
-/** A usage plan of the stack that is not there: the stack is not deployed, or has no such plan. */
 export class UsagePlanNotFoundError extends Error {
   override readonly name = 'UsagePlanNotFoundError';
 }
 
-/** Runs `call`, taking API Gateway's `error` answer (by its type) as the work already done. */
+/** Runs `call`, taking API Gateway's `error` answer as the work already done. */
 const tolerating = async (
   error: new (...args: never[]) => Error,
   call: () => Promise<unknown>,
@@ -107,7 +105,6 @@ export class ApiGatewayRegistry implements UsageRegistry {
     return `aws apigateway delete-api-key --api-key ${identifierId}${this.region ? ` --region ${this.region}` : ''}`;
   }
 
-  /** The id of the usage plan of `plan`, among the usage plans of the account and region. */
   private async usagePlanId(plan: string): Promise<string> {
     this.usagePlanIds ??= this.listUsagePlans().catch((error: unknown) => {
       this.usagePlanIds = undefined;

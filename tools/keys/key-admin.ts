@@ -10,15 +10,11 @@ import type { UsageRegistry } from '#tools/keys/usage-registry';
  * too, an IncompleteChangeError names what was left and the command that finishes it.
  */
 
-/** A plan the stage does not have. */
 export class UnknownPlanError extends Error {
   override readonly name = 'UnknownPlanError';
 }
 
-/**
- * A change that stopped half-way and could not be undone: what is left, and the commands that
- * put it right (each safe to run more than once).
- */
+/** A change that stopped half-way and could not be undone, and the commands that put it right. */
 export class IncompleteChangeError extends Error {
   override readonly name = 'IncompleteChangeError';
   constructor(
@@ -34,7 +30,6 @@ export type Outcome<T> =
   | { readonly done: true; readonly value: T }
   | { readonly done: false; readonly reason: string };
 
-/** Where a target's keys are: their records, their usage identifiers (none locally), the stage's plans. */
 export interface KeysStores {
   readonly apiKeys: ApiKeyRepository;
   readonly registry: UsageRegistry | undefined;
@@ -42,7 +37,6 @@ export interface KeysStores {
 }
 
 export interface KeyAdminOptions extends KeysStores {
-  /** How to run the keys command again for this target: `npm run keys -- <args> <this>`. */
   readonly rerun: (args: string) => string;
   readonly now?: () => Date;
 }
@@ -50,7 +44,6 @@ export interface KeyAdminOptions extends KeysStores {
 export const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
-/** Creates, revokes and moves keys, keeping records and usage identifiers in step. */
 export class KeyAdmin {
   private readonly apiKeys: ApiKeyRepository;
   private readonly registry: UsageRegistry | undefined;
@@ -63,15 +56,11 @@ export class KeyAdmin {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** The plan a record is on. */
   planOf(record: ApiKeyRecord): string {
     return record.plan ?? this.plans.defaultPlan;
   }
 
-  /**
-   * A new key on `plan`: its usage identifier made and put in the plan's usage plan, then its
-   * record stored. The key itself is returned, to be shown once.
-   */
+  /** A new key on `plan`, metered first, then its record stored. */
   async create(
     name: string,
     plan: string = this.plans.defaultPlan,
@@ -114,11 +103,9 @@ export class KeyAdmin {
   }
 
   /**
-   * Puts a key on another plan: its usage identifier taken out of every other plan's usage plan
-   * (API Gateway keeps an identifier in one usage plan per stage) and put in the new one's, then
-   * its record changed. A key made before plans gets a usage identifier here. The result is the
-   * same whatever state a stopped command left, so running it again finishes it, and moving a key
-   * to the plan it is on repairs its identifier's place.
+   * Puts a key on another plan: its usage identifier out of every other plan's usage plan, into the
+   * new one's, then its record changed. The result is the same whatever state a stopped command
+   * left, so running it again finishes it.
    */
   async move(keyId: string, plan: string): Promise<Outcome<ApiKeyRecord>> {
     this.checkPlan(plan);
@@ -141,7 +128,6 @@ export class KeyAdmin {
     return { done: true, value: (await this.apiKeys.findById(keyId)) ?? record };
   }
 
-  /** Moves a metered key's identifier and record; on failure puts the identifier back, or says how to. */
   private async moveIdentifier(
     record: ApiKeyRecord,
     usage: UsageIdentifier,
@@ -168,7 +154,6 @@ export class KeyAdmin {
     }
   }
 
-  /** The identifier in the usage plan of `plan`, and in no other plan's of the stage. */
   private async place(identifierId: string, plan: string): Promise<void> {
     const registry = this.registry as UsageRegistry;
     for (const other of planNames(this.plans).filter((name) => name !== plan))
@@ -176,7 +161,6 @@ export class KeyAdmin {
     await registry.addToPlan(identifierId, plan);
   }
 
-  /** The record on `plan`, with `usage`; fails when the record is gone. */
   private async assign(
     record: ApiKeyRecord,
     plan: string,
@@ -186,7 +170,6 @@ export class KeyAdmin {
       throw new Error(`${record.keyId} was deleted while its plan was being changed`);
   }
 
-  /** A usage identifier for `keyId` in the usage plan of `plan`; none without a registry. */
   private async meter(keyId: string, plan: string): Promise<UsageIdentifier | undefined> {
     if (!this.registry) return undefined;
     const usage = await this.registry.createIdentifier(keyId);
@@ -203,7 +186,6 @@ export class KeyAdmin {
     return usage;
   }
 
-  /** Deletes a usage identifier nothing uses, or says how to when that fails too. */
   private async undo(what: string, cause: unknown, usage: UsageIdentifier): Promise<void> {
     const registry = this.registry as UsageRegistry;
     try {

@@ -47,17 +47,14 @@ Find the table of a stage:
   aws cloudformation describe-stacks --stack-name PetStore-<stage> \\
     --query "Stacks[0].Outputs[?OutputKey=='${OUTPUT.tableName(API_KEYS_TABLE)}'].OutputValue" --output text`;
 
-/** A command line that cannot be run: the message says what is wrong, the usage follows. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** What the command needs from this machine's AWS setup and does not find there. */
 export class SetupError extends Error {
   override readonly name = 'SetupError';
 }
 
-/** Where the keys are: the table, and how to reach it. */
 export interface KeysTarget {
   readonly table: string;
   readonly stage?: StageName;
@@ -74,7 +71,6 @@ export type KeysCommand =
 
 const isStage = (value: string): value is StageName => (STAGE_NAMES as readonly string[]).includes(value);
 
-/** The target the options name, checked: a known stage, a table of its stack, an http(s) endpoint. */
 const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget => {
   const { table, stage, region, endpoint } = values;
   if (stage !== undefined && !isStage(stage))
@@ -99,7 +95,6 @@ const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget
   };
 };
 
-/** The command line as a command; throws UsageError with what is wrong. */
 export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -171,7 +166,6 @@ const columns = (rows: readonly string[][]): string[] => {
   );
 };
 
-/** The keys command for the same target, to re-run: `npm run -s keys -- <args> --table … [--stage …]`. */
 export const rerunCommand =
   (target: KeysTarget) =>
   (args: string): string =>
@@ -184,7 +178,6 @@ export const rerunCommand =
       ...(target.endpoint ? [`--endpoint ${target.endpoint}`] : []),
     ].join(' ');
 
-/** Runs a parsed command against a target's stores; resolves to the process exit code. */
 export const runKeys = async (
   command: Exclude<KeysCommand, { command: 'help' }>,
   stores: KeysStores,
@@ -268,19 +261,13 @@ export interface KeysRepository extends KeysStores {
   readonly close: () => void;
 }
 
-/**
- * An operator's laptop may be far from the region (TLS set-up alone can take a second), so the
- * command allows more than the functions' 1 s per attempt; but a stalled network still ends it.
- */
+/** An operator's laptop may be far from the region: more than the functions' 1 s per attempt, but bounded. */
 const OPERATOR_TIME_BUDGET = {
   maxAttempts: 3,
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
 } as const;
 
-/**
- * Resolves the client's region, then its credentials, as its first call would, and says which
- * setting is missing instead of the SDK's own error from deep inside that call.
- */
+/** Says which setting is missing, rather than the SDK's own error from deep inside the first call. */
 const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
   try {
     await client.config.region();
@@ -298,7 +285,6 @@ const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
   }
 };
 
-/** The stage of an AWS target: --stage, or the one whose stack the table's name starts with. */
 export const stageOf = (target: KeysTarget): StageName => {
   const stage = target.stage ?? STAGE_NAMES.find((name) => target.table.startsWith(`${stackName(name)}-`));
   if (!stage)
@@ -308,10 +294,7 @@ export const stageOf = (target: KeysTarget): StageName => {
   return stage;
 };
 
-/**
- * The stores of a target: in AWS (default credentials), the table and the stage's usage plans in
- * API Gateway; at another endpoint such as DynamoDB Local, the table alone, with the local plans.
- */
+/** In AWS, the table and the stage's usage plans; at another endpoint (DynamoDB Local), the table alone. */
 export const repositoryFor = (target: KeysTarget): KeysRepository => {
   if (target.endpoint) {
     const client = createDocumentClient({ endpoint: target.endpoint });

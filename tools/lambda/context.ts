@@ -10,11 +10,10 @@ export interface LambdaContextOptions {
   readonly region?: string;
   /** @default 'local' */
   readonly logStreamName?: string;
-  /** The invocation's id, as Lambda gives each one. @default a new UUID */
+  /** @default a new UUID */
   readonly awsRequestId?: string;
 }
 
-/** A Lambda context as the runtime passes it (the handlers read the request id and the deadline). */
 export const lambdaContext = (functionName: string, options: LambdaContextOptions = {}): Context => {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   return {

@@ -3,12 +3,9 @@ import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-l
 import { STAGE_NAME } from '#shared/http/paths';
 import { callerIdentity } from '#tools/lambda/context';
 
-/**
- * Events as API Gateway (REST API) sends them, for the local gateway and the bench alike. Names
- * and values go out in null-prototype objects: a header called `__proto__` is data like any other.
- */
+/** Events as API Gateway (REST API) sends them, in null-prototype objects: a header `__proto__` is data. */
 
-/** Where a local request pretends to come from: account, API and region of the method ARN. */
+/** Account, API and region of the method ARN. */
 export interface ApiIdentity {
   readonly accountId: string;
   readonly apiId: string;
@@ -35,7 +32,6 @@ export const tokenAuthorizerEvent = (
 
 type Pairs = Iterable<readonly [string, string]>;
 
-/** Last value and all values by name, as API Gateway splits headers and query strings. */
 const singleAndMulti = (pairs: Pairs) => {
   const single: Record<string, string> = Object.create(null);
   const multi: Record<string, string[]> = Object.create(null);
@@ -51,18 +47,16 @@ const singleAndMulti = (pairs: Pairs) => {
 export interface ProxyRequest {
   readonly api?: ApiIdentity;
   readonly method: string;
-  /** Path below the stage, e.g. `/pets/7`. */
+  /** Below the stage, e.g. `/pets/7`. */
   readonly path: string;
   /** The resource it matched, e.g. `/pets/{petId}`. */
   readonly resource: string;
   readonly pathParameters?: Readonly<Record<string, string>> | null;
-  /** Headers in the order and case they were sent. */
   readonly headers?: Pairs;
   readonly query?: Pairs;
   readonly body?: string | null;
   /** The id API Gateway generates (`extendedRequestId`); `requestId` is a UUID of its own. */
   readonly requestId: string;
-  /** What the authorizer answered: `principalId` and its `context`. */
   readonly authorizer?: Readonly<Record<string, string | number | boolean | null | undefined>>;
   readonly sourceIp?: string;
   readonly protocol?: string;

@@ -56,23 +56,18 @@ const isAuthorizerResult = (value: unknown): value is APIGatewayAuthorizerResult
 
 const VALID_TOKEN = new RegExp(IDENTITY_VALIDATION_EXPRESSION);
 
-/** The refusal API Gateway answers an outcome of the authorizer step with. */
 const refusal = (outcome: AuthorizerOutcome) => GatewayRefusal.of(AUTHORIZER_OUTCOMES[outcome]);
 
-/** Thrown by the timer of an authorizer call that took longer than its Lambda timeout. */
 const TIMED_OUT = Symbol('timed out');
 
 export interface AuthorizeOptions {
   readonly authorizer: TokenAuthorizerHandler;
-  /** Every value of the `Authorization` header the request carried. */
+  /** Every `Authorization` header of the request. */
   readonly tokens: readonly string[];
   readonly methodArn: string;
-  /** The authorizer's Lambda timeout: past it, the call is over (`timeout`). */
+  /** The authorizer's Lambda timeout. */
   readonly timeoutMs: number;
-  /**
-   * The request's id, as the authorizer's invocation id: in AWS the access log's
-   * `authorizerRequestId` joins the two; here one `grep` finds a request's lines.
-   */
+  /** As the authorizer's invocation id, so one `grep` finds a request's lines. */
   readonly requestId?: string;
 }
 

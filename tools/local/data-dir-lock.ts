@@ -19,26 +19,21 @@ import { DYNAMODB_LOCAL_LAUNCHER, LocalConfigError, localDataPaths } from '#tool
  * is never joined nor stopped unasked. A server given DYNAMODB_ENDPOINT takes no lock.
  */
 
-/** What the lock file says. */
 export interface LockRecord {
-  /** The server holding the directory. */
   readonly pid: number;
-  /** Its command line, so that a PID reused by another program is not taken for it. */
+  /** So that a PID reused by another program is not taken for the server. */
   readonly command: string;
   /** `npm start` or `npm run dev`. */
   readonly server: string;
-  /** The API's port (0 until it listens, when asked for any port). */
+  /** 0 until it listens, when asked for any port. */
   readonly port: number;
-  /** The DynamoDB Local it runs, once started. */
   readonly dynamoDbPid?: number;
-  /** The key it accepts (absent from a lock an older server wrote). */
+  /** Absent from a lock an older server wrote. */
   readonly apiKey?: string;
-  /** The web origins it allows (CORS; `*`: any). */
   readonly corsOrigins?: readonly string[];
   readonly startedAt: string;
 }
 
-/** The data directory is held by a running server. */
 export class DataDirInUseError extends LocalConfigError {
   override readonly name = 'DataDirInUseError';
   constructor(
@@ -51,7 +46,6 @@ export class DataDirInUseError extends LocalConfigError {
   }
 }
 
-/** A DynamoDB Local that no server owns runs on the data directory. */
 export class StrayDynamoDbLocalError extends LocalConfigError {
   override readonly name = 'StrayDynamoDbLocalError';
   constructor(pids: readonly number[], directory: string) {
@@ -63,7 +57,6 @@ export class StrayDynamoDbLocalError extends LocalConfigError {
 
 export interface DataDirLock {
   readonly file: string;
-  /** Records the API's port or the PID of a (re)started DynamoDB Local. */
   update(changes: Partial<Pick<LockRecord, 'port' | 'dynamoDbPid'>>): void;
   /** Gives the directory up (only if the lock is still this process's). */
   release(): void;
@@ -95,10 +88,8 @@ const read = (file: string): LockRecord | 'missing' | 'unreadable' => {
   }
 };
 
-/** Whether the server a lock names still runs: its PID, with the command line it recorded. */
 const holderRuns = (record: LockRecord): boolean => commandLineOf(record.pid) === record.command;
 
-/** Whether `args` are those of a DynamoDB Local with its data in `directory`. */
 const servesDirectory = (args: readonly string[], directory: string): boolean =>
   args.some((arg) => arg.endsWith(DYNAMODB_LOCAL_LAUNCHER) || arg.endsWith('DynamoDBLocal.jar')) &&
   args.some((arg, index) => arg === '-dbPath' && args[index + 1] === directory);
@@ -152,14 +143,9 @@ const removeStale = (file: string, seen: LockRecord | 'unreadable') => {
 /** A lock file just created may still be empty for a moment: how long to wait before judging it. */
 const UNREADABLE_GRACE_MS = 1_000;
 
-/**
- * Takes the data directory for this process, before DynamoDB Local starts: throws
- * DataDirInUseError when a running server holds it, and StrayDynamoDbLocalError when a DynamoDB
- * Local no lock names uses it; cleans up after a server that is gone.
- */
+/** Takes the data directory for this process, before DynamoDB Local starts; cleans up after a server that is gone. */
 export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> => {
   const { lock: file, dynamoDb } = localDataPaths(options.dataDir);
-  // As DynamoDB Local is given it (tools/local/dynamodb-local.ts resolves it).
   const directory = resolve(dynamoDb);
   const log = options.log ?? (() => undefined);
   let record: LockRecord = {

@@ -17,7 +17,6 @@ export const runDevServer = async (): Promise<void> => {
   const settings = readLocalSettings(process.env);
   const { dataDir, port, dynamoDbEndpoint: endpoint, corsOrigins } = settings;
   ensureDataDir(dataDir);
-  // The key the server will read (kept in the data directory when generated), for the lock.
   const { apiKey } = localApiKey(settings);
   const lock = endpoint
     ? undefined

@@ -10,7 +10,6 @@ import { assertJava } from '#tools/local/java';
 import { DYNAMODB_LOCAL_LAUNCHER } from '#tools/local/settings';
 import { ensureDataDir } from '#tools/local/startup-checks';
 
-/** How a process ended: its exit code, or the signal that ended it. */
 export interface ProcessExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -21,21 +20,20 @@ export interface DynamoDbLocal {
   readonly endpoint: string;
   readonly port: number;
   readonly pid: number | undefined;
-  /** Java's temporary directory for this process: removed when it ends. */
+  /** Java's temporary directory: removed when it ends. */
   readonly scratchDir: string;
-  /** Settles when the Java process ends, whether `stop()` ended it or not. */
   readonly exited: Promise<ProcessExit>;
-  /** True once `stop()` was called: an exit after that is expected. */
+  /** Once `stop()` was called, an exit is expected. */
   readonly stopping: boolean;
   stop(): Promise<void>;
 }
 
 export interface DynamoDbLocalOptions {
-  /** Port to listen on; a free one when omitted. */
+  /** @default a free port */
   readonly port?: number;
-  /** Directory for the database file; in memory when omitted. */
+  /** @default in memory */
   readonly dataDir?: string;
-  /** How long to wait for it to answer. @default START_TIMEOUT_MS */
+  /** @default START_TIMEOUT_MS */
   readonly startTimeoutMs?: number;
 }
 
@@ -47,7 +45,6 @@ export const freePort = (): Promise<number> =>
     server.unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      // A TCP server's address is an AddressInfo (a string only for a pipe).
       const { port } = server.address() as AddressInfo;
       server.close(() => resolvePort(port));
     });
@@ -64,14 +61,12 @@ const jarDirectory = (): string => {
   return join(lib, release);
 };
 
-/** The launcher that binds DynamoDB Local to 127.0.0.1 (see the file). */
+/** Binds DynamoDB Local to 127.0.0.1 (see the file). */
 const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
 
 /**
- * DynamoDB Local on `port`, its data in `path` (in memory without), one database for every client
- * (`-sharedDb`), no telemetry. `scratch`, Java's temporary directory, gets the SQLite library
- * DynamoDB Local copies at every start and never deletes: it is removed when the process ends (by
- * this process, or by the launcher should this one be killed first).
+ * `scratch`, Java's temporary directory, gets the SQLite library DynamoDB Local copies at every
+ * start and never deletes: removed when the process ends (by this process, or by the launcher).
  */
 const javaArguments = (port: number, path: string | null, scratch: string): string[] => {
   const jars = jarDirectory();
@@ -94,7 +89,7 @@ const javaArguments = (port: number, path: string | null, scratch: string): stri
 /** A start takes about 1 s on an idle 2-core machine (0.3 s compiling the launcher), several when busy. */
 export const START_TIMEOUT_MS = 60_000;
 
-/** One readiness probe: a JVM that is up answers ListTables in milliseconds. */
+/** A JVM that is up answers ListTables in milliseconds. */
 const PING_TIMEOUT_MS = 1_000;
 
 const waitUntilReady = async (
@@ -121,10 +116,7 @@ const waitUntilReady = async (
 const running = new Map<ChildProcess, string>();
 let exitHookInstalled = false;
 
-/**
- * Starts DynamoDB Local with a shared database (every client sees the same tables whatever its
- * credentials) and resolves once it answers. `stop()` ends the Java process and waits for it.
- */
+/** Starts DynamoDB Local (`-sharedDb`: every client sees the same tables) and resolves once it answers. */
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   assertJava();
   const port = options.port ?? (await freePort());

@@ -7,11 +7,9 @@ import {
 
 export interface SupervisorOptions {
   readonly dataDir: string;
-  /** After a restart, before requests reach it: e.g. the tables and the key, should they be missing. */
+  /** After a restart, before requests reach it (the tables and the key, should they be missing). */
   readonly onRestart: (endpoint: string) => Promise<unknown>;
-  /** A DynamoDB Local started, the first or a new one: its PID, for the data directory's lock. */
   readonly onStart?: (pid: number | undefined) => void;
-  /** The supervisor gave up: the message says why. */
   readonly onGiveUp: (message: string) => void;
   readonly log: (line: string) => void;
   /** @default 3 */
@@ -24,7 +22,6 @@ export interface SupervisorOptions {
 
 export interface SupervisedDynamoDbLocal {
   readonly endpoint: string;
-  /** The Java process running now. */
   readonly pid: number | undefined;
   stop(): Promise<void>;
 }

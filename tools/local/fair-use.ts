@@ -2,10 +2,9 @@ import { type Plan, type Plans, planOf, type QuotaPeriod } from '#shared/fair-us
 import type { GatewayResponseType } from '#shared/http/gateway-behaviour';
 
 /**
- * The local stand-in for API Gateway's usage plans, so that a client's back-off can be tried on a
- * laptop. Per key, a token bucket (`burstLimit` tokens, refilled at `rateLimit` a second) and a
- * quota per calendar day or month (UTC). A refused request takes no token and counts towards no
- * quota. The state lives in memory; the clock is injected (milliseconds, as `Date.now`).
+ * The local stand-in for API Gateway's usage plans: per key, a token bucket (`burstLimit`, refilled
+ * at `rateLimit` a second) and a quota per calendar day or month (UTC). A refused request takes no
+ * token and counts towards no quota.
  */
 
 export type Clock = () => number;
@@ -24,7 +23,6 @@ export class TokenBucket {
     this.updatedAt = now;
   }
 
-  /** Tokens in the bucket at `now` (a fraction while one refills). */
   available(now: number): number {
     const elapsedSeconds = Math.max(0, now - this.updatedAt) / 1_000;
     this.tokens = Math.min(this.capacity, this.tokens + elapsedSeconds * this.refillPerSecond);
@@ -32,7 +30,6 @@ export class TokenBucket {
     return this.tokens;
   }
 
-  /** Takes a token at `now` if a whole one is there: true when taken. */
   take(now: number): boolean {
     if (this.available(now) < 1) return false;
     this.tokens -= 1;
@@ -50,7 +47,6 @@ export const quotaWindow = (period: QuotaPeriod, now: number): { start: number; 
   return { start: Date.UTC(year, month, day), end: Date.UTC(year, month, day + 1) };
 };
 
-/** What one key has spent: its bucket and its quota in the current window, for the plan it is on. */
 interface KeyState {
   readonly plan: string;
   readonly bucket: TokenBucket;
@@ -58,12 +54,10 @@ interface KeyState {
   used: number;
 }
 
-/** A request the limiter let through, or the gateway response API Gateway would refuse it with. */
 export type Admission =
   | { readonly admitted: true }
   | { readonly admitted: false; readonly refusal: GatewayResponseType };
 
-/** The caller as the authorizer names it: its key's id and the plan it is on. */
 export interface Caller {
   readonly keyId: string;
   readonly plan: string;
@@ -78,10 +72,6 @@ export class FairUse {
     private readonly now: Clock = Date.now,
   ) {}
 
-  /**
-   * Lets a request of `caller` through, counting it, or refuses it: QUOTA_EXCEEDED while the
-   * plan's quota is used up in the current window, THROTTLED while its bucket is empty.
-   */
   admit(caller: Caller): Admission {
     const now = this.now();
     const state = this.stateOf(caller, now);
@@ -119,7 +109,6 @@ export class FairUse {
   }
 }
 
-/** The caller an authorizer's answer names: its principal and the plan in its context. */
 export const callerOf = (authorization: {
   readonly principalId: string;
   readonly context?: Readonly<Record<string, unknown>> | null;

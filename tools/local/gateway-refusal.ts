@@ -8,11 +8,7 @@ import { REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { retryHeaders } from '#shared/http/retry';
 
-/**
- * An answer API Gateway gives itself instead of calling a function: thrown by the gateway's
- * steps and sent as the Error object, with the answer of `gateway-behaviour.ts` that the stack
- * configures for the same case.
- */
+/** An answer API Gateway gives itself instead of calling a function, as the stack configures it. */
 export class GatewayRefusal extends Error {
   override readonly name = 'GatewayRefusal';
 
@@ -24,15 +20,11 @@ export class GatewayRefusal extends Error {
     return this.answer.error.code;
   }
 
-  /** The gateway response of this type, as the stack configures it. */
   static of(type: GatewayResponseType): GatewayRefusal {
     return new GatewayRefusal(gatewayResponse(type));
   }
 
-  /**
-   * An answer of the local server's HTTP layer, before any route (a request line or header it
-   * cannot take): the Error object with the headers of every answer and `headers`.
-   */
+  /** An answer of the local server's HTTP layer, before any route (a request line or header it cannot take). */
   static httpLayer(code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}) {
     return new GatewayRefusal({
       by: 'mock',

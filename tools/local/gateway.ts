@@ -50,7 +50,7 @@ import { inTurn } from '#tools/local/turns';
 export interface LocalGatewayOptions {
   /** The operations it routes to. @default CONTRACTS (functions/operations.ts) */
   readonly operations?: readonly Operation[];
-  /** One handler per operation, by operation id. */
+  /** By operation id. */
   readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
   /** @default 3000 (0 picks a free port) */
@@ -80,7 +80,6 @@ export interface LocalGatewayOptions {
 }
 
 export interface LocalGateway {
-  /** `http://127.0.0.1:<port>/v1` */
   readonly baseUrl: string;
   readonly port: number;
   readonly server: Server;
@@ -96,10 +95,9 @@ interface RequestContext {
 }
 
 /**
- * Requests served at once (authorizer and function). In AWS each gets a Lambda environment; here
- * all share one process and one DynamoDB Local, which accepts about 50 connections at a time and
- * applies writes one at a time: queued here, a burst waits outside any SDK timer. Eight, not more
- * (measured: 300 creates on a busy machine took as long at 8 as at 32, with far fewer retries).
+ * Requests served at once. In AWS each gets a Lambda environment; here all share one process and
+ * one DynamoDB Local, so a burst waits here, outside any SDK timer. Eight: 300 creates on a busy
+ * machine took as long at 8 as at 32, with far fewer retries.
  */
 export const LOCAL_CONCURRENCY = 8;
 
@@ -119,14 +117,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
   allowOverlappingInvocations(concurrency);
   const authorizer = inInvocationStore(options.authorizer);
   const corsOrigins = options.corsOrigins ?? [];
-  /** The request's one `Origin`, as the functions read it (none when repeated). */
   const originOf = (request: IncomingMessage) => singleOrigin(valuesOf(headerPairs(request), 'origin'));
 
-  /**
-   * One request, in API Gateway's order: body size, route, authorizer, the key's plan, 405,
-   * function. `context` gains the authorizer's context once a key is accepted, so that a refusal
-   * after that names the caller's plan.
-   */
+  /** One request, in API Gateway's order: body size, route, authorizer, the key's plan, 405, function. */
   const serve = async (request: IncomingMessage, response: ServerResponse, context: RequestContext) => {
     const { requestId } = context;
     const headers = headerPairs(request);
@@ -146,8 +139,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       return 200;
     }
     const body = await readBody(request, maxPayloadBytes);
-    // Received, as API Gateway's requestTimeEpoch says: the request's deadline counts from here,
-    // the time it waits for its turn (LOCAL_CONCURRENCY) and the authorizer's included.
+    // requestTimeEpoch: the deadline counts from here, its wait for a turn and the authorizer included.
     const received = new Date();
     const deadline = Deadline.in(REQUEST_BUDGET_MS, received.getTime());
     const match = route(method, url.pathname, operations);
@@ -172,8 +164,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
       return answer.status;
     }
     const arn = methodArn(LOCAL_API, method, match.path);
-    // The authorizer and the function run in turn with the other requests, within the deadline:
-    // in AWS the authorizer starts on arrival, so its lookup ends by then however late it starts.
+    // In AWS the authorizer starts on arrival, so its lookup ends within the deadline however late it starts.
     return inTurn(limit, deadline, async () => {
       const authorization = await withDeadline(deadline, () =>
         authorizeRequest({
@@ -219,7 +210,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     });
   };
 
-  /** The answer each socket is writing now, if any: a parser error then must not write over it. */
+  /** The answer each socket is writing now: a parser error must not write over it. */
   const answering = new WeakMap<Socket, ServerResponse>();
 
   /** A request to its answer and its log line; `refused`: answered with it, without being served. */
@@ -260,9 +251,8 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     },
     (request, response) => handle(request, response, framingRefusal(request)),
   );
-  // Every header is read: by default Node drops those past the first thousand silently (a repeated
-  // Authorization among them). 0 is no limit (Node's documentation of the property); the header
-  // size limit (16 KiB, `maxHeaderSize`, answered 431) bounds them instead.
+  // Node silently drops headers past the first thousand (a repeated Authorization among them): 0 is
+  // no limit; the header size limit (16 KiB, answered 431) bounds them instead.
   server.maxHeadersCount = 0;
   // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
   server.on('checkExpectation', (request, response) =>
@@ -276,8 +266,8 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     response.once('finish', () => socket.end());
     handle(request, response, framingRefusal(request));
   });
-  // What Node's parser refuses never becomes a request: answered here, with the Error object and
-  // a request id of its own, unless the client is gone or an answer is already on its way.
+  // What Node's parser refuses never becomes a request: answered here, unless the client is gone
+  // or an answer is already on its way.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error);
     // Within a body being read (a malformed chunk): the request's own answer, and its one log line.

@@ -7,27 +7,19 @@ import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviou
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
-/** Reading requests and writing answers for the local gateway, as API Gateway frames them. */
-
 /** Header pairs in the order and case they were sent (Node's `rawHeaders`: name, value, …). */
 export const headerPairs = ({ rawHeaders }: IncomingMessage): [string, string][] =>
   rawHeaders.flatMap((name, index) => (index % 2 === 0 ? [[name, rawHeaders[index + 1] ?? '']] : []));
 
-/** Every value of a header, whatever the case of its name. */
 export const valuesOf = (pairs: readonly (readonly [string, string])[], name: string): string[] =>
   pairs.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
 
-/** The requests whose bodies are being read, by connection: what ends each read early. */
 const reading = new WeakMap<Socket, (refusal: GatewayRefusal) => void>();
 
-/**
- * Ends the body read on `socket` with what Node's parser refused in it (a malformed chunk), so the
- * request is answered with it under its own id; false when no body is being read there.
- */
+/** Ends the body read on `socket` with what Node's parser refused in it; false when none is read there. */
 export const refuseBodyRead = (socket: Socket, refusal: GatewayRefusal): boolean => {
   const refuse = reading.get(socket);
   const { answer } = refusal;
-  // The parser cannot go on: the connection closes after the answer.
   refuse?.(new GatewayRefusal({ ...answer, headers: { ...answer.headers, Connection: 'close' } }));
   return refuse !== undefined;
 };
@@ -63,17 +55,12 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     });
   }).finally(() => reading.delete(request.socket));
 
-/** The web origins a stage allows, and the request's one `Origin`: what decides an answer's CORS headers. */
 export interface RequestCors {
   readonly allowed: AllowedOrigins;
   readonly origin: string | undefined;
 }
 
-/**
- * The Error object of a refusal, with the headers of its answer (CORS ones as API Gateway sends
- * them for `cors`; a mock's `Request-Id`, and once a key was accepted the caller's plan from the
- * `authorizer`'s context), API Gateway's `x-amz-apigw-id` and the request id; returns the status sent.
- */
+/** Sends a refusal as API Gateway does (CORS, `x-amz-apigw-id`, the caller's plan once accepted); returns its status. */
 export const sendRefusal = (
   response: ServerResponse,
   refusal: GatewayRefusal,
@@ -182,11 +169,7 @@ export const parserRefusal = (
   }
 };
 
-/**
- * A refusal as the raw bytes of an HTTP/1.1 answer, for a socket whose request Node could not
- * parse (there is no ServerResponse then): the Error object with the headers of every answer,
- * the request id, and the connection closed.
- */
+/** A refusal as the raw bytes of an HTTP/1.1 answer, for a request Node could not parse (no ServerResponse). */
 export const rawRefusal = (refusal: GatewayRefusal, requestId: string): string => {
   const { status } = refusal.answer;
   const body = JSON.stringify(errorBody(refusal.code, refusal.message, { requestId }));

@@ -15,7 +15,6 @@ export class JavaMissingError extends LocalConfigError {
   }
 }
 
-/** The `java` on PATH is older than DynamoDB Local needs (its classes are Java 17's). */
 export class JavaTooOldError extends LocalConfigError {
   override readonly name = 'JavaTooOldError';
   constructor(found: number) {
@@ -36,10 +35,7 @@ export class JavaCompilerMissingError extends LocalConfigError {
   }
 }
 
-/**
- * Fails at once, with what to do, unless `java` on PATH is 17 or newer with the jdk.compiler
- * module. `--list-modules` names both; Java 8, which does not know it, is asked for `-version`.
- */
+/** `--list-modules` names the version and jdk.compiler; Java 8, which does not know it, is asked for `-version`. */
 export const assertJava = (): void => {
   const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (modules.error) throw new JavaMissingError();

@@ -27,16 +27,12 @@ import type { StaticRoutes } from '#tools/local/static-files';
 /** Table names of the local server: `petstore-local-pets`, … */
 export const LOCAL_TABLE_PREFIX = 'petstore-local';
 
-/** The functions as the local gateway calls them, each built by its own composition root. */
 export interface LocalFunctions {
   readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
 }
 
-/**
- * Every function, configured as the stack configures it in Lambda but for DynamoDB at
- * `endpoint` and the given tables; no metrics (there is no CloudWatch to read them).
- */
+/** Every function, configured as in Lambda but for DynamoDB at `endpoint`; no metrics (no CloudWatch). */
 export const localFunctions = (options: {
   readonly endpoint: string;
   readonly tables: TableNames;
@@ -61,34 +57,29 @@ export const localFunctions = (options: {
 };
 
 export interface LocalStackOptions {
-  /** Where the database and the generated key live. */
   readonly dataDir: string;
   /** @default 3000 */
   readonly port?: number;
-  /** The key to accept; generated once and kept in `dataDir` when omitted. */
+  /** @default generated once and kept in `dataDir` */
   readonly apiKey?: string;
-  /** An already running DynamoDB; DynamoDB Local is started when omitted. */
+  /** @default DynamoDB Local, started here */
   readonly dynamoDbEndpoint?: string;
-  /** The functions' log level. @default 'WARN' */
+  /** @default 'WARN' */
   readonly logLevel?: LogLevel;
-  /** Pages served beside the API (the reference). @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
-  /** Web origins whose pages may call the API (CORS). @default none */
+  /** @default none */
   readonly corsOrigins?: AllowedOrigins;
   /** The local key's plan when its record is made here (a stored one keeps its own). @default LOCAL_KEY_PLAN */
   readonly apiKeyPlan?: string;
   readonly log?: (line: string) => void;
-  /** DynamoDB Local stopped and could not be kept running: the server should stop, saying why. */
+  /** DynamoDB Local could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
 }
 
 export interface LocalStack extends LocalApiKey {
   readonly gateway: LocalGateway;
-  /** The id of its record (what `npm run keys` names it by). */
   readonly apiKeyId: string;
-  /** Set when the key was revoked: the server refuses it. */
   readonly apiKeyRevokedAt?: string;
-  /** The plan of `apiKey`, as its record says. */
   readonly apiKeyPlan: string;
   readonly dynamoDbEndpoint: string;
   readonly tables: TableNames;
@@ -115,10 +106,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   if (!isPlanName(LOCAL_PLANS, apiKeyPlan)) throw new LocalConfigError(unknownLocalPlan(apiKeyPlan));
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
-  /**
-   * The tables and the key record, created where missing (at start and after a restart of DynamoDB
-   * Local). A stored record is never rewritten (a revoked key stays revoked): resolves to it as stored.
-   */
+  /** The tables and the key record, created where missing; a stored record is never rewritten. */
   const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
     const admin = createLocalClient(endpoint);
     try {
@@ -139,13 +127,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const corsOrigins = options.corsOrigins ?? [];
   const lock = options.dynamoDbEndpoint
     ? undefined
-    : await lockDataDir({
-        dataDir: options.dataDir,
-        port,
-        apiKey: key.apiKey,
-        corsOrigins,
-        log,
-      });
+    : await lockDataDir({ dataDir: options.dataDir, port, apiKey: key.apiKey, corsOrigins, log });
   let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   try {
     dynamoDbLocal = lock
@@ -169,8 +151,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       ...(options.log ? { log: options.log } : {}),
       ...(options.staticRoutes ? { staticRoutes: options.staticRoutes } : {}),
     }).catch((error: unknown) => {
-      // Taken since the check above.
-      throw listenError(error, port, HOST);
+      throw listenError(error, port, HOST); // taken since the check above
     });
     lock?.update({ port: gateway.port });
     const running = dynamoDbLocal;

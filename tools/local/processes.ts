@@ -12,7 +12,7 @@ const hasProc = (): boolean => {
   }
 };
 
-/** The arguments of process `pid` (program first), or undefined when there is no such process. */
+/** The arguments of process `pid` (program first), or undefined when it is not running. */
 export const argumentsOf = (pid: number): string[] | undefined => {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   if (hasProc()) {
@@ -29,10 +29,8 @@ export const argumentsOf = (pid: number): string[] | undefined => {
   return line === '' ? undefined : line.split(' ');
 };
 
-/** The command line of process `pid` as one string, or undefined when it is not running. */
 export const commandLineOf = (pid: number): string | undefined => argumentsOf(pid)?.join(' ');
 
-/** This process's command line, as `commandLineOf` reads other processes'. */
 export const ownCommandLine = (): string => commandLineOf(process.pid) ?? process.argv.join(' ');
 
 /** Whether process `pid` runs (a process of another user counts: it exists). */
@@ -46,7 +44,6 @@ export const isRunning = (pid: number): boolean => {
   return argumentsOf(pid) !== undefined;
 };
 
-/** The PIDs of running processes whose arguments satisfy `matches`. */
 export const processesWhere = (matches: (args: readonly string[]) => boolean): number[] => {
   if (hasProc()) {
     return readdirSync('/proc')
@@ -72,10 +69,7 @@ export class NotPermittedError extends Error {
   override readonly name = 'NotPermittedError';
 }
 
-/**
- * Ends process `pid`, not a child of this one (no exit event): SIGTERM, SIGKILL after `graceMs`,
- * until it has gone. Throws NotPermittedError at once for a process this user may not signal.
- */
+/** Ends process `pid`, not a child of this one (no exit event): SIGTERM, SIGKILL after `graceMs`. */
 export const endProcess = async (pid: number, graceMs = 5_000): Promise<void> => {
   const signal = (name: NodeJS.Signals) => {
     try {

@@ -3,11 +3,6 @@ import { BASE_PATH } from '#shared/http/paths';
 import type { Operation } from '#shared/operations/operation';
 import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 
-/**
- * Which operation a request is for, matched as API Gateway matches it: segment by segment
- * against the resource paths of the operations' descriptors, below the base path.
- */
-
 export type RouteMatch =
   | {
       readonly kind: 'operation';
@@ -23,12 +18,6 @@ export type RouteMatch =
   /** No such resource: API Gateway answers 404 before it calls the authorizer. */
   | { readonly kind: 'no-resource' };
 
-/**
- * Segments of a path, the empty one before its leading `/` included (every path has it); empty
- * ones are kept, so `/pets//1` matches nothing, as in API Gateway.
- */
-const segmentsOf = (path: string): string[] => path.split('/');
-
 const decode = (segment: string): string => {
   try {
     return decodeURIComponent(segment);
@@ -39,9 +28,10 @@ const decode = (segment: string): string => {
 
 /** The resource path a stage path falls under, and its parameters. */
 const matchResource = (operations: readonly Operation[], path: string) => {
-  const segments = segmentsOf(path);
+  // Empty segments are kept, so `/pets//1` matches nothing, as in API Gateway.
+  const segments = path.split('/');
   for (const resource of resourcePathsOf(operations)) {
-    const template = segmentsOf(resource);
+    const template = resource.split('/');
     if (template.length !== segments.length) continue;
     const parameters: Record<string, string> = Object.create(null);
     const matches = template.every((part, index) => {
@@ -55,10 +45,7 @@ const matchResource = (operations: readonly Operation[], path: string) => {
   return undefined;
 };
 
-/**
- * The route of a request by method and URL path (`/v1/pets/7`), among `OPERATIONS` or the
- * operations given (a test's); a trailing `/` is ignored.
- */
+/** The route of a request (`/v1/pets/7`), matched segment by segment as API Gateway matches; a trailing `/` is ignored. */
 export const route = (
   method: string,
   urlPath: string,

@@ -6,10 +6,7 @@ import { assertSettingsUsable } from '#tools/local/startup-checks';
 
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 
-/**
- * `npm start`: the API on http://127.0.0.1:$PORT/v1 in front of DynamoDB Local, until a signal or
- * the loss of DynamoDB Local for good; throws when it cannot start (tools/local/start.ts says why).
- */
+/** `npm start`: the API in front of DynamoDB Local, until a signal or the loss of DynamoDB Local. */
 export const runServer = async (): Promise<void> => {
   // Settings first, before the service's modules load: a bad one is reported in well under a second.
   const settings = readLocalSettings(process.env);

@@ -15,18 +15,11 @@ import {
 import { isPlanName, planNames } from '#shared/fair-use/plans';
 import { LocalConfigError } from '#tools/local/local-config-error';
 
-/**
- * The settings of `npm start` and `npm run dev`, read from the environment and checked at once: a
- * bad value is a LocalConfigError naming the variable to change.
- */
-
 /** The launcher of DynamoDB Local: on its command line, which is how the project's are recognised. */
 export const DYNAMODB_LOCAL_LAUNCHER = 'LoopbackDynamoDbLocal.java';
 
-/** Where the local server listens: loopback only. */
 export const LOCAL_HOST = '127.0.0.1';
 
-/** What npm start keeps in its data directory: DynamoDB Local's files, the key, the lock. */
 export const localDataPaths = (dataDir: string) => ({
   dynamoDb: join(dataDir, 'dynamodb'),
   apiKey: join(dataDir, 'api-key'),
@@ -39,11 +32,9 @@ export interface LocalSettings {
   readonly dataDir: string;
   readonly port: number;
   readonly apiKey?: string;
-  /** The local key's plan: one of the local plans (staging's, and `local`). */
   readonly apiKeyPlan?: string;
   readonly dynamoDbEndpoint?: string;
   readonly logLevel?: LogLevel;
-  /** Web origins whose pages may call the API (CORS). */
   readonly corsOrigins: AllowedOrigins;
 }
 
@@ -82,11 +73,9 @@ const corsOrigins = (env: Env): AllowedOrigins => {
   return text === undefined ? [ANY_ORIGIN] : shared(() => readAllowedOrigins(ENV.corsOrigins, text));
 };
 
-/** The one sentence that says a local plan name is not one. */
 export const unknownLocalPlan = (plan: string): string =>
   `${ENV.local.apiKeyPlan} must be one of the local plans (${planNames(LOCAL_PLANS).join(', ')}), not "${plan}"`;
 
-/** The local key's plan, when PETSTORE_API_KEY_PLAN names one of the local plans. */
 const apiKeyPlan = (env: Env): string | undefined => {
   const plan = optionalEnv(ENV.local.apiKeyPlan, env);
   if (plan !== undefined && !isPlanName(LOCAL_PLANS, plan))
@@ -94,33 +83,24 @@ const apiKeyPlan = (env: Env): string | undefined => {
   return plan;
 };
 
-/**
- * Why `key` cannot be the local key, or undefined: it must be a token the authorizer reads from
- * `Authorization: Bearer <key>` as it is (shared/auth/api-key.ts), with nothing dropped around it.
- */
+/** Why `key` cannot be the local key (a token the authorizer reads from `Bearer <key>` as it is), or undefined. */
 export const apiKeyProblem = (key: string, source: string): string | undefined =>
   parseBearerToken(`Bearer ${key}`) === key
     ? undefined
     : `${source} must be a token of letters, digits and -._~+/ characters (a bearer token the authorizer accepts, like the psk_… keys npm start generates)`;
 
-/** `key`, when the authorizer would accept it; else a LocalConfigError. */
 const checkedKey = <K extends string | undefined>(key: K, source: string = ENV.local.apiKey): K => {
   const problem = key === undefined ? undefined : apiKeyProblem(key, source);
   if (problem) throw new LocalConfigError(problem);
   return key;
 };
 
-/** The key the local server accepts, and where it comes from. */
 export interface LocalApiKey {
   readonly apiKey: string;
   readonly apiKeySource: 'PETSTORE_API_KEY' | 'generated' | 'data dir';
 }
 
-/**
- * The local key: `apiKey` (PETSTORE_API_KEY), else the one kept in the data directory, else a new
- * one, generated and kept there (readable by its owner only). A kept key that the authorizer would
- * not accept is a LocalConfigError naming its file.
- */
+/** The local key: `apiKey`, else the one kept in the data directory, else a new one kept there (mode 600). */
 export const localApiKey = (settings: {
   readonly dataDir: string;
   readonly apiKey?: string;
@@ -144,7 +124,7 @@ export const localApiKey = (settings: {
 export const localDataDir = (env: Env, cwd = process.cwd()): string =>
   resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data');
 
-/** Every setting, checked; relative paths resolved against `cwd`. */
+/** Every setting of `npm start`, checked: a bad value is a LocalConfigError naming the variable. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
   const key = checkedKey(optionalEnv(ENV.local.apiKey, env));
   const plan = apiKeyPlan(env);

@@ -3,31 +3,27 @@ import { fileURLToPath } from 'node:url';
 import { LocalConfigError } from '#tools/local/local-config-error';
 
 /**
- * Why `npm start` or `npm run dev` could not start, in one line: a setting's own sentence, or,
- * for a source file that does not compile or load, the file, line and what is wrong with it.
- * Free of project imports but one (the error class), so it works when any other file is broken.
+ * Why `npm start` could not start, in one line. Free of project imports but one (the error class),
+ * so it works when any other file is broken.
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A path as a person in the project reads it: relative to the project, when inside it. */
 const shown = (file: string): string => {
   const path = file.startsWith('file://') ? fileURLToPath(file) : file;
   const inProject = relative(ROOT, path);
   return inProject.startsWith('..') ? path : inProject;
 };
 
-/** One message of esbuild (what tsx compiles TypeScript with): its text and where. */
+/** One message of esbuild (what tsx compiles with). */
 interface CompileMessage {
   readonly text: string;
   readonly location: { readonly file: string; readonly line: number; readonly column: number } | null;
 }
 
 /**
- * esbuild's failure carries its messages, located, in `errors`. Thrown inside Node's module
- * loader (tsx compiles there, on a thread of its own), it reaches this process as a copy with its
- * name and message only: the messages are then read from the message, which esbuild writes one
- * per line as `file:line:column: ERROR: text`.
+ * esbuild's failure carries its messages in `errors`; thrown inside Node's module loader (tsx's
+ * thread), it arrives with its message only, one line each as `file:line:column: ERROR: text`.
  */
 const compileMessages = (error: unknown): CompileMessage[] | undefined => {
   const errors = (error as { errors?: unknown } | null)?.errors;

@@ -10,9 +10,8 @@ const codeOf = (error: unknown): string =>
   String((error as { code?: unknown }).code ?? (error as Error).name ?? 'unknown error');
 
 /**
- * Creates `dir` if need be, one level at a time, and checks a file can be written in it.
- * (`mkdirSync(dir, { recursive: true })` spins forever on some paths Node cannot create, such as
- * `/proc/foo`, instead of failing.)
+ * Creates `dir` one level at a time (a recursive mkdirSync spins forever on some paths, such as
+ * `/proc/foo`) and checks a file can be written in it.
  */
 export const ensureDataDir = (dir: string, setting: string = ENV.local.dataDir): void => {
   const cannot = (what: string, error: unknown) =>
@@ -48,7 +47,6 @@ export const ensureDataDir = (dir: string, setting: string = ENV.local.dataDir):
   }
 };
 
-/** What a failure to listen on `host:port` means to the person who set the port. */
 export const listenError = (error: unknown, port: number, host: string, setting: string = ENV.local.port) => {
   const code = codeOf(error);
   return new LocalConfigError(
@@ -58,7 +56,6 @@ export const listenError = (error: unknown, port: number, host: string, setting:
   );
 };
 
-/** Fails when nothing can listen on `host:port`, e.g. another server holds it. */
 export const assertPortFree = (port: number, host: string, setting: string = ENV.local.port): Promise<void> =>
   new Promise((resolvePort, reject) => {
     if (port === 0) {
@@ -70,10 +67,8 @@ export const assertPortFree = (port: number, host: string, setting: string = ENV
     server.listen(port, host, () => server.close(() => resolvePort()));
   });
 
-/** How long the local server waits for a DynamoDB it is pointed at before it gives up. */
 export const REACHABLE_TIMEOUT_MS = 1_000;
 
-/** Fails when the DynamoDB at `endpoint` does not answer a ListTables within a second. */
 export const assertDynamoDbReachable = async (
   endpoint: string,
   setting: string = ENV.dynamoDbEndpoint,
@@ -89,11 +84,7 @@ export const assertDynamoDbReachable = async (
   }
 };
 
-/**
- * Every check npm start can make before it starts anything (before the service's modules load, so
- * within a second), each failure a LocalConfigError naming the setting to change: the data
- * directory (and that no other server holds it), the port, and the DynamoDB given or else Java.
- */
+/** Every check npm start can make before the service's modules load, each failure a LocalConfigError. */
 export const assertSettingsUsable = async (settings: {
   readonly dataDir: string;
   readonly port: number;

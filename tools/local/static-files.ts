@@ -7,6 +7,5 @@ export interface StaticFile {
 /** By path; a key `/docs/*` serves everything below `/docs`. */
 export type StaticRoutes = Readonly<Record<string, StaticFile>>;
 
-/** The file for a GET of `path`, if any. */
 export const staticFile = (routes: StaticRoutes, path: string): StaticFile | undefined =>
   Object.hasOwn(routes, path) ? routes[path] : routes[`${/^(\/[^/]+)\//.exec(path)?.[1] ?? '\0'}/*`];

@@ -3,9 +3,8 @@ import type { Deadline } from '#shared/deadline';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /**
- * Runs `work` when its turn comes (`limit`), unless the request's `deadline` passes first: then
- * the request is answered at its deadline, INTEGRATION_TIMEOUT (503 with `Retry-After`), and
- * `work` never runs. In AWS no request waits for a turn, so none may wait past its deadline here.
+ * Runs `work` when its turn comes, unless the request's `deadline` passes first (then INTEGRATION_TIMEOUT):
+ * in AWS no request waits for a turn, so none may wait past its deadline here.
  */
 export const inTurn = <T>(limit: LimitFunction, deadline: Deadline, work: () => Promise<T>): Promise<T> =>
   new Promise<T>((resolve, reject) => {

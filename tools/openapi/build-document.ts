@@ -30,11 +30,6 @@ import {
 } from '#tools/openapi/error-codes';
 import { SchemaConverter } from '#tools/openapi/json-schema';
 
-/**
- * The OpenAPI 3.1 document, assembled from the contracts (schemas through tools/openapi/json-schema.ts),
- * the error codes and API Gateway's own answers. `npm run openapi` writes it to docs/openapi.yaml.
- */
-
 /** The interface version; the major version is the `/v1` base path. */
 export const API_VERSION = '1.0.0';
 export const TAG = 'animals';
@@ -149,13 +144,12 @@ const errorResponse = (
   };
 };
 
-/** A function's or a mock's answer carries its request's id. */
 const REQUEST_ID_HEADERS = { [REQUEST_ID_HEADER]: ref('headers', REQUEST_ID_HEADER) };
 
 /** API Gateway's own gateway responses carry it in `x-amz-apigw-id` only (docs/aws-ledger.md). */
 const GATEWAY_ID_HEADERS = { [API_GATEWAY_ID_HEADER]: ref('headers', API_GATEWAY_ID_HEADER) };
 
-/** An answer given after the key was accepted (a function's, the 405 mock's) also names the caller's plan. */
+/** An answer after the key was accepted also names the caller's plan. */
 const CALLER_HEADERS = {
   ...REQUEST_ID_HEADERS,
   [RATE_LIMIT_POLICY_HEADER]: ref('headers', RATE_LIMIT_POLICY_HEADER),
@@ -163,10 +157,7 @@ const CALLER_HEADERS = {
 
 const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
 
-/**
- * An answer that may come from a function or from API Gateway itself (a 5xx) names the caller's
- * plan and `Request-Id` only when a function gives it; API Gateway's always has `x-amz-apigw-id`.
- */
+/** An answer a function or API Gateway itself may give: `Request-Id` and the plan only from a function. */
 const CALLER_HEADERS_IF_ACCEPTED = {
   [REQUEST_ID_HEADER]: {
     description:
@@ -181,7 +172,6 @@ const CALLER_HEADERS_IF_ACCEPTED = {
   },
 };
 
-/** API Gateway's own answers (and the function's shared 500 and 503), referenced by every operation. */
 const sharedResponses = (schemas: SchemaConverter) => ({
   Unauthorized: errorResponse(
     schemas,
@@ -253,11 +243,9 @@ const HEADER_DESCRIPTIONS: Readonly<Record<keyof ReturnType<typeof deprecationHe
 
 const KIB = MAX_BODY_BYTES / 1024;
 
-/** The refusal of a body of `bytes` sent as `contentType`, as the body check gives it. */
 const bodyRefusal = (bytes: number, contentType = JSON_TYPE) =>
   errorExample(refusalOf(() => checkBody({ bytes, contentType })));
 
-/** The 400 the operation's own validation gives its example of an invalid request. */
 const validationExample = (operation: Operation): ErrorExample => {
   const { summary, ...example } = operation.examples.invalid;
   // Every part the operation reads is in its event, empty when the example says nothing of it.
@@ -273,15 +261,10 @@ const validationExample = (operation: Operation): ErrorExample => {
   };
 };
 
-/** Whether an object entry may be absent. */
 const isOptional = (schema: v.GenericSchema): boolean =>
   schema.type === 'optional' || schema.type === 'exact_optional' || schema.type === 'nullish';
 
-/**
- * Parameters are documented by the value the function works with, as OpenAPI reads a parameter:
- * `limit` is an integer from 1 to 100 (default 20), not "a string of digits", which is only how a
- * query string carries it. Any other parameter is documented as the client sends it.
- */
+/** A parameter is documented by the value the function works with (`limit`: an integer), not its text. */
 const parameterSchema = (schemas: SchemaConverter, entry: v.GenericSchema): JsonSchema => {
   // An integer parameter is `describe(optional(integerParam(…), default))` or `describe(integerParam(…))`.
   const described = openApiMetadataOf(entry);
@@ -300,7 +283,6 @@ const parameterSchema = (schemas: SchemaConverter, entry: v.GenericSchema): Json
   };
 };
 
-/** The parameters of one part of a request (`in`), from its object schema's entries. */
 const parametersOf = (
   schemas: SchemaConverter,
   where: ParameterObject['in'],
@@ -320,7 +302,6 @@ const parametersOf = (
   });
 };
 
-/** What an operation reads from a request, as the document lists it. */
 const requestOf = (
   schemas: SchemaConverter,
   operation: Operation,
@@ -444,11 +425,7 @@ const responsesOf = (
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 };
 
-/**
- * The deprecated operations. The document describes their headers once, as components with the
- * values as constants, so they must all send the same ones: a second deprecation with other dates
- * is refused here until it gets components of its own.
- */
+/** The deprecated operations: their headers are components with constant values, so all must send the same. */
 const deprecatedOperations = (operations: readonly Operation[]) => {
   const deprecated = operations.flatMap((operation) =>
     operation.deprecation ? [{ operation, deprecation: operation.deprecation }] : [],
@@ -481,10 +458,7 @@ const introduction = (operations: readonly Operation[]): string => {
   ].join('\n\n');
 };
 
-/**
- * The whole document, as a plain object ready to serialise: of every operation of `OPERATIONS`,
- * or of the operations given (a test's).
- */
+/** The OpenAPI 3.1 document of the operations; `npm run openapi` writes it to docs/openapi.yaml. */
 export const buildDocument = (operations: readonly Operation[] = CONTRACTS): OpenApiDocument => {
   const schemas = new SchemaConverter();
   const described = operations.map((operation) => ({

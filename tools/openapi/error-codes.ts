@@ -41,10 +41,7 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
 /** The `requestId` shown in error examples; every real error carries one. */
 export const EXAMPLE_REQUEST_ID = 'ZjyqcFWuvHcFSOA=';
 
-/**
- * The Error object the service sends for `error`, mapped as at run time (`toHttpError`): the
- * examples come from the code that answers, so no message is copied into the document.
- */
+/** The Error object the service sends for `error`, mapped as at run time: no message is copied. */
 export const errorExample = (error: unknown) => {
   const mapped: HttpError = toHttpError(error);
   return errorBody(mapped.code, mapped.message, {
@@ -53,7 +50,6 @@ export const errorExample = (error: unknown) => {
   });
 };
 
-/** API Gateway's own answer of a type, as the stack and the local gateway give it. */
 export const gatewayExample = (type: GatewayResponseType) =>
   errorBody(GATEWAY_RESPONSES[type].code, GATEWAY_RESPONSES[type].message, { requestId: EXAMPLE_REQUEST_ID });
 

@@ -8,35 +8,29 @@ import type * as v from 'valibot';
 import { isOpenApiMetadata, type OpenApiMeta } from '#shared/schema/describe';
 
 /**
- * The document's JSON Schema (2020-12, as OpenAPI 3.1), converted by `@valibot/to-json-schema` from
- * the schemas the service validates with. Its override hooks add: describe()'s metadata (an `id`
- * makes a named component, referred to by `$ref`); what the converter leaves out or refuses
- * (Unicode and several patterns, an output object's closed keys, a literal's type; refinements
- * are left to the prose); and the keyword order docs/openapi.yaml has always had.
+ * The document's JSON Schema (2020-12), converted by `@valibot/to-json-schema`, its hooks adding
+ * describe()'s metadata, what the converter leaves out or refuses, and the document's keyword order.
  */
 
-/** Which side of an exchange a schema describes: what a client sends, or what the service answers. */
+/** What a client sends, or what the service answers. */
 export type Direction = 'input' | 'output';
 
 const COMPONENT_REF = '#/components/schemas/';
 
-/** Refinements: checks JSON Schema cannot state. The document leaves them to the prose. */
+/** Checks JSON Schema cannot state: left to the prose. */
 const REFINEMENTS = new Set(['check', 'raw_check', 'partial_check']);
 
-/** `object` with `key` renamed to `to` (and given `value`), in the same place. */
 const replaceKey = (object: JsonSchema, key: string, to: string, value: unknown): JsonSchema =>
   Object.fromEntries(
     Object.entries(object).map(([name, old]) => (name === key ? [to, value] : [name, old])),
   ) as JsonSchema;
 
-/** An array schema with `minItems` and `maxItems` moved to the front. */
 const itemCountsFirst = ({ minItems, maxItems, ...rest }: JsonSchema): JsonSchema => ({
   ...(minItems === undefined ? {} : { minItems }),
   ...(maxItems === undefined ? {} : { maxItems }),
   ...rest,
 });
 
-/** The keywords of describe()'s metadata (all but `id`, which names a component). */
 const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywords as JsonSchema;
 
 /**
@@ -46,7 +40,6 @@ const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywor
 export class SchemaConverter {
   private readonly components = new Map<string, JsonSchema>();
 
-  /** The JSON Schema of `schema`, as a client sends it (`input`) or the service answers it (`output`). */
   convert(schema: v.GenericSchema, direction: Direction): JsonSchema {
     const { $schema: _dialect, ...converted } = toJsonSchema(schema, {
       target: 'draft-2020-12',

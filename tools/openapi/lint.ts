@@ -5,11 +5,8 @@ import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
 import { REDOCLY_CLI } from '#tools/openapi/reference';
 
 /**
- * `npm run check:openapi`: `redocly lint docs/openapi.yaml` with the project's redocly.yaml, its
- * output and exit code unchanged but for one thing: the boxed notice Redocly CLI prints on every
- * run under Node.js 20 ("Node.js 20 support is ending"). This machine's tooling runs Node 20 on
- * purpose (the functions run Node 24 in Lambda), so the notice says nothing a reader can act on and
- * would bury the lint result in every `npm test`. Any other box, warning or problem passes through.
+ * `npm run check:openapi`: `redocly lint docs/openapi.yaml`, less the boxed notice Redocly prints on
+ * every run under Node.js 20, which the tooling runs on purpose: it would bury the lint result.
  */
 const child = spawn(process.execPath, [REDOCLY_CLI, 'lint', OPENAPI_YAML_PATH], {
   cwd: PROJECT_ROOT,

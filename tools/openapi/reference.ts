@@ -10,29 +10,16 @@ import type { StaticRoutes } from '#tools/local/static-files';
 import { buildDocument } from '#tools/openapi/build-document';
 import { toJson, toYaml } from '#tools/openapi/document-file';
 
-/**
- * The API reference for people: an HTML page rendered from the document by Redocly's
- * `build-docs`, with Redoc's scripts inlined (`--inlineBundle`) so it works offline, and the
- * routes the local server serves it on.
- */
-
 export const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 const TITLE = 'Pet Store API reference';
 
-/**
- * The one thing the inlined Redoc page still loads from Redocly's CDN: the logo beside "API docs
- * by" in the sidebar. Replaced by the same attribution as an inline SVG, so the page makes no
- * request anywhere but to the server that serves it.
- */
+/** The one thing the inlined page still loads from Redocly's CDN, replaced by an inline SVG: the page calls no one. */
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini-full.svg';
 const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#0044D4">Redoc</text></svg>',
 )}`;
 
-/**
- * Renders an OpenAPI file to a self-contained HTML page at `output`. The page routes in the
- * browser (`/animals`, …); `basePath` is where it is served, so those routes live below it.
- */
+/** Renders an OpenAPI file to a self-contained HTML page; `basePath` is where it is served. */
 export const renderReference = async (
   openApiFile: string,
   output: string,
@@ -70,16 +57,14 @@ The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openap
 `;
 
 /**
- * `/docs` and below (the HTML reference), `/openapi.yaml` and `/openapi.json`, generated from the code at
- * start, so they describe the service that is running even before `npm run openapi`. Never
- * fails: when the page cannot be rendered, `/docs` says so and links to the document.
+ * `/docs` (the HTML reference), `/openapi.yaml` and `/openapi.json`, generated from the running
+ * code. Never fails: when the page cannot be rendered, `/docs` says so and links to the document.
  */
 export const referenceRoutes = async (): Promise<StaticRoutes> => {
   const document = await buildDocument();
   const yaml = toYaml(document);
   const directory = mkdtempSync(join(tmpdir(), 'petstore-reference-'));
-  // Should the process end meanwhile (a server that fails to start exits at once), Redocly is
-  // stopped and the directory removed with it: nothing is left in the temporary directory.
+  // Should the process end meanwhile, Redocly is stopped and nothing is left in the temporary directory.
   const rendering = new AbortController();
   const leaveNothing = () => {
     rendering.abort();

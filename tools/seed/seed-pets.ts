@@ -6,9 +6,9 @@ import { EXAMPLE_PREFIX } from '#tools/pet-names';
 import { EXAMPLE_PETS } from '#tools/seed/example-pets';
 
 /**
- * Adds the example pets through the API, once: the examples already in the store (SCAN_PAGES pages
- * of 100) are left out, and each other is created with an `Idempotency-Key` made from its name, so
- * that a run cut short and run again, or two at once, still add each once (within 24 hours).
+ * Adds the example pets through the API, once: those already in the store are left out, and each
+ * other is created with an `Idempotency-Key` made from its name, so a run cut short and run again,
+ * or two at once, still add each once (within 24 hours).
  */
 
 /** Pages of 100 pets read to find the examples already there: 5,000 pets, 25 read units at most. */
@@ -27,11 +27,10 @@ export interface SeedResult {
 
 export interface SeedReport {
   readonly results: readonly SeedResult[];
-  /** Whether every page of the store was read; if not, only the Idempotency-Keys kept repeats out. */
+  /** If not, only the Idempotency-Keys kept repeats out. */
   readonly storeReadWhole: boolean;
 }
 
-/** A request of the seed the API refused: the command prints it and exits 1. */
 export class SeedError extends Error {
   override readonly name = 'SeedError';
 }
@@ -44,13 +43,11 @@ const authorized = (target: ApiTarget, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-/** The URL of the page `Link: <…>; rel="next"` names, if any. */
 const nextPage = (target: ApiTarget, link: string | null): string | undefined => {
   const path = /<([^>]+)>;\s*rel="next"/.exec(link ?? '')?.[1];
   return path ? new URL(path, target.baseUrl).href : undefined;
 };
 
-/** The example pets already in the store, by name, and whether the whole store was read. */
 const examplesInStore = async (target: ApiTarget): Promise<{ found: Map<string, Pet>; whole: boolean }> => {
   const found = new Map<string, Pet>();
   let url: string | undefined = `${target.baseUrl}/pets?limit=100`;
@@ -65,7 +62,6 @@ const examplesInStore = async (target: ApiTarget): Promise<{ found: Map<string, 
   return { found, whole: url === undefined };
 };
 
-/** A request, tried again after `Retry-After` while the API answers "not now". */
 const send = async (url: string, init: RequestInit): Promise<Response> => {
   for (let attempt = 0; ; attempt++) {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
@@ -78,7 +74,6 @@ const send = async (url: string, init: RequestInit): Promise<Response> => {
 const refusal = async (request: string, response: Response): Promise<SeedError> =>
   new SeedError(`${request} answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
 
-/** One example pet, created with its Idempotency-Key. */
 const create = async (target: ApiTarget, pet: NewPet): Promise<SeedResult> => {
   const response = await send(`${target.baseUrl}/pets`, {
     method: 'POST',
@@ -93,7 +88,6 @@ const create = async (target: ApiTarget, pet: NewPet): Promise<SeedResult> => {
   return { pet: (await response.json()) as Pet, outcome: replayed ? 'replayed' : 'created' };
 };
 
-/** Adds every example pet not yet in the store (EXAMPLE_PETS, in order). */
 export const seedExamplePets = async (
   target: ApiTarget,
   pets: readonly NewPet[] = EXAMPLE_PETS,

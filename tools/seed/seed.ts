@@ -3,10 +3,7 @@ import { assertKeyAccepted, localServerTarget, remoteTarget, TargetError } from 
 import { QuotaExhausted } from '#tools/contract/api-client';
 import { SCAN_PAGES, SeedError, type SeedResult, seedExamplePets } from '#tools/seed/seed-pets';
 
-/**
- * `npm run seed` (USAGE): the example pets added through the API; run twice, the second run adds
- * nothing. Exits 1 when the API refuses a request, 2 when it cannot run.
- */
+/** `npm run seed` (USAGE): the example pets added through the API, once; exits 1 on a refusal, 2 when it cannot run. */
 
 const USAGE = `Usage: npm run seed [-- --url <base URL ending in /v1> --key <API key>]
 Without --url: the local server npm start runs on $PETSTORE_DATA_DIR (./.data): its port and key, from its lock.`;

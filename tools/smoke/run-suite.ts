@@ -3,14 +3,12 @@ import { QuotaExhausted } from '#tools/contract/api-client';
 import { type ContractArea, runCheck } from '#tools/contract/check';
 import type { ContractTarget } from '#tools/contract/target';
 
-/** The outcome of one check of the contract suite. */
 export interface CheckResult {
   readonly area: string;
   readonly name: string;
-  /** `skipped`: the check does not apply to this target (a read-only run, no allowed origin…). */
   readonly status: 'passed' | 'failed' | 'skipped';
   readonly ms: number;
-  /** Why it failed (the first lines of the assertion's message), or why it does not apply. */
+  /** Why it failed, or why it does not apply. */
   readonly reason?: string;
 }
 
@@ -21,10 +19,8 @@ const reasonOf = (error: unknown): string => {
 };
 
 /**
- * Runs every check of the suite against the target, `concurrency` at a time (gently: a
- * deployed stage serves real clients meanwhile, and the client keeps to the key's plan), and
- * reports each as it ends. Stops at once, rejecting with QuotaExhausted, when the key's quota is
- * used up: every check after it would fail for that one reason.
+ * Runs every check against the target, `concurrency` at a time (a stage serves real clients
+ * meanwhile); rejects with QuotaExhausted at once when the key's quota is used up.
  */
 export const runSuite = async (
   suite: readonly ContractArea[],
@@ -67,10 +63,7 @@ export const runSuite = async (
 
 const MARK: Record<CheckResult['status'], string> = { passed: 'ok  ', failed: 'FAIL', skipped: 'SKIP' };
 
-/**
- * The report a person reads: a line per check (each failure with its reason, each skip with why
- * the check does not apply), the failures named again, the skips counted by reason, and the tally.
- */
+/** The report a person reads: a line per check, the failures named again, the skips by reason, the tally. */
 export const formatReport = (
   results: readonly CheckResult[],
   baseUrl: string,

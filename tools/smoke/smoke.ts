@@ -7,12 +7,7 @@ import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget } from '#tools/contract/target';
 import { formatReport, runSuite } from './run-suite';
 
-/**
- * `npm run smoke` (USAGE): the contract suite (the HTTP tests' checks) against a running API, each
- * check reported passed, failed or skipped, with why; exits 1 when a check fails, 2 when it cannot
- * run. Safe on a stage in use: it creates only `smoke-` pets (none with --read-only), keeps to the
- * key's plan, waits out a 429, and stops in one sentence on a spent quota.
- */
+/** `npm run smoke` (USAGE): the contract suite against a running API; exits 1 when a check fails, 2 when it cannot run. */
 
 const USAGE = `Usage: npm run smoke [-- --url <base URL ending in /v1> --key <API key> [--origin <allowed origin>] [--read-only] [--throttle-key <API key>]]
 Without --url: the local server npm start runs on $PETSTORE_DATA_DIR (./.data): its port and key, from its lock.
@@ -22,7 +17,6 @@ Environment: ${ENV.smoke.baseUrl}, ${ENV.smoke.apiKey}, ${ENV.smoke.origin}, ${E
 /** A web client's dev server: the origin checked when npm start allows any. */
 const SOME_ORIGIN = 'http://localhost:5173';
 
-/** npm start's own address, key and origins (tools/api-target.ts), and the origin to check. */
 const localServer = () => {
   const { baseUrl, apiKey, corsOrigins } = localServerTarget();
   if (corsOrigins.includes(ANY_ORIGIN))
@@ -66,7 +60,6 @@ const readOptions = () => {
   };
 };
 
-/** The one sentence a run stopped by a spent quota ends with. */
 const quotaSentence = (baseUrl: string) =>
   `Stopped: the key's plan quota at ${baseUrl} is used up (429 QUOTA_EXCEEDED), so every further check would fail for that reason alone; run again once the quota resets (00:00 UTC, or the 1st of the month for a monthly plan), or give a key on a plan with quota left.`;
 
