@@ -14,7 +14,7 @@ export const SMOKE_PLANS = {
 } as const satisfies Readonly<Record<StageName, Plans['plans'][string]>>;
 
 /**
- * Each stage's plans, as data (docs/deploy.md, "Plans"): what an API key on each may send. No CDK
+ * Each stage's plans, as data (docs/operate.md, "Plans"): what an API key on each may send. No CDK
  * here, so the keys command and the local server can read them cheaply. A plan's rate and burst
  * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together; the
  * synth fails otherwise.

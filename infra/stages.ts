@@ -79,7 +79,7 @@ export interface StageConfig {
   readonly alarms: AlarmThresholds;
   /**
    * How long API Gateway reuses an authorizer decision for the same token. It is also how long a
-   * revoked key keeps working: at most 60 s in every stage (docs/deploy.md, API keys; the infra
+   * revoked key keeps working: at most 60 s in every stage (docs/operate.md, "API keys"; the infra
    * tests hold every stage to it). The authorizer reads keys strongly consistently, so the TTL is the whole delay.
    */
   readonly authorizerCacheTtlSeconds: number;
@@ -90,7 +90,7 @@ export interface StageConfig {
    * Web origins whose pages may call the API from a browser (CORS): exact origins such as
    * `https://app.example.com`; none for an API only servers call. With one origin, API Gateway's
    * own errors (401, 429…) are readable by that page too; with several, only the functions'
-   * answers are (docs/deploy.md, "CORS").
+   * answers are (docs/design.md, "CORS").
    */
   readonly allowedOrigins: readonly string[];
   /** A usage plan each in API Gateway (infra/stage-plans.ts). */
@@ -149,7 +149,7 @@ const STAGING: Omit<StageConfig, 'env'> = {
   plans: STAGE_PLANS.staging,
   // On, as in production, so that a first staging deployment shows what the managed rules block
   // before production does; and one address is held to 10 a second, half the stage's throttle,
-  // so a single source of unauthenticated requests cannot starve the keys (docs/deploy.md,
+  // so a single source of unauthenticated requests cannot starve the keys (docs/design.md,
   // "Floods without a key"). About $8 a month idle.
   firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
 };

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * How long a request may take, from the moment API Gateway received it: the authorizer (on a
  * cache miss) and the function together. With the SDK's answer and API Gateway's own hops on top,
- * a client gets its answer, a 503 at worst, within 4 s (docs/deploy.md, "Timeouts and memory").
+ * a client gets its answer, a 503 at worst, within 4 s (docs/operate.md, "Timeouts and memory").
  */
 export const REQUEST_BUDGET_MS = 3_000;
 

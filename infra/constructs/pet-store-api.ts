@@ -273,7 +273,7 @@ export class PetStoreApi extends Construct {
     if (this.origins.length > 1) {
       Annotations.of(this).addWarningV2(
         'petstore:corsGatewayResponses',
-        `${this.origins.length} CORS origins: API Gateway's own errors (401, 429, 5xx…) carry no CORS header, so browsers cannot read them; docs/deploy.md, "CORS".`,
+        `${this.origins.length} CORS origins: API Gateway's own errors (401, 429, 5xx…) carry no CORS header, so browsers cannot read them; docs/design.md, "CORS".`,
       );
     }
   }

@@ -18,7 +18,7 @@ export interface UsagePlansProps {
 
 /**
  * One API Gateway usage plan per plan of the stage. A key is metered through its usage identifier,
- * which the authorizer returns as `usageIdentifierKey`. Usage plans are best effort (docs/deploy.md).
+ * which the authorizer returns as `usageIdentifierKey`. Usage plans are best effort (docs/operate.md, "Plans").
  */
 export class UsagePlans extends Construct {
   readonly byName: Readonly<Record<string, UsagePlan>>;

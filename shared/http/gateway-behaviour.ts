@@ -373,7 +373,7 @@ export type GatewayHeaderValue = string | { readonly requestHeader: string };
  *   origin cannot, since the browser compares the header with its own origin;
  * - several origins (or none): no CORS header. Copying `Origin` would let every origin read
  *   them, and a fixed value can name only one: a browser on those origins cannot read API
- *   Gateway's own errors (it sees a network error); docs/deploy.md says so.
+ *   Gateway's own errors (it sees a network error); docs/design.md, "CORS", says so.
  */
 export const gatewayResponseCorsHeaders = (
   allowed: AllowedOrigins,

@@ -23,7 +23,7 @@ import {
 
 const { templates } = synthStages();
 
-/** The functions, by the descriptions the stack gives them (docs/deploy.md). */
+/** The functions, by the descriptions the stack gives them. */
 const LIST_PETS = 'GET /pets (listPets)';
 const CREATE_PET = 'POST /pets (createPet)';
 const GET_PET = 'GET /pets/{petId} (getPet)';

@@ -16,7 +16,7 @@ import {
 const { templates } = synthStages();
 
 const AUTHORIZER = 'TOKEN authorizer: Authorization: Bearer <API key>';
-/** Every operation's function, by the description docs/deploy.md shows (`GET /pets (listPets)`). */
+/** Every operation's function, by the description the stack gives it (`GET /pets (listPets)`). */
 const OPERATION_FUNCTIONS = CONTRACTS.map(
   ({ operationId, method, path }) => [operationId, `${method} ${path} (${operationId})`] as const,
 );

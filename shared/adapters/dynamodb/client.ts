@@ -10,7 +10,7 @@ import type { DynamoDbConfig } from '#shared/config';
 import { currentDeadline } from '#shared/deadline';
 
 /**
- * How long DynamoDB may take (the inner rungs of the timeout ladder, docs/deploy.md):
+ * How long DynamoDB may take (the inner rungs of the timeout ladder, docs/design.md, "One deadline per request"):
  *
  * - one attempt is abandoned after 1 s (DynamoDB answers in milliseconds: a second is a stalled
  *   connection or a lost answer, not a slow one), and the SDK tries again, up to 3 attempts;
