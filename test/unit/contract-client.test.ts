@@ -42,6 +42,29 @@ describe("the contract suite's client", () => {
     expect((received[1]?.at ?? 0) - (received[0]?.at ?? 0)).toBeGreaterThanOrEqual(990);
   });
 
+  it('sends a create again after a 503 and its Retry-After, under the same Idempotency-Key', async () => {
+    received.length = 0;
+    answers.push({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' }, headers: { 'Retry-After': '1' } });
+
+    const answer = await paced().post('/pets', { name: 'Rex', categoryId: 1 });
+
+    expect(answer.status).toBe(200);
+    expect(received).toHaveLength(2);
+    const keys = received.map(({ headers }) => headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('gives back a 503 of a write it cannot safely repeat (no Idempotency-Key) as it is', async () => {
+    received.length = 0;
+    answers.push({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' }, headers: { 'Retry-After': '1' } });
+
+    const answer = await paced().request('/pets/1', { method: 'DELETE' });
+
+    expect(answer.status).toBe(503);
+    expect(received).toHaveLength(1);
+  });
+
   it('stops on a spent quota: QUOTA_EXCEEDED is not retried', async () => {
     received.length = 0;
     answers.push({ status: 429, body: { code: 'QUOTA_EXCEEDED' }, headers: { 'Retry-After': '3600' } });

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
 import { parseRateLimitPolicy } from '#shared/http/rate-limit-policy';
 import { TokenBucket } from '#tools/local/fair-use';
 import { assertResponseHeaders } from './response-headers';
@@ -49,8 +51,18 @@ export class Pacer {
   }
 }
 
-/** Tries of a request refused 429 TOO_MANY_REQUESTS, each after its Retry-After. */
+/** Tries of a request refused 429 TOO_MANY_REQUESTS, or 503 where a repeat is safe, each after its Retry-After. */
 const TRIES = 5;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a 503 may be answered by sending the request again, as the interface tells clients: a
+ * read, or a write carrying an Idempotency-Key (the service applies it once, whichever try lands).
+ */
+const repeatable = (method: string, headers: Record<string, string> = {}) =>
+  SAFE_METHODS.has(method) ||
+  Object.keys(headers).some((name) => name.toLowerCase() === IDEMPOTENCY_KEY_HEADER.toLowerCase());
 
 export interface ApiRequest {
   readonly method?: string;
@@ -63,8 +75,9 @@ export interface ApiRequest {
 
 export class ApiClient {
   /**
-   * @param pacer paces the client by its plan, waits out a 429 TOO_MANY_REQUESTS (Retry-After)
-   *   and stops on QUOTA_EXCEEDED (QuotaExhausted); without one, every answer comes back as it is.
+   * @param pacer paces the client by its plan, waits out a 429 TOO_MANY_REQUESTS (Retry-After),
+   *   and a 503 of a request safe to repeat, and stops on QUOTA_EXCEEDED (QuotaExhausted); without
+   *   one, every answer comes back as it is.
    */
   constructor(
     readonly baseUrl: string,
@@ -92,7 +105,9 @@ export class ApiClient {
     for (let tryNumber = 1; ; tryNumber += 1) {
       await this.pacer?.take();
       const exchange = await this.send(path, request);
-      if (!this.pacer || exchange.status !== 429 || tryNumber === TRIES) {
+      const waitable =
+        exchange.status === 429 || (exchange.status === 503 && repeatable(exchange.method, request.headers));
+      if (!this.pacer || !waitable || tryNumber === TRIES) {
         this.check(exchange);
         return exchange;
       }
@@ -143,7 +158,15 @@ export class ApiClient {
     return this.request(path, { ...request, method: 'GET' });
   }
 
+  /**
+   * With a pacer (the suite's client), a POST carries an Idempotency-Key of its own unless
+   * `request` names one, as the guide tells clients, so a 503 can be answered by a repeat.
+   */
   post(path: string, body: unknown, request: Omit<ApiRequest, 'method' | 'body'> = {}) {
-    return this.request(path, { ...request, method: 'POST', body });
+    const headers =
+      !this.pacer || repeatable('POST', request.headers)
+        ? request.headers
+        : { [IDEMPOTENCY_KEY_HEADER]: randomUUID(), ...request.headers };
+    return this.request(path, { ...request, method: 'POST', body, headers });
   }
 }

@@ -30,7 +30,11 @@ export const PAGINATION_AREA: ContractArea = {
           categoryId: 1,
           status: 'sold',
         }));
-        await Promise.all(pets.map((pet) => api.post(createPet.path, pet)));
+        const created = await Promise.all(pets.map((pet) => api.post(createPet.path, pet)));
+        assert.deepEqual(
+          created.map((response) => response.status),
+          [201, 201, 201],
+        );
 
         const pages: { id: number; status: string }[][] = [];
         let path: string | undefined = `${LIST}?status=sold&limit=2`;
