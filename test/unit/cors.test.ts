@@ -16,7 +16,7 @@ import {
   preflight,
 } from '#shared/http/gateway-behaviour';
 import { retryHeaders } from '#shared/http/retry';
-import { requestHeaderNames } from '#shared/operations/operation';
+import { type Operation, requestHeaderNames } from '#shared/operations/operation';
 
 describe('allowed origins', () => {
   it('reads a comma-separated list, ignoring blanks and repeats', () => {
