@@ -6,7 +6,7 @@ import { type Children, runChild } from './children';
 import { BENCH_CONTEXT, freshRequest } from './lambda-context';
 import type { Meter, MeteredCall } from './metering';
 import type { BenchSettings } from './settings';
-import { type Admin, seedPets } from './tables';
+import { type Admin, restorerOf, seedPets } from './tables';
 import { type BenchTarget, benchConfig, folderOf, requestTo } from './targets';
 
 /** What one request costs in DynamoDB, as DynamoDB reports it. */
@@ -121,9 +121,11 @@ export const measureCapacity = async (
     const at = pets;
     for (const target of ordered) {
       const invoke = target.invoker(config);
+      const restore = restorerOf(target.event, () => options.admin, options.names.pets);
       const calls: MeteredCall[] = [];
       for (let index = 0; index < requests; index++) {
         const answer = await metered(invoke, (status) => status);
+        await restore();
         if (answer.status !== target.status) throw new Error(`${target.name} answered ${answer.status}`);
         calls.push(...answer.calls);
       }

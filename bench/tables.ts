@@ -37,6 +37,30 @@ export const createBenchTables = async (
   return names;
 };
 
+/** The pet the bench seeds under `id`. */
+const seededPet = (id: number) =>
+  petItem({
+    id,
+    name: `Pet ${id}`,
+    categoryId: 1 + (id % 12),
+    status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
+  });
+
+/**
+ * After each request that removes its pet (a DELETE), the pet put back as seeded, outside any
+ * measurement: every removal the bench makes then finds its pet, and so do the reads after it.
+ */
+export const restorerOf = (event: unknown, admin: () => Admin, table: string): (() => Promise<void>) => {
+  const { httpMethod, pathParameters } = event as {
+    httpMethod?: string;
+    pathParameters?: Record<string, string>;
+  };
+  if (httpMethod !== 'DELETE') return async () => {};
+  const { doc } = admin();
+  const Item = seededPet(Number(pathParameters?.petId));
+  return async () => void (await doc.send(new PutCommand({ TableName: table, Item })));
+};
+
 /**
  * Writes `count` pets (statuses in turn) after the last id the sequence leased, 25 a BatchWriteItem
  * and 8 in flight, then moves the sequence past them: no create meets a seeded id.
@@ -52,14 +76,7 @@ export const seedPets = async (admin: Admin, names: TableNames, count: number): 
       const ids = Array.from({ length: Math.min(25, count - next) }, (_, index) => first + next + index);
       next += ids.length;
       let requests: Record<string, unknown>[] = ids.map((id) => ({
-        PutRequest: {
-          Item: petItem({
-            id,
-            name: `Pet ${id}`,
-            categoryId: 1 + (id % 12),
-            status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
-          }),
-        },
+        PutRequest: { Item: seededPet(id) },
       }));
       while (requests.length > 0) {
         const { UnprocessedItems } = await admin.doc.send(
