@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ENV } from '#shared/config';
 import { lambdaContext } from '#tools/lambda/context';
 import { BENCH_CONTEXT, freshRequest, outcomeOf } from './lambda-context';
-import { adminFor, restorerOf } from './tables';
 
 /**
  * The bench's stand-in for Lambda's runtime, on the Lambda's Node with the function's environment:
@@ -27,12 +25,11 @@ for (const bundle of bundles) {
   handlers.push(module.handler);
 }
 
-// Made after the imports are timed: the harness's own client weighs on no bundle's init.
-const restore = restorerOf(
-  event,
-  () => adminFor(process.env[ENV.dynamoDbEndpoint] ?? ''),
-  process.env[ENV.tables.pets] ?? '',
-);
+// Loaded after the imports are timed, and only for a removal: the SDK weighs on no bundle's init.
+const restore =
+  (event as { httpMethod?: string }).httpMethod === 'DELETE'
+    ? await import('./tables').then(({ restorerInChild }) => restorerInChild(event))
+    : async () => {};
 const samples = handlers.map((): number[] => []);
 const statuses = handlers.map(() => new Set<number>());
 for (let round = -Number(warmup); round < Number(iterations); round++) {

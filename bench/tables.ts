@@ -12,6 +12,7 @@ import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/d
 import { PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
+import { ENV } from '#shared/config';
 import { PET_STATUSES } from '#shared/domain/pet';
 
 /** Clients that create and fill tables on DynamoDB Local, outside any measurement. */
@@ -60,6 +61,14 @@ export const restorerOf = (event: unknown, admin: () => Admin, table: string): (
   const Item = seededPet(Number(pathParameters?.petId));
   return async () => void (await doc.send(new PutCommand({ TableName: table, Item })));
 };
+
+/** The same, in a child (bench/child.ts): its DynamoDB and pets table from its environment. */
+export const restorerInChild = (event: unknown) =>
+  restorerOf(
+    event,
+    () => adminFor(process.env[ENV.dynamoDbEndpoint] ?? ''),
+    process.env[ENV.tables.pets] ?? '',
+  );
 
 /**
  * Writes `count` pets (statuses in turn) after the last id the sequence leased, 25 a BatchWriteItem

@@ -22,5 +22,9 @@ export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayPr
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Attributes) };
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(Attributes),
+  };
 };

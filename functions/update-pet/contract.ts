@@ -51,8 +51,8 @@ export const updatePet = defineOperation({
       },
     },
     invalid: {
-      summary: 'A null name (a name cannot be removed) and `id`',
-      path: { petId: '1' },
+      summary: '`petId` is not a positive integer, a null name (a name cannot be removed) and `id`',
+      path: { petId: 'abc' },
       body: { name: null, id: 2 },
     },
   },

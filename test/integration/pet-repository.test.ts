@@ -412,6 +412,9 @@ describe('items read from the pets table', () => {
       petsTable: own.names.pets,
     });
 
-    expect(await repository.get(4)).toEqual({ pet: { id: 4, name: 'Rex', categoryId: 1, status: 'sold' }, version: 1 });
+    expect(await repository.get(4)).toEqual({
+      pet: { id: 4, name: 'Rex', categoryId: 1, status: 'sold' },
+      version: 1,
+    });
   });
 });
