@@ -48,8 +48,9 @@ const seededPet = (id: number) =>
   });
 
 /**
- * After each request that removes its pet (a DELETE), the pet put back as seeded, outside any
- * measurement: every removal the bench makes then finds its pet, and so do the reads after it.
+ * In-process, where requests run one after the other: after each request that removes its pet (a
+ * DELETE), the pet put back as seeded, outside the meter, so every removal finds its pet and so
+ * do the reads after it.
  */
 export const restorerOf = (event: unknown, admin: () => Admin, table: string): (() => Promise<void>) => {
   const { httpMethod, pathParameters } = event as {
@@ -62,13 +63,24 @@ export const restorerOf = (event: unknown, admin: () => Admin, table: string): (
   return async () => void (await doc.send(new PutCommand({ TableName: table, Item })));
 };
 
-/** The same, in a child (bench/child.ts): its DynamoDB and pets table from its environment. */
-export const restorerInChild = (event: unknown) =>
-  restorerOf(
-    event,
-    () => adminFor(process.env[ENV.dynamoDbEndpoint] ?? ''),
-    process.env[ENV.tables.pets] ?? '',
-  );
+/**
+ * In a child (bench/child.ts), whose service and baseline may run beside each other: before each
+ * request that removes its pet, a pet of its own put (outside the clock) and the request pointed
+ * at it, so that every removal finds its pet and no other request misses one. Its id is random
+ * above 2^52, far past any id the sequence hands out.
+ */
+export const freshSubjectInChild = (event: unknown): ((request: unknown) => Promise<void>) => {
+  if ((event as { httpMethod?: string }).httpMethod !== 'DELETE') return async () => {};
+  const { doc } = adminFor(process.env[ENV.dynamoDbEndpoint] ?? '');
+  const TableName = process.env[ENV.tables.pets] ?? '';
+  return async (request) => {
+    const id = 2 ** 52 + Math.floor(Math.random() * 2 ** 40);
+    await doc.send(new PutCommand({ TableName, Item: seededPet(id) }));
+    const target = request as { path: string; pathParameters: Record<string, string> };
+    target.path = target.path.replace(target.pathParameters.petId ?? '', String(id));
+    target.pathParameters.petId = String(id);
+  };
+};
 
 /**
  * Writes `count` pets (statuses in turn) after the last id the sequence leased, 25 a BatchWriteItem

@@ -90,7 +90,7 @@ export const PETS_AREA: ContractArea = {
       );
     }),
     creating(
-      'PATCH of the status answers 200 with a new ETag, and the pet moves between status listings',
+      `PATCH ${CREATE}/{id} of the status answers 200 with a new ETag, and the pet moves between status listings`,
       async ({ api }) => {
         const { pet, etag } = await ownPet(api, 'moving');
 
@@ -108,7 +108,7 @@ export const PETS_AREA: ContractArea = {
       },
     ),
     creating(
-      'PATCH under a stale If-Match, or of nothing, is refused and changes nothing',
+      `PATCH ${CREATE}/{id} under a stale If-Match, or of nothing, is refused and changes nothing`,
       async ({ api }) => {
         const { pet, etag } = await ownPet(api, 'stale');
         const moved = await patch(api, pet.id, { categoryId: 5 }, { 'If-Match': etag });
@@ -133,20 +133,23 @@ export const PETS_AREA: ContractArea = {
         assert.deepEqual([read.json, read.headers.get('etag')], [moved.json, moved.headers.get('etag')]);
       },
     ),
-    creating('ten PATCHes at once under one ETag: exactly one 200, nine 412', async ({ api }) => {
-      const { pet, etag } = await ownPet(api, 'race');
-
-      const answers = await Promise.all(
-        Array.from({ length: 10 }, () => patch(api, pet.id, { status: 'pending' }, { 'If-Match': etag })),
-      );
-
-      assert.deepEqual(answers.map((answer) => answer.status).sort(), [
-        200,
-        ...Array.from({ length: 9 }, () => 412),
-      ]);
-    }),
     creating(
-      'DELETE answers 204 then 404; under a stale If-Match 412, and the pet stays; a create replays after it',
+      `PATCH ${CREATE}/{id} ten times at once under one ETag: exactly one 200, nine 412`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'race');
+
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => patch(api, pet.id, { status: 'pending' }, { 'If-Match': etag })),
+        );
+
+        assert.deepEqual(answers.map((answer) => answer.status).sort(), [
+          200,
+          ...Array.from({ length: 9 }, () => 412),
+        ]);
+      },
+    ),
+    creating(
+      `DELETE ${CREATE}/{id} answers 204 then 404; under a stale If-Match 412, and the pet stays; a create replays after it`,
       async ({ api }) => {
         const key = { 'Idempotency-Key': `smoke-${crypto.randomUUID()}` };
         const body = { name: smokeName('removed'), categoryId: 2 };
