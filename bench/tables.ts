@@ -14,6 +14,7 @@ import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { ENV } from '#shared/config';
 import { PET_STATUSES } from '#shared/domain/pet';
+import { SETUP_AGENT } from './metering';
 
 /** Clients that create and fill tables on DynamoDB Local, outside any measurement. */
 export interface Admin {
@@ -71,7 +72,9 @@ export const restorerOf = (event: unknown, admin: () => Admin, table: string): (
  */
 export const freshSubjectInChild = (event: unknown): ((request: unknown) => Promise<void>) => {
   if ((event as { httpMethod?: string }).httpMethod !== 'DELETE') return async () => {};
-  const { doc } = adminFor(process.env[ENV.dynamoDbEndpoint] ?? '');
+  const doc = DynamoDBDocumentClient.from(
+    createLocalClient(process.env[ENV.dynamoDbEndpoint] ?? '', { customUserAgent: SETUP_AGENT }),
+  );
   const TableName = process.env[ENV.tables.pets] ?? '';
   return async (request) => {
     const id = 2 ** 52 + Math.floor(Math.random() * 2 ** 40);
