@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { esbuildOptions } from '#infra/bundling';
+import { ESM_REQUIRE_BANNER, esbuildOptions } from '#infra/bundling';
 import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { type BenchTarget, PEER } from './targets';
@@ -102,6 +102,8 @@ export const buildBundles = async (dir: string, targets: readonly BenchTarget[])
       platform: 'node',
       format: 'esm',
       target: 'node20',
+      // The SDK it loads to put back a removed pet (bench/tables.ts) requires Node's built-ins.
+      banner: { js: ESM_REQUIRE_BANNER },
       logLevel: 'warning',
     }),
   ]);

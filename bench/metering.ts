@@ -21,6 +21,9 @@ export interface MeteredCall {
   readonly scanned: number;
 }
 
+/** The user agent of the bench's own calls, which the meter leaves out. */
+export const SETUP_AGENT = 'bench-setup';
+
 export interface Meter {
   readonly endpoint: string;
   /** Every call since the last `take()`. */
@@ -59,7 +62,13 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
         const text = Buffer.concat(parts);
         const output: { ConsumedCapacity?: MeteredCall['consumed']; ScannedCount?: number } =
           response.statusCode === 200 ? JSON.parse(text.toString('utf8')) : {};
-        if (abandoned) return;
+        answer.writeHead(response.statusCode ?? 502, response.headers).end(text);
+        // Nor is the bench's own setting up (a pet put for a removal to find).
+        if (
+          abandoned ||
+          `${incoming.headers['user-agent']} ${incoming.headers['x-amz-user-agent']}`.includes(SETUP_AGENT)
+        )
+          return;
         calls.set(String(incoming.headers['amz-sdk-invocation-id'] ?? randomUUID()), {
           command: String(incoming.headers['x-amz-target']).split('.').at(-1) ?? 'unknown',
           input,
@@ -67,7 +76,6 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
           ...(output.ConsumedCapacity ? { consumed: output.ConsumedCapacity } : {}),
           scanned: output.ScannedCount ?? 0,
         });
-        answer.writeHead(response.statusCode ?? 502, response.headers).end(text);
       },
     );
     forwarded.once('error', (error) => answer.destroy(error));

@@ -12,7 +12,9 @@ import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/d
 import { PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
+import { ENV } from '#shared/config';
 import { PET_STATUSES } from '#shared/domain/pet';
+import { SETUP_AGENT } from './metering';
 
 export interface Admin {
   readonly client: DynamoDBClient;
@@ -36,7 +38,56 @@ export const createBenchTables = async (
   return names;
 };
 
-/** Writes `count` pets after the last id the sequence leased, then moves the sequence past them. */
+/** The pet the bench seeds under `id`. */
+const seededPet = (id: number) =>
+  petItem({
+    id,
+    name: `Pet ${id}`,
+    categoryId: 1 + (id % 12),
+    status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
+  });
+
+/**
+ * In-process, where requests run one after the other: after each request that removes its pet (a
+ * DELETE), the pet put back as seeded, outside the meter, so every removal finds its pet and so
+ * do the reads after it.
+ */
+export const restorerOf = (event: unknown, admin: () => Admin, table: string): (() => Promise<void>) => {
+  const { httpMethod, pathParameters } = event as {
+    httpMethod?: string;
+    pathParameters?: Record<string, string>;
+  };
+  if (httpMethod !== 'DELETE') return async () => {};
+  const { doc } = admin();
+  const Item = seededPet(Number(pathParameters?.petId));
+  return async () => void (await doc.send(new PutCommand({ TableName: table, Item })));
+};
+
+/**
+ * In a child (bench/child.ts), whose service and baseline may run beside each other: before each
+ * request that removes its pet, a pet of its own put (outside the clock) and the request pointed
+ * at it, so that every removal finds its pet and no other request misses one. Its id is random
+ * above 2^52, far past any id the sequence hands out.
+ */
+export const freshSubjectInChild = (event: unknown): ((request: unknown) => Promise<void>) => {
+  if ((event as { httpMethod?: string }).httpMethod !== 'DELETE') return async () => {};
+  const doc = DynamoDBDocumentClient.from(
+    createLocalClient(process.env[ENV.dynamoDbEndpoint] ?? '', { customUserAgent: SETUP_AGENT }),
+  );
+  const TableName = process.env[ENV.tables.pets] ?? '';
+  return async (request) => {
+    const id = 2 ** 52 + Math.floor(Math.random() * 2 ** 40);
+    await doc.send(new PutCommand({ TableName, Item: seededPet(id) }));
+    const target = request as { path: string; pathParameters: Record<string, string> };
+    target.path = target.path.replace(target.pathParameters.petId ?? '', String(id));
+    target.pathParameters.petId = String(id);
+  };
+};
+
+/**
+ * Writes `count` pets (statuses in turn) after the last id the sequence leased, 25 a BatchWriteItem
+ * and 8 in flight, then moves the sequence past them: no create meets a seeded id.
+ */
 export const seedPets = async (admin: Admin, names: TableNames, count: number): Promise<void> => {
   const { Item } = await admin.doc.send(
     new GetCommand({ TableName: names.counters, Key: { name: PET_ID_SEQUENCE }, ConsistentRead: true }),
@@ -48,14 +99,7 @@ export const seedPets = async (admin: Admin, names: TableNames, count: number): 
       const ids = Array.from({ length: Math.min(25, count - next) }, (_, index) => first + next + index);
       next += ids.length;
       let requests: Record<string, unknown>[] = ids.map((id) => ({
-        PutRequest: {
-          Item: petItem({
-            id,
-            name: `Pet ${id}`,
-            categoryId: 1 + (id % 12),
-            status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
-          }),
-        },
+        PutRequest: { Item: seededPet(id) },
       }));
       while (requests.length > 0) {
         const { UnprocessedItems } = await admin.doc.send(

@@ -1,6 +1,8 @@
 import { createPetRoot } from '#functions/create-pet/root';
+import { deletePetRoot } from '#functions/delete-pet/root';
 import { getPetRoot } from '#functions/get-pet/root';
 import { listPetsRoot } from '#functions/list-pets/root';
+import { updatePetRoot } from '#functions/update-pet/root';
 import type { FunctionConfig } from '#shared/config';
 import type { ProxyHandler } from '#shared/lambda';
 import type { Operation } from '#shared/operations/operation';
@@ -13,7 +15,7 @@ import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
  * document, the bench's targets and the tests that walk the operations all derive from it.
  * (Each Lambda entry imports only its own root, so a bundle never carries another function.)
  */
-export const OPERATIONS = [listPetsRoot, createPetRoot, getPetRoot] as const;
+export const OPERATIONS = [listPetsRoot, createPetRoot, getPetRoot, updatePetRoot, deletePetRoot] as const;
 
 export type AnyOperationRoot = (typeof OPERATIONS)[number];
 export type AnyOperation = AnyOperationRoot['operation'];

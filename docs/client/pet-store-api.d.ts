@@ -53,10 +53,24 @@ export interface paths {
         get: operations["getPet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove an animal
+         * @description Removes the animal, in one write. Answers 204 with no body; 404 when no animal has this id, a second removal included. Its id is never given to another animal.
+         *
+         *     With `If-Match`, only if the animal still has one of the ETags named, else 412 and the animal stays.
+         */
+        delete: operations["deletePet"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an animal
+         * @description Changes the fields of the animal the body sets (a JSON merge patch, RFC 7396), in one write; the others keep their value. Any status may follow any other, and listings by status show the change at once.
+         *
+         *     The body is a JSON object of at most 16 KiB, sent as `application/merge-patch+json` or `application/json`. It must set at least one field; `null` (remove) is refused for every field, as are `id` and unknown fields.
+         *
+         *     With `If-Match`, the change applies only if the animal still has one of the ETags named, else 412 and nothing changes: of several clients changing it from the same ETag, one wins and the others get 412. A client that sent a conditional change and got no answer, then gets 412 on its retry, may have made the change itself: a `GET` (the animal and its `ETag`) shows whether it is there.
+         */
+        patch: operations["updatePet"];
         trace?: never;
     };
 }
@@ -83,13 +97,27 @@ export interface components {
             /** @description Availability; `available` when omitted. */
             status?: components["schemas"]["PetStatus"];
         };
+        /** @description A change to an animal (JSON merge patch, RFC 7396): the fields to set, at least one. A field left out keeps its value; `null` (remove) is refused for every field, since every animal has a name, a category and a status; `id` and unknown fields are refused. */
+        PetPatch: {
+            /**
+             * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
+             * @example Rex
+             */
+            name?: string & (unknown & unknown & unknown);
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             */
+            categoryId?: number;
+            status?: components["schemas"]["PetStatus"];
+        };
         /** @description Returned with every failure, as `application/json`. */
         Error: {
             /**
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "HTTP_VERSION_NOT_SUPPORTED";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "HTTP_VERSION_NOT_SUPPORTED";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -388,6 +416,11 @@ export interface operations {
                      */
                     Location: string;
                     /**
+                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since. Every change gives a new one.
+                     * @example "1"
+                     */
+                    ETag: string;
+                    /**
                      * @description `true` when this is the answer an earlier request with the same `Idempotency-Key` got, sent again. Absent when this request added the animal, or finished adding it for an earlier request with the key that got no answer or a 503.
                      * @example true
                      */
@@ -487,7 +520,7 @@ export interface operations {
                     });
                 };
             };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json`, or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says. */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json` (or, for a change, `application/merge-patch+json`), or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says. */
             415: {
                 headers: {
                     /** @description The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`. */
@@ -546,9 +579,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The animal. */
+            /** @description The animal, with its ETag. */
             200: {
                 headers: {
+                    /**
+                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since. Every change gives a new one.
+                     * @example "1"
+                     */
+                    ETag: string;
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -612,7 +650,7 @@ export interface operations {
             405: {
                 headers: {
                     /** @description The methods this path accepts. */
-                    Allow: "GET";
+                    Allow: "GET, PATCH, DELETE";
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
@@ -623,6 +661,288 @@ export interface operations {
                         code: "METHOD_NOT_ALLOWED";
                         /** @constant */
                         status: 405;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal was removed. */
+            204: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                        /** @constant */
+                        status: 400;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description No animal has this id.
+             *
+             *     `NOT_FOUND`: the requested resource does not exist.
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        /** @constant */
+                        status: 404;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path. */
+            405: {
+                headers: {
+                    /** @description The methods this path accepts. */
+                    Allow: "GET, PATCH, DELETE";
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "METHOD_NOT_ALLOWED";
+                        /** @constant */
+                        status: 405;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description The animal has changed since the ETag in If-Match.
+             *
+             *     `PRECONDITION_FAILED`: `If-Match` names none of the ETags the animal has now: it changed since the client read it, and nothing was changed; read it again for its new ETag.
+             */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "PRECONDITION_FAILED";
+                        /** @constant */
+                        status: 412;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PetPatch"];
+                "application/json": components["schemas"]["PetPatch"];
+            };
+        };
+        responses: {
+            /** @description The animal as changed, with its new ETag. */
+            200: {
+                headers: {
+                    /**
+                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since. Every change gives a new one.
+                     * @example "1"
+                     */
+                    ETag: string;
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
+             *
+             *     `INVALID_JSON`: the body is missing, is not valid JSON, or its bytes are not UTF-8.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "INVALID_JSON";
+                        /** @constant */
+                        status: 400;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description No animal has this id.
+             *
+             *     `NOT_FOUND`: the requested resource does not exist.
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        /** @constant */
+                        status: 404;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path. */
+            405: {
+                headers: {
+                    /** @description The methods this path accepts. */
+                    Allow: "GET, PATCH, DELETE";
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "METHOD_NOT_ALLOWED";
+                        /** @constant */
+                        status: 405;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description The animal has changed since the ETag in If-Match.
+             *
+             *     `PRECONDITION_FAILED`: `If-Match` names none of the ETags the animal has now: it changed since the client read it, and nothing was changed; read it again for its new ETag.
+             */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "PRECONDITION_FAILED";
+                        /** @constant */
+                        status: 412;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 16 KiB. */
+            413: {
+                headers: {
+                    /** @description The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`. */
+                    "Request-Id"?: string;
+                    /** @description The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @constant */
+                        status: 413;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json` (or, for a change, `application/merge-patch+json`), or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says. */
+            415: {
+                headers: {
+                    /** @description The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`. */
+                    "Request-Id"?: string;
+                    /** @description The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @constant */
+                        status: 415;
                     } & {
                         [key: string]: unknown;
                     });

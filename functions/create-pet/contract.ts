@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
 import { DEFAULT_PET_STATUS, NewPet, Pet } from '#shared/domain/pet';
+import { ETAG_HEADER } from '#shared/http/conditional';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { petLocation } from '#shared/http/paths';
@@ -57,6 +58,7 @@ export const createPet = defineOperation({
           schema: describe(v.string(), { format: 'uri-reference' }),
           example: petLocation(1),
         },
+        ...ETAG_HEADER,
         [IDEMPOTENT_REPLAYED_HEADER]: {
           description: `\`true\` when this is the answer an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\` got, sent again. Absent when this request added the animal, or finished adding it for an earlier request with the key that got no answer or a 503.`,
           required: false,

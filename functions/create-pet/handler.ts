@@ -1,5 +1,7 @@
 import { createPet } from '#functions/create-pet/contract';
+import { FIRST_VERSION } from '#shared/domain/pet';
 import type { PetService } from '#shared/domain/pet-service';
+import { etagOf } from '#shared/http/conditional';
 import type { FunctionDependencies } from '#shared/http/endpoint';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from '#shared/http/idempotency-headers';
 import { jsonEndpoint } from '#shared/http/middleware/json-body';
@@ -21,6 +23,7 @@ export const createPetHandler = ({ pets, metrics, ...dependencies }: CreatePetDe
   jsonEndpoint(createPet, dependencies, async ({ body, headers }, event) => {
     const { pet, replayed } = await pets.create(body, idempotencyKeyOf(event, headers['idempotency-key']));
     if (!replayed) metrics.countPetCreated();
-    const location = { Location: petLocation(pet.id) };
+    // A new pet's first version; a replay's too, as the first answer had it.
+    const location = { Location: petLocation(pet.id), ETag: etagOf(FIRST_VERSION) };
     return created(pet, replayed ? { ...location, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : location);
   });

@@ -1,5 +1,6 @@
 import { PetNotFoundError } from '#shared/domain/errors';
 import { Pet, PetId } from '#shared/domain/pet';
+import { ETAG_HEADER } from '#shared/http/conditional';
 import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
 import { PETS_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
@@ -28,8 +29,9 @@ export const getPet = defineOperation({
   request: { path: GetPetPath },
   responses: {
     200: {
-      description: 'The animal.',
+      description: 'The animal, with its ETag.',
       body: Pet,
+      headers: ETAG_HEADER,
       example: { id: 1, name: 'Rex', categoryId: 3, status: 'available' },
     },
   },

@@ -1,7 +1,7 @@
 import { getPet } from '#functions/get-pet/contract';
 import { getPetHandler } from '#functions/get-pet/handler';
 import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
-import { readOnlyPetService } from '#shared/composition/pets';
+import { petsTablePetService } from '#shared/composition/pets';
 import { defineOperationRoot } from '#shared/composition/root';
 import { createLogger } from '#shared/observability/logger';
 
@@ -10,7 +10,7 @@ export const getPetRoot = defineOperationRoot(getPet, {
   data: DATA_ACCESS.pets.get,
   build: (config) =>
     getPetHandler({
-      pets: readOnlyPetService(config),
+      pets: petsTablePetService(config),
       logger: createLogger(config),
       corsOrigins: config.corsOrigins,
     }),

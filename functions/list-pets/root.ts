@@ -1,7 +1,7 @@
 import { listPets } from '#functions/list-pets/contract';
 import { listPetsHandler } from '#functions/list-pets/handler';
 import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
-import { readOnlyPetService } from '#shared/composition/pets';
+import { petsTablePetService } from '#shared/composition/pets';
 import { defineOperationRoot } from '#shared/composition/root';
 import { createLogger } from '#shared/observability/logger';
 
@@ -10,7 +10,7 @@ export const listPetsRoot = defineOperationRoot(listPets, {
   data: DATA_ACCESS.pets.list,
   build: (config) =>
     listPetsHandler({
-      pets: readOnlyPetService(config),
+      pets: petsTablePetService(config),
       logger: createLogger(config),
       corsOrigins: config.corsOrigins,
     }),

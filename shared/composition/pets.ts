@@ -7,8 +7,8 @@ import { type FunctionConfig, tableName } from '#shared/config';
 import { REQUEST_BUDGET_MS } from '#shared/deadline';
 import { PetService, type ProblemLog } from '#shared/domain/pet-service';
 
-/** The pet service of the read-only functions: the pets table only. */
-export const readOnlyPetService = (
+/** The pet service of the functions that use the pets table alone: reads, changes, removals. */
+export const petsTablePetService = (
   config: FunctionConfig,
   client: DynamoDBDocumentClient = createDocumentClient(config.dynamoDb),
 ): PetService =>

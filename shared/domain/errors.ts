@@ -10,6 +10,17 @@ export class PetNotFoundError extends Error {
   }
 }
 
+/**
+ * The pet is not at a version the request's precondition (`If-Match`) names: someone changed it
+ * since the client read it. Nothing was changed.
+ */
+export class PetVersionMismatchError extends Error {
+  override readonly name = 'PetVersionMismatchError';
+  constructor(readonly petId: number) {
+    super(`Pet ${petId} has changed since the version the request names`);
+  }
+}
+
 /** The data store refused or could not serve the request in time (throttling, outage, timeout). */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';

@@ -10,10 +10,13 @@ import {
 } from '#shared/domain/idempotency';
 import {
   DEFAULT_PET_STATUS,
+  type ExpectedVersions,
   type ListPetsOptions,
   type NewPet,
   type Pet,
   type PetPage,
+  type PetPatch,
+  type VersionedPet,
 } from '#shared/domain/pet';
 import type { IdSequence } from '#shared/ports/id-sequence';
 import type { IdempotencyStore } from '#shared/ports/idempotency-store';
@@ -81,10 +84,24 @@ export class PetService {
     return key ? this.createOnce(newPet, key) : this.createNew(newPet);
   }
 
-  async get(id: number): Promise<Pet> {
-    const pet = await this.pets.get(id);
-    if (!pet) throw new PetNotFoundError(id);
-    return pet;
+  /** The pet and its version; PetNotFoundError when there is none. */
+  async get(id: number): Promise<VersionedPet> {
+    const found = await this.pets.get(id);
+    if (!found) throw new PetNotFoundError(id);
+    return found;
+  }
+
+  /**
+   * Changes the pet's fields that `patch` sets, if it is at one of the `expected` versions (any,
+   * when undefined): PetNotFoundError, PetVersionMismatchError. One write, whatever it changes.
+   */
+  change(id: number, patch: PetPatch, expected: ExpectedVersions): Promise<VersionedPet> {
+    return this.pets.update(id, patch, expected);
+  }
+
+  /** Removes the pet, if it is at one of the `expected` versions: PetNotFoundError, PetVersionMismatchError. */
+  remove(id: number, expected: ExpectedVersions): Promise<void> {
+    return this.pets.remove(id, expected);
   }
 
   private async createNew(newPet: NewPet): Promise<CreateOutcome> {

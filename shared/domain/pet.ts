@@ -106,6 +106,31 @@ export const NewPet = describe(
 );
 export type NewPet = v.InferOutput<typeof NewPet>;
 
+/**
+ * A change to an animal: a JSON merge patch (RFC 7396) of its fields. A field left out keeps its
+ * value; `null`, a merge patch's "remove", is refused (every animal has a name, a category and a
+ * status), as are `id` and unknown fields; a patch that sets nothing changes nothing and is
+ * refused too. Any status may follow any other.
+ */
+export const PetPatch = describe(
+  v.pipe(
+    strictObject(
+      { name: v.optional(name), categoryId: v.optional(categoryId), status: v.optional(PetStatus) },
+      { notObject: 'must be a JSON object', unknownKey: 'is not a known field' },
+    ),
+    v.check(
+      (patch) => Object.keys(patch).length > 0,
+      'changes nothing: it must set at least one of name, categoryId, status',
+    ),
+  ),
+  {
+    id: 'PetPatch',
+    description:
+      'A change to an animal (JSON merge patch, RFC 7396): the fields to set, at least one. A field left out keeps its value; `null` (remove) is refused for every field, since every animal has a name, a category and a status; `id` and unknown fields are refused.',
+  },
+);
+export type PetPatch = v.InferOutput<typeof PetPatch>;
+
 /** An animal as the service returns it. `status` is always present in responses. */
 export const Pet = describe(object({ id: PetId, name, categoryId, status: PetStatus }), {
   id: 'Pet',
@@ -119,6 +144,21 @@ export type Pet = v.InferOutput<typeof Pet>;
  * would cost each read function the Unicode tables they need, to find nothing.
  */
 export const StoredPet = object({ id: PetId, name: nameShape, categoryId, status: PetStatus });
+
+/** A stored pet's version: 1 when it is added, one more at every change. Its ETag is made from it. */
+export const FIRST_VERSION = 1;
+
+/** A pet and its version. */
+export interface VersionedPet {
+  readonly pet: Pet;
+  readonly version: number;
+}
+
+/**
+ * The versions a change or a removal may apply to (a request's `If-Match`): any one, when
+ * undefined; else one of these (none, for an empty list: the request names no version a pet has).
+ */
+export type ExpectedVersions = readonly number[] | undefined;
 
 export const Pets = describe(v.array(Pet), { id: 'Pets', description: 'One page of animals.' });
 

@@ -2,6 +2,7 @@ import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
   PetNotFoundError,
+  PetVersionMismatchError,
   StoreUnavailableError,
 } from '#shared/domain/errors';
 import { HttpError } from '#shared/http/http-error';
@@ -24,6 +25,13 @@ export const invalidJson = (cause?: unknown): HttpError =>
 export const toHttpError = (error: unknown): HttpError => {
   if (error instanceof HttpError) return error;
   if (error instanceof PetNotFoundError) return new HttpError('NOT_FOUND', error.message);
+  if (error instanceof PetVersionMismatchError) {
+    return new HttpError(
+      'PRECONDITION_FAILED',
+      `${error.message}: If-Match names none of its current ETag; read it again (GET) and send the change with the new ETag`,
+      { cause: error },
+    );
+  }
   if (error instanceof StoreUnavailableError) return unavailable(error);
   if (error instanceof IdempotencyKeyInUseError) {
     return new HttpError(

@@ -43,10 +43,16 @@ export const parseMediaType = (value: string): MediaType | undefined => {
   return { essence: `${essence[1]}/${essence[2]}`.toLowerCase(), parameters };
 };
 
-/** `application/json`, with no parameter but `charset=utf-8` (JSON is UTF-8, RFC 8259). */
-export const isJsonUtf8 = (value: string | undefined): boolean => {
+/**
+ * One of `essences` (`application/json` unless told), with no parameter but `charset=utf-8`
+ * (JSON is UTF-8, RFC 8259).
+ */
+export const isJsonUtf8 = (
+  value: string | undefined,
+  essences: readonly string[] = ['application/json'],
+): boolean => {
   const type = value === undefined ? undefined : parseMediaType(value);
-  if (type?.essence !== 'application/json') return false;
+  if (type === undefined || !essences.includes(type.essence)) return false;
   return [...type.parameters].every(
     ([name, parameter]) => name === 'charset' && parameter.toLowerCase() === 'utf-8',
   );

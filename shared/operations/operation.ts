@@ -93,6 +93,11 @@ export interface Operation {
   /** Markdown, for the document. */
   readonly description: string;
   readonly request: RequestParts;
+  /**
+   * The media types a JSON body may be sent as (any other is 415), read as RFC 9110 says.
+   * @default ['application/json']
+   */
+  readonly bodyMediaTypes?: readonly string[];
   /** The successful answers, by status. */
   readonly responses: Readonly<Record<number, ResponseDescriptor>>;
   readonly errors?: readonly ErrorDescriptor[];
@@ -112,6 +117,10 @@ export const requestHeaderNames = (operation: Pick<Operation, 'request'>): strin
   Object.keys(
     (operation.request.headers as { entries?: Record<string, unknown> } | undefined)?.entries ?? {},
   );
+
+/** The media types an operation's body may be sent as. */
+export const bodyMediaTypesOf = (operation: Pick<Operation, 'bodyMediaTypes'>): readonly string[] =>
+  operation.bodyMediaTypes ?? ['application/json'];
 
 /** Keeps the literal types of a descriptor, so handlers and tools see its exact shape. */
 export const defineOperation = <const O extends Operation>(operation: O): O => operation;

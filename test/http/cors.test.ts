@@ -54,7 +54,7 @@ describe.concurrent('a preflight (OPTIONS)', () => {
     expect(corsOf(response)).toEqual({
       'access-control-allow-origin': APP,
       'access-control-allow-methods': 'GET, POST',
-      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
+      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
       'access-control-max-age': '7200',
     });
     expect(response.headers.get('vary')).toBe('Origin');
@@ -63,7 +63,7 @@ describe.concurrent('a preflight (OPTIONS)', () => {
   it('names the methods of the resource asked about', async () => {
     const response = await preflight(oneOrigin, '/pets/7', APP);
 
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, PATCH, DELETE');
   });
 
   it('grants nothing to another origin: 204 without a CORS header', async () => {

@@ -104,6 +104,8 @@ describe('POST /v1/pets while the first request with the key is in flight', () =
               pets: {
                 get: (id) => real.get(id),
                 list: (options) => real.list(options),
+                update: (id, patch, expected) => real.update(id, patch, expected),
+                remove: (id, expected) => real.remove(id, expected),
                 create: async (pet) => {
                   entered();
                   await released;

@@ -23,7 +23,7 @@ const shellBlock = (heading: string): string => {
 };
 
 describe('the README', () => {
-  it('"Try it" runs as written: a create, a safe retry, pages, the deprecated read and an error', async () => {
+  it('"Try it" runs as written: a create, a safe retry, pages, the deprecated read, a change, a removal and an error', async () => {
     // The reader's KEY and API lines, pointed at this test's server.
     const script = shellBlock('## Try it')
       .replace(/^KEY=.*$/m, `KEY='${api.apiKey}'`)
@@ -51,6 +51,10 @@ describe('the README', () => {
     expect(output).toMatch(/^idempotent-replayed: true\r?$/im);
     expect(output).toMatch(/^link: <\/v1\/pets\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"\r?$/im);
     expect(output).toMatch(/^deprecation: @1795219200\r?$/im);
+    expect(output).toMatch(/^etag: "1"\r?$/im);
+    expect(output).toMatch(/^etag: "2"\r?$/im);
+    expect(output).toContain('{"id":1,"name":"Rex","categoryId":3,"status":"sold"}');
+    expect(output).toMatch(/HTTP\/1\.1 204/);
     expect(output).toContain(
       '"code":"VALIDATION_FAILED","message":"Invalid request: query.limit must be at least 1"',
     );

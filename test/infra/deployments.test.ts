@@ -13,12 +13,16 @@ import {
 
 const { templates } = synthStages();
 
+const AUTHORIZER_DESCRIPTION = 'TOKEN authorizer: Authorization: Bearer <API key>';
+
 /** Every function, by the name its deployment group and alarms carry, and its description. */
 const FUNCTIONS = [
   ['ListPets', 'GET /pets (listPets)'],
   ['CreatePet', 'POST /pets (createPet)'],
   ['GetPet', 'GET /pets/{petId} (getPet)'],
-  ['Authorizer', 'TOKEN authorizer: Authorization: Bearer <API key>'],
+  ['UpdatePet', 'PATCH /pets/{petId} (updatePet)'],
+  ['DeletePet', 'DELETE /pets/{petId} (deletePet)'],
+  ['Authorizer', AUTHORIZER_DESCRIPTION],
 ] as const;
 const OPERATION_FUNCTIONS = FUNCTIONS.filter(([name]) => name !== 'Authorizer');
 
@@ -157,7 +161,7 @@ describe.each(STAGE_NAMES)('%s gradual deployments', (stageName) => {
   );
 
   it('rolls the authorizer back on the failures it logs and a slow p99, not on the keys it refuses', () => {
-    const fn = { Ref: functionId(template, FUNCTIONS[3][1]) };
+    const fn = { Ref: functionId(template, AUTHORIZER_DESCRIPTION) };
 
     expect(rollbackAlarmsOf('Authorizer')).toEqual([
       expect.objectContaining({

@@ -27,8 +27,10 @@ const { templates } = synthStages();
 const LIST_PETS = 'GET /pets (listPets)';
 const CREATE_PET = 'POST /pets (createPet)';
 const GET_PET = 'GET /pets/{petId} (getPet)';
+const UPDATE_PET = 'PATCH /pets/{petId} (updatePet)';
+const DELETE_PET = 'DELETE /pets/{petId} (deletePet)';
 const AUTHORIZER = 'TOKEN authorizer: Authorization: Bearer <API key>';
-const OPERATION_FUNCTIONS = [LIST_PETS, CREATE_PET, GET_PET];
+const OPERATION_FUNCTIONS = [LIST_PETS, CREATE_PET, GET_PET, UPDATE_PET, DELETE_PET];
 
 describe.each(STAGE_NAMES)('%s functions', (stageName) => {
   const template = templates[stageName];
@@ -130,6 +132,16 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     );
     expect(environment(LIST_PETS)).not.toHaveProperty('COUNTERS_TABLE_NAME');
     expect(environment(LIST_PETS)).not.toHaveProperty('API_KEYS_TABLE_NAME');
+  });
+
+  it('lets updatePet only UpdateItem, and deletePet only DeleteItem, on the pets table', () => {
+    expect(dynamoDbGrants(UPDATE_PET)).toEqual(['dynamodb:UpdateItem on TablesPets']);
+    expect(dynamoDbGrants(DELETE_PET)).toEqual(['dynamodb:DeleteItem on TablesPets']);
+    for (const description of [UPDATE_PET, DELETE_PET]) {
+      expect(Object.keys(environment(description)).filter((name) => name.endsWith('_TABLE_NAME'))).toEqual([
+        'PETS_TABLE_NAME',
+      ]);
+    }
   });
 
   it('lets getPet GetItem on the pets table, and nothing else', () => {

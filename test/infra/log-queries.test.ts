@@ -13,6 +13,8 @@ const FUNCTIONS = {
   ListPets: 'GET /pets (listPets)',
   CreatePet: 'POST /pets (createPet)',
   GetPet: 'GET /pets/{petId} (getPet)',
+  UpdatePet: 'PATCH /pets/{petId} (updatePet)',
+  DeletePet: 'DELETE /pets/{petId} (deletePet)',
   Authorizer: 'TOKEN authorizer: Authorization: Bearer <API key>',
 } as const;
 
@@ -39,7 +41,13 @@ describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
     const fn = template.findResources('AWS::Lambda::Function')[functionId(template, FUNCTIONS[name])];
     return [...referencedIds(fn?.Properties.LoggingConfig)][0] ?? '';
   };
-  const handlerLogs = [logsOf('ListPets'), logsOf('CreatePet'), logsOf('GetPet')];
+  const handlerLogs = [
+    logsOf('ListPets'),
+    logsOf('CreatePet'),
+    logsOf('GetPet'),
+    logsOf('UpdatePet'),
+    logsOf('DeletePet'),
+  ];
 
   it(`saves four queries, listed under ${stage}/ in the console`, () => {
     expect([...queries.keys()].sort()).toEqual(

@@ -30,6 +30,7 @@ const ERROR_CODES = [
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'IDEMPOTENCY_KEY_IN_USE',
+  'PRECONDITION_FAILED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSED',
@@ -171,9 +172,9 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     });
   });
 
-  it('sends every one of its 14 alarms, and its recovery, to the stage topic, on 2 of 3 breaching periods', () => {
+  it('sends every one of its 18 alarms, and its recovery, to the stage topic, on 2 of 3 breaching periods', () => {
     // 5xx rate, latency, 2 per operation function, the authorizer's failures and throttles, 1 per table.
-    expect(alarms.length).toBe(2 + 2 * 3 + 2 + 4);
+    expect(alarms.length).toBe(2 + 2 * 5 + 2 + 4);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({
         AlarmActions: [{ Ref: topicId }],
@@ -265,8 +266,8 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     }
     expect(new Set(terms.map((term) => term.dimensions.code))).toEqual(new Set(ERROR_CODES));
     for (const title of ['Lambda duration p99 (ms)', 'Lambda errors', 'Lambda throttles']) {
-      // The three operation functions and the authorizer.
-      expect(graph(title)).toHaveLength(4);
+      // The operation functions and the authorizer.
+      expect(graph(title)).toHaveLength(OPERATION_FUNCTIONS.length + 1);
     }
     expect(names('DynamoDB consumed read units')).toEqual(
       TABLES.map(() => 'AWS/DynamoDB/ConsumedReadCapacityUnits'),
@@ -294,6 +295,8 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         'ListPetsLogGroupName',
         'CreatePetLogGroupName',
         'GetPetLogGroupName',
+        'UpdatePetLogGroupName',
+        'DeletePetLogGroupName',
         'AuthorizerLogGroupName',
         'IdempotencyTableName',
         'PetsTableName',

@@ -7,7 +7,7 @@ import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
-import { readOnlyPetService } from '#shared/composition/pets';
+import { petsTablePetService } from '#shared/composition/pets';
 import { defineOperationRoot, defineRoot } from '#shared/composition/root';
 import { createLogger } from '#shared/observability/logger';
 import { lambdaContext } from '#tools/lambda/context';
@@ -27,7 +27,7 @@ import { createTestTables, type TestTables } from '../support/tables';
 const forgetful = defineOperationRoot(listPets, {
   data: [{ table: 'pets', actions: ['dynamodb:Scan'] }],
   build: (config) =>
-    listPetsHandler({ pets: readOnlyPetService(config), logger: createLogger(config), corsOrigins: [] }),
+    listPetsHandler({ pets: petsTablePetService(config), logger: createLogger(config), corsOrigins: [] }),
 });
 
 /** The entry it lacks, as the refusal names it. */

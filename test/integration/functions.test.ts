@@ -35,7 +35,7 @@ const CORS_HEADERS = {
   Vary: 'Origin',
   'Access-Control-Allow-Origin': APP,
   'Access-Control-Expose-Headers':
-    'Location, Idempotent-Replayed, Retry-After, Request-Id, RateLimit-Policy, x-amz-apigw-id',
+    'Location, ETag, Idempotent-Replayed, Retry-After, Request-Id, RateLimit-Policy, x-amz-apigw-id',
 };
 
 let tables: TestTables;
@@ -97,7 +97,7 @@ const list = (query: [string, string][] = [], headers: [string, string][] = []) 
   call(listPets, { method: 'GET', path: '/pets', query, headers });
 
 describe('createPet', () => {
-  it('answers 201 with the pet, its Location and the house headers; status defaults to available', async () => {
+  it('answers 201 with the pet, its Location, its first ETag and the house headers; status defaults to available', async () => {
     const response = await post({ name: 'Rex', categoryId: 3 });
     const { id } = response.json as { id: number };
 
@@ -107,6 +107,7 @@ describe('createPet', () => {
       ...HOUSE_HEADERS,
       ...callerHeaders(response),
       Location: `/v1/pets/${id}`,
+      ETag: '"1"',
     });
   });
 
@@ -496,7 +497,7 @@ describe('listPets', () => {
 });
 
 describe('getPet', () => {
-  it('answers 200 with the pet and the deprecation headers', async () => {
+  it('answers 200 with the pet, its ETag and the deprecation headers', async () => {
     const created = await post({ name: 'Deprecated', categoryId: 4, status: 'pending' });
     const { id } = created.json as { id: number };
 
@@ -512,6 +513,7 @@ describe('getPet', () => {
       ...HOUSE_HEADERS,
       ...DEPRECATION_HEADERS,
       ...callerHeaders(response),
+      ETag: '"1"',
     });
   });
 

@@ -178,8 +178,8 @@ describe('the local gateway server', () => {
     expect(await response.text()).toBe('');
     expect(Object.fromEntries(response.headers)).toMatchObject({
       'access-control-allow-origin': APP,
-      'access-control-allow-methods': 'GET',
-      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
+      'access-control-allow-methods': 'GET, PATCH, DELETE',
+      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
       'access-control-max-age': '7200',
       vary: 'Origin',
       'x-content-type-options': 'nosniff',
@@ -261,7 +261,7 @@ describe('the local gateway server', () => {
     });
 
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, PATCH, DELETE');
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 

@@ -155,6 +155,8 @@ describe('a record', () => {
       pets: (real) => ({
         get: (id) => real.get(id),
         list: (options) => real.list(options),
+        update: (id, patch, expected) => real.update(id, patch, expected),
+        remove: (id, expected) => real.remove(id, expected),
         create: async (pet) => {
           entered();
           await released;
@@ -258,6 +260,8 @@ describe('a create with a key', () => {
       pets: (real) => ({
         get: (id) => real.get(id),
         list: (options) => real.list(options),
+        update: (id, patch, expected) => real.update(id, patch, expected),
+        remove: (id, expected) => real.remove(id, expected),
         create: async (pet) => void stored.push(pet),
       }),
     });

@@ -56,6 +56,8 @@ const createPetWith = (
       pets: {
         get: (id) => real.get(id),
         list: (listing) => real.list(listing),
+        update: (id, patch, expected) => real.update(id, patch, expected),
+        remove: (id, expected) => real.remove(id, expected),
         create: async (pet) => {
           await options.beforeCreate?.(pet);
           await real.create(pet);

@@ -1,24 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { buildOperationHandlers, OPERATIONS } from '#functions/operations';
-import { generateApiKey } from '#shared/auth/api-key';
-import type { FunctionConfig } from '#shared/config';
-import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '#functions/operations';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
 import { route } from '#tools/local/routing';
 import { buildDocument } from '#tools/openapi/build-document';
-import { deletePet } from '../support/delete-pet/contract';
-import { deletePetRoot } from '../support/delete-pet/root';
 import { buildTestApp } from '../support/pet-store-app';
-import { TEST_PLANS } from '../support/plans';
-
-/**
- * A synth of both stacks: 0.7 s on a quiet machine, over 5 s (the default) with a busy loop and
- * the rest of the run beside it; the infra project's limit.
- */
-const SYNTH_BUDGET_MS = 60_000;
-
-import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 import {
   actionsOf,
   functionId,
@@ -29,150 +18,116 @@ import {
 } from '../support/template-queries';
 
 /**
- * The README's recipe for a new operation, proved: a test-only `DELETE /pets/{petId}` (204, no
- * body) written as one folder (test/support/delete-pet/) and added to the list is routed by the
- * local gateway, served by the stack with exactly its grants, and documented, with no other file
- * changed.
+ * A synth of both stacks: 0.7 s on a quiet machine, over 5 s (the default) with a busy loop and
+ * the rest of the run beside it; the infra project's limit.
  */
-const operations = [...OPERATIONS, deletePetRoot];
-const contracts = operations.map((root) => root.operation);
+const SYNTH_BUDGET_MS = 60_000;
 
-describe('a fifth operation added as the recipe says (DELETE /pets/{petId}, 204)', () => {
-  it('is routed by the local gateway, and the methods of its path include it', () => {
-    expect(route('DELETE', '/v1/pets/7', contracts)).toMatchObject({
+/**
+ * The README's recipe for a new operation, proved by the two that were added by it: updatePet
+ * (`PATCH /pets/{petId}`) and deletePet (`DELETE /pets/{petId}`) are each one folder of
+ * functions/ and one line of OPERATIONS. Taking their lines out of the list takes them out of the
+ * local gateway, the stack and the document; nothing else names them.
+ */
+const ADDED = ['updatePet', 'deletePet'];
+const contracts = OPERATIONS.map((root) => root.operation);
+const before = contracts.filter((operation) => !ADDED.includes(operation.operationId));
+const added = OPERATIONS.filter((root) => ADDED.includes(root.name));
+
+describe('the two operations added as the recipe says (PATCH and DELETE /pets/{petId})', () => {
+  it('are routed by the local gateway from the list, and the methods of their path follow it', () => {
+    expect(route('PATCH', '/v1/pets/7')).toMatchObject({
       kind: 'operation',
-      operation: { operationId: 'deletePet' },
+      operation: { operationId: 'updatePet' },
       pathParameters: { petId: '7' },
     });
-    expect(route('PUT', '/v1/pets/7', contracts)).toEqual({
+    expect(route('DELETE', '/v1/pets/7')).toMatchObject({
+      kind: 'operation',
+      operation: { operationId: 'deletePet' },
+    });
+    expect(route('POST', '/v1/pets/7')).toEqual({
       kind: 'method-not-allowed',
       path: '/pets/7',
-      allow: ['GET', 'DELETE'],
+      allow: ['GET', 'PATCH', 'DELETE'],
     });
-    expect(route('DELETE', '/v1/pets/7')).toMatchObject({ kind: 'method-not-allowed', allow: ['GET'] });
+    expect(route('PATCH', '/v1/pets/7', before)).toMatchObject({
+      kind: 'method-not-allowed',
+      allow: ['GET'],
+    });
   });
 
-  it('is documented with a 204 without content, its own 404, and GET, DELETE in the Allow of its 405', () => {
-    const operation = buildDocument(contracts).paths?.['/pets/{petId}']?.delete;
-    const responses: Record<string, unknown> = operation?.responses ?? {};
+  it('are documented from the list: a 200 with ETag, a 204 without content, 404 and 412, and their 405', () => {
+    const path = buildDocument().paths?.['/pets/{petId}'];
+    const responses = (method: 'patch' | 'delete'): Record<string, unknown> =>
+      path?.[method]?.responses ?? {};
 
-    expect(operation?.operationId).toBe('deletePet');
-    // No content, but the headers every answer of a function carries.
-    expect(responses['204']).toEqual({
-      description: 'The animal was removed.',
-      headers: {
-        'Request-Id': { $ref: '#/components/headers/Request-Id' },
-        'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
-      },
-    });
-    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['204', '400', '404', '405']));
-    expect(JSON.stringify(responses['405'])).toContain('GET, DELETE');
-    // The document of the real operations is untouched by it.
-    expect(buildDocument().paths?.['/pets/{petId}']).not.toHaveProperty('delete');
+    expect([path?.patch?.operationId, path?.delete?.operationId]).toEqual(['updatePet', 'deletePet']);
+    expect(Object.keys(responses('patch'))).toEqual(
+      expect.arrayContaining(['200', '400', '404', '405', '412', '415']),
+    );
+    expect(JSON.stringify(responses('patch')['200'])).toContain('ETag');
+    expect(responses('delete')['204']).not.toHaveProperty('content');
+    expect(Object.keys(responses('delete'))).toEqual(
+      expect.arrayContaining(['204', '400', '404', '405', '412']),
+    );
+    expect(JSON.stringify(responses('delete')['405'])).toContain('GET, PATCH, DELETE');
+    expect(buildDocument(before).paths?.['/pets/{petId}']).not.toHaveProperty('patch');
+    expect(buildDocument(before).paths?.['/pets/{petId}']).not.toHaveProperty('delete');
   });
 
   it(
-    'gets a method, a function with exactly its DeleteItem grant, and GET, DELETE in its 405 mock',
+    'get methods behind the authorizer with a key required, each a function that may only update or only delete pets',
     () => {
-      const { stacks } = buildTestApp({ operations });
-      const template = Template.fromStack(stacks.staging);
-      const fn = functionId(template, 'DELETE /pets/{petId} (deletePet)');
+      const { stacks } = buildTestApp();
+      const template = Template.fromStack(stacks.production);
+      const methods = resourcesOfType(template, 'AWS::ApiGateway::Method');
 
-      const methods = resourcesOfType(template, 'AWS::ApiGateway::Method').map(([, method]) => ({
-        method: method.Properties.HttpMethod,
-        path: methodPath(template, method),
-        operationName: method.Properties.OperationName,
-      }));
-      expect(methods).toContainEqual({ method: 'DELETE', path: '/pets/{petId}', operationName: 'deletePet' });
-      expect(actionsOf(statementsOfRole(template, roleOfFunction(template, fn)))).toContain(
-        'dynamodb:DeleteItem',
-      );
-      expect(
-        actionsOf(statementsOfRole(template, roleOfFunction(template, fn))).filter((action) =>
-          action.startsWith('dynamodb:'),
-        ),
-      ).toEqual(['dynamodb:DeleteItem']);
-      const anyMock = resourcesOfType(template, 'AWS::ApiGateway::Method').find(
+      for (const [method, operationId, action] of [
+        ['PATCH', 'updatePet', 'dynamodb:UpdateItem'],
+        ['DELETE', 'deletePet', 'dynamodb:DeleteItem'],
+      ] as const) {
+        const [, resource] =
+          methods.find(
+            ([, candidate]) =>
+              candidate.Properties.HttpMethod === method &&
+              methodPath(template, candidate) === '/pets/{petId}',
+          ) ?? [];
+        expect(resource?.Properties).toMatchObject({
+          OperationName: operationId,
+          AuthorizationType: 'CUSTOM',
+          ApiKeyRequired: true,
+        });
+        const fn = functionId(template, `${method} /pets/{petId} (${operationId})`);
+        const actions = actionsOf(statementsOfRole(template, roleOfFunction(template, fn)));
+        expect(actions.filter((name) => name.startsWith('dynamodb:'))).toEqual([action]);
+      }
+      const anyMock = methods.find(
         ([, method]) =>
           method.Properties.HttpMethod === 'ANY' && methodPath(template, method) === '/pets/{petId}',
       );
-      expect(JSON.stringify(anyMock?.[1].Properties.Integration)).toContain("'GET, DELETE'");
+      expect(JSON.stringify(anyMock?.[1].Properties.Integration)).toContain("'GET, PATCH, DELETE'");
     },
     SYNTH_BUDGET_MS,
   );
 
-  describe('served by the local gateway', () => {
-    let tables: TestTables;
-    let gateway: LocalGateway;
-    let key: string;
-
-    beforeAll(async () => {
-      tables = await createTestTables('new-operation');
-      const generated = generateApiKey('new-operation tests');
-      key = generated.key;
-      await apiKeysOf(tables).put(generated.record);
-      const config: FunctionConfig = {
-        tables: tables.names,
-        dynamoDb: { endpoint: tables.endpoint },
-        metrics: false,
-        logLevel: 'SILENT',
-        plans: TEST_PLANS,
-      };
-      gateway = await startLocalGateway({
-        port: 0,
-        operations: contracts,
-        handlers: buildOperationHandlers(config, operations),
-        authorizer: authorizerRoot.build(config),
-      });
-    });
-    afterAll(() => gateway?.close());
-
-    const call = (method: string, path: string, body?: unknown) =>
-      fetch(`${gateway.baseUrl}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${key}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-
-    it('answers 204 with no body and no Content-Type, after which the pet is gone (404)', async () => {
-      const created = (await (await call('POST', '/pets', { name: 'Gone', categoryId: 1 })).json()) as {
-        id: number;
-      };
-
-      const removed = await call('DELETE', `/pets/${created.id}`);
-
-      expect(removed.status).toBe(204);
-      expect(await removed.text()).toBe('');
-      expect(removed.headers.get('content-type')).toBeNull();
-      expect(removed.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(removed.headers.get('cache-control')).toBe('no-store');
-      expect((await call('GET', `/pets/${created.id}`)).status).toBe(404);
-      const again = await call('DELETE', `/pets/${created.id}`);
-      expect(again.status).toBe(404);
-      expect(await again.json()).toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    });
-
-    it('refuses a malformed id with the Error object, as every operation does', async () => {
-      const response = await call('DELETE', '/pets/abc');
-
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
-    });
-
-    it('answers 405 with Allow: GET, DELETE to another method on its path', async () => {
-      const response = await call('PATCH', '/pets/1', {});
-
-      expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('GET, DELETE');
-    });
-  });
-
-  it('needs nothing beyond its folder: its contract says nothing of storage', () => {
-    expect(Object.keys(deletePet)).not.toContain('data');
-    expect(deletePetRoot.data).toEqual([{ table: 'pets', actions: ['dynamodb:DeleteItem'] }]);
-    expect(deletePetRoot.entry).toBe('test/support/delete-pet/lambda.ts');
+  it('need nothing beyond their folder but the list, and the domain and adapter code they use', () => {
+    for (const root of added) {
+      const folder = root.entry.replace(/\/lambda\.ts$/, '');
+      expect(Object.keys(root.operation)).not.toContain('data');
+      const imports = readdirSync(join(PROJECT_ROOT, folder)).flatMap((file) =>
+        [...readFileSync(join(PROJECT_ROOT, folder, file), 'utf8').matchAll(/from '(#[^']+)'/g)].map(
+          ([, module]) => module ?? '',
+        ),
+      );
+      // Of functions/, only their own folder; the rest is shared/ (domain, adapters, HTTP).
+      expect(
+        imports.filter((module) => !module.startsWith(`#${folder}/`) && !module.startsWith('#shared/')),
+        folder,
+      ).toEqual([]);
+    }
+    expect(added.map((root) => [root.entry, root.data])).toEqual([
+      ['functions/update-pet/lambda.ts', DATA_ACCESS.pets.update],
+      ['functions/delete-pet/lambda.ts', DATA_ACCESS.pets.remove],
+    ]);
   });
 });

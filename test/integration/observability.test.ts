@@ -4,7 +4,7 @@ import { createPet } from '#functions/create-pet/contract';
 import { createPetHandler } from '#functions/create-pet/handler';
 import { getPetHandler } from '#functions/get-pet/handler';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { readOnlyPetService, writablePetService } from '#shared/composition/pets';
+import { petsTablePetService, writablePetService } from '#shared/composition/pets';
 import { PetService } from '#shared/domain/pet-service';
 import { createLogger } from '#shared/observability/logger';
 import { createPetMetrics } from '#shared/observability/metrics';
@@ -53,6 +53,8 @@ const petsThat = (get: PetRepository['get']): PetRepository => ({
   get,
   create: () => Promise.reject(new Error('not expected')),
   list: () => Promise.reject(new Error('not expected')),
+  update: () => Promise.reject(new Error('not expected')),
+  remove: () => Promise.reject(new Error('not expected')),
 });
 
 let tables: TestTables;
@@ -166,7 +168,7 @@ describe('logs', () => {
     );
     raw.destroy();
     const handler = getPetHandler({
-      pets: readOnlyPetService(tables.config),
+      pets: petsTablePetService(tables.config),
       logger: createLogger({ logLevel: 'INFO' }),
     });
     captureStdout();

@@ -54,7 +54,7 @@ describe('DynamoDbPetRepository', () => {
 
     await repository.create(pet(1_001));
 
-    expect(await repository.get(1_001)).toEqual(pet(1_001));
+    expect(await repository.get(1_001)).toEqual({ pet: pet(1_001), version: 1 });
     expect(await repository.get(1_002)).toBeUndefined();
   });
 
@@ -66,7 +66,7 @@ describe('DynamoDbPetRepository', () => {
     await expect(repository.create({ ...pet(2_001), name: 'Impostor' })).rejects.toThrow(
       new PetIdTakenError(2_001),
     );
-    expect(await repository.get(2_001)).toEqual(pet(2_001));
+    expect(await repository.get(2_001)).toEqual({ pet: pet(2_001), version: 1 });
   });
 
   it('takes a write that meets this very pet already stored for a success: an earlier attempt of it, applied', async () => {
@@ -76,7 +76,7 @@ describe('DynamoDbPetRepository', () => {
 
     await repository.create(pet(2_003));
 
-    expect(await repository.get(2_003)).toEqual(pet(2_003));
+    expect(await repository.get(2_003)).toEqual({ pet: pet(2_003), version: 1 });
   });
 
   it("reports a taken id to the operator by name and message, with DynamoDB's refusal as the cause", async () => {
@@ -384,8 +384,8 @@ describe('items read from the pets table', () => {
       petsTable: own.names.pets,
     });
 
-    expect(await repository.get(5)).toMatchObject({ name: 'Re\u0007x' });
-    expect(await repository.get(6)).toMatchObject({ name: '\u200B' });
+    expect(await repository.get(5)).toMatchObject({ pet: { name: 'Re\u0007x' } });
+    expect(await repository.get(6)).toMatchObject({ pet: { name: '\u200B' } });
     await expect(repository.get(7)).rejects.toThrow(
       'The stored pet 7 is not valid: name: must be at most 200 characters',
     );
@@ -412,6 +412,9 @@ describe('items read from the pets table', () => {
       petsTable: own.names.pets,
     });
 
-    expect(await repository.get(4)).toEqual({ id: 4, name: 'Rex', categoryId: 1, status: 'sold' });
+    expect(await repository.get(4)).toEqual({
+      pet: { id: 4, name: 'Rex', categoryId: 1, status: 'sold' },
+      version: 1,
+    });
   });
 });

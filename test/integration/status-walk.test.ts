@@ -57,7 +57,7 @@ describe('the sharded status index', () => {
     );
 
     expect(Item?.statusShard).toBe('pending#3');
-    expect(await repository.get(1_000_035)).toEqual(pet(1_000_035, 'pending'));
+    expect(await repository.get(1_000_035)).toEqual({ pet: pet(1_000_035, 'pending'), version: 1 });
   });
 
   it('reads every shard once, and nothing more, for a status without pets: one empty page, no next', async () => {

@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { createPet } from '#functions/create-pet/contract';
+import { deletePet } from '#functions/delete-pet/contract';
 import { getPet } from '#functions/get-pet/contract';
 import type { listPets } from '#functions/list-pets/contract';
 import type { Pet } from '#shared/domain/pet';
@@ -7,7 +8,6 @@ import { type EndpointHandler, type FunctionDependencies, httpEndpoint } from '#
 import { jsonEndpoint } from '#shared/http/middleware/json-body';
 import { created, noContent, ok } from '#shared/http/responses';
 import type { HttpMethod, RequestInput, ResultOf } from '#shared/operations/operation';
-import { deletePet } from '../support/delete-pet/contract';
 
 /**
  * What the contract model promises at compile time, one mechanism for each guarantee:
@@ -36,7 +36,7 @@ describe('a handler result', () => {
   });
 
   it('carries the body type of its response schema', () => {
-    expectTypeOf(ok(pet)).toExtend<ResultOf<typeof getPet>>();
+    expectTypeOf(ok(pet, { ETag: '"1"' })).toExtend<ResultOf<typeof getPet>>();
     expectTypeOf(ok([pet])).toExtend<ResultOf<typeof listPets>>();
     expectTypeOf<Extract<ResultOf<typeof getPet>, { status: 200 }>['body']>().toEqualTypeOf<Pet>();
   });
@@ -54,7 +54,7 @@ describe('a handler result', () => {
     // @ts-expect-error a list answers an array of pets, not one pet
     const one: ResultOf<typeof listPets> = ok(pet);
     // @ts-expect-error a pet's id is a number
-    const badId: ResultOf<typeof getPet> = ok({ ...pet, id: '1' });
+    const badId: ResultOf<typeof getPet> = ok({ ...pet, id: '1' }, { ETag: '"1"' });
     expectTypeOf(one).not.toBeAny();
     expectTypeOf(badId).not.toBeAny();
   });
@@ -66,11 +66,16 @@ describe('a handler result', () => {
     expectTypeOf(withBody).not.toBeAny();
   });
 
-  it('requires the headers its response marks required (Location on createPet’s 201)', () => {
-    expectTypeOf(created(pet, { Location: '/v1/pets/1' })).toExtend<ResultOf<typeof createPet>>();
+  it('requires the headers its response marks required (Location and ETag on createPet’s 201, ETag on getPet’s 200)', () => {
+    expectTypeOf(created(pet, { Location: '/v1/pets/1', ETag: '"1"' })).toExtend<
+      ResultOf<typeof createPet>
+    >();
     // @ts-expect-error Location is required on 201
-    const noLocation: ResultOf<typeof createPet> = { status: 201, body: pet, headers: {} };
+    const noLocation: ResultOf<typeof createPet> = { status: 201, body: pet, headers: { ETag: '"1"' } };
+    // @ts-expect-error ETag is required on getPet's 200
+    const noEtag: ResultOf<typeof getPet> = ok(pet);
     expectTypeOf(noLocation).not.toBeAny();
+    expectTypeOf(noEtag).not.toBeAny();
   });
 
   it('is what an endpoint handler must resolve to', () => {
@@ -82,15 +87,15 @@ describe('a handler result', () => {
 
 describe('an endpoint', () => {
   const dependencies = {} as FunctionDependencies;
-  const answer = async () => created(pet, { Location: '/v1/pets/1' });
+  const answer = async () => created(pet, { Location: '/v1/pets/1', ETag: '"1"' });
 
   it('reads a JSON body exactly when its operation has one: jsonEndpoint for it, httpEndpoint for the others', () => {
     expectTypeOf(jsonEndpoint(createPet, dependencies, answer)).toBeFunction();
-    expectTypeOf(httpEndpoint(getPet, dependencies, async () => ok(pet))).toBeFunction();
+    expectTypeOf(httpEndpoint(getPet, dependencies, async () => ok(pet, { ETag: '"1"' }))).toBeFunction();
     // @ts-expect-error createPet reads a body: httpEndpoint would pass it on unchecked and unparsed
     const unread = httpEndpoint(createPet, dependencies, answer);
     // @ts-expect-error getPet reads no body: a parser would only weigh on its bundle
-    const needless = jsonEndpoint(getPet, dependencies, async () => ok(pet));
+    const needless = jsonEndpoint(getPet, dependencies, async () => ok(pet, { ETag: '"1"' }));
     expectTypeOf(unread).not.toBeAny();
     expectTypeOf(needless).not.toBeAny();
   });

@@ -15,6 +15,8 @@ describe('the functions', () => {
       'functions/list-pets/lambda.ts',
       'functions/create-pet/lambda.ts',
       'functions/get-pet/lambda.ts',
+      'functions/update-pet/lambda.ts',
+      'functions/delete-pet/lambda.ts',
     ]);
     for (const entry of entries) expect(existsSync(entry)).toBe(true);
   });

@@ -87,7 +87,7 @@ describe('routing', () => {
     expect(route('POST', '/v1/pets/3')).toEqual({
       kind: 'method-not-allowed',
       path: '/pets/3',
-      allow: ['GET'],
+      allow: ['GET', 'PATCH', 'DELETE'],
     });
   });
 
@@ -97,7 +97,11 @@ describe('routing', () => {
       path: '/pets',
       allow: ['GET', 'POST'],
     });
-    expect(route('OPTIONS', '/v1/pets/3')).toEqual({ kind: 'preflight', path: '/pets/3', allow: ['GET'] });
+    expect(route('OPTIONS', '/v1/pets/3')).toEqual({
+      kind: 'preflight',
+      path: '/pets/3',
+      allow: ['GET', 'PATCH', 'DELETE'],
+    });
   });
 
   it('matches methods exactly: a lower-case method is another method', () => {

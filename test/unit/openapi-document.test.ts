@@ -71,9 +71,9 @@ describe('docs/openapi.yaml', () => {
 });
 
 describe('the schemas', () => {
-  it('are exactly Pet, Pets, NewPet, PetStatus, Error and ErrorDetail', () => {
+  it('are exactly Pet, Pets, NewPet, PetPatch, PetStatus, Error and ErrorDetail', () => {
     expect(Object.keys(document.components.schemas).sort()).toEqual(
-      ['Error', 'ErrorDetail', 'NewPet', 'Pet', 'PetStatus', 'Pets'].sort(),
+      ['Error', 'ErrorDetail', 'NewPet', 'Pet', 'PetPatch', 'PetStatus', 'Pets'].sort(),
     );
   });
 
@@ -238,7 +238,7 @@ describe('the parameters', () => {
 });
 
 describe('the operations', () => {
-  it('are listPets, createPet and the deprecated getPet, and no other', () => {
+  it('are listPets, createPet, the deprecated getPet, updatePet and deletePet, and no other', () => {
     const documented = operations().map(({ path, method, operation }) => ({
       operationId: operation.operationId,
       method,
@@ -250,6 +250,8 @@ describe('the operations', () => {
       { operationId: 'listPets', method: 'get', path: '/pets', deprecated: false },
       { operationId: 'createPet', method: 'post', path: '/pets', deprecated: false },
       { operationId: 'getPet', method: 'get', path: '/pets/{petId}', deprecated: true },
+      { operationId: 'updatePet', method: 'patch', path: '/pets/{petId}', deprecated: false },
+      { operationId: 'deletePet', method: 'delete', path: '/pets/{petId}', deprecated: false },
     ]);
   });
 
@@ -318,7 +320,8 @@ describe('errors', () => {
         .schema.const as string;
     expect(allow('listPets')).toBe('GET, POST');
     expect(allow('createPet')).toBe('GET, POST');
-    expect(allow('getPet')).toBe('GET');
+    expect(allow('getPet')).toBe('GET, PATCH, DELETE');
+    expect(allow('deletePet')).toBe('GET, PATCH, DELETE');
   });
 });
 
@@ -451,6 +454,7 @@ describe('the deprecated getPet', () => {
       const { headers } = operation('getPet').responses[status] as { headers: Record<string, Json> };
       expect(Object.keys(headers).sort()).toEqual([
         'Deprecation',
+        ...(status === '200' ? ['ETag'] : []),
         'Link',
         'RateLimit-Policy',
         'Request-Id',

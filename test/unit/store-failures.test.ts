@@ -26,6 +26,12 @@ const failingWith = (error: unknown): PetRepository => ({
   get: async () => {
     throw error;
   },
+  update: async () => {
+    throw error;
+  },
+  remove: async () => {
+    throw error;
+  },
   list: async () => {
     throw error;
   },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createPet } from '#functions/create-pet/contract';
 import { DEFAULT_PET_STATUS } from '#shared/domain/pet';
 import { BASE_PATH } from '#shared/http/paths';
+import type { ApiClient } from './api-client';
 import { assertContains, assertError, detailsOf } from './assertions';
 import { type ContractArea, check, creating } from './check';
 import { smokeName } from './target';
@@ -11,6 +12,34 @@ import { smokeName } from './target';
 type Pet = { id: number; name: string; categoryId: number; status: string };
 
 const CREATE = createPet.path;
+const ONE = (id: number) => `${CREATE}/${id}`;
+
+/** A pet of this run's own, created `available`, and its ETag as a read gives it. */
+const ownPet = async (api: ApiClient, label: string): Promise<{ pet: Pet; etag: string }> => {
+  const created = await api.post(CREATE, { name: smokeName(label), categoryId: 2 });
+  const pet = created.json as Pet;
+  const read = await api.get(ONE(pet.id));
+  assert.equal(read.status, 200, read.text);
+  return { pet, etag: read.headers.get('etag') ?? '' };
+};
+
+/** Whether a walk of the listing by `status` shows the pet. */
+const listed = async (api: ApiClient, status: string, id: number): Promise<boolean> => {
+  let next: string | undefined = `${CREATE}?status=${status}&limit=100`;
+  while (next) {
+    const page = await api.get(next);
+    if ((page.json as Pet[]).some((pet) => pet.id === id)) return true;
+    next = page.headers.get('link')?.match(/<[^>]*?(\/pets\?[^>]*)>/)?.[1];
+  }
+  return false;
+};
+
+const patch = (api: ApiClient, id: number, body: unknown, headers: Record<string, string> = {}) =>
+  api.request(ONE(id), {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/merge-patch+json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 export const PETS_AREA: ContractArea = {
   area: 'pets',
@@ -60,5 +89,89 @@ export const PETS_AREA: ContractArea = {
         created.map((response) => [200, response.json]),
       );
     }),
+    creating(
+      `PATCH ${CREATE}/{id} of the status answers 200 with a new ETag, and the pet moves between status listings`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'moving');
+
+        const changed = await patch(api, pet.id, { status: 'sold' }, { 'If-Match': etag });
+
+        assert.equal(changed.status, 200, changed.text);
+        assert.deepEqual(changed.json, { ...pet, status: 'sold' });
+        assert.ok(/^"[!#-~]*"$/.test(changed.headers.get('etag') ?? ''), 'a strong ETag');
+        assert.notEqual(changed.headers.get('etag'), etag);
+        assert.equal((await api.get(ONE(pet.id))).headers.get('etag'), changed.headers.get('etag'));
+        assert.deepEqual(
+          [await listed(api, 'sold', pet.id), await listed(api, 'available', pet.id)],
+          [true, false],
+        );
+      },
+    ),
+    creating(
+      `PATCH ${CREATE}/{id} under a stale If-Match, or of nothing, is refused and changes nothing`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'stale');
+        const moved = await patch(api, pet.id, { categoryId: 5 }, { 'If-Match': etag });
+
+        assertError(
+          await patch(api, pet.id, { status: 'pending' }, { 'If-Match': etag }),
+          412,
+          'PRECONDITION_FAILED',
+        );
+        assertError(
+          await patch(api, pet.id, { status: 'pending' }, { 'If-Match': `W/${etag}` }),
+          412,
+          'PRECONDITION_FAILED',
+        );
+        assertError(await patch(api, pet.id, {}), 400, 'VALIDATION_FAILED');
+        assertError(
+          await patch(api, pet.id, { status: 'sold' }, { 'If-Match': 'unquoted' }),
+          400,
+          'VALIDATION_FAILED',
+        );
+        const read = await api.get(ONE(pet.id));
+        assert.deepEqual([read.json, read.headers.get('etag')], [moved.json, moved.headers.get('etag')]);
+      },
+    ),
+    creating(
+      `PATCH ${CREATE}/{id} ten times at once under one ETag: exactly one 200, nine 412`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'race');
+
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => patch(api, pet.id, { status: 'pending' }, { 'If-Match': etag })),
+        );
+
+        assert.deepEqual(answers.map((answer) => answer.status).sort(), [
+          200,
+          ...Array.from({ length: 9 }, () => 412),
+        ]);
+      },
+    ),
+    creating(
+      `DELETE ${CREATE}/{id} answers 204 then 404; under a stale If-Match 412, and the pet stays; a create replays after it`,
+      async ({ api }) => {
+        const key = { 'Idempotency-Key': `smoke-${crypto.randomUUID()}` };
+        const body = { name: smokeName('removed'), categoryId: 2 };
+        const created = await api.post(CREATE, body, { headers: key });
+        const { id } = created.json as Pet;
+        const etag = created.headers.get('etag') ?? '';
+        await patch(api, id, { status: 'pending' });
+
+        assertError(
+          await api.request(ONE(id), { method: 'DELETE', headers: { 'If-Match': etag } }),
+          412,
+          'PRECONDITION_FAILED',
+        );
+        assert.equal((await api.get(ONE(id))).status, 200);
+        const removed = await api.request(ONE(id), { method: 'DELETE' });
+
+        assert.deepEqual([removed.status, removed.text], [204, '']);
+        assertError(await api.request(ONE(id), { method: 'DELETE' }), 404, 'NOT_FOUND');
+        assertError(await api.get(ONE(id)), 404, 'NOT_FOUND');
+        const replayed = await api.post(CREATE, body, { headers: key });
+        assert.deepEqual([replayed.status, replayed.json], [201, created.json]);
+      },
+    ),
   ],
 };

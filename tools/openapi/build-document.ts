@@ -18,7 +18,7 @@ import { BASE_PATH } from '#shared/http/paths';
 import { RATE_LIMIT_POLICY_HEADER, RATE_LIMIT_POLICY_PATTERN } from '#shared/http/rate-limit-policy';
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RETRY_AFTER_SECONDS, retryHeaders } from '#shared/http/retry';
-import type { HttpMethod, Operation } from '#shared/operations/operation';
+import { bodyMediaTypesOf, type HttpMethod, type Operation } from '#shared/operations/operation';
 import { allowedMethodsIn } from '#shared/operations/routes';
 import { openApiMetadataOf } from '#shared/schema/describe';
 import {
@@ -31,7 +31,7 @@ import {
 import { SchemaConverter } from '#tools/openapi/json-schema';
 
 /** The interface version; the major version is the `/v1` base path. */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '1.1.0';
 export const TAG = 'animals';
 export const SECURITY_SCHEME = 'bearerAuth';
 const JSON_TYPE = 'application/json';
@@ -243,8 +243,9 @@ const HEADER_DESCRIPTIONS: Readonly<Record<keyof ReturnType<typeof deprecationHe
 
 const KIB = MAX_BODY_BYTES / 1024;
 
-const bodyRefusal = (bytes: number, contentType = JSON_TYPE) =>
-  errorExample(refusalOf(() => checkBody({ bytes, contentType })));
+/** The refusal of a body of `bytes` sent as `contentType`, as the body check gives it. */
+const bodyRefusal = (bytes: number, contentType = JSON_TYPE, mediaTypes?: readonly string[]) =>
+  errorExample(refusalOf(() => checkBody({ bytes, contentType }, MAX_BODY_BYTES, mediaTypes)));
 
 const validationExample = (operation: Operation): ErrorExample => {
   const { summary, ...example } = operation.examples.invalid;
@@ -318,12 +319,12 @@ const requestOf = (
       ? {
           requestBody: {
             required: true,
-            content: {
-              [JSON_TYPE]: {
-                schema: schemas.convert(body, 'input'),
-                examples: operation.examples.requests ?? {},
-              },
-            },
+            content: Object.fromEntries(
+              bodyMediaTypesOf(operation).map((type) => [
+                type,
+                { schema: schemas.convert(body, 'input'), examples: operation.examples.requests ?? {} },
+              ]),
+            ),
           },
         }
       : {}),
@@ -386,7 +387,10 @@ const responsesOf = (
     const ifAccepted = { headers: CALLER_HEADERS_IF_ACCEPTED };
     const tooLarge = { summary: `A body over ${KIB} KiB`, value: bodyRefusal(MAX_BODY_BYTES + 1) };
     responses[ERROR_STATUS.PAYLOAD_TOO_LARGE] = errorResponse(schemas, [tooLarge], ifAccepted);
-    const textPlain = { summary: 'A body sent as text/plain', value: bodyRefusal(8, 'text/plain') };
+    const textPlain = {
+      summary: 'A body sent as text/plain',
+      value: bodyRefusal(8, 'text/plain', bodyMediaTypesOf(operation)),
+    };
     responses[ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE] = errorResponse(schemas, [textPlain], ifAccepted);
   }
   responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(schemas, badRequest, fromFunction());

@@ -17,11 +17,13 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
     'the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path',
   IDEMPOTENCY_KEY_IN_USE:
     'an earlier request with the same `Idempotency-Key` (and API key) is still being processed; retry after `Retry-After` seconds to get its answer',
+  PRECONDITION_FAILED:
+    '`If-Match` names none of the ETags the animal has now: it changed since the client read it, and nothing was changed; read it again for its new ETag',
   PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
   IDEMPOTENCY_KEY_REUSED:
     'the `Idempotency-Key` was already used, within 24 hours and with the same API key, for a request with another body; a new request needs a new key',
   UNSUPPORTED_MEDIA_TYPE:
-    'the body is not sent as `application/json`, or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says',
+    'the body is not sent as `application/json` (or, for a change, `application/merge-patch+json`), or is sent with a `Content-Encoding` (`gzip`, …): it is taken uncompressed only, as `Accept-Encoding: identity` says',
   TOO_MANY_REQUESTS:
     "the key sent faster than its plan's rate (`RateLimit-Policy`, the `-rate` policy), or the stage's own throttle was reached; retry after `Retry-After` seconds, with backoff",
   QUOTA_EXCEEDED:

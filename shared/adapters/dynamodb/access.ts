@@ -36,6 +36,10 @@ export const DATA_ACCESS = {
     ],
     /** A conditional PutItem of a new pet (returning the item it met when refused). */
     create: [{ table: 'pets', actions: ['dynamodb:PutItem'] }],
+    /** One conditional UpdateItem (returning the item it met when refused). */
+    update: [{ table: 'pets', actions: ['dynamodb:UpdateItem'] }],
+    /** One conditional DeleteItem (returning the item it met when refused). */
+    remove: [{ table: 'pets', actions: ['dynamodb:DeleteItem'] }],
   },
   ids: {
     /** An atomic ADD on the counter item, once per block of ids (hi/lo). */

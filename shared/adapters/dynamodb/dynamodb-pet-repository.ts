@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   ScanCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
@@ -12,16 +15,22 @@ import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
-import { PetIdTakenError } from '#shared/domain/errors';
+import { PetIdTakenError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import {
+  type ExpectedVersions,
+  FIRST_VERSION,
   type ListPetsOptions,
   type ListPosition,
+  MAX_ID,
   type Pet,
   type PetPage,
+  type PetPatch,
   type PetStatus,
   StoredPet,
+  type VersionedPet,
 } from '#shared/domain/pet';
 import type { PetRepository } from '#shared/ports/pet-repository';
+import { object } from '#shared/schema/objects';
 
 export interface DynamoDbPetRepositoryOptions {
   readonly client: DynamoDBDocumentClient;
@@ -35,6 +44,41 @@ export interface DynamoDbPetRepositoryOptions {
  * fields are kept, so nothing else an item may hold reaches a response.
  */
 const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
+
+/**
+ * A stored pet's version. A pet stored before versions existed has none and reads as the first:
+ * its first change writes the second, so every change still changes its ETag.
+ */
+const StoredVersion = object({
+  version: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
+    FIRST_VERSION,
+  ),
+});
+
+const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
+  pet: toPet(item),
+  version: parseStoredItem(StoredVersion, item, 'pet', item.id).version,
+});
+
+/** The names and values of a condition on the pet's version, for `expected` (undefined: any). */
+const versionCondition = (expected: readonly number[]) => {
+  // No version a pet has (none is below the first): the condition fails, and ALL_OLD still tells
+  // a missing pet (404) from one at another version (412).
+  const versions = expected.length > 0 ? expected : [0];
+  const values = Object.fromEntries(versions.map((version, index) => [`:v${index}`, version]));
+  const unversioned = versions.includes(FIRST_VERSION) ? ' OR attribute_not_exists(#version)' : '';
+  return {
+    expression: ` AND (#version IN (${Object.keys(values).join(', ')})${unversioned})`,
+    values,
+  };
+};
+
+/** What a conditional write on a pet answers when refused: the item it met (`ALL_OLD`), if any. */
+const refusedItem = (error: unknown): Record<string, unknown> | undefined => {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  return error.Item && unmarshall(error.Item);
+};
 
 /** Whether a stored item is this very pet (the same fields, and a pet's shape). */
 const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
@@ -106,12 +150,86 @@ export class DynamoDbPetRepository implements PetRepository {
     }
   }
 
-  async get(id: number): Promise<Pet | undefined> {
+  async get(id: number): Promise<VersionedPet | undefined> {
     // Strongly consistent: a client that has just created a pet must be able to read it back.
     const { Item } = await sdkCall('GetItem', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { id }, ConsistentRead: true })),
     );
-    return Item ? toPet(Item) : undefined;
+    return Item ? toVersionedPet(Item) : undefined;
+  }
+
+  /**
+   * One conditional UpdateItem: the fields the patch sets, the status shard with the status (so
+   * listings by status follow at once), the next version, and a `changeId` new to this call.
+   * Refused, the item it met (`ALL_OLD`) says why: none, no pet; one holding this call's
+   * `changeId`, its own change, applied by an earlier attempt whose answer was lost (the SDK
+   * sends a timed-out write again), so a success; another, a version the call did not expect.
+   */
+  async update(id: number, patch: PetPatch, expected: ExpectedVersions): Promise<VersionedPet> {
+    const changeId = randomUUID();
+    const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
+    const shard =
+      patch.status === undefined ? [] : [['statusShard', statusShardKey(patch.status, shardOf(id))]];
+    const sets = [...fields, ...shard, ['changeId', changeId]];
+    const condition = expected === undefined ? undefined : versionCondition(expected);
+    try {
+      const { Attributes = {} } = await sdkCall('UpdateItem', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { id },
+            UpdateExpression: `SET #version = if_not_exists(#version, :first) + :one, ${sets.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
+            ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
+            ExpressionAttributeNames: {
+              '#id': 'id',
+              '#version': 'version',
+              ...Object.fromEntries(sets.map(([name], index) => [`#f${index}`, name])),
+            },
+            ExpressionAttributeValues: {
+              ':first': FIRST_VERSION,
+              ':one': 1,
+              ...Object.fromEntries(sets.map(([, value], index) => [`:f${index}`, value])),
+              ...condition?.values,
+            },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return toVersionedPet(Attributes);
+    } catch (error) {
+      const item = refusedItem(error);
+      if (!item) throw new PetNotFoundError(id);
+      if (item.changeId === changeId) return toVersionedPet(item);
+      throw new PetVersionMismatchError(id);
+    }
+  }
+
+  /**
+   * One conditional DeleteItem. Refused with no pet there: PetNotFoundError, unless the SDK had
+   * sent it before (an attempt whose answer was lost): that attempt may have removed it, and the
+   * pet is gone either way, so it is a success. Refused with a pet there: another version.
+   */
+  async remove(id: number, expected: ExpectedVersions): Promise<void> {
+    const condition = expected === undefined ? undefined : versionCondition(expected);
+    try {
+      await sdkCall('DeleteItem', () =>
+        this.client.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { id },
+            ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
+            ExpressionAttributeNames: { '#id': 'id', ...(condition ? { '#version': 'version' } : {}) },
+            ...(condition ? { ExpressionAttributeValues: condition.values } : {}),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+    } catch (error) {
+      if (refusedItem(error)) throw new PetVersionMismatchError(id);
+      if (((error as ConditionalCheckFailedException).$metadata.attempts ?? 1) > 1) return;
+      throw new PetNotFoundError(id);
+    }
   }
 
   /**

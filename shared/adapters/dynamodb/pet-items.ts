@@ -1,5 +1,5 @@
 import { type STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
-import type { Pet, PetStatus } from '#shared/domain/pet';
+import { FIRST_VERSION, type Pet, type PetStatus } from '#shared/domain/pet';
 
 /** The shard of the status index a pet falls in: its id modulo STATUS_SHARDS. */
 export const shardOf = (id: number): number => id % STATUS_SHARDS;
@@ -9,8 +9,12 @@ export const statusShardKey = (status: PetStatus, shard: number): string => `${s
 
 type StatusShardAttribute = typeof STATUS_SHARD_INDEX.partitionKey.name;
 
-/** The item a pet is stored as: the Pet's own fields, and the key of its status index shard. */
-export const petItem = (pet: Pet): Pet & Record<StatusShardAttribute, string> => ({
+/**
+ * The item a new pet is stored as: the Pet's own fields, the key of its status index shard, and
+ * its first version. A change also writes `changeId`, which tells a retry its own change.
+ */
+export const petItem = (pet: Pet): Pet & Record<StatusShardAttribute, string> & { version: number } => ({
   ...pet,
   statusShard: statusShardKey(pet.status, shardOf(pet.id)),
+  version: FIRST_VERSION,
 });

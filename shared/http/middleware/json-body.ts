@@ -9,19 +9,20 @@ import { HttpError } from '#shared/http/http-error';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { isJsonUtf8 } from '#shared/http/media-type';
 import type { ProxyHandler } from '#shared/lambda';
-import type { Operation } from '#shared/operations/operation';
+import { bodyMediaTypesOf, type Operation } from '#shared/operations/operation';
 
 const bodyBytes = (event: APIGatewayProxyEvent): number =>
   event.body === null ? 0 : Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 
 /**
  * Refuses, before anything parses the body: one over the size limit (413), a missing body (400)
- * and any media type but `application/json` (415), read as RFC 9110 says (case-insensitive,
- * spaces around `;`).
+ * and any media type but the operation's (`application/json` unless it says), read as RFC 9110
+ * says (case-insensitive, spaces around `;`) (415).
  */
 export const checkBody = (
   body: { readonly bytes: number; readonly contentType: string | undefined },
   maxBytes = MAX_BODY_BYTES,
+  mediaTypes: readonly string[] = bodyMediaTypesOf({}),
 ): void => {
   if (body.bytes > maxBytes) {
     throw new HttpError(
@@ -30,8 +31,8 @@ export const checkBody = (
     );
   }
   if (body.bytes === 0) throw new HttpError('INVALID_JSON', 'Request body is required: a JSON object');
-  if (!isJsonUtf8(body.contentType)) {
-    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  if (!isJsonUtf8(body.contentType, mediaTypes)) {
+    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be ${mediaTypes.join(' or ')}`);
   }
 };
 
@@ -82,9 +83,16 @@ export const bodyText = (body: string, isBase64Encoded: boolean): string => {
   return body;
 };
 
-const bodyChecks = (maxBytes: number): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
+const bodyChecks = (
+  maxBytes: number,
+  mediaTypes: readonly string[],
+): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
   before: ({ event }) => {
-    checkBody({ bytes: bodyBytes(event), contentType: event.headers?.['content-type'] }, maxBytes);
+    checkBody(
+      { bytes: bodyBytes(event), contentType: event.headers?.['content-type'] },
+      maxBytes,
+      mediaTypes,
+    );
     checkContentCoding(headerValues(event, 'content-encoding'));
     // Text from here on: middy's parser would decode base64 leniently.
     event.body = bodyText(event.body ?? '', event.isBase64Encoded);
@@ -112,8 +120,8 @@ const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => httpJsonBodyP
  * JSON request bodies: the checks above, then the parser. Runs after middy's header normalizer
  * (header names in lower case).
  */
-const jsonBody = (maxBytes = MAX_BODY_BYTES): middy.MiddlewareObj<APIGatewayProxyEvent>[] => [
-  bodyChecks(maxBytes),
+const jsonBody = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent>[] => [
+  bodyChecks(MAX_BODY_BYTES, mediaTypes),
   parseJson(),
 ];
 
@@ -130,4 +138,4 @@ export const jsonEndpoint = <O extends OperationWithBody>(
   operation: O,
   dependencies: FunctionDependencies,
   handle: EndpointHandler<NoInfer<O>>,
-): ProxyHandler => endpointWith(jsonBody(), operation, dependencies, handle);
+): ProxyHandler => endpointWith(jsonBody(bodyMediaTypesOf(operation)), operation, dependencies, handle);

@@ -1,0 +1,35 @@
+import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
+import { PetId } from '#shared/domain/pet';
+import { IfMatch } from '#shared/http/conditional';
+import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
+import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
+import { object, strictObject } from '#shared/schema/objects';
+
+/** `DELETE /pets/{petId}`: removes the animal; 204 with no body. */
+export const deletePet = defineOperation({
+  operationId: 'deletePet',
+  method: 'DELETE',
+  path: '/pets/{petId}',
+  summary: 'Remove an animal',
+  description: [
+    'Removes the animal, in one write. Answers 204 with no body; 404 when no animal has this id, a second removal included. Its id is never given to another animal.',
+    'With `If-Match`, only if the animal still has one of the ETags named, else 412 and the animal stays.',
+  ].join('\n\n'),
+  request: {
+    path: strictObject(
+      { petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }) },
+      PATH_PARAMETERS,
+    ),
+    headers: object({ 'if-match': IfMatch }),
+  },
+  responses: { 204: { description: 'The animal was removed.' } },
+  errors: [
+    { summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) },
+    {
+      summary: 'The animal has changed since the ETag in If-Match',
+      example: () => new PetVersionMismatchError(1),
+    },
+  ],
+  examples: { invalid: { summary: '`petId` is not a positive integer', path: { petId: 'abc' } } },
+});

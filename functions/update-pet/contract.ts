@@ -1,0 +1,59 @@
+import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
+import { Pet, PetId, PetPatch } from '#shared/domain/pet';
+import { ETAG_HEADER, IfMatch } from '#shared/http/conditional';
+import { MAX_BODY_BYTES } from '#shared/http/limits';
+import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
+import { defineOperation } from '#shared/operations/operation';
+import { describe } from '#shared/schema/describe';
+import { object, strictObject } from '#shared/schema/objects';
+
+/** `PATCH /pets/{petId}`: a JSON merge patch of the animal's fields; 200 with the animal and its ETag. */
+export const updatePet = defineOperation({
+  operationId: 'updatePet',
+  method: 'PATCH',
+  path: '/pets/{petId}',
+  summary: 'Change an animal',
+  description: [
+    'Changes the fields of the animal the body sets (a JSON merge patch, RFC 7396), in one write; the others keep their value. Any status may follow any other, and listings by status show the change at once.',
+    `The body is a JSON object of at most ${MAX_BODY_BYTES / 1024} KiB, sent as \`application/merge-patch+json\` or \`application/json\`. It must set at least one field; \`null\` (remove) is refused for every field, as are \`id\` and unknown fields.`,
+    'With `If-Match`, the change applies only if the animal still has one of the ETags named, else 412 and nothing changes: of several clients changing it from the same ETag, one wins and the others get 412. A client that sent a conditional change and got no answer, then gets 412 on its retry, may have made the change itself: a `GET` (the animal and its `ETag`) shows whether it is there.',
+  ].join('\n\n'),
+  request: {
+    path: strictObject(
+      { petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }) },
+      PATH_PARAMETERS,
+    ),
+    headers: object({ 'if-match': IfMatch }),
+    body: PetPatch,
+  },
+  bodyMediaTypes: ['application/merge-patch+json', 'application/json'],
+  responses: {
+    200: {
+      description: 'The animal as changed, with its new ETag.',
+      body: Pet,
+      headers: ETAG_HEADER,
+      example: { id: 1, name: 'Rex', categoryId: 3, status: 'sold' },
+    },
+  },
+  errors: [
+    { summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) },
+    {
+      summary: 'The animal has changed since the ETag in If-Match',
+      example: () => new PetVersionMismatchError(1),
+    },
+  ],
+  examples: {
+    requests: {
+      sold: { summary: 'Mark it sold', value: { status: 'sold' } },
+      rename: {
+        summary: 'Rename it and move it to another category',
+        value: { name: 'Rex II', categoryId: 4 },
+      },
+    },
+    invalid: {
+      summary: '`petId` is not a positive integer, a null name (a name cannot be removed) and `id`',
+      path: { petId: 'abc' },
+      body: { name: null, id: 2 },
+    },
+  },
+});
