@@ -47,17 +47,20 @@ const seededPet = (id: number) =>
     status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
   });
 
+/** Requests that change or remove the pet they name: each must find it as seeded to measure a whole change. */
+const CHANGES_ITS_PET = new Set(['PATCH', 'DELETE']);
+
 /**
- * In-process, where requests run one after the other: after each request that removes its pet (a
- * DELETE), the pet put back as seeded, outside the meter, so every removal finds its pet and so
- * do the reads after it.
+ * In-process, where requests run one after the other: after each request that changes or removes
+ * its pet (PATCH, DELETE), the pet put back as seeded, outside the meter, so every change moves
+ * it from its seeded status, every removal finds it, and so do the reads after them.
  */
 export const restorerOf = (event: unknown, admin: () => Admin, table: string): (() => Promise<void>) => {
   const { httpMethod, pathParameters } = event as {
     httpMethod?: string;
     pathParameters?: Record<string, string>;
   };
-  if (httpMethod !== 'DELETE') return async () => {};
+  if (!CHANGES_ITS_PET.has(httpMethod ?? '')) return async () => {};
   const { doc } = admin();
   const Item = seededPet(Number(pathParameters?.petId));
   return async () => void (await doc.send(new PutCommand({ TableName: table, Item })));
@@ -65,18 +68,20 @@ export const restorerOf = (event: unknown, admin: () => Admin, table: string): (
 
 /**
  * In a child (bench/child.ts), whose service and baseline may run beside each other: before each
- * request that removes its pet, a pet of its own put (outside the clock) and the request pointed
- * at it, so that every removal finds its pet and no other request misses one. Its id is random
+ * request that changes or removes its pet, a pet of its own put (outside the clock) and the request
+ * pointed at it, so that every change moves a status, every removal finds its pet, and no other
+ * request misses one. Its id is random
  * above 2^52, far past any id the sequence hands out.
  */
 export const freshSubjectInChild = (event: unknown): ((request: unknown) => Promise<void>) => {
-  if ((event as { httpMethod?: string }).httpMethod !== 'DELETE') return async () => {};
+  if (!CHANGES_ITS_PET.has((event as { httpMethod?: string }).httpMethod ?? '')) return async () => {};
   const doc = DynamoDBDocumentClient.from(
     createLocalClient(process.env[ENV.dynamoDbEndpoint] ?? '', { customUserAgent: SETUP_AGENT }),
   );
   const TableName = process.env[ENV.tables.pets] ?? '';
   return async (request) => {
-    const id = 2 ** 52 + Math.floor(Math.random() * 2 ** 40);
+    // A multiple of 3 past 2^52 (itself 1 modulo 3): seeded `pending`, so a change moves its status.
+    const id = 2 ** 52 + 3 * Math.floor(Math.random() * 2 ** 38);
     await doc.send(new PutCommand({ TableName, Item: seededPet(id) }));
     const target = request as { path: string; pathParameters: Record<string, string> };
     target.path = target.path.replace(target.pathParameters.petId ?? '', String(id));
