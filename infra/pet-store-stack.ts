@@ -50,6 +50,9 @@ export class PetStoreStack extends Stack {
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
     this.handlers = this.operationFunctions(operations);
     this.authorizer = this.authorizerFunction();
+    // The handlers by the PascalCase names their alarms, deployment groups, graphs and outputs carry.
+    const named = Object.fromEntries(Object.entries(this.handlers).map(([id, fn]) => [pascal(id), fn]));
+    const functions = { ...named, Authorizer: this.authorizer };
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
@@ -63,20 +66,18 @@ export class PetStoreStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage,
       api: this.api.api,
-      handlers: this.byPascalName(this.handlers),
+      handlers: named,
       authorizer: this.authorizer,
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
     });
-    this.deployments = this.gradualDeployments();
+    this.deployments = this.gradualDeployments(functions);
     this.logQueries = new LogQueries(this, 'LogQueries', {
       prefix: this.stackName,
       accessLogs: this.api.accessLogs,
-      handlerLogs: Object.fromEntries(
-        Object.entries(this.byPascalName(this.handlers)).map(([name, fn]) => [name, fn.logGroup]),
-      ),
+      handlerLogs: Object.fromEntries(Object.entries(named).map(([name, fn]) => [name, fn.logGroup])),
       authorizerLogs: this.authorizer.logGroup,
     });
-    this.addOutputs();
+    this.addOutputs(functions);
   }
 
   /** The shared settings of every function of the stage. */
@@ -127,8 +128,7 @@ export class PetStoreStack extends Stack {
    * every request, so a bad version of it would fail them all at once; as a canary it fails a
    * tenth of the authorizer's calls, and its alarms send it back.
    */
-  private gradualDeployments(): GradualDeployments {
-    const functions = { ...this.byPascalName(this.handlers), Authorizer: this.authorizer };
+  private gradualDeployments(functions: Record<string, ApiFunction>): GradualDeployments {
     return new GradualDeployments(this, 'Deployments', {
       config: this.stage.deployment,
       functions: Object.fromEntries(
@@ -140,13 +140,8 @@ export class PetStoreStack extends Stack {
     });
   }
 
-  /** The handlers by the PascalCase names their alarms, deployment groups and graphs carry. */
-  private byPascalName(handlers: Readonly<Record<string, ApiFunction>>): Record<string, ApiFunction> {
-    return Object.fromEntries(Object.entries(handlers).map(([operationId, fn]) => [pascal(operationId), fn]));
-  }
-
   /** What operators read with `aws cloudformation describe-stacks` (docs/deploy.md). */
-  private addOutputs(): void {
+  private addOutputs(functions: Record<string, ApiFunction>): void {
     new CfnOutput(this, OUTPUT.apiUrl, {
       value: this.api.api.url,
       description: 'Base URL of the API: the stage URL, ending in /v1/',
@@ -168,10 +163,7 @@ export class PetStoreStack extends Stack {
       value: this.api.accessLogs.logGroupName,
       description: 'API access log: one JSON line per request, with its requestId',
     });
-    for (const [name, fn] of Object.entries({
-      ...this.byPascalName(this.handlers),
-      Authorizer: this.authorizer,
-    })) {
+    for (const [name, fn] of Object.entries(functions)) {
       new CfnOutput(this, OUTPUT.functionLogs(name), { value: fn.logGroup.logGroupName });
     }
     new CfnOutput(this, OUTPUT.deployments, {

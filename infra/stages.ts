@@ -114,94 +114,87 @@ export const PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND = 1_000;
  */
 export const DATA_MODEL_CEILING_CREATES_PER_SECOND = 16_000;
 
-const STAGING: Omit<StageConfig, 'env'> = {
-  name: 'staging',
-  throttling: { rateLimit: 20, burstLimit: 40 },
-  logRetention: RetentionDays.ONE_WEEK,
-  logLevel: 'DEBUG',
-  alarms: {
-    serverErrorRate: 0.05,
-    p99LatencyMs: 3_000,
-    functionErrors: 5,
-    functionThrottles: 5,
-    authorizerFailures: 5,
-    tableThrottles: 10,
-    functionServerErrors: 5,
-    functionP99DurationMs: 2_000,
-    periodMinutes: 5,
-    deploymentPeriodMinutes: 1,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-  },
-  // Shorter than production: keys created or revoked while testing take effect sooner.
-  authorizerCacheTtlSeconds: 30,
-  // A new version takes all the traffic at once: staging is where versions are tried first.
-  deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
-  // A web client's development server (Vite's default port) may call staging.
-  allowedOrigins: ['http://localhost:5173'],
-  // Disposable: a staging stack can be deleted and rebuilt with its data.
-  dataProtection: {
-    deletionProtection: false,
-    pointInTimeRecovery: false,
-    removalPolicy: RemovalPolicy.DESTROY,
-    terminationProtection: false,
-  },
-  plans: STAGE_PLANS.staging,
-  // On, as in production, so that a first staging deployment shows what the managed rules block
-  // before production does; and one address is held to 10 a second, half the stage's throttle,
-  // so a single source of unauthenticated requests cannot starve the keys (docs/design.md,
-  // "Floods without a key"). About $8 a month idle.
-  firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
-};
-
-const PRODUCTION: Omit<StageConfig, 'env'> = {
-  name: 'production',
-  // Twice the expected peak, and twice that as a burst: even if every request were a create, the
-  // busiest second (burst + rate, 6,000) stays under half the data model's ceiling (16,000), under
-  // API Gateway's default account quota (10,000 a second, burst 5,000), and the steady rate
-  // (2 WCU a create) within the 4,000 WCU/s a new on-demand table serves at once.
-  throttling: {
-    rateLimit: 2 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
-    burstLimit: 4 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
-  },
-  logRetention: RetentionDays.THREE_MONTHS,
-  logLevel: 'INFO',
-  alarms: {
-    serverErrorRate: 0.01,
-    p99LatencyMs: 2_000,
-    functionErrors: 1,
-    functionThrottles: 1,
-    authorizerFailures: 1,
-    tableThrottles: 1,
-    functionServerErrors: 1,
-    functionP99DurationMs: 1_000,
-    periodMinutes: 5,
-    deploymentPeriodMinutes: 1,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-  },
-  // A revoked key stops working within a minute; caching longer would save little.
-  authorizerCacheTtlSeconds: 60,
-  // A canary: 10% of each function's requests go to a new version for 5 minutes, then all of them.
-  deployment: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-  // Servers only until a web client ships; its origin goes here then.
-  allowedOrigins: [],
-  // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
-  dataProtection: {
-    deletionProtection: true,
-    pointInTimeRecovery: true,
-    removalPolicy: RemovalPolicy.RETAIN,
-    terminationProtection: true,
-  },
-  plans: STAGE_PLANS.production,
-  // 20,000 per 5 minutes (about 67 a second) from one address: above the partner plan's 50 a
-  // second, so only floods, with or without a key, are blocked before the authorizer runs.
-  firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
-};
+/** How every stage's alarms are evaluated: 2 breaching periods of the last 3 (1 minute for a deployment's). */
+const PERIODS = { periodMinutes: 5, deploymentPeriodMinutes: 1, evaluationPeriods: 3, datapointsToAlarm: 2 };
 
 export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>>> = {
-  staging: STAGING,
-  production: PRODUCTION,
+  staging: {
+    name: 'staging',
+    throttling: { rateLimit: 20, burstLimit: 40 },
+    logRetention: RetentionDays.ONE_WEEK,
+    logLevel: 'DEBUG',
+    alarms: {
+      serverErrorRate: 0.05,
+      p99LatencyMs: 3_000,
+      functionErrors: 5,
+      functionThrottles: 5,
+      authorizerFailures: 5,
+      tableThrottles: 10,
+      functionServerErrors: 5,
+      functionP99DurationMs: 2_000,
+      ...PERIODS,
+    },
+    // Shorter than production: keys created or revoked while testing take effect sooner.
+    authorizerCacheTtlSeconds: 30,
+    // A new version takes all the traffic at once: staging is where versions are tried first.
+    deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
+    // A web client's development server (Vite's default port) may call staging.
+    allowedOrigins: ['http://localhost:5173'],
+    // Disposable: a staging stack can be deleted and rebuilt with its data.
+    dataProtection: {
+      deletionProtection: false,
+      pointInTimeRecovery: false,
+      removalPolicy: RemovalPolicy.DESTROY,
+      terminationProtection: false,
+    },
+    plans: STAGE_PLANS.staging,
+    // On, as in production, so that a first staging deployment shows what the managed rules block
+    // before production does; and one address is held to 10 a second, half the stage's throttle,
+    // so a single source of unauthenticated requests cannot starve the keys (docs/design.md,
+    // "Floods without a key"). About $8 a month idle.
+    firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
+  },
+  production: {
+    name: 'production',
+    // Twice the expected peak, and twice that as a burst: even if every request were a create, the
+    // busiest second (burst + rate, 6,000) stays under half the data model's ceiling (16,000), under
+    // API Gateway's default account quota (10,000 a second, burst 5,000), and the steady rate
+    // (2 WCU a create) within the 4,000 WCU/s a new on-demand table serves at once.
+    throttling: {
+      rateLimit: 2 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+      burstLimit: 4 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+    },
+    logRetention: RetentionDays.THREE_MONTHS,
+    logLevel: 'INFO',
+    alarms: {
+      serverErrorRate: 0.01,
+      p99LatencyMs: 2_000,
+      functionErrors: 1,
+      functionThrottles: 1,
+      authorizerFailures: 1,
+      tableThrottles: 1,
+      functionServerErrors: 1,
+      functionP99DurationMs: 1_000,
+      ...PERIODS,
+    },
+    // A revoked key stops working within a minute; caching longer would save little.
+    authorizerCacheTtlSeconds: 60,
+    // A canary: 10% of each function's requests go to a new version for 5 minutes, then all of them.
+    deployment: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+    // Servers only until a web client ships; its origin goes here then.
+    allowedOrigins: [],
+    // Retained and recoverable: deleting the stack (or a bad change) never deletes a pet.
+    dataProtection: {
+      deletionProtection: true,
+      pointInTimeRecovery: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      terminationProtection: true,
+    },
+    plans: STAGE_PLANS.production,
+    // 20,000 per 5 minutes (about 67 a second) from one address: above the partner plan's 50 a
+    // second, so only floods, with or without a key, are blocked before the authorizer runs.
+    firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
+  },
 };
 
 export interface EnvironmentSources {

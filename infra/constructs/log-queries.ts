@@ -1,5 +1,5 @@
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
-import { QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
+import { QueryDefinition, QueryString, type QueryStringProps } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
 import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
@@ -39,114 +39,76 @@ export interface LogQueriesProps {
  * the first two hold a placeholder to replace.
  */
 export class LogQueries extends Construct {
-  readonly oneRequest: QueryDefinition;
-  readonly authorizerCall: QueryDefinition;
-  readonly errorsByCode: QueryDefinition;
-  readonly slowestRequests: QueryDefinition;
-
-  private readonly props: LogQueriesProps;
-
   constructor(scope: Construct, id: string, props: LogQueriesProps) {
     super(scope, id);
-    this.props = props;
-    this.oneRequest = this.oneRequestQuery();
-    this.authorizerCall = this.authorizerCallQuery();
-    this.errorsByCode = this.errorsByCodeQuery();
-    this.slowestRequests = this.slowestRequestsQuery();
-  }
+    const { prefix, accessLogs, authorizerLogs } = props;
+    const handlerLogs = Object.values(props.handlerLogs);
+    const query = (id: string, name: string, logGroups: ILogGroup[], queryString: QueryStringProps) =>
+      new QueryDefinition(this, id, {
+        queryDefinitionName: `${prefix}/${name}`,
+        logGroups,
+        queryString: new QueryString(queryString),
+      });
 
-  private get handlerLogs(): ILogGroup[] {
-    return Object.values(this.props.handlerLogs);
-  }
-
-  /** The columns that tell a request's story, from the access log and the functions' lines alike. */
-  private get storyFields(): string[] {
-    return [
-      '@timestamp',
-      '@log',
-      access('method'),
-      access('resourcePath'),
-      access('status'),
-      access('authorizerRequestId'),
-      access('errorType'),
-      access('errorMessage'),
-      POWERTOOLS.level,
-      POWERTOOLS.message,
-      'code',
-      'error.message',
-      '@message',
-    ];
-  }
-
-  private oneRequestQuery(): QueryDefinition {
-    return new QueryDefinition(this, 'OneRequest', {
-      queryDefinitionName: `${this.props.prefix}/One request by requestId`,
-      logGroups: [this.props.accessLogs, ...this.handlerLogs],
-      queryString: new QueryString({
-        fields: this.storyFields,
-        filterStatements: [isRequest(PLACEHOLDER.requestId)],
-        sort: '@timestamp asc',
-        limit: 200,
-      }),
+    query('OneRequest', 'One request by requestId', [accessLogs, ...handlerLogs], {
+      // The columns that tell a request's story, from the access log and the functions' lines alike.
+      fields: [
+        '@timestamp',
+        '@log',
+        access('method'),
+        access('resourcePath'),
+        access('status'),
+        access('authorizerRequestId'),
+        access('errorType'),
+        access('errorMessage'),
+        POWERTOOLS.level,
+        POWERTOOLS.message,
+        'code',
+        'error.message',
+        '@message',
+      ],
+      filterStatements: [isRequest(PLACEHOLDER.requestId)],
+      sort: '@timestamp asc',
+      limit: 200,
     });
-  }
 
-  /** The authorizer's lines of one request: its invocation, by the access log's `authorizerRequestId`. */
-  private authorizerCallQuery(): QueryDefinition {
-    return new QueryDefinition(this, 'AuthorizerCall', {
-      queryDefinitionName: `${this.props.prefix}/The authorizer call of a request by authorizerRequestId`,
-      logGroups: [this.props.authorizerLogs],
-      queryString: new QueryString({
-        fields: [
-          '@timestamp',
-          POWERTOOLS.level,
-          POWERTOOLS.message,
-          'keyId',
-          'plan',
-          'error.message',
-          '@message',
-        ],
-        filterStatements: [`${POWERTOOLS.invocation} = "${PLACEHOLDER.authorizerRequestId}"`],
-        sort: '@timestamp asc',
-        limit: 200,
-      }),
+    // The authorizer's lines of one request: its invocation, by the access log's `authorizerRequestId`.
+    query('AuthorizerCall', 'The authorizer call of a request by authorizerRequestId', [authorizerLogs], {
+      fields: [
+        '@timestamp',
+        POWERTOOLS.level,
+        POWERTOOLS.message,
+        'keyId',
+        'plan',
+        'error.message',
+        '@message',
+      ],
+      filterStatements: [`${POWERTOOLS.invocation} = "${PLACEHOLDER.authorizerRequestId}"`],
+      sort: '@timestamp asc',
+      limit: 200,
     });
-  }
 
-  /**
-   * Errors by code over the range the console is set to (an hour by default): the codes the
-   * functions answered with (their log lines, EMF lines left out) and the gateway responses API
-   * Gateway answered with itself (the access log's `errorType`, `-` for a function's answer).
-   */
-  private errorsByCodeQuery(): QueryDefinition {
+    // Over the range the console is set to (an hour by default): the codes the functions answered
+    // with (their log lines, EMF lines left out) and the gateway responses API Gateway answered
+    // with itself (the access log's `errorType`, `-` for a function's answer).
     const errorType = access('errorType');
-    return new QueryDefinition(this, 'ErrorsByCode', {
-      queryDefinitionName: `${this.props.prefix}/Errors by code (last hour)`,
-      logGroups: [this.props.accessLogs, ...this.handlerLogs],
-      queryString: new QueryString({
-        fields: [`coalesce(code, ${errorType}) as error`],
-        filterStatements: [
-          `(ispresent(${POWERTOOLS.level}) and ispresent(code)) or (ispresent(${errorType}) and ${errorType} != "-")`,
-        ],
-        statsStatements: ['count(*) as requests by error'],
-        sort: 'requests desc',
-      }),
+    query('ErrorsByCode', 'Errors by code (last hour)', [accessLogs, ...handlerLogs], {
+      fields: [`coalesce(code, ${errorType}) as error`],
+      filterStatements: [
+        `(ispresent(${POWERTOOLS.level}) and ispresent(code)) or (ispresent(${errorType}) and ${errorType} != "-")`,
+      ],
+      statsStatements: ['count(*) as requests by error'],
+      sort: 'requests desc',
     });
-  }
 
-  /** The slowest requests as the client saw them (API Gateway's latency, authorizer included). */
-  private slowestRequestsQuery(): QueryDefinition {
-    return new QueryDefinition(this, 'SlowestRequests', {
-      queryDefinitionName: `${this.props.prefix}/Slowest requests`,
-      logGroups: [this.props.accessLogs],
-      queryString: new QueryString({
-        // The access log writes every value as a string: max() reads the latency as a number.
-        statsStatements: [
-          `max(${access('responseLatency')}) as latencyMs by ${access('requestId')}, ${access('method')}, ${access('resourcePath')}, ${access('status')}`,
-        ],
-        sort: 'latencyMs desc',
-        limit: 25,
-      }),
+    // As the client saw them (API Gateway's latency, authorizer included).
+    query('SlowestRequests', 'Slowest requests', [accessLogs], {
+      // The access log writes every value as a string: max() reads the latency as a number.
+      statsStatements: [
+        `max(${access('responseLatency')}) as latencyMs by ${access('requestId')}, ${access('method')}, ${access('resourcePath')}, ${access('status')}`,
+      ],
+      sort: 'latencyMs desc',
+      limit: 25,
     });
   }
 }

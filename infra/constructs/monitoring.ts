@@ -76,19 +76,15 @@ export class Monitoring extends Construct {
 
   private readonly stage: StageConfig;
   private readonly period: Duration;
-  private readonly deploymentPeriod: Duration;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     this.stage = props.stage;
     this.checkThresholds();
     this.period = Duration.minutes(this.stage.alarms.periodMinutes);
-    this.deploymentPeriod = Duration.minutes(this.stage.alarms.deploymentPeriodMinutes);
     this.topic = this.alarmTopic();
     this.addApiAlarms(props.api);
-    this.addErrorCodeFilters(props.handlers);
-    this.addHandlerAlarms(props.handlers);
-    this.addAuthorizerAlarms(props.authorizer);
+    this.addFunctionAlarms(props.handlers, props.authorizer);
     this.addTableAlarms(props.tables);
     this.deploymentAlarms = this.addDeploymentAlarms(props.handlers, props.authorizer);
     this.dashboard = this.createDashboard(props);
@@ -172,49 +168,40 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** Errors by code, with the function's name as a dimension too: it keeps the stages apart. */
-  private addErrorCodeFilters(handlers: MonitoringProps['handlers']): void {
+  /**
+   * A handler's failures are Lambda's `Errors`, only crashes and timeouts (middy turns every other
+   * failure into a response), and it logs the code of each error it answers (counted with the
+   * function's name as a dimension too: it keeps the stages apart). The authorizer throws
+   * "Unauthorized" for every refused key, so its `Errors` count clients with bad keys: its own
+   * failures are the lines it logs at ERROR level.
+   */
+  private addFunctionAlarms(handlers: MonitoringProps['handlers'], authorizer: ApiFunction): void {
+    const { functionErrors, functionThrottles, authorizerFailures } = this.stage.alarms;
+    const sum = { statistic: 'Sum', period: this.period };
+    const throttles = (name: string, fn: ApiFunction) =>
+      this.alarm(`${name}Throttles`, {
+        metric: fn.function.metricThrottles(sum),
+        threshold: functionThrottles,
+        description: `${name}: ${functionThrottles}+ throttled invocations`,
+      });
     for (const [name, handler] of Object.entries(handlers)) {
       this.countLines(`${name}ErrorCodeFilter`, handler, ERRORS_BY_CODE_METRIC, ERROR_CODE_LINES, {
         [DIMENSION_CODE]: `$.${ERROR_CODE_LOG_KEY}`,
       });
-    }
-  }
-
-  /** Lambda's `Errors` are only crashes and timeouts (middy turns every other failure into a response). */
-  private addHandlerAlarms(handlers: MonitoringProps['handlers']): void {
-    const { functionErrors, functionThrottles } = this.stage.alarms;
-    for (const [name, handler] of Object.entries(handlers)) {
       this.alarm(`${name}Errors`, {
-        metric: handler.function.metricErrors({ statistic: 'Sum', period: this.period }),
+        metric: handler.function.metricErrors(sum),
         threshold: functionErrors,
         description: `${name}: ${functionErrors}+ failed invocations (crash or timeout)`,
       });
-      this.alarm(`${name}Throttles`, {
-        metric: handler.function.metricThrottles({ statistic: 'Sum', period: this.period }),
-        threshold: functionThrottles,
-        description: `${name}: ${functionThrottles}+ throttled invocations`,
-      });
+      throttles(name, handler);
     }
-  }
-
-  /**
-   * The authorizer throws "Unauthorized" for every refused key, so its Lambda Errors count clients
-   * with bad keys: its own failures are the lines it logs at ERROR level.
-   */
-  private addAuthorizerAlarms(authorizer: ApiFunction): void {
-    const { authorizerFailures, functionThrottles } = this.stage.alarms;
     this.countLines('AuthorizerFailureFilter', authorizer, AUTHORIZER_FAILURES_METRIC, ERROR_LINES);
     this.alarm('AuthorizerFailures', {
-      metric: this.authorizerFailures(authorizer),
+      metric: this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, this.period),
       threshold: authorizerFailures,
       description: `Authorizer: ${authorizerFailures}+ failures logged (not refused keys)`,
     });
-    this.alarm('AuthorizerThrottles', {
-      metric: authorizer.function.metricThrottles({ statistic: 'Sum', period: this.period }),
-      threshold: functionThrottles,
-      description: `Authorizer: ${functionThrottles}+ throttled invocations`,
-    });
+    throttles('Authorizer', authorizer);
   }
 
   private addTableAlarms(tables: MonitoringProps['tables']): void {
@@ -228,84 +215,65 @@ export class Monitoring extends Construct {
     }
   }
 
+  /**
+   * What rolls back a deployment (the alias sees the whole canary): a handler's crash or timeout
+   * and its 5xx answers, the failures the authorizer logs (its Lambda `Errors` count refused keys),
+   * and a slow p99 of either.
+   */
   private addDeploymentAlarms(
     handlers: MonitoringProps['handlers'],
     authorizer: ApiFunction,
   ): Record<string, readonly Alarm[]> {
-    return {
-      ...Object.fromEntries(
-        Object.entries(handlers).map(([name, handler]) => [
-          name,
-          this.handlerDeploymentAlarms(name, handler),
-        ]),
-      ),
-      Authorizer: this.authorizerDeploymentAlarms(authorizer),
-    };
-  }
-
-  /** What rolls back a deployment: a crash or timeout, a 5xx answer, a slow p99 (the alias sees the whole canary). */
-  private handlerDeploymentAlarms(name: string, handler: ApiFunction): Alarm[] {
-    const { functionErrors, functionServerErrors, functionP99DurationMs } = this.stage.alarms;
-    const period = this.deploymentPeriod;
-    this.countLines(`${name}ServerErrorFilter`, handler, SERVER_ERRORS_METRIC, ERROR_LINES);
-    return [
-      this.alarm(`${name}LiveErrors`, {
-        metric: handler.alias.metricErrors({ statistic: 'Sum', period }),
-        threshold: functionErrors,
-        description: `${name} (live): ${functionErrors}+ failed invocations a minute; rolls back a deployment`,
-      }),
-      this.alarm(`${name}LiveServerErrors`, {
-        metric: this.loggedErrors(SERVER_ERRORS_METRIC, handler, period),
-        threshold: functionServerErrors,
-        description: `${name}: ${functionServerErrors}+ 5xx answers a minute; rolls back a deployment`,
-      }),
+    const { functionErrors, functionServerErrors, authorizerFailures, functionP99DurationMs } =
+      this.stage.alarms;
+    const period = Duration.minutes(this.stage.alarms.deploymentPeriodMinutes);
+    const slow = (name: string, fn: ApiFunction) =>
       this.alarm(`${name}LiveDurationP99`, {
-        metric: handler.alias.metricDuration({ statistic: 'p99', period }),
+        metric: fn.alias.metricDuration({ statistic: 'p99', period }),
         threshold: functionP99DurationMs,
         comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
         description: `${name} (live): p99 duration above ${functionP99DurationMs} ms; rolls back a deployment`,
-      }),
-    ];
-  }
-
-  /** What rolls back the authorizer's: failures it logs (its Lambda `Errors` count refused keys), a slow p99. */
-  private authorizerDeploymentAlarms(authorizer: ApiFunction): Alarm[] {
-    const { authorizerFailures, functionP99DurationMs } = this.stage.alarms;
-    const period = this.deploymentPeriod;
-    return [
+      });
+    const alarms: Record<string, readonly Alarm[]> = {};
+    for (const [name, handler] of Object.entries(handlers)) {
+      this.countLines(`${name}ServerErrorFilter`, handler, SERVER_ERRORS_METRIC, ERROR_LINES);
+      alarms[name] = [
+        this.alarm(`${name}LiveErrors`, {
+          metric: handler.alias.metricErrors({ statistic: 'Sum', period }),
+          threshold: functionErrors,
+          description: `${name} (live): ${functionErrors}+ failed invocations a minute; rolls back a deployment`,
+        }),
+        this.alarm(`${name}LiveServerErrors`, {
+          metric: this.loggedErrors(SERVER_ERRORS_METRIC, handler, period),
+          threshold: functionServerErrors,
+          description: `${name}: ${functionServerErrors}+ 5xx answers a minute; rolls back a deployment`,
+        }),
+        slow(name, handler),
+      ];
+    }
+    alarms.Authorizer = [
       this.alarm('AuthorizerLiveFailures', {
         metric: this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, period),
         threshold: authorizerFailures,
         description: `Authorizer: ${authorizerFailures}+ failures logged a minute; rolls back a deployment`,
       }),
-      this.alarm('AuthorizerLiveDurationP99', {
-        metric: authorizer.alias.metricDuration({ statistic: 'p99', period }),
-        threshold: functionP99DurationMs,
-        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        description: `Authorizer (live): p99 duration above ${functionP99DurationMs} ms; rolls back a deployment`,
-      }),
+      slow('Authorizer', authorizer),
     ];
+    return alarms;
   }
 
   /** One dashboard per stage and region, in rows: alarms, the API, the service, the functions, the tables. */
-  private createDashboard(props: MonitoringProps): Dashboard {
+  private createDashboard({ api, handlers, authorizer, tables }: MonitoringProps): Dashboard {
     const dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${Stack.of(this).stackName}-${Aws.REGION}`,
       defaultInterval: Duration.hours(3),
     });
+    const period = this.period;
+    const functions = { ...handlers, Authorizer: authorizer };
     dashboard.addWidgets(
       new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 3 }),
     );
-    dashboard.addWidgets(...this.apiGraphs(props.api));
-    dashboard.addWidgets(...this.serviceGraphs(props.handlers, props.authorizer));
-    dashboard.addWidgets(...this.functionGraphs({ ...props.handlers, Authorizer: props.authorizer }));
-    dashboard.addWidgets(...this.tableGraphs(props.tables));
-    return dashboard;
-  }
-
-  private apiGraphs(api: RestApi): GraphWidget[] {
-    const period = this.period;
-    return [
+    dashboard.addWidgets(
       graph('Requests', [api.metricCount({ statistic: 'Sum', period, label: 'Requests' })]),
       graph('4xx / 5xx', [
         api.metricClientError({ statistic: 'Sum', period, label: '4xx' }),
@@ -316,19 +284,56 @@ export class Monitoring extends Construct {
         api.metricLatency({ statistic: 'p99', period, label: 'p99' }),
         api.metricIntegrationLatency({ statistic: 'p99', period, label: 'integration p99' }),
       ]),
-    ];
-  }
-
-  /** What the service reports: pets created (EMF), errors by code and the authorizer's failures (log filters). */
-  private serviceGraphs(handlers: MonitoringProps['handlers'], authorizer: ApiFunction): GraphWidget[] {
-    return [
-      graph('Pets created', [this.serviceMetric(METRIC.petsCreated, 'PetsCreated')]),
+    );
+    // What the service reports: pets created (EMF), errors by code and the authorizer's failures (log filters).
+    dashboard.addWidgets(
+      graph('Pets created', [
+        this.serviceMetric(
+          METRIC.petsCreated,
+          { [DIMENSION.service]: SERVICE_NAME, [DIMENSION.stage]: this.stage.name },
+          'PetsCreated',
+        ),
+      ]),
       graph(
         'Errors by code',
         FUNCTION_CODES.map((code, index) => this.errorsOfCode(code, index, handlers)),
       ),
-      graph('Authorizer failures', [this.authorizerFailures(authorizer, 'logged failures')]),
-    ];
+      graph('Authorizer failures', [
+        this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, period, 'logged failures'),
+      ]),
+    );
+    dashboard.addWidgets(
+      ...(
+        [
+          ['Lambda duration p99 (ms)', 'Duration', 'p99'],
+          ['Lambda errors', 'Errors', 'Sum'],
+          ['Lambda throttles', 'Throttles', 'Sum'],
+        ] as const
+      ).map(([title, metricName, statistic]) =>
+        graph(
+          title,
+          lines(functions, (fn, label) => fn.function.metric(metricName, { statistic, period, label })),
+        ),
+      ),
+    );
+    dashboard.addWidgets(
+      ...(
+        [
+          ['DynamoDB consumed read units', 'ConsumedReadCapacityUnits'],
+          ['DynamoDB consumed write units', 'ConsumedWriteCapacityUnits'],
+        ] as const
+      ).map(([title, metricName]) =>
+        graph(
+          title,
+          lines(tables, (table, label) => table.metric(metricName, { statistic: 'Sum', period, label })),
+        ),
+      ),
+      graph(
+        'DynamoDB throttle events',
+        lines(tables, (table, name) => this.tableThrottles(table, name)),
+      ),
+    );
+    return dashboard;
   }
 
   /** The errors of one code that the operation functions of this stage answered, summed. */
@@ -337,12 +342,9 @@ export class Monitoring extends Construct {
     const usingMetrics = Object.fromEntries(
       Object.values(handlers).map((handler, fn) => [
         `code${index}fn${fn}`,
-        new Metric({
-          namespace: METRICS_NAMESPACE,
-          metricName: ERRORS_BY_CODE_METRIC,
-          dimensionsMap: { function_name: handler.function.functionName, [DIMENSION_CODE]: code },
-          statistic: 'Sum',
-          period: this.period,
+        this.serviceMetric(ERRORS_BY_CODE_METRIC, {
+          function_name: handler.function.functionName,
+          [DIMENSION_CODE]: code,
         }),
       ]),
     );
@@ -352,50 +354,6 @@ export class Monitoring extends Construct {
       label: code,
       period: this.period,
     });
-  }
-
-  private functionGraphs(functions: Readonly<Record<string, ApiFunction>>): GraphWidget[] {
-    const period = this.period;
-    const each = (metric: (fn: ApiFunction, name: string) => IMetric) =>
-      Object.entries(functions).map(([name, fn]) => metric(fn, name));
-    return [
-      graph(
-        'Lambda duration p99 (ms)',
-        each((fn, label) => fn.function.metricDuration({ statistic: 'p99', period, label })),
-      ),
-      graph(
-        'Lambda errors',
-        each((fn, label) => fn.function.metricErrors({ statistic: 'Sum', period, label })),
-      ),
-      graph(
-        'Lambda throttles',
-        each((fn, label) => fn.function.metricThrottles({ statistic: 'Sum', period, label })),
-      ),
-    ];
-  }
-
-  private tableGraphs(tables: MonitoringProps['tables']): GraphWidget[] {
-    const period = this.period;
-    const each = (metric: (table: Table, name: string) => IMetric) =>
-      Object.entries(tables).map(([name, table]) => metric(table, name));
-    return [
-      graph(
-        'DynamoDB consumed read units',
-        each((table, label) => table.metricConsumedReadCapacityUnits({ statistic: 'Sum', period, label })),
-      ),
-      graph(
-        'DynamoDB consumed write units',
-        each((table, label) => table.metricConsumedWriteCapacityUnits({ statistic: 'Sum', period, label })),
-      ),
-      graph(
-        'DynamoDB throttle events',
-        each((table, name) => this.tableThrottles(table, name)),
-      ),
-    ];
-  }
-
-  private authorizerFailures(authorizer: ApiFunction, label?: string): Metric {
-    return this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, this.period, label);
   }
 
   /** Counts `fn`'s log lines that match; `function_name`, on every line, keeps the stages apart. */
@@ -417,25 +375,23 @@ export class Monitoring extends Construct {
   }
 
   private loggedErrors(metricName: string, fn: ApiFunction, period: Duration, label?: string): Metric {
+    return this.serviceMetric(metricName, { function_name: fn.function.functionName }, label, period);
+  }
+
+  /** A sum of the service's namespace: from a log filter, or published with Powertools (EMF). */
+  private serviceMetric(
+    metricName: string,
+    dimensionsMap: Record<string, string>,
+    label?: string,
+    period = this.period,
+  ): Metric {
     return new Metric({
       namespace: METRICS_NAMESPACE,
       metricName,
-      dimensionsMap: { function_name: fn.function.functionName },
+      dimensionsMap,
       statistic: 'Sum',
       period,
       ...(label ? { label } : {}),
-    });
-  }
-
-  /** A metric a function publishes with Powertools (EMF). */
-  private serviceMetric(metricName: string, label: string): Metric {
-    return new Metric({
-      namespace: METRICS_NAMESPACE,
-      metricName,
-      dimensionsMap: { [DIMENSION.service]: SERVICE_NAME, [DIMENSION.stage]: this.stage.name },
-      statistic: 'Sum',
-      period: this.period,
-      label,
     });
   }
 
@@ -475,5 +431,8 @@ export class Monitoring extends Construct {
   }
 }
 
-const graph = (title: string, left: IMetric[], right: IMetric[] = []) =>
-  new GraphWidget({ title, left, right, width: 8, height: 6 });
+/** One line per entry of `record`, labelled with its name. */
+const lines = <T>(record: Readonly<Record<string, T>>, metric: (item: T, name: string) => IMetric) =>
+  Object.entries(record).map(([name, item]) => metric(item, name));
+
+const graph = (title: string, left: IMetric[]) => new GraphWidget({ title, left, width: 8, height: 6 });

@@ -56,10 +56,6 @@ export class KeyAdmin {
     this.now = options.now ?? (() => new Date());
   }
 
-  planOf(record: ApiKeyRecord): string {
-    return record.plan ?? this.plans.defaultPlan;
-  }
-
   /** A new key on `plan`, metered first, then its record stored. */
   async create(
     name: string,
@@ -123,7 +119,7 @@ export class KeyAdmin {
         throw error;
       }
     } else {
-      await this.moveIdentifier(record, record.usage, this.planOf(record), plan);
+      await this.moveIdentifier(record, record.usage, record.plan ?? this.plans.defaultPlan, plan);
     }
     return { done: true, value: (await this.apiKeys.findById(keyId)) ?? record };
   }

@@ -87,12 +87,7 @@ const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget
     throw new UsageError(`Table "${table}" does not belong to stack ${stackName(stage)}`);
   if (endpoint !== undefined && !/^https?:\/\/\S+$/.test(endpoint))
     throw new UsageError(`--endpoint must be an http(s) URL, not "${endpoint}"`);
-  return {
-    table,
-    ...(stage ? { stage } : {}),
-    ...(region ? { region } : {}),
-    ...(endpoint ? { endpoint } : {}),
-  };
+  return { table, stage, region, endpoint };
 };
 
 export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
@@ -167,16 +162,11 @@ const columns = (rows: readonly string[][]): string[] => {
 };
 
 export const rerunCommand =
-  (target: KeysTarget) =>
-  (args: string): string =>
-    [
-      'npm run -s keys --',
-      args,
-      `--table ${target.table}`,
-      ...(target.stage ? [`--stage ${target.stage}`] : []),
-      ...(target.region ? [`--region ${target.region}`] : []),
-      ...(target.endpoint ? [`--endpoint ${target.endpoint}`] : []),
-    ].join(' ');
+  ({ table, stage, region, endpoint }: KeysTarget) =>
+  (args: string): string => {
+    const given = Object.entries({ table, stage, region, endpoint }).filter(([, value]) => value);
+    return [`npm run -s keys -- ${args}`, ...given.map(([name, value]) => `--${name} ${value}`)].join(' ');
+  };
 
 export const runKeys = async (
   command: Exclude<KeysCommand, { command: 'help' }>,

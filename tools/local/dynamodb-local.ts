@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
@@ -112,10 +112,6 @@ const waitUntilReady = async (
   throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
 };
 
-/** The running DynamoDB Locals this process started, with their scratch directories: ended on exit. */
-const running = new Map<ChildProcess, string>();
-let exitHookInstalled = false;
-
 /** Starts DynamoDB Local (`-sharedDb`: every client sees the same tables) and resolves once it answers. */
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   assertJava();
@@ -129,16 +125,13 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     cwd: jarDirectory(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  running.set(child, scratch);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const [java, directory] of running) {
-        java.kill('SIGKILL');
-        rmSync(directory, { recursive: true, force: true });
-      }
-    });
-  }
+  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
+  // Ended, and its scratch removed, when this process exits first.
+  const onExit = () => {
+    child.kill('SIGKILL');
+    removeScratch();
+  };
+  process.on('exit', onExit);
   let errorOutput = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     errorOutput = (errorOutput + chunk.toString()).slice(-2000);
@@ -152,8 +145,8 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     }),
   );
   exited.then(() => {
-    running.delete(child);
-    rmSync(scratch, { recursive: true, force: true });
+    process.off('exit', onExit);
+    removeScratch();
   });
 
   const endpoint = `http://127.0.0.1:${port}`;

@@ -241,13 +241,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     {
       // Checked in framingRefusal, to answer with the Error object rather than Node's bare 400.
       requireHostHeader: false,
-      ...(options.timeouts
-        ? {
-            headersTimeout: options.timeouts.headersTimeoutMs,
-            requestTimeout: options.timeouts.requestTimeoutMs,
-            connectionsCheckingInterval: options.timeouts.connectionsCheckingIntervalMs,
-          }
-        : {}),
+      // Node's own defaults where undefined.
+      headersTimeout: options.timeouts?.headersTimeoutMs,
+      requestTimeout: options.timeouts?.requestTimeoutMs,
+      connectionsCheckingInterval: options.timeouts?.connectionsCheckingIntervalMs,
     },
     (request, response) => handle(request, response, framingRefusal(request)),
   );

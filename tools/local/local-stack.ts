@@ -7,7 +7,7 @@ import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { type ApiKeyRecord, recordFor } from '#shared/auth/api-key';
 import type { FunctionConfig, LogLevel } from '#shared/config';
-import { isPlanName, type Plans } from '#shared/fair-use/plans';
+import { isPlanName } from '#shared/fair-use/plans';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
@@ -32,27 +32,22 @@ export interface LocalFunctions {
   readonly authorizer: TokenAuthorizerHandler;
 }
 
-/** Every function, configured as in Lambda but for DynamoDB at `endpoint`; no metrics (no CloudWatch). */
-export const localFunctions = (options: {
+/**
+ * Every function, configured as in Lambda (the stage's `allowedOrigins` and plans, LOCAL_PLANS by
+ * default) but for DynamoDB at `endpoint`; no metrics (no CloudWatch).
+ */
+export const localFunctions = ({
+  endpoint,
+  plans = LOCAL_PLANS,
+  ...config
+}: Pick<FunctionConfig, 'logLevel' | 'corsOrigins' | 'plans'> & {
   readonly endpoint: string;
   readonly tables: TableNames;
-  readonly logLevel?: LogLevel;
-  /** What the stack would set from the stage's `allowedOrigins`. @default none */
-  readonly corsOrigins?: AllowedOrigins;
-  /** What the stack gives the authorizer from the stage's plans. @default LOCAL_PLANS (staging's) */
-  readonly plans?: Plans;
 }): LocalFunctions => {
-  const config: FunctionConfig = {
-    tables: options.tables,
-    dynamoDb: { endpoint: options.endpoint },
-    metrics: false,
-    plans: options.plans ?? LOCAL_PLANS,
-    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
-  };
+  const functionConfig: FunctionConfig = { ...config, dynamoDb: { endpoint }, metrics: false, plans };
   return {
-    handlers: buildOperationHandlers(config),
-    authorizer: authorizerRoot.build(config),
+    handlers: buildOperationHandlers(functionConfig),
+    authorizer: authorizerRoot.build(functionConfig),
   };
 };
 
