@@ -15,7 +15,6 @@ export interface ObservedExchange {
   readonly method: string;
   /** Path relative to the base URL, with query: `/pets?limit=5`. */
   readonly path: string;
-  readonly requestHeaders: Readonly<Record<string, string>>;
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
@@ -144,7 +143,6 @@ export class ApiClient {
     const exchange: ObservedExchange = {
       method,
       path,
-      requestHeaders: headers,
       status: response.status,
       headers: response.headers,
       text,
