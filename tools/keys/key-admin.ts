@@ -148,7 +148,7 @@ export class KeyAdmin {
   }
 
   private async assign(record: ApiKeyRecord, plan: string): Promise<void> {
-    if (!(await this.apiKeys.assignPlan(record.keyHash, plan, record.usage)))
+    if (!(await this.apiKeys.assignPlan(record.keyHash, plan)))
       throw new Error(`${record.keyId} was deleted while its plan was being changed`);
   }
 
