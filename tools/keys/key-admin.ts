@@ -174,7 +174,7 @@ export class KeyAdmin {
       await registry.deleteIdentifier(usage.id);
     } catch (error) {
       throw new IncompleteChangeError(
-        `${what}; its usage identifier ${usage.id} in ${registry.name} could not be deleted either (${describe(error)}). No key was made; delete the identifier with:`,
+        `${what}; its usage identifier ${usage.id} in ${registry.name} could not be deleted either (${describe(error)}). No key was made or changed; delete the identifier with:`,
         [registry.deleteCommand(usage.id)],
         { cause: cause ?? error },
       );
