@@ -93,6 +93,6 @@ export const assertKeyAccepted = async ({ baseUrl, apiKey }: ApiTarget): Promise
     response.status === 429 &&
     ((await response.json().catch(() => ({}))) as { code?: unknown }).code === 'QUOTA_EXCEEDED'
   )
-    throw new QuotaExhausted('before the first request');
+    throw new QuotaExhausted(baseUrl);
   await response.body?.cancel();
 };

@@ -12,7 +12,7 @@ export interface ApiKeyRecord {
   /**
    * An API Gateway API key in the usage plan of `plan`, handed to API Gateway by the authorizer
    * (`usageIdentifierKey`) to meter the key: with the key source AUTHORIZER it grants nothing by
-   * itself. None locally, nor for a key created before plans (`npm run keys -- move`).
+   * itself. None locally.
    */
   readonly usage?: UsageIdentifier;
 }

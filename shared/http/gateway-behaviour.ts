@@ -195,8 +195,8 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
     message: 'The request quota of your plan (RateLimit-Policy) is used up until its window resets',
   },
   // The authorizer accepted the key, but API Gateway knows no usage identifier of it in a usage
-  // plan of the stage: a key revoked (its identifier deleted) while a decision is cached, or a
-  // key from before plans that was never put on one. To the client, the key does not work.
+  // plan of the stage: a key revoked (its identifier deleted) while a decision is cached. To the
+  // client, the key does not work.
   INVALID_API_KEY: UNAUTHORIZED,
   // AWS WAF blocked the request (infra/constructs/firewall.ts).
   WAF_FILTERED: { code: 'FORBIDDEN', message: 'The request was blocked by the firewall' },

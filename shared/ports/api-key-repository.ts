@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, UsageIdentifier } from '#shared/auth/api-key';
+import type { ApiKeyRecord } from '#shared/auth/api-key';
 
 /** Where API keys are kept, by the SHA-256 of the key: the key itself is never stored. */
 export interface ApiKeyRepository {
@@ -16,8 +16,8 @@ export interface ApiKeyRepository {
   /** The key with this id (`key-…`), revoked or not; key administration only. */
   findById(keyId: string): Promise<ApiKeyRecord | undefined>;
   /**
-   * Puts a stored key on `plan`, with its usage identifier (none: it has none); returns false
-   * when no key has this hash. Nothing else of the record changes (a revoked key stays revoked).
+   * Puts a stored key on `plan`; returns false when no key has this hash. Nothing else of the
+   * record changes (its usage identifier stays; a revoked key stays revoked).
    */
-  assignPlan(keyHash: string, plan: string, usage: UsageIdentifier | undefined): Promise<boolean>;
+  assignPlan(keyHash: string, plan: string): Promise<boolean>;
 }

@@ -303,7 +303,7 @@ describe('npm run smoke on a real plan', () => {
 
       expect(code).toBe(2);
       expect(output.trim()).toBe(
-        `Stopped: the key's plan quota at ${tight.gateway.baseUrl} is used up (429 QUOTA_EXCEEDED), so every further check would fail for that reason alone; run again once the quota resets (00:00 UTC, or the 1st of the month for a monthly plan), or give a key on a plan with quota left.`,
+        `Stopped: the key's plan quota at ${tight.gateway.baseUrl} is used up (429 QUOTA_EXCEEDED), so every further request would be refused for that reason alone; run again once the quota resets (00:00 UTC, or the 1st of the month for a monthly plan), or give a key on a plan with quota left.`,
       );
     } finally {
       await tight.close();

@@ -47,32 +47,25 @@ describe('DynamoDbApiKeyRepository', () => {
     expect(await keys.findByHash(hashApiKey(key))).toEqual(again);
   });
 
-  it('puts a key on a plan with its usage identifier, and moves it, changing nothing else', async () => {
+  it('moves a key to another plan, changing nothing else of its record (its usage identifier stays)', async () => {
     const { record } = generateApiKey('on a plan');
-    await keys.put(record);
+    const usage = { id: 'k1', value: 'usage-value-0123456789' };
+    await keys.put({ ...record, plan: 'standard', usage });
     await keys.revoke(record.keyId, '2026-01-01T00:00:00.000Z');
 
-    expect(
-      await keys.assignPlan(record.keyHash, 'partner', { id: 'k1', value: 'usage-value-0123456789' }),
-    ).toBe(true);
+    expect(await keys.assignPlan(record.keyHash, 'partner')).toBe(true);
     expect(await keys.findById(record.keyId)).toEqual({
       ...record,
       revokedAt: '2026-01-01T00:00:00.000Z',
       plan: 'partner',
-      usage: { id: 'k1', value: 'usage-value-0123456789' },
-    });
-    expect(await keys.assignPlan(record.keyHash, 'standard', undefined)).toBe(true);
-    expect(await keys.findByHash(record.keyHash)).toEqual({
-      ...record,
-      revokedAt: '2026-01-01T00:00:00.000Z',
-      plan: 'standard',
+      usage,
     });
   });
 
   it('puts no key on a plan that is not stored, and creates none', async () => {
     const { record } = generateApiKey('never stored');
 
-    expect(await keys.assignPlan(record.keyHash, 'standard', undefined)).toBe(false);
+    expect(await keys.assignPlan(record.keyHash, 'standard')).toBe(false);
     expect(await keys.findByHash(record.keyHash)).toBeUndefined();
     expect(await keys.findById(record.keyId)).toBeUndefined();
   });
@@ -99,7 +92,7 @@ describe('DynamoDbApiKeyRepository', () => {
     ],
     [
       'putting a key on a plan',
-      (repository: ApiKeyRepository) => repository.assignPlan('0'.repeat(64), 'standard', undefined),
+      (repository: ApiKeyRepository) => repository.assignPlan('0'.repeat(64), 'standard'),
     ],
   ])('translates an unreachable DynamoDB into StoreUnavailableError when %s', async (_what, call) => {
     const client = DynamoDBDocumentClient.from(createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }));

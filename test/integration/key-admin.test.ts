@@ -250,17 +250,6 @@ describe('moving a key to another plan', () => {
     expect((await apiKeys.findById(record.keyId))?.plan).toBe('tight');
   });
 
-  it('meters a key made before plans, giving it an identifier', async () => {
-    const registry = new FailingRegistry();
-    const { record } = await adminWith(undefined).create('from before plans', 'roomy');
-
-    const moved = await adminWith(registry).move(record.keyId, 'tight');
-
-    const usage = moved.done ? moved.value.usage : undefined;
-    expect(usage).toBeDefined();
-    expect(registry.identifiers.get(usage?.id ?? '')).toBe('tight');
-  });
-
   it('repairs a key whose identifier left its usage plan, when moved to the plan it is on', async () => {
     const registry = new FailingRegistry();
     const admin = adminWith(registry);

@@ -27,8 +27,14 @@ export interface ResponseContract {
   assertConforms(exchange: ObservedExchange): void;
 }
 
+/** The key's plan quota at `baseUrl` is spent: the sentence a command stops on. */
 export class QuotaExhausted extends Error {
   override readonly name = 'QuotaExhausted';
+  constructor(baseUrl: string) {
+    super(
+      `the key's plan quota at ${baseUrl} is used up (429 QUOTA_EXCEEDED), so every further request would be refused for that reason alone; run again once the quota resets (00:00 UTC, or the 1st of the month for a monthly plan), or give a key on a plan with quota left.`,
+    );
+  }
 }
 
 /** The User-Agent the suite sends: AWS's managed rules in front of a stage block a request without one. */
@@ -111,7 +117,7 @@ export class ApiClient {
         return exchange;
       }
       const { code } = (exchange.json ?? {}) as { code?: unknown };
-      if (code === 'QUOTA_EXCEEDED') throw new QuotaExhausted(exchange.text);
+      if (code === 'QUOTA_EXCEEDED') throw new QuotaExhausted(this.baseUrl);
       await sleep(Number(exchange.headers.get('retry-after') ?? 1) * 1_000);
     }
   }

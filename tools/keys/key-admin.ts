@@ -108,19 +108,9 @@ export class KeyAdmin {
     const record = await this.apiKeys.findById(keyId);
     if (!record) return { done: false, reason: `No key ${keyId}` };
     if (record.revokedAt) return { done: false, reason: `${keyId} is revoked: it has no plan to change` };
-    if (!this.registry) {
-      await this.assign(record, plan, undefined);
-    } else if (!record.usage) {
-      const usage = (await this.meter(keyId, plan)) as UsageIdentifier;
-      try {
-        await this.assign(record, plan, usage);
-      } catch (error) {
-        await this.undo(`the record of ${keyId} was not changed (${describe(error)})`, error, usage);
-        throw error;
-      }
-    } else {
+    if (this.registry && record.usage)
       await this.moveIdentifier(record, record.usage, record.plan ?? this.plans.defaultPlan, plan);
-    }
+    else await this.assign(record, plan);
     return { done: true, value: (await this.apiKeys.findById(keyId)) ?? record };
   }
 
@@ -132,7 +122,7 @@ export class KeyAdmin {
   ): Promise<void> {
     try {
       await this.place(usage.id, to);
-      await this.assign(record, to, usage);
+      await this.assign(record, to);
     } catch (error) {
       try {
         await this.place(usage.id, from);
@@ -157,12 +147,8 @@ export class KeyAdmin {
     await registry.addToPlan(identifierId, plan);
   }
 
-  private async assign(
-    record: ApiKeyRecord,
-    plan: string,
-    usage: UsageIdentifier | undefined,
-  ): Promise<void> {
-    if (!(await this.apiKeys.assignPlan(record.keyHash, plan, usage)))
+  private async assign(record: ApiKeyRecord, plan: string): Promise<void> {
+    if (!(await this.apiKeys.assignPlan(record.keyHash, plan)))
       throw new Error(`${record.keyId} was deleted while its plan was being changed`);
   }
 

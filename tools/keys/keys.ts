@@ -207,10 +207,6 @@ export const runKeys = async (
         ...records.map(row),
       ]))
         io.out(line);
-      if (stores.registry && records.some((record) => !record.usage && !record.revokedAt))
-        io.err(
-          'A key without a USAGE ID is refused by API Gateway: put it on a plan with move <keyId> --plan <plan>.',
-        );
       return 0;
     }
     case 'revoke': {
@@ -220,12 +216,10 @@ export const runKeys = async (
         return 1;
       }
       io.err(
-        !stores.registry
-          ? // Locally (--endpoint): no API Gateway, and the local gateway caches no decision.
-            `Revoked ${command.keyId}; the local server refuses it from its next request.`
-          : revoked.value.usage
-            ? `Revoked ${command.keyId} and deleted its usage identifier: API Gateway refuses it now, even a decision it had cached.`
-            : `Revoked ${command.keyId}; API Gateway may accept it until its cached decision expires.`,
+        stores.registry
+          ? `Revoked ${command.keyId} and deleted its usage identifier: API Gateway refuses it now, even a decision it had cached.`
+          : // Locally (--endpoint): no API Gateway, and the local gateway caches no decision.
+            `Revoked ${command.keyId}; the local server refuses it from its next request.`,
       );
       return 0;
     }

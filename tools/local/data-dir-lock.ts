@@ -28,9 +28,8 @@ export interface LockRecord {
   /** 0 until it listens, when asked for any port. */
   readonly port: number;
   readonly dynamoDbPid?: number;
-  /** Absent from a lock an older server wrote. */
-  readonly apiKey?: string;
-  readonly corsOrigins?: readonly string[];
+  readonly apiKey: string;
+  readonly corsOrigins: readonly string[];
   readonly startedAt: string;
 }
 
@@ -62,7 +61,7 @@ export interface DataDirLock {
   release(): void;
 }
 
-export interface LockOptions extends Required<Pick<LockRecord, 'port' | 'apiKey' | 'corsOrigins'>> {
+export interface LockOptions extends Pick<LockRecord, 'port' | 'apiKey' | 'corsOrigins'> {
   readonly dataDir: string;
   /** @default 'npm start' */
   readonly server?: string;
@@ -140,9 +139,6 @@ const removeStale = (file: string, seen: LockRecord | 'unreadable') => {
   rmSync(aside, { force: true });
 };
 
-/** A lock file just created may still be empty for a moment: how long to wait before judging it. */
-const UNREADABLE_GRACE_MS = 1_000;
-
 /** Takes the data directory for this process, before DynamoDB Local starts; cleans up after a server that is gone. */
 export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> => {
   const { lock: file, dynamoDb } = localDataPaths(options.dataDir);
@@ -157,17 +153,11 @@ export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> =>
     corsOrigins: options.corsOrigins,
     startedAt: new Date().toISOString(),
   };
-  let firstUnreadable: number | undefined;
   while (!create(file, record)) {
     const held = read(file);
     if (held === 'missing') continue;
-    if (held === 'unreadable') {
-      firstUnreadable ??= Date.now();
-      if (Date.now() - firstUnreadable < UNREADABLE_GRACE_MS) {
-        await new Promise((done) => setTimeout(done, 50));
-        continue;
-      }
-    } else {
+    // Never half-written (created and updated whole): an unreadable lock is damage, taken over.
+    if (held !== 'unreadable') {
       if (holderRuns(held)) throw new DataDirInUseError(held, options.dataDir);
       const java = held.dynamoDbPid;
       const javaArgs = java === undefined ? undefined : argumentsOf(java);
@@ -186,7 +176,6 @@ export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> =>
       }
     }
     removeStale(file, held);
-    firstUnreadable = undefined;
   }
 
   const release = () => {

@@ -34,13 +34,8 @@ try {
     );
   }
 } catch (error) {
-  if (error instanceof TargetError) {
+  if (error instanceof TargetError || error instanceof QuotaExhausted) {
     console.error(`Cannot seed: ${error.message}`);
-    process.exitCode = 2;
-  } else if (error instanceof QuotaExhausted) {
-    console.error(
-      "Cannot seed: the key's plan quota is used up (429 QUOTA_EXCEEDED); run again once it resets, or give a key on a plan with quota left",
-    );
     process.exitCode = 2;
   } else if (error instanceof SeedError) {
     console.error(`Seeding stopped: ${error.message}`);

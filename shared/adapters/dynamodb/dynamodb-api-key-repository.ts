@@ -106,7 +106,7 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
     return (await this.list()).find((candidate) => candidate.keyId === keyId);
   }
 
-  async assignPlan(keyHash: string, plan: string, usage: UsageIdentifier | undefined): Promise<boolean> {
+  async assignPlan(keyHash: string, plan: string): Promise<boolean> {
     try {
       await sdkCall('UpdateItem', () =>
         this.client.send(
@@ -115,11 +115,9 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
             Key: { keyHash },
             // Never creates an item: a key that is not stored stays so.
             ConditionExpression: 'attribute_exists(keyHash)',
-            UpdateExpression: usage
-              ? 'SET #plan = :plan, #usage = :usage'
-              : 'SET #plan = :plan REMOVE #usage',
-            ExpressionAttributeNames: { '#plan': 'plan', '#usage': 'usage' },
-            ExpressionAttributeValues: { ':plan': plan, ...(usage ? { ':usage': usage } : {}) },
+            UpdateExpression: 'SET #plan = :plan',
+            ExpressionAttributeNames: { '#plan': 'plan' },
+            ExpressionAttributeValues: { ':plan': plan },
           }),
         ),
       );
