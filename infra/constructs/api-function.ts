@@ -17,18 +17,11 @@ import { SERVICE_NAME } from '#shared/observability/logger';
 import { METRICS_NAMESPACE } from '#shared/observability/metrics';
 
 /**
- * The timeout ladder, from the inside out; every rung gives up before the one around it, so a
- * slow dependency ends as a clean error response and never as a gateway timeout:
- *
- * 1. one DynamoDB attempt: abandoned after 1 s, and retried (3 attempts at most);
- * 2. a request's DynamoDB calls: all end at one deadline, 3 s after API Gateway received the
- *    request (`shared/deadline.ts`; the authorizer's lookup has 3 s from its start), so a client
- *    has its answer, a 503 at worst, within 4 s, however many calls the request makes;
- * 3. a handler: 15 s, never reached while the deadline holds; middy answers 503 500 ms before
- *    the Lambda timeout (`shared/http/endpoint.ts`) should anything else ever hang;
- * 4. the authorizer: 6 s, its lookup over by 3 s; when it fails, API Gateway answers
- *    AUTHORIZER_FAILURE (503 with the Error body and Retry-After);
- * 5. API Gateway's integration timeout: 29 s, never reached.
+ * The timeout ladder's outer rungs (its inner ones: shared/adapters/dynamodb/client.ts and
+ * shared/deadline.ts, a 503 within 4 s): a handler has 15 s, never reached while the deadline
+ * holds (middy answers 503 500 ms before it, shared/http/endpoint.ts); the authorizer 6 s, its
+ * lookup over by 3 s (a failure is AUTHORIZER_CONFIGURATION_ERROR, 503 with Retry-After); API
+ * Gateway's integration timeout, 29 s, is never reached.
  */
 export const HANDLER_TIMEOUT = Duration.seconds(HANDLER_TIMEOUT_SECONDS);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);

@@ -33,11 +33,7 @@ export interface PetServiceDependencies {
   readonly ids?: IdSequence;
   /** Needed only for creates with an idempotency key. */
   readonly records?: IdempotencyStore;
-  /**
-   * How long a create holds its record before a retry may take it over: at least as long as the
-   * request may run (its deadline, REQUEST_BUDGET_MS, which the composition root passes).
-   * @default 3 s
-   */
+  /** How long a create holds its record before a retry may take it over: its deadline. @default 3 s */
   readonly lockMs?: number;
   /** Epoch ms. @default Date.now */
   readonly clock?: () => number;
@@ -56,19 +52,13 @@ const DEFAULT_LOCK_MS = 3_000;
 /** The pet operations, in the domain's terms: no HTTP, no DynamoDB. */
 export class PetService {
   private readonly pets: PetRepository;
-  private readonly ids: IdSequence | undefined;
-  private readonly records: IdempotencyStore | undefined;
   private readonly lockMs: number;
   private readonly now: () => number;
-  private readonly problems: ProblemLog | undefined;
 
-  constructor({ pets, ids, records, lockMs, clock, problems }: PetServiceDependencies) {
-    this.pets = pets;
-    this.ids = ids;
-    this.records = records;
-    this.lockMs = lockMs ?? DEFAULT_LOCK_MS;
-    this.now = clock ?? Date.now;
-    this.problems = problems;
+  constructor(private readonly deps: PetServiceDependencies) {
+    this.pets = deps.pets;
+    this.lockMs = deps.lockMs ?? DEFAULT_LOCK_MS;
+    this.now = deps.clock ?? Date.now;
   }
 
   list(options: ListPetsOptions): Promise<PetPage> {
@@ -170,14 +160,14 @@ export class PetService {
   }
 
   private nextId(): Promise<number> {
-    if (!this.ids) throw new Error('PetService was built without an IdSequence: it cannot create pets');
-    return this.ids.next();
+    if (!this.deps.ids) throw new Error('PetService was built without an IdSequence: it cannot create pets');
+    return this.deps.ids.next();
   }
 
   private recordsOrFail(): IdempotencyStore {
-    if (!this.records)
+    if (!this.deps.records)
       throw new Error('PetService was built without an IdempotencyStore: it cannot create pets by key');
-    return this.records;
+    return this.deps.records;
   }
 
   /** Runs a step whose failure must not change the answer, and reports its failure. */
@@ -185,7 +175,7 @@ export class PetService {
     try {
       await step();
     } catch (error) {
-      this.problems?.error(problem, { error });
+      this.deps.problems?.error(problem, { error });
     }
   }
 }

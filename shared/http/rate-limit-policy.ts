@@ -2,19 +2,13 @@ import { type Plan, QUOTA_PERIOD_SECONDS } from '#shared/fair-use/plans';
 
 /**
  * `RateLimit-Policy` (IETF draft-ietf-httpapi-ratelimit-headers, revisions 10 and 11): the caller's
- * plan, on every answer to a request with an accepted key, so a client can pace itself before it
- * is refused. A Structured Fields list of two quota policies, each a String (the policy's name)
- * with the parameters `q` (requests) and `w` (window, in seconds):
- *
- *     RateLimit-Policy: "standard";q=10000;w=86400, "standard-rate";q=20;w=2
- *
- * - `"<plan>"`: the plan's quota, `q` requests per window `w` (86400 for a calendar day, 2592000
- *   for a calendar month, written as 30 days); it resets at 00:00 UTC (on the 1st for a month);
- * - `"<plan>-rate"`: the plan's rate, a token bucket: `q` is the burst (requests at once), `w` the
- *   seconds the bucket takes to refill, rounded up, so `q` per `w` never exceeds the steady rate.
- *
- * The `RateLimit` field (what remains) is not sent: in AWS the functions cannot see API
- * Gateway's counters, and the local server behaves the same (docs/interface.md).
+ * plan on every answer to an accepted key, so a client can pace itself before it is refused. Two
+ * quota policies, each a String with `q` (requests) and `w` (window, seconds):
+ * `RateLimit-Policy: "standard";q=10000;w=86400, "standard-rate";q=20;w=2`. `"<plan>"` is the
+ * quota per calendar day (86400) or month (2592000, written as 30 days), reset at 00:00 UTC;
+ * `"<plan>-rate"` the token bucket: `q` the burst, `w` the seconds it takes to refill, rounded up,
+ * so `q` per `w` never exceeds the steady rate. `RateLimit` (what remains) is not sent: in AWS the
+ * functions cannot see API Gateway's counters, and the local server behaves the same.
  */
 
 export const RATE_LIMIT_POLICY_HEADER = 'RateLimit-Policy';
