@@ -1,10 +1,8 @@
 import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
-import { PetId } from '#shared/domain/pet';
 import { IfMatch } from '#shared/http/conditional';
-import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
+import { PetIdPath } from '#shared/http/pet-path';
 import { defineOperation } from '#shared/operations/operation';
-import { describe } from '#shared/schema/describe';
-import { object, strictObject } from '#shared/schema/objects';
+import { object } from '#shared/schema/objects';
 
 /** `DELETE /pets/{petId}`: removes the animal; 204 with no body. */
 export const deletePet = defineOperation({
@@ -17,10 +15,7 @@ export const deletePet = defineOperation({
     'With `If-Match`, only if the animal still has one of the ETags named, else 412 and the animal stays.',
   ].join('\n\n'),
   request: {
-    path: strictObject(
-      { petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }) },
-      PATH_PARAMETERS,
-    ),
+    path: PetIdPath,
     headers: object({ 'if-match': IfMatch }),
   },
   responses: { 204: { description: 'The animal was removed.' } },

@@ -1,16 +1,9 @@
 import { PetNotFoundError } from '#shared/domain/errors';
-import { Pet, PetId } from '#shared/domain/pet';
+import { Pet } from '#shared/domain/pet';
 import { ETAG_HEADER } from '#shared/http/conditional';
-import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
 import { PETS_PATH } from '#shared/http/paths';
+import { PetIdPath } from '#shared/http/pet-path';
 import { defineOperation } from '#shared/operations/operation';
-import { describe } from '#shared/schema/describe';
-import { strictObject } from '#shared/schema/objects';
-
-export const GetPetPath = strictObject(
-  { petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }) },
-  PATH_PARAMETERS,
-);
 
 const DEPRECATED_AT = new Date('2026-11-21T00:00:00Z');
 const SUNSET_AT = new Date('2030-12-05T00:00:00Z');
@@ -26,7 +19,7 @@ export const getPet = defineOperation({
     `**Deprecated** since ${day(DEPRECATED_AT)}; removed on ${day(SUNSET_AT)}. Use \`GET /pets?status=\` (\`listPets\`) instead.`,
     'Still served until then. Every answer of the function itself (success, 400, 404, and its own 500 and 503) carries `Deprecation`, `Sunset` and `Link` headers; answers API Gateway gives itself (401, 429) do not.',
   ].join('\n\n'),
-  request: { path: GetPetPath },
+  request: { path: PetIdPath },
   responses: {
     200: {
       description: 'The animal, with its ETag.',

@@ -1,11 +1,10 @@
 import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
-import { Pet, PetId, PetPatch } from '#shared/domain/pet';
+import { Pet, PetPatch } from '#shared/domain/pet';
 import { ETAG_HEADER, IfMatch } from '#shared/http/conditional';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
-import { integerParam, PATH_PARAMETERS } from '#shared/http/params';
+import { PetIdPath } from '#shared/http/pet-path';
 import { defineOperation } from '#shared/operations/operation';
-import { describe } from '#shared/schema/describe';
-import { object, strictObject } from '#shared/schema/objects';
+import { object } from '#shared/schema/objects';
 
 /** `PATCH /pets/{petId}`: a JSON merge patch of the animal's fields; 200 with the animal and its ETag. */
 export const updatePet = defineOperation({
@@ -19,10 +18,7 @@ export const updatePet = defineOperation({
     'With `If-Match`, the change applies only if the animal still has one of the ETags named, else 412 and nothing changes: of several clients changing it from the same ETag, one wins and the others get 412. A client that sent a conditional change and got no answer, then gets 412 on its retry, may have made the change itself: a `GET` (the animal and its `ETag`) shows whether it is there.',
   ].join('\n\n'),
   request: {
-    path: strictObject(
-      { petId: describe(integerParam(PetId), { description: 'Identifier of the animal.' }) },
-      PATH_PARAMETERS,
-    ),
+    path: PetIdPath,
     headers: object({ 'if-match': IfMatch }),
     body: PetPatch,
   },
