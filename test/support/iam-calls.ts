@@ -197,12 +197,13 @@ export const runtimeCalls = (stack: PetStoreStack, template: Template): RuntimeC
 const tableArn = (resolver: TemplateResolver, id: string): string =>
   resolver.text({ 'Fn::GetAtt': [id, 'Arn'] });
 
-const invokeContext = (sourceArn: string) => ({
+/** The source keys of a call a service makes on behalf of `sourceArn`: the ARN and its account. */
+const sourceContext = (sourceArn: string) => ({
   'aws:SourceArn': sourceArn,
-  'aws:SourceAccount': ENVIRONMENT.account,
+  'aws:SourceAccount': sourceArn.split(':')[4] ?? '',
 });
 
-/** The function ARN (qualified or not) a Lambda `FunctionName` names: a name, a partial ARN or an ARN. */
+/** The function ARN (qualified or not) a Lambda `FunctionName` names: a name or an ARN. */
 const functionArn = (resolver: TemplateResolver, name: string): string =>
   name.startsWith('arn:') ? name : resolver.arn('lambda', `function:${name}`);
 
@@ -214,9 +215,9 @@ const invokedBy = (uri: string): string => {
 };
 
 /**
- * The resource policy Lambda builds for one function ARN (an alias's, here) from its
- * `AWS::Lambda::Permission`s, as AddPermission writes each ("Working with resource-based IAM
- * policies in Lambda"): the principal, the action, the qualified function ARN, and the source
+ * The resource policy Lambda keeps for one function ARN (an alias's, here: a permission added to
+ * an alias is in the alias's policy) from its `AWS::Lambda::Permission`s, each statement as
+ * AddPermission writes it: the principal, the action, the qualified function ARN, and the source
  * ARN and account as conditions.
  */
 export const lambdaResourcePolicy = (resolver: TemplateResolver, arn: string): PolicyDocument => ({
@@ -259,7 +260,7 @@ export const invocation = (
   action: 'lambda:InvokeFunction',
   resource: alias,
   resourceAccount: ENVIRONMENT.account,
-  context: invokeContext(sourceArn),
+  context: sourceContext(sourceArn),
   identityPolicies: [],
   resourcePolicy: lambdaResourcePolicy(resolver, alias),
 });
@@ -355,12 +356,7 @@ export const alarmPublish = (
   action: 'sns:Publish',
   resource: topicArn,
   resourceAccount: ENVIRONMENT.account,
-  context: {
-    'aws:SourceArn': alarmArn,
-    'aws:SourceAccount': ENVIRONMENT.account,
-    'aws:SecureTransport': 'true',
-    ...overrides.context,
-  },
+  context: { ...sourceContext(alarmArn), 'aws:SecureTransport': 'true', ...overrides.context },
   identityPolicies: [],
   resourcePolicy: overrides.resourcePolicy ?? topicPolicy(resolver, topicArn),
 });
