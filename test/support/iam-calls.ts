@@ -114,9 +114,12 @@ const MANAGED_POLICIES: Readonly<Record<string, PolicyDocument>> = {
 };
 
 /**
- * What CodeDeploy does with a Lambda deployment group's role: reads and shifts the alias ("Create
- * a service role for CodeDeploy", CodeDeploy User Guide, names the Lambda policies above for it),
- * and reads the states of the group's alarms.
+ * What CodeDeploy does with a Lambda deployment group's role on its alias: "Step 2: Create a
+ * service role for CodeDeploy" (CodeDeploy User Guide) gives the Lambda policies the permissions
+ * to "Read, update, and invoke AWS Lambda functions and aliases" and "Retrieve information about
+ * CloudWatch alarms"; the invoking is of hook functions, which these groups have none of. Read and
+ * shift the alias. (The policy's `lambda:GetProvisionedConcurrencyConfig` is left out: the
+ * evaluator cannot tell which of its resource types an alias ARN is, and refuses to decide.)
  */
 export const CODEDEPLOY_ALIAS_ACTIONS = ['lambda:GetAlias', 'lambda:UpdateAlias'] as const;
 
