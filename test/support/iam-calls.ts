@@ -150,6 +150,8 @@ export const DYNAMODB_INDEX_ACTIONS = ['dynamodb:PartiQLSelect', 'dynamodb:Query
 export interface FunctionGrants {
   /** `listPets`, …, `authorizer`. */
   readonly name: string;
+  /** The function's logical id in the template. */
+  readonly functionId: string;
   readonly roleArn: string;
   readonly identityPolicies: IamCall['identityPolicies'];
   /** Its root's declaration, each access resolved to its table's or index's ARN. */
@@ -489,6 +491,7 @@ const functionGrants = (stack: PetStoreStack, resolver: TemplateResolver): Funct
     const logGroup = (resolver.property(functionId, 'LoggingConfig') as { LogGroup: unknown }).LogGroup;
     return {
       name,
+      functionId,
       roleArn: resolver.text({ 'Fn::GetAtt': [roleId, 'Arn'] }),
       identityPolicies: roleIdentityPolicies(resolver, roleId),
       declared: data.map((access) => {
