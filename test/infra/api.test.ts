@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
 import { DATA_MODEL_CEILING_CREATES_PER_SECOND, STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
-import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
+import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { STAGE_NAME } from '#shared/http/paths';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
@@ -129,6 +129,14 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     expect(referencedIds(authorizer?.Properties.AuthorizerUri)).toEqual(
       new Set([liveAliasOf(template, functionId(template, AUTHORIZER_DESCRIPTION))]),
     );
+  });
+
+  it('refuses, by the expression in the template, a 5,000-character token before the authorizer runs, and passes an issued key', () => {
+    const [, authorizer] = resourcesOfType(template, 'AWS::ApiGateway::Authorizer')[0] ?? [];
+    const expression = new RegExp(String(authorizer?.Properties.IdentityValidationExpression));
+    expect(expression.test(`Bearer psk_${'A'.repeat(4_996)}`)).toBe(false);
+    expect(expression.test(`Bearer psk_x${'='.repeat(4_995)}`)).toBe(false);
+    expect(expression.test(`Bearer ${generateApiKey('template').key}`)).toBe(true);
   });
 
   it("lets API Gateway invoke the authorizer's live alias", () => {
