@@ -50,8 +50,7 @@ const methodThrottles = (template: Template): MethodThrottle[] => {
   const settingOf = (path: string, httpMethod: string): MethodSetting | undefined =>
     settings.find(
       (setting) =>
-        setting.ResourcePath === `/${path.replaceAll('/', '~1')}` &&
-        setting.HttpMethod === httpMethod,
+        setting.ResourcePath === `/${path.replaceAll('/', '~1')}` && setting.HttpMethod === httpMethod,
     ) ?? settings.find((setting) => setting.ResourcePath === '/*' && setting.HttpMethod === '*');
   return resourcesOfType(template, 'AWS::ApiGateway::Method').map(([, method]) => {
     const path = methodPath(template, method);
