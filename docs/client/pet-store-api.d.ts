@@ -346,7 +346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
-            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
+            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -434,7 +434,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
+             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
              *
              *     `INVALID_JSON`: the body is missing, is not valid JSON, or its bytes are not UTF-8.
              */
@@ -598,7 +598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
+            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
                 headers: {
                     Deprecation: components["headers"]["Deprecation"];
@@ -695,7 +695,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
+            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -821,7 +821,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
+             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
              *
              *     `INVALID_JSON`: the body is missing, is not valid JSON, or its bytes are not UTF-8.
              */

@@ -2,12 +2,11 @@ import { type ErrorCode, errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
 import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-behaviour';
 import type { HttpError } from '#shared/http/http-error';
-import { MAX_BODY_BYTES } from '#shared/http/limits';
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from '#shared/http/limits';
 
 /** When each error code is sent, for people reading the document. */
 export const WHEN: Readonly<Record<ErrorCode, string>> = {
-  VALIDATION_FAILED:
-    'a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …)',
+  VALIDATION_FAILED: `a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than ${MAX_BODY_DEPTH} deep; \`details\` names each field at fault (\`query.limit\`, \`path.petId\`, \`body.name\`, …)`,
   INVALID_JSON: 'the body is missing, is not valid JSON, or its bytes are not UTF-8',
   UNAUTHORIZED: 'the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`',
   FORBIDDEN:
