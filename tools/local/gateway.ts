@@ -43,7 +43,7 @@ import {
   sendResult,
   valuesOf,
 } from '#tools/local/http-io';
-import { route } from '#tools/local/routing';
+import { requestTarget, route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
 import { inTurn } from '#tools/local/turns';
 
@@ -124,7 +124,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const { requestId } = context;
     const headers = headerPairs(request);
     const method = request.method ?? 'GET';
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const url = requestTarget(request.url ?? '/');
     const inStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
     const file = method === 'GET' && !inStage ? staticFile(await staticRoutes, url.pathname) : undefined;
     if (file) {
