@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authorizerHandler } from '#functions/authorizer/handler';
@@ -179,5 +180,43 @@ describe('the path the local gateway routes', () => {
     expect(called).toEqual([
       { httpMethod: 'GET', resource: '/pets/{petId}', pathParameters: { petId: '.' } },
     ]);
+  });
+});
+
+/** Everything the gateway writes back to `bytes` sent in one write, until it closes the connection. */
+const exchange = (port: number, bytes: string) =>
+  new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+  });
+
+describe('pipelined requests', () => {
+  it('are answered one answer each, in order: a valid one is run and answered before a malformed one is refused', async () => {
+    let calls = 0;
+    gateway = await startLocalGateway({
+      port: 0,
+      handlers: handlers(async () => {
+        calls += 1;
+        return { statusCode: 200, body: '["first"]' };
+      }),
+      authorizer: async () => policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/*/*'),
+    });
+    const path = `${new URL(gateway.baseUrl).pathname}/pets`;
+
+    const received = await exchange(
+      gateway.port,
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer psk_any\r\n\r\nNOT A REQUEST\r\n\r\n`,
+    );
+
+    const statusLines = received.match(/^HTTP\/1\.1 \d{3}/gm);
+    expect(statusLines).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400']);
+    expect(received.indexOf('["first"]')).toBeLessThan(received.indexOf('HTTP/1.1 400'));
+    expect(calls).toBe(1);
   });
 });

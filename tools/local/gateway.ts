@@ -32,6 +32,7 @@ import { authorizeRequest } from '#tools/local/authorization';
 import { callerOf, type FairUse } from '#tools/local/fair-use';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import {
+  afterAnswer,
   expectationRefusal,
   framingRefusal,
   headerPairs,
@@ -218,7 +219,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const started = performance.now();
     const context: RequestContext = { requestId: newRequestId() };
     answering.set(request.socket, response);
-    response.once('finish', () => answering.delete(request.socket));
+    response.once('finish', () => {
+      // A later pipelined request's answer may be the socket's now.
+      if (answering.get(request.socket) === response) answering.delete(request.socket);
+    });
     (refused ? Promise.reject(refused) : serve(request, response, context))
       .catch((error: unknown) => {
         const cors = { allowed: corsOrigins, origin: originOf(request) };
@@ -269,13 +273,16 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const refusal = parserRefusal(error);
     // Within a body being read (a malformed chunk): the request's own answer, and its one log line.
     if (refusal && refuseBodyRead(socket, refusal)) return;
-    if (refusal && socket.writable && !answering.get(socket)?.headersSent) {
+    if (!refusal || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // One answer per request, in order (RFC 9112, 9.3.2): the requests before it are answered first.
+    afterAnswer(answering.get(socket), () => {
       const requestId = newRequestId();
       socket.end(rawRefusal(refusal, requestId));
       options.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
-    } else {
-      socket.destroy();
-    }
+    });
   });
 
   await new Promise<void>((resolveListen, reject) => {

@@ -14,14 +14,22 @@ export const headerPairs = ({ rawHeaders }: IncomingMessage): [string, string][]
 export const valuesOf = (pairs: readonly (readonly [string, string])[], name: string): string[] =>
   pairs.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
 
-const reading = new WeakMap<Socket, (refusal: GatewayRefusal) => void>();
+const reading = new WeakMap<
+  Socket,
+  { readonly request: IncomingMessage; readonly refuse: (refusal: GatewayRefusal) => void }
+>();
 
-/** Ends the body read on `socket` with what Node's parser refused in it; false when none is read there. */
+/**
+ * Ends the body read on `socket` with what Node's parser refused in it; false when none is read
+ * there. A request whose body the parser has read whole is not at fault: what it refused is the
+ * next, pipelined request, answered after this one.
+ */
 export const refuseBodyRead = (socket: Socket, refusal: GatewayRefusal): boolean => {
-  const refuse = reading.get(socket);
+  const read = reading.get(socket);
+  if (!read || read.request.complete) return false;
   const { answer } = refusal;
-  refuse?.(new GatewayRefusal({ ...answer, headers: { ...answer.headers, Connection: 'close' } }));
-  return refuse !== undefined;
+  read.refuse(new GatewayRefusal({ ...answer, headers: { ...answer.headers, Connection: 'close' } }));
+  return true;
 };
 
 /** The whole body, or a REQUEST_TOO_LARGE refusal past `limit` bytes (declared or sent). */
@@ -32,7 +40,7 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
       reject(GatewayRefusal.of('REQUEST_TOO_LARGE'));
       return;
     }
-    reading.set(request.socket, reject);
+    reading.set(request.socket, { request, refuse: reject });
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -53,7 +61,9 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     request.on('close', () => {
       if (!request.complete) ended();
     });
-  }).finally(() => reading.delete(request.socket));
+  }).finally(() => {
+    if (reading.get(request.socket)?.request === request) reading.delete(request.socket);
+  });
 
 export interface RequestCors {
   readonly allowed: AllowedOrigins;
@@ -167,6 +177,15 @@ export const parserRefusal = (
     default:
       return GatewayRefusal.httpLayer('VALIDATION_FAILED', 'Malformed HTTP request');
   }
+};
+
+/**
+ * Runs `write` once `pending` (the last answer under way on a connection) is sent whole, at once
+ * when there is none: a refusal of a pipelined request then follows the answers of those before it.
+ */
+export const afterAnswer = (pending: ServerResponse | undefined, write: () => void): void => {
+  if (pending && !pending.writableFinished) pending.once('finish', write);
+  else write();
 };
 
 /** A refusal as the raw bytes of an HTTP/1.1 answer, for a request Node could not parse (no ServerResponse). */
