@@ -31,10 +31,13 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
     'the request (its headers, or its body) did not arrive in time; the connection is closed (an answer of the HTTP layer, before any operation)',
   EXPECTATION_FAILED:
     'an `Expect` header other than `100-continue` (an answer of the HTTP layer, before any operation)',
-  HEADERS_TOO_LARGE: 'the request headers are too large (an answer of the HTTP layer, before any operation)',
+  HEADERS_TOO_LARGE:
+    'the request line and headers, as sent, are over 16 KiB (an answer of the HTTP layer, before any operation)',
   HTTP_VERSION_NOT_SUPPORTED:
     'the request line names an HTTP version other than 1.x (an answer of the HTTP layer, before any operation)',
   INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',
+  NOT_IMPLEMENTED:
+    'a `Transfer-Encoding` other than `chunked` (`gzip, chunked`, …): the body is taken with no transfer coding but chunked (an answer of the HTTP layer, before any operation)',
   SERVICE_UNAVAILABLE:
     'the database or the authorizer is temporarily unavailable, or the request ran out of time; retry shortly',
 };
