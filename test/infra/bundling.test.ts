@@ -93,7 +93,10 @@ describe('bundling options', () => {
       minify: true,
       sourcemap: true,
       external: [],
-      alias: { 'node:stream/web': './infra/bundling-shims/stream-web.ts' },
+      alias: {
+        'node:stream/web': './infra/bundling-shims/stream-web.ts',
+        '@aws-sdk/credential-provider-node': './infra/bundling-shims/credential-provider-node.ts',
+      },
     });
   });
 
@@ -109,7 +112,12 @@ describe('bundling options', () => {
       sourceMap: true,
       sourcesContent: false,
       externalModules: [],
-      esbuildArgs: { '--alias': ['node:stream/web=./infra/bundling-shims/stream-web.ts'] },
+      esbuildArgs: {
+        '--alias': [
+          'node:stream/web=./infra/bundling-shims/stream-web.ts',
+          '@aws-sdk/credential-provider-node=./infra/bundling-shims/credential-provider-node.ts',
+        ],
+      },
       logLevel: 'warning',
       forceDockerBundling: false,
     });
@@ -130,6 +138,33 @@ describe('bundling options', () => {
     const { ReadableStream } = await import('node:stream/web');
 
     expect(shim.ReadableStream).toBe(ReadableStream);
+  });
+
+  it("puts in place of the SDK's default credential chain its first link: the environment's credentials", async () => {
+    const { defaultProvider } = await import('#infra/bundling-shims/credential-provider-node');
+    const variables = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] as const;
+    const before = variables.map((name) => process.env[name]);
+    try {
+      process.env.AWS_ACCESS_KEY_ID = 'AKIDFROMENVIRONMENT1';
+      process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+      process.env.AWS_SESSION_TOKEN = 'token';
+      await expect(defaultProvider()()).resolves.toMatchObject({
+        accessKeyId: 'AKIDFROMENVIRONMENT1',
+        secretAccessKey: 'secret',
+        sessionToken: 'token',
+      });
+      for (const name of variables) delete process.env[name];
+      await expect(defaultProvider()()).rejects.toMatchObject({
+        name: 'CredentialsProviderError',
+        message: 'Unable to find environment variable credentials.',
+      });
+    } finally {
+      variables.forEach((name, index) => {
+        const value = before[index];
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      });
+    }
   });
 
   it('fails when an esbuild option has no NodejsFunction equivalent', () => {
