@@ -23,6 +23,8 @@ export const ESM_REQUIRE_BANNER =
 export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
   'node:stream/web': './infra/bundling-shims/stream-web.ts',
   '@aws-sdk/credential-provider-node': './infra/bundling-shims/credential-provider-node.ts',
+  'node:http': './infra/bundling-shims/http.ts',
+  'node:zlib': './infra/bundling-shims/zlib.ts',
 };
 
 /**
@@ -35,6 +37,8 @@ export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
  * - `node:stream/web` replaced by infra/bundling-shims/stream-web.ts: the rest costs every cold start.
  * - The SDK's default credential chain replaced by its first link, the environment's credentials,
  *   the only one Lambda uses (infra/bundling-shims/credential-provider-node.ts).
+ * - `node:http` and `node:zlib` taken without what an ESM import of them loads besides
+ *   (infra/bundling-shims/http.ts, zlib.ts): Node's fetch, HTTP/2, workers and compression streams.
  */
 export const esbuildOptions = (entry: string, outfile: string) =>
   ({

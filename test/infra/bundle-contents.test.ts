@@ -105,6 +105,14 @@ describe("each function's bundle", () => {
     },
   );
 
+  it.each(FUNCTIONS.map((root) => root.name))(
+    '%s imports neither node:http nor node:zlib as an ES module (which would load fetch, HTTP/2, workers and compression streams)',
+    (name) => {
+      expect(importsOf.get(name)).not.toContain('node:http');
+      expect(importsOf.get(name)).not.toContain('node:zlib');
+    },
+  );
+
   it('of the authorizer carries no request parsing or validation and no metrics', () => {
     const parts = [
       'node_modules/@middy/http-',

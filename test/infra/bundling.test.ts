@@ -96,6 +96,8 @@ describe('bundling options', () => {
       alias: {
         'node:stream/web': './infra/bundling-shims/stream-web.ts',
         '@aws-sdk/credential-provider-node': './infra/bundling-shims/credential-provider-node.ts',
+        'node:http': './infra/bundling-shims/http.ts',
+        'node:zlib': './infra/bundling-shims/zlib.ts',
       },
     });
   });
@@ -116,6 +118,8 @@ describe('bundling options', () => {
         '--alias': [
           'node:stream/web=./infra/bundling-shims/stream-web.ts',
           '@aws-sdk/credential-provider-node=./infra/bundling-shims/credential-provider-node.ts',
+          'node:http=./infra/bundling-shims/http.ts',
+          'node:zlib=./infra/bundling-shims/zlib.ts',
         ],
       },
       logLevel: 'warning',
@@ -138,6 +142,25 @@ describe('bundling options', () => {
     const { ReadableStream } = await import('node:stream/web');
 
     expect(shim.ReadableStream).toBe(ReadableStream);
+  });
+
+  it('puts in place of node:http the very module, its default export and the names the SDK takes from it', async () => {
+    const shim = await import('#infra/bundling-shims/http');
+    const http = require('node:http');
+
+    expect(shim.default).toBe(http);
+    expect(shim.Agent).toBe(http.Agent);
+    expect(shim.request).toBe(http.request);
+  });
+
+  it("puts in place of node:zlib a crc32 that is Node's own", async () => {
+    const { crc32 } = await import('#infra/bundling-shims/zlib');
+    const zlib = require('node:zlib');
+    const bytes = Buffer.from('{"TableName":"pets","Key":{"id":{"N":"1"}}}');
+
+    expect(crc32(bytes)).toBe(zlib.crc32(bytes));
+    expect(crc32(bytes, 12345)).toBe(zlib.crc32(bytes, 12345));
+    expect(crc32('text')).toBe(zlib.crc32('text'));
   });
 
   it("puts in place of the SDK's default credential chain its first link: the environment's credentials", async () => {

@@ -36,7 +36,8 @@ const runGetPet = async (env: Record<string, string>) => {
     event.requestContext.requestTimeEpoch = Date.now();
     const context = { functionName: 'getPet', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 };
     const answer = await handler(event, context);
-    process.stdout.write(JSON.stringify({ answered: answer.statusCode }) + '\\n');
+    const modules = process.moduleLoadList;
+    process.stdout.write(JSON.stringify({ answered: answer.statusCode, modules }) + '\\n');
     process.exit(0);`;
   // Not spawnSync: the proxy in this process must keep passing bytes meanwhile.
   const run = spawn(child.path, ['--input-type=module', '--eval', script], { env });
@@ -49,9 +50,17 @@ const runGetPet = async (env: Record<string, string>) => {
   });
   const [code] = await once(run, 'close');
   const lines = output.split('\n');
-  const answered: unknown = JSON.parse(lines.find((line) => line.startsWith('{"answered"')) ?? '{}').answered;
+  const { answered, modules = [] }: { answered?: unknown; modules?: string[] } = JSON.parse(
+    lines.find((line) => line.startsWith('{"answered"')) ?? '{}',
+  );
   const error = lines.find((line) => line.includes('"level":"ERROR"'));
-  return { code, answered, error: error === undefined ? undefined : JSON.parse(error).error, output };
+  return {
+    code,
+    answered,
+    modules,
+    error: error === undefined ? undefined : JSON.parse(error).error,
+    output,
+  };
 };
 
 /** getPet's environment as Lambda gives it, DynamoDB being DynamoDB Local behind the proxy. */
@@ -82,16 +91,28 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const LAMBDA_CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: ACCESS_KEY_ID,
+  AWS_SECRET_ACCESS_KEY: 'secret-from-the-environment',
+  AWS_SESSION_TOKEN: 'session-token-from-the-environment',
+};
+
+/** Node's modules one HTTP/1.1 request to DynamoDB never needs (what an ESM import of `node:http` or `node:zlib`, or the SDK's other credential providers, load). */
+const NEVER_NEEDED = [
+  'NativeModule internal/deps/undici/undici',
+  'NativeModule http2',
+  'NativeModule worker_threads',
+  'NativeModule zlib',
+  'NativeModule child_process',
+  'NativeModule dgram',
+  'NativeModule assert',
+];
+
 describe("a bundled function's credentials", () => {
   it('are the ones in its environment: its DynamoDB request is signed with their access key id', async () => {
     proxy.clearAnswerFaults();
 
-    const run = await runGetPet({
-      ...lambdaEnvironment(),
-      AWS_ACCESS_KEY_ID: ACCESS_KEY_ID,
-      AWS_SECRET_ACCESS_KEY: 'secret-from-the-environment',
-      AWS_SESSION_TOKEN: 'session-token-from-the-environment',
-    });
+    const run = await runGetPet({ ...lambdaEnvironment(), ...LAMBDA_CREDENTIALS });
 
     expect(run.code, run.output).toBe(0);
     // No such pet: DynamoDB Local answered the GetItem it was sent.
@@ -114,5 +135,15 @@ describe("a bundled function's credentials", () => {
       message: 'Unable to find environment variable credentials.',
     });
     expect(proxy.seen).toEqual([]);
+  }, 60_000);
+});
+
+describe('a bundled function started on the Lambda runtime’s Node', () => {
+  it('has loaded, by the end of its first request, none of the modules only other protocols and credential providers use', async () => {
+    const run = await runGetPet({ ...lambdaEnvironment(), ...LAMBDA_CREDENTIALS });
+
+    expect(run.answered, run.output).toBe(404);
+    expect(run.modules).toContain('NativeModule http');
+    expect(run.modules.filter((module) => NEVER_NEEDED.includes(module))).toEqual([]);
   }, 60_000);
 });
