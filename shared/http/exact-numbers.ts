@@ -9,10 +9,10 @@ import { validationFailed } from '#shared/http/middleware/validate-request';
  * reviver each number's source text, so the one parse of the body does it
  * (`exactNumbersReviver`); Node 20 (where the tools and tests run the functions from source) does
  * not, so there the text is read once more with a lossless parser (`lossless-json`,
- * `checkExactNumbers`). Either way a number the service cannot hold exactly is refused, naming its field: an integer the double
- * differs from (9007199254740993; 2^53 itself is held, and refused by range), or a number with a
- * fraction or exponent whose digits do not survive the round trip through a double
- * (`isSafeNumber`).
+ * `checkExactNumbers`). Either way a number the service cannot hold exactly is refused, naming
+ * its field: an integer the double differs from (9007199254740993; 2^53 itself is held, and
+ * refused by range), or a number with a fraction or exponent whose digits do not survive the
+ * round trip through a double (`isSafeNumber`).
  */
 
 /** Whether a double holds the number `text` as written. */
