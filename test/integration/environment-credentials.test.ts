@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -123,11 +124,25 @@ describe("a bundled function's credentials", () => {
     expect(child.lambdaMajor || !child.line.includes('pins no Node binary')).toBe(true);
   }, 60_000);
 
-  it("are missing outside Lambda without the variables: one clear error, the environment provider's, and nothing sent", async () => {
+  it("are missing outside Lambda without the variables: one clear error, the environment provider's, nothing sent, no metadata service asked", async () => {
     proxy.clearAnswerFaults();
+    // An instance metadata service that takes connections and never answers: the SDK's whole
+    // chain would wait on it for its timeouts.
+    const connections: Socket[] = [];
+    const metadata = createServer((socket) => connections.push(socket));
+    metadata.listen(0, '127.0.0.1');
+    await once(metadata, 'listening');
+    const { port } = metadata.address() as AddressInfo;
 
-    const run = await runGetPet(lambdaEnvironment());
+    const run = await runGetPet({
+      ...lambdaEnvironment(),
+      AWS_EC2_METADATA_SERVICE_ENDPOINT: `http://127.0.0.1:${port}`,
+    }).finally(() => {
+      for (const socket of connections) socket.destroy();
+      metadata.close();
+    });
 
+    expect(connections).toHaveLength(0);
     expect(run.code, run.output).toBe(0);
     expect(run.answered, run.output).toBe(500);
     expect(run.error).toMatchObject({
