@@ -21,13 +21,14 @@ const reader = parseJson();
 const parse = JSON.parse;
 export const read = async (body) => {
   let parses = 0;
-  JSON.parse = (...args) => { parses += 1; return parse(...args); };
+  let revived = false;
+  JSON.parse = (...args) => { parses += 1; revived ||= typeof args[1] === 'function'; return parse(...args); };
   const request = { event: { body, headers: { 'content-type': 'application/json' } } };
   try {
     await reader.before(request);
-    return { parses, body: request.event.body };
+    return { parses, revived, body: request.event.body };
   } catch (error) {
-    return { parses, code: error.code, fields: error.details?.map(({ field }) => field) };
+    return { parses, revived, code: error.code, fields: error.details?.map(({ field }) => field) };
   } finally {
     JSON.parse = parse;
   }
@@ -37,6 +38,8 @@ export const sourceGiven = parseGivesNumberSource();
 
 interface Read {
   readonly parses: number;
+  /** Whether JSON.parse was given a reviver: the numbers were judged in that parse. */
+  readonly revived: boolean;
   readonly body?: unknown;
   readonly code?: string;
   readonly fields?: string[];
@@ -74,10 +77,14 @@ describe("a JSON body on the Lambda runtime's Node", () => {
   it('is parsed once, by the one JSON.parse of middy’s parser, its numbers read from their text', () => {
     const { sourceGiven, reads } = readAll(['{"name":"Rex","categoryId":9007199254740991,"a":[1.5,1e2]}']);
 
-    expect(child.lambdaMajor).toBe(true);
-    expect(sourceGiven).toBe(true);
+    expect(child.lambdaMajor || !child.line.includes('pins no Node binary')).toBe(true);
+    expect(sourceGiven).toBe(child.lambdaMajor);
     expect(reads).toEqual([
-      { parses: 1, body: { name: 'Rex', categoryId: 9007199254740991, a: [1.5, 100] } },
+      {
+        parses: 1,
+        revived: child.lambdaMajor,
+        body: { name: 'Rex', categoryId: 9007199254740991, a: [1.5, 100] },
+      },
     ]);
   });
 
