@@ -1,4 +1,3 @@
-import pLimit, { type LimitFunction } from 'p-limit';
 import { CONTRACTS } from '#functions/operations';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { HANDLER_TIMEOUT_SECONDS, type ProxyHandler, type TokenAuthorizerHandler } from '#shared/lambda';
@@ -6,6 +5,7 @@ import type { Operation } from '#shared/operations/operation';
 import { allowOverlappingInvocations, inInvocationStore } from '#tools/lambda/invoke-store';
 import type { FairUse } from '#tools/local/fair-use';
 import type { StaticRoutes } from '#tools/local/static-files';
+import { Turns } from '#tools/local/turns';
 
 export interface LocalGatewayOptions {
   /** The operations it routes to. @default CONTRACTS (functions/operations.ts) */
@@ -25,7 +25,7 @@ export interface LocalGatewayOptions {
   readonly functionTimeoutMs?: number;
   /** Files served outside the stage, without a key; the API does not wait for them. @default {} */
   readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
-  /** Requests served at once; the rest wait their turn. @default LOCAL_CONCURRENCY */
+  /** Requests served at once; the rest wait their turn, callers in rotation. @default LOCAL_CONCURRENCY */
   readonly concurrency?: number;
   /** The stage's `allowedOrigins`, for the gateway's own answers (the functions get their own). @default none */
   readonly corsOrigins?: AllowedOrigins;
@@ -49,7 +49,7 @@ export interface GatewaySetup {
   readonly functionTimeoutMs: number;
   readonly corsOrigins: AllowedOrigins;
   readonly fairUse: FairUse | undefined;
-  readonly turns: LimitFunction;
+  readonly turns: Turns;
   readonly log: ((line: string) => void) | undefined;
 }
 
@@ -75,7 +75,7 @@ export const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
     functionTimeoutMs: options.functionTimeoutMs ?? HANDLER_TIMEOUT_SECONDS * 1_000,
     corsOrigins: options.corsOrigins ?? [],
     fairUse: options.fairUse,
-    turns: pLimit(concurrency),
+    turns: new Turns(concurrency),
     log: options.log,
   };
 };

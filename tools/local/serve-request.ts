@@ -12,11 +12,10 @@ import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { serveBehindAuthorizer } from '#tools/local/behind-authorizer';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import type { GatewaySetup } from '#tools/local/gateway-setup';
-import { headerPairs, readBody } from '#tools/local/http-io';
+import { headerPairs, readBody, valuesOf } from '#tools/local/http-io';
 import { mockRefuses, originOf, type RequestContext } from '#tools/local/routed-request';
 import { type RouteMatch, route } from '#tools/local/routing';
 import { staticFile } from '#tools/local/static-files';
-import { inTurn } from '#tools/local/turns';
 
 /** The path of a GET outside the stage, where a static file may be; none for any other request. */
 const staticPathOf = (request: IncomingMessage): string | undefined => {
@@ -96,6 +95,8 @@ export const serveRequest = async (
   if (match.kind === 'preflight') return answerPreflight(setup, request, response, match, context);
   const headers = headerPairs(request);
   const routed = { request, context, method, url, headers, body, received, deadline, match };
+  // Turns go round the callers, each known by its token as the authorizer's cache knows it.
+  const caller = valuesOf(headers, 'authorization').join('\n');
   // In AWS the authorizer starts on arrival, so its lookup ends within the deadline however late it starts.
-  return inTurn(setup.turns, deadline, () => serveBehindAuthorizer(setup, routed, response));
+  return setup.turns.run(caller, deadline, () => serveBehindAuthorizer(setup, routed, response));
 };
