@@ -40,19 +40,39 @@ export class QuotaExhausted extends Error {
 /** The User-Agent the suite sends: AWS's managed rules in front of a stage block a request without one. */
 export const SUITE_USER_AGENT = 'petstore-contract-suite/1';
 
+/** The time a pacer reads and the waits it makes: the real clock, or a test's. */
+export interface PacingClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: PacingClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+
 /** Keeps a client within its key's plan: a token bucket of the rate the first `RateLimit-Policy` names. */
 export class Pacer {
   private bucket: TokenBucket | undefined;
+
+  constructor(private readonly clock: PacingClock = REAL_CLOCK) {}
 
   learn(headers: Headers): void {
     const rate = this.bucket ? undefined : parseRateLimitPolicy(headers.get('ratelimit-policy'))?.[1];
     // One below the burst: API Gateway's bucket and this one are not filled at the same instant.
     if (rate)
-      this.bucket = new TokenBucket(Math.max(1, rate.quota - 1), rate.quota / rate.windowSeconds, Date.now());
+      this.bucket = new TokenBucket(
+        Math.max(1, rate.quota - 1),
+        rate.quota / rate.windowSeconds,
+        this.clock.now(),
+      );
   }
 
   async take(): Promise<void> {
-    while (this.bucket && !this.bucket.take(Date.now())) await sleep(1_000 / this.bucket.refillPerSecond);
+    while (this.bucket && !this.bucket.take(this.clock.now()))
+      await this.clock.sleep(1_000 / this.bucket.refillPerSecond);
+  }
+
+  /** Waits out an answer's `Retry-After`. */
+  retryAfter(seconds: number): Promise<void> {
+    return this.clock.sleep(seconds * 1_000);
   }
 }
 
@@ -118,7 +138,7 @@ export class ApiClient {
       }
       const { code } = (exchange.json ?? {}) as { code?: unknown };
       if (code === 'QUOTA_EXCEEDED') throw new QuotaExhausted(this.baseUrl);
-      await sleep(Number(exchange.headers.get('retry-after') ?? 1) * 1_000);
+      await this.pacer.retryAfter(Number(exchange.headers.get('retry-after') ?? 1));
     }
   }
 
