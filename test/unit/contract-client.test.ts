@@ -100,10 +100,25 @@ describe("the contract suite's client", () => {
 
     await Promise.all(Array.from({ length: 5 }, () => client.get('/pets')));
 
-    // Three at once (one below the burst), then one every half second.
-    expect((received[2]?.at ?? 0) - (received[0]?.at ?? 0)).toBeLessThan(400);
+    // With the request that taught it, three at once (one below the burst), then one every half second.
+    expect((received[1]?.at ?? 0) - (received[0]?.at ?? 0)).toBeLessThan(400);
     expect((received[4]?.at ?? 0) - (received[0]?.at ?? 0)).toBeGreaterThanOrEqual(900);
-    expect(received.map(({ at }) => at - (received[0]?.at ?? 0))).toEqual([0, 0, 0, 500, 1_000]);
+    expect(received.map(({ at }) => at - (received[0]?.at ?? 0))).toEqual([0, 0, 500, 1_000, 1_500]);
+  });
+
+  it('sends one request at a time until an answer names the plan, so it never sends more than the burst before knowing it', async () => {
+    const client = paced();
+    answers.push(
+      { status: 200, body: [] },
+      { status: 200, body: [], headers: { 'RateLimit-Policy': '"slow";q=100;w=86400, "slow-rate";q=4;w=2' } },
+    );
+    received.length = 0;
+
+    await Promise.all(Array.from({ length: 5 }, () => client.get('/pets')));
+
+    // Two learners one after the other, then two more at once (one below the burst, the second
+    // learner counted), then the rate: had all five gone at once, the burst of 4 was exceeded.
+    expect(received.map(({ at }) => at - (received[0]?.at ?? 0))).toEqual([0, 0, 0, 0, 500]);
   });
 
   it('gives a 429 back as it is when it has no pacer, for the check that provokes one', async () => {

@@ -48,26 +48,49 @@ export interface PacingClock {
 
 const REAL_CLOCK: PacingClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
-/** Keeps a client within its key's plan: a token bucket of the rate the first `RateLimit-Policy` names. */
+/**
+ * Keeps a client within its key's plan: a token bucket of the rate the first `RateLimit-Policy`
+ * names. Until an answer has named it, requests go one at a time: a client sending at once as
+ * many as it runs checks, then a whole bucket, would send more than the burst before it knew it.
+ */
 export class Pacer {
   private bucket: TokenBucket | undefined;
+  /** The request in flight while the plan is not known yet. */
+  private probe: { readonly answered: Promise<void>; readonly release: () => void } | undefined;
 
   constructor(private readonly clock: PacingClock = REAL_CLOCK) {}
 
   learn(headers: Headers): void {
     const rate = this.bucket ? undefined : parseRateLimitPolicy(headers.get('ratelimit-policy'))?.[1];
+    if (!rate) return;
     // One below the burst: API Gateway's bucket and this one are not filled at the same instant.
-    if (rate)
-      this.bucket = new TokenBucket(
-        Math.max(1, rate.quota - 1),
-        rate.quota / rate.windowSeconds,
-        this.clock.now(),
-      );
+    this.bucket = new TokenBucket(
+      Math.max(1, rate.quota - 1),
+      rate.quota / rate.windowSeconds,
+      this.clock.now(),
+    );
+    // The request whose answer named the plan was sent under it too.
+    this.bucket.take(this.clock.now());
   }
 
   async take(): Promise<void> {
-    while (this.bucket && !this.bucket.take(this.clock.now()))
-      await this.clock.sleep(1_000 / this.bucket.refillPerSecond);
+    while (!this.bucket && this.probe) await this.probe.answered;
+    if (!this.bucket) {
+      let release = () => {};
+      const answered = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.probe = { answered, release };
+      return;
+    }
+    while (!this.bucket.take(this.clock.now())) await this.clock.sleep(1_000 / this.bucket.refillPerSecond);
+  }
+
+  /** A request's answer (or failure) is in: the next may go if the plan is still unknown. */
+  settled(): void {
+    const probe = this.probe;
+    this.probe = undefined;
+    probe?.release();
   }
 
   /** Waits out an answer's `Retry-After`. */
@@ -129,7 +152,12 @@ export class ApiClient {
   async request(path: string, request: ApiRequest = {}): Promise<ObservedExchange> {
     for (let tryNumber = 1; ; tryNumber += 1) {
       await this.pacer?.take();
-      const exchange = await this.send(path, request);
+      let exchange: ObservedExchange;
+      try {
+        exchange = await this.send(path, request);
+      } finally {
+        this.pacer?.settled();
+      }
       const waitable =
         exchange.status === 429 || (exchange.status === 503 && repeatable(exchange.method, request.headers));
       if (!this.pacer || !waitable || tryNumber === TRIES) {
