@@ -2,8 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { authorizer as authorizerContract } from '#functions/authorizer/contract';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
 import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
@@ -11,16 +10,17 @@ import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
+import { lambdaEntry } from '#infra/lambda-entries';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import type { OperationRoot } from '#shared/composition/root';
+import type { OperationFunction } from '#shared/composition/function';
 import { ENV } from '#shared/config';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly stage: StageConfig;
   /** @default OPERATIONS (functions/operations.ts) */
-  readonly operations?: readonly OperationRoot[];
+  readonly operations?: readonly OperationFunction[];
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
@@ -90,13 +90,14 @@ export class PetStoreStack extends Stack {
     };
   }
 
-  /** One function per operation, from its composition root: entry, grants, table variables, CORS origins. */
-  private operationFunctions(operations: readonly OperationRoot[]): Record<string, ApiFunction> {
+  /** One function per operation, from its module: generated entry, grants, table variables, CORS origins. */
+  private operationFunctions(operations: readonly OperationFunction[]): Record<string, ApiFunction> {
     return Object.fromEntries(
-      operations.map(({ operation, entry, data }) => {
+      operations.map((operationFunction) => {
+        const { operation, data } = operationFunction;
         const fn = new ApiFunction(this, pascal(operation.operationId), {
           ...this.functionProps,
-          entry,
+          entry: lambdaEntry(operationFunction),
           description: `${operation.method} ${operation.path} (${operation.operationId})`,
         });
         this.grantData(fn, data);
@@ -111,13 +112,13 @@ export class PetStoreStack extends Stack {
 
   /** The TOKEN authorizer's function, with its shorter timeout and its one grant. */
   private authorizerFunction(): ApiFunction {
-    const fn = new ApiFunction(this, pascal(authorizerRoot.name), {
+    const fn = new ApiFunction(this, pascal(authorizerFunction.name), {
       ...this.functionProps,
-      entry: authorizerRoot.entry,
+      entry: lambdaEntry(authorizerFunction),
       description: authorizerContract.description,
       timeout: AUTHORIZER_TIMEOUT,
     });
-    this.grantData(fn, authorizerRoot.data);
+    this.grantData(fn, authorizerFunction.data);
     // The authorizer names each caller's plan: it needs the stage's plans.
     fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
     return fn;

@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authorizerHandler } from '#functions/authorizer/handler';
+import { authorizerHandler } from '#functions/authorizer';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';

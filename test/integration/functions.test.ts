@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { createPetRoot } from '#functions/create-pet/root';
-import { getPetRoot } from '#functions/get-pet/root';
-import { listPetsRoot } from '#functions/list-pets/root';
+import { authorizerFunction } from '#functions/authorizer';
+import { createPetFunction } from '#functions/create-pet';
+import { getPetFunction } from '#functions/get-pet';
+import { listPetsFunction } from '#functions/list-pets';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
@@ -50,10 +50,10 @@ beforeAll(async () => {
 // then part of each test, for the mutation run's coverage as for a reader.
 beforeEach(() => {
   const config = { ...tables.config, corsOrigins: [APP] };
-  listPets = listPetsRoot.build(config);
-  createPet = createPetRoot.build(config);
-  getPet = getPetRoot.build(config);
-  authorizer = authorizerRoot.build(tables.config);
+  listPets = listPetsFunction.build(config);
+  createPet = createPetFunction.build(config);
+  getPet = getPetFunction.build(config);
+  authorizer = authorizerFunction.build(tables.config);
 });
 
 let requests = 0;

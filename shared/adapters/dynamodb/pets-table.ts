@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
+import { defineTable } from '#shared/adapters/dynamodb/access';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
@@ -29,10 +30,9 @@ import {
   StoredPet,
   type VersionedPet,
 } from '#shared/domain/pet';
-import type { PetRepository } from '#shared/ports/pet-repository';
 import { object } from '#shared/schema/objects';
 
-export interface DynamoDbPetRepositoryOptions {
+export interface PetsTableOptions {
   readonly client: DynamoDBDocumentClient;
   readonly petsTable: string;
 }
@@ -112,13 +112,15 @@ const singlePosition = (after: readonly ListPosition[] = []): ListPosition | und
 
 /**
  * Pets in DynamoDB: one item per pet (pk `id`), and a GSI `status-shard-index` (pk `statusShard`,
- * `<status>#<id mod 16>`, sk `id`) that spreads each status over 16 partition keys.
+ * `<status>#<id mod 16>`, sk `id`) that spreads each status over 16 partition keys. Its methods
+ * are named for the operations that call them, and translate the SDK's failures into domain
+ * errors, so no SDK type leaves this file.
  */
-export class DynamoDbPetRepository implements PetRepository {
+export class PetsTable {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
 
-  constructor(options: DynamoDbPetRepositoryOptions) {
+  constructor(options: PetsTableOptions) {
     this.client = options.client;
     this.table = options.petsTable;
   }
@@ -210,7 +212,7 @@ export class DynamoDbPetRepository implements PetRepository {
    * sent it before (an attempt whose answer was lost): that attempt may have removed it, and the
    * pet is gone either way, so it is a success. Refused with a pet there: another version.
    */
-  async remove(id: number, expected: ExpectedVersions): Promise<void> {
+  async delete(id: number, expected: ExpectedVersions): Promise<void> {
     const condition = expected === undefined ? undefined : versionCondition(expected);
     try {
       await sdkCall('DeleteItem', () =>
@@ -318,3 +320,24 @@ export class DynamoDbPetRepository implements PetRepository {
     return following ? { pets, next: [{ fromId: toPet(following).id }] } : { pets };
   }
 }
+
+/** The pets table as functions use it: each method's DynamoDB calls (the stack's grants). */
+export const petsTable = defineTable(
+  'pets',
+  {
+    /** Strongly consistent GetItem by id. */
+    get: [{ actions: ['dynamodb:GetItem'] }],
+    /** A Scan of the table (unfiltered) or Queries of the status index, shard after shard (filtered). */
+    list: [
+      { actions: ['dynamodb:Scan'] },
+      { index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
+    ],
+    /** A conditional PutItem of a new pet (returning the item it met when refused). */
+    create: [{ actions: ['dynamodb:PutItem'] }],
+    /** One conditional UpdateItem (returning the item it met when refused). */
+    update: [{ actions: ['dynamodb:UpdateItem'] }],
+    /** One conditional DeleteItem (returning the item it met when refused). */
+    delete: [{ actions: ['dynamodb:DeleteItem'] }],
+  },
+  (client, petsTable) => new PetsTable({ client, petsTable }),
+);
