@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
-import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
+import { InvalidStoredItemError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import type { ListPosition, Pet, PetStatus } from '#shared/domain/pet';
 import { FaultProxy } from '../support/fault-proxy';
 import { createTestTables, type TestTables } from '../support/tables';
@@ -85,18 +85,14 @@ describe('a change', () => {
     expect(await repository.get(id)).toBeUndefined();
   });
 
-  it('reads a pet stored before versions as version 1, and its first change makes it 2', async () => {
+  it('never serves an item without a version: every pet is written with one, so it is not a pet', async () => {
     const id = nextId++;
-    const { version: _none, ...unversioned } = petItem({ id, name: 'Old', categoryId: 1, status: 'pending' });
+    const { version: _none, ...unversioned } = petItem({ id, name: 'Odd', categoryId: 1, status: 'pending' });
     await createDocumentClient({ endpoint: tables.endpoint }).send(
       new PutCommand({ TableName: tables.names.pets, Item: unversioned }),
     );
 
-    expect((await repository.get(id))?.version).toBe(1);
-    await expect(repository.update(id, { status: 'sold' }, [2])).rejects.toBeInstanceOf(
-      PetVersionMismatchError,
-    );
-    expect((await repository.update(id, { status: 'sold' }, [1])).version).toBe(2);
+    await expect(repository.get(id)).rejects.toBeInstanceOf(InvalidStoredItemError);
   });
 
   it('of ten at once under one version: exactly one applies, the nine others change nothing', async () => {

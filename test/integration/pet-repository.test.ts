@@ -374,7 +374,13 @@ describe('items read from the pets table', () => {
       await raw.send(
         new PutItemCommand({
           TableName: own.names.pets,
-          Item: { id: { N: String(id) }, name: { S: name }, categoryId: { N: '1' }, status: { S: 'sold' } },
+          Item: {
+            id: { N: String(id) },
+            name: { S: name },
+            categoryId: { N: '1' },
+            status: { S: 'sold' },
+            version: { N: '1' },
+          },
         }),
       );
     }
@@ -402,6 +408,7 @@ describe('items read from the pets table', () => {
           name: { S: 'Rex' },
           categoryId: { N: '1' },
           status: { S: 'sold' },
+          version: { N: '1' },
           internalNote: { S: 'not for clients' },
         },
       }),

@@ -45,15 +45,9 @@ export interface PetsTableOptions {
  */
 const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
 
-/**
- * A stored pet's version. A pet stored before versions existed has none and reads as the first:
- * its first change writes the second, so every change still changes its ETag.
- */
+/** A stored pet's version: every pet is written with one (FIRST_VERSION on create). */
 const StoredVersion = object({
-  version: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
-    FIRST_VERSION,
-  ),
+  version: v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
 });
 
 const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
@@ -67,9 +61,8 @@ const versionCondition = (expected: readonly number[]) => {
   // a missing pet (404) from one at another version (412).
   const versions = expected.length > 0 ? expected : [0];
   const values = Object.fromEntries(versions.map((version, index) => [`:v${index}`, version]));
-  const unversioned = versions.includes(FIRST_VERSION) ? ' OR attribute_not_exists(#version)' : '';
   return {
-    expression: ` AND (#version IN (${Object.keys(values).join(', ')})${unversioned})`,
+    expression: ` AND #version IN (${Object.keys(values).join(', ')})`,
     values,
   };
 };
@@ -180,7 +173,7 @@ export class PetsTable {
           new UpdateCommand({
             TableName: this.table,
             Key: { id },
-            UpdateExpression: `SET #version = if_not_exists(#version, :first) + :one, ${sets.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
+            UpdateExpression: `SET #version = #version + :one, ${sets.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
             ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
             ExpressionAttributeNames: {
               '#id': 'id',
@@ -188,7 +181,6 @@ export class PetsTable {
               ...Object.fromEntries(sets.map(([name], index) => [`#f${index}`, name])),
             },
             ExpressionAttributeValues: {
-              ':first': FIRST_VERSION,
               ':one': 1,
               ...Object.fromEntries(sets.map(([, value], index) => [`:f${index}`, value])),
               ...condition?.values,
