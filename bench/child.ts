@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#tools/lambda/context';
-import { BENCH_CONTEXT, freshRequest, outcomeOf } from './lambda-context';
+import { BENCH_CONTEXT, changesItsPet, freshRequest, outcomeOf } from './lambda-context';
 
 /**
  * The bench's stand-in for Lambda's runtime: `child.mjs <result.json> <iterations> <warm-up> <event
@@ -23,11 +23,10 @@ for (const bundle of bundles) {
   handlers.push(module.handler);
 }
 
-// Loaded after the imports are timed, and only for a removal: the SDK weighs on no bundle's init.
-const subject =
-  (event as { httpMethod?: string }).httpMethod === 'DELETE'
-    ? await import('./tables').then(({ freshSubjectInChild }) => freshSubjectInChild(event))
-    : async () => {};
+// Loaded after the imports are timed, and only for a change: the SDK weighs on no bundle's init.
+const subject = changesItsPet(event)
+  ? await import('./tables').then(({ freshSubjectInChild }) => freshSubjectInChild(event))
+  : async () => {};
 const samples = handlers.map((): number[] => []);
 const statuses = handlers.map(() => new Set<number>());
 for (let round = -Number(warmup); round < Number(iterations); round++) {

@@ -16,6 +16,7 @@ import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
 import type { OperationFunction } from '#shared/composition/function';
 import { ENV } from '#shared/config';
+import type { Operation } from '#shared/operations/operation';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly stage: StageConfig;
@@ -23,7 +24,12 @@ export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly operations?: readonly OperationFunction[];
 }
 
-const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+/** A function's name as its construct, alarms, deployment group and outputs carry it (`ListPets`). */
+export const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** An operation's function's description, as the console shows it: `GET /pets (listPets)`. */
+export const describeOperation = ({ method, path, operationId }: Operation): string =>
+  `${method} ${path} (${operationId})`;
 
 /** The whole service for one stage: tables, functions, the API, alarms, gradual deployments, outputs. */
 export class PetStoreStack extends Stack {
@@ -98,7 +104,7 @@ export class PetStoreStack extends Stack {
         const fn = new ApiFunction(this, pascal(operation.operationId), {
           ...this.functionProps,
           entry: lambdaEntry(operationFunction),
-          description: `${operation.method} ${operation.path} (${operation.operationId})`,
+          description: describeOperation(operation),
         });
         this.grantData(fn, data);
         // The functions answer with the CORS headers of the stage's origins (none: no variable).
