@@ -181,7 +181,7 @@ export class PetStoreStack extends Stack {
   }
 
   /**
-   * Exactly the DynamoDB actions the function's composition root declares, each on the table or
+   * Exactly the DynamoDB actions the function's uses declare, each on the table or
    * index it names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
    */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {
