@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#tools/lambda/context';
-import { BENCH_CONTEXT, changesItsPet, freshRequest, outcomeOf } from './lambda-context';
+import { BENCH_CONTEXT, freshRequest, outcomeOf, removesItsPet } from './lambda-context';
 
 /**
  * The bench's stand-in for Lambda's runtime: `child.mjs <result.json> <iterations> <warm-up> <event
@@ -23,8 +23,8 @@ for (const bundle of bundles) {
   handlers.push(module.handler);
 }
 
-// Loaded after the imports are timed, and only for a change: the SDK weighs on no bundle's init.
-const subject = changesItsPet(event)
+// Loaded after the imports are timed, and only for a removal: the SDK weighs on no bundle's init.
+const subject = removesItsPet(event)
   ? await import('./tables').then(({ freshSubjectInChild }) => freshSubjectInChild(event))
   : async () => {};
 const samples = handlers.map((): number[] => []);

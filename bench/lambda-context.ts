@@ -50,3 +50,10 @@ export const changesItsPet = (event: unknown): boolean => {
   };
   return !['GET', 'HEAD', 'OPTIONS', 'POST'].includes(httpMethod) && pathParameters?.petId !== undefined;
 };
+
+/**
+ * Whether a request removes the pet it names: in a child, each gets a pet of its own, which it
+ * removes (a change there would leave its pet behind, in the listings the bench walks after).
+ */
+export const removesItsPet = (event: unknown): boolean =>
+  changesItsPet(event) && (event as { httpMethod?: string }).httpMethod === 'DELETE';
