@@ -24,8 +24,7 @@ export const OPERATIONS = [
   deletePetFunction,
 ] as const;
 
-export type AnyOperationFunction = (typeof OPERATIONS)[number];
-export type AnyOperation = AnyOperationFunction['operation'];
+export type AnyOperation = (typeof OPERATIONS)[number]['operation'];
 export type OperationId = AnyOperation['operationId'];
 export type ResourcePath = AnyOperation['path'];
 
@@ -39,11 +38,5 @@ export const RESOURCE_PATHS = resourcePathsOf(CONTRACTS) as readonly ResourcePat
 export const allowedMethods = (path: string) => allowedMethodsIn(CONTRACTS, path);
 
 /** Every operation's handler, each built by its own function from one configuration, by operation id. */
-export const buildOperationHandlers = (
-  config: FunctionConfig,
-  operations: readonly {
-    readonly name: string;
-    readonly build: (config: FunctionConfig) => ProxyHandler;
-  }[] = OPERATIONS,
-): Readonly<Record<string, ProxyHandler>> =>
-  Object.fromEntries(operations.map((fn) => [fn.name, fn.build(config)]));
+export const buildOperationHandlers = (config: FunctionConfig): Readonly<Record<string, ProxyHandler>> =>
+  Object.fromEntries(OPERATIONS.map((fn) => [fn.name, fn.build(config)]));

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { kebabName, moduleOf } from '#shared/composition/function';
@@ -20,14 +20,6 @@ export const entrySource = (name: string): string =>
     '',
   ].join('\n');
 
-const readOrNothing = (file: string): string | undefined => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * The entry file of the function `name` (`createPet`, `authorizer`), relative to the project
  * root, written if it is missing or stale. Written whole and then renamed, so a build reading it
@@ -37,7 +29,7 @@ export const lambdaEntry = ({ name }: { readonly name: string }): string => {
   const entry = join(ENTRIES_DIR, `${kebabName(name)}.ts`);
   const file = join(PROJECT_ROOT, entry);
   const source = entrySource(name);
-  if (readOrNothing(file) !== source) {
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== source) {
     mkdirSync(dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, source);
