@@ -3,7 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { ControlTowerChecks } from '#infra/control-tower';
 import { PetStoreStack } from '#infra/pet-store-stack';
 import { resolveStages, type StageName, stackName } from '#infra/stages';
-import type { OperationRoot } from '#shared/composition/root';
+import type { OperationFunction } from '#shared/composition/function';
 
 export interface PetStoreAppOptions extends AppProps {
   /** The process environment: where `CDK_DEFAULT_ACCOUNT` / `CDK_DEFAULT_REGION` come from. */
@@ -18,7 +18,7 @@ export interface PetStoreAppOptions extends AppProps {
    * The operations each stack serves.
    * @default OPERATIONS (functions/operations.ts)
    */
-  readonly operations?: readonly OperationRoot[];
+  readonly operations?: readonly OperationFunction[];
 }
 
 export interface PetStoreApp {

@@ -1,8 +1,12 @@
+import { petsTable } from '#shared/adapters/dynamodb/pets-table';
+import { operationFunction } from '#shared/composition/function';
 import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import { Pet, PetPatch } from '#shared/domain/pet';
-import { ETAG_HEADER, IfMatch } from '#shared/http/conditional';
+import { ETAG_HEADER, etagOf, expectedVersions, IfMatch } from '#shared/http/conditional';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
+import { jsonEndpoint } from '#shared/http/middleware/json-body';
 import { PetIdPath } from '#shared/http/pet-path';
+import { ok } from '#shared/http/responses';
 import { defineOperation } from '#shared/operations/operation';
 import { object } from '#shared/schema/objects';
 
@@ -52,4 +56,14 @@ export const updatePet = defineOperation({
       body: { name: null, id: 2 },
     },
   },
+});
+
+/** updatePet's function: one conditional UpdateItem, a merge patch under its If-Match; the pet and its new ETag. */
+export const updatePetFunction = operationFunction(updatePet, {
+  uses: { pets: petsTable.allow('update') },
+  handler: ({ pets, ...dependencies }) =>
+    jsonEndpoint(updatePet, dependencies, async ({ path, headers, body }) => {
+      const { pet, version } = await pets.update(path.petId, body, expectedVersions(headers['if-match']));
+      return ok(pet, { ETag: etagOf(version) });
+    }),
 });
