@@ -5,6 +5,7 @@ import {
   type AnyStageName,
   type DevStageName,
   isDevStageName,
+  isPipelineStage,
   parseStageName,
   STAGE_NAMES,
   STAGE_SETTING,
@@ -242,6 +243,10 @@ export const devStage = (name: DevStageName): Omit<StageConfig, 'env'> => ({
   // What the managed rules block is tried on staging, which has them.
   firewall: { ...STAGE_DEFAULTS.staging.firewall, enabled: false },
 });
+
+/** What a stage is configured as, a developer's included: what `npm run verify` expects to find deployed. */
+export const stageDefaults = (name: AnyStageName): Omit<StageConfig, 'env'> =>
+  isPipelineStage(name) ? STAGE_DEFAULTS[name] : devStage(name);
 
 export interface EnvironmentSources {
   /** CDK context, e.g. `-c production:account=111122223333 -c production:region=eu-west-1`. */
