@@ -23,8 +23,8 @@ const TRIAL_PLAN = {
 /**
  * Each stage's plans, as data (docs/operate.md, "Plans"): what an API key on each may send. No CDK
  * here, so the keys command and the local server can read them cheaply. A plan's rate and burst
- * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together; the
- * synth fails otherwise.
+ * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together on each
+ * method; the synth fails otherwise.
  *
  * The local server (`npm start`) has staging's plans (LOCAL_PLANS): a client tried on a laptop is
  * paced as on staging, and the `trial` plan's small numbers make both refusals (rate and quota)

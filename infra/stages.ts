@@ -88,12 +88,29 @@ export interface FirewallSettings {
   readonly windowSeconds: FirewallWindowSeconds;
 }
 
+/** A token bucket: `rateLimit` requests a second into a bucket of `burstLimit`. */
+export interface Throttle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
 export interface StageConfig {
   /** Its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: AnyStageName;
   readonly env: StageEnvironment;
-  /** API Gateway stage throttling: steady requests per second, and the burst above it. */
-  readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * API Gateway's default method throttling of the stage: steady requests per second, and the
+   * burst above it. API Gateway applies it to EACH method of the stage, not to the stage as a whole
+   * ("Throttle requests to your REST APIs for better throughput in API Gateway"), so the stage
+   * admits up to (number of methods) × this.
+   */
+  readonly throttling: Throttle;
+  /**
+   * The limit of each method that writes (POST, PATCH, DELETE: RFC 9110's unsafe methods) instead
+   * of `throttling`, at most it: the writes' busiest second, all write methods together, stays
+   * under half the data model's ceiling (docs/deploy.md, "Throttling"; the infra tests hold it).
+   */
+  readonly writeThrottling: Throttle;
   /** Of function logs and API access logs. */
   readonly logRetention: RetentionDays;
   readonly logLevel: LogLevel;
@@ -125,13 +142,14 @@ export interface StageConfig {
  * changes, and the throttle with it.
  */
 export const PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND = 1_000;
+const PRODUCTION_EXPECTED_PEAK_CREATES_PER_SECOND = PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND / 2;
 
 /**
  * The create rate the data model takes before its hottest partition key reaches DynamoDB's
  * 1,000 write units a second: one status shard's key takes 1/16 of the creates of a status, one
  * write unit each (a pet is under 1 KB), so 16 × 1,000. `npm run bench` measures it (the
- * partition-load model, BENCHMARKS.md), and the stage throttle keeps production's busiest second
- * under half of it.
+ * partition-load model, BENCHMARKS.md), and the write methods' own throttle keeps production's
+ * busiest second of writes under half of it.
  */
 export const DATA_MODEL_CEILING_CREATES_PER_SECOND = 16_000;
 
@@ -141,7 +159,11 @@ const PERIODS = { periodMinutes: 5, deploymentPeriodMinutes: 1, evaluationPeriod
 export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>>> = {
   staging: {
     name: 'staging',
+    // Per method (every method of the stage has it). Writes the same: staging's are far below any
+    // ceiling of the data model, and a lower limit would let one address, at the firewall's 10 a
+    // second (no less than the fastest plan), take a write method's whole rate.
     throttling: { rateLimit: 20, burstLimit: 40 },
+    writeThrottling: { rateLimit: 20, burstLimit: 40 },
     logRetention: RetentionDays.ONE_WEEK,
     logLevel: 'DEBUG',
     alarms: {
@@ -170,20 +192,28 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
     },
     plans: STAGE_PLANS.staging,
     // On, as in production, so that a first staging deployment shows what the managed rules block
-    // before production does; and one address is held to 10 a second, half the stage's throttle,
-    // so a single source of unauthenticated requests cannot starve the keys (docs/design.md,
-    // "Floods without a key"). About $8 a month idle.
+    // before production does; and one address is held to 10 a second, half of any one method's
+    // throttle (the stage's default applies to each method, writes included), so a
+    // single source of unauthenticated requests cannot starve the keys on any method
+    // (docs/design.md, "Floods without a key"). About $8 a month idle.
     firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
   },
   production: {
     name: 'production',
-    // Twice the expected peak, and twice that as a burst: even if every request were a create, the
-    // busiest second (burst + rate, 6,000) stays under half the data model's ceiling (16,000), under
-    // API Gateway's default account quota (10,000 a second, burst 5,000), and the steady rate
-    // (2 WCU a create) within the 4,000 WCU/s a new on-demand table serves at once.
+    // Each method: twice the expected peak, and twice that as a burst, so that even a peak that
+    // all goes to one method is served. API Gateway applies it to every method, so the stage as a
+    // whole admits methods × 2,000, more than API Gateway's default account quota (10,000 a
+    // second): that quota is production's overall bound (docs/deploy.md, "Throttling").
     throttling: {
       rateLimit: 2 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
       burstLimit: 4 * PRODUCTION_EXPECTED_PEAK_REQUESTS_PER_SECOND,
+    },
+    // Each write method: twice the expected creates, the burst no larger, so that the writes'
+    // busiest second, every write method at rate + burst, stays under half the data model's
+    // ceiling (16,000): with the stage's default, each write method alone would reach 6,000.
+    writeThrottling: {
+      rateLimit: 2 * PRODUCTION_EXPECTED_PEAK_CREATES_PER_SECOND,
+      burstLimit: 2 * PRODUCTION_EXPECTED_PEAK_CREATES_PER_SECOND,
     },
     logRetention: RetentionDays.THREE_MONTHS,
     logLevel: 'INFO',
@@ -213,7 +243,9 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
     },
     plans: STAGE_PLANS.production,
     // 20,000 per 5 minutes (about 67 a second) from one address: above the partner plan's 50 a
-    // second, so only floods, with or without a key, are blocked before the authorizer runs.
+    // second, so only floods, with or without a key, are blocked before the authorizer runs; under
+    // a tenth of any one method's throttle (2,000 a second, 1,000 a write method), so one address
+    // cannot starve a method for the keys.
     firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
   },
 };
@@ -228,6 +260,7 @@ export const devStage = (name: DevStageName): Omit<StageConfig, 'env'> => ({
   name,
   // Per method, as every stage's: the smoke plan's 10 a second fits, a runaway loop costs little.
   throttling: { rateLimit: 10, burstLimit: 20 },
+  writeThrottling: { rateLimit: 10, burstLimit: 20 },
   logRetention: RetentionDays.ONE_WEEK,
   deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
   dataProtection: {

@@ -29,6 +29,13 @@ export interface FirewallProps {
    * @default no check
    */
   readonly fastestPlanRate?: number;
+  /**
+   * The lowest throttle of any method of the stage, in requests a second (API Gateway throttles
+   * each method on its own): one address may send at most half of it, so that no single source
+   * can take a method's whole rate from the keys.
+   * @default no check
+   */
+  readonly slowestMethodRate?: number;
 }
 
 /**
@@ -63,7 +70,12 @@ export class Firewall extends Construct {
     this.association.node.addDependency(props.stage);
   }
 
-  private checkRateLimit({ requestsPerIp, windowSeconds, fastestPlanRate }: FirewallProps): void {
+  private checkRateLimit({
+    requestsPerIp,
+    windowSeconds,
+    fastestPlanRate,
+    slowestMethodRate,
+  }: FirewallProps): void {
     if (
       !Number.isInteger(requestsPerIp) ||
       requestsPerIp < RATE_LIMIT_BOUNDS.min ||
@@ -77,6 +89,12 @@ export class Firewall extends Construct {
     if (fastestPlanRate !== undefined && requestsPerIp < fastestPlanRate * windowSeconds) {
       throw new ValidationError(
         `requestsPerIp ${requestsPerIp} per ${windowSeconds} s would block a client keeping to a plan of ${fastestPlanRate} requests a second (${fastestPlanRate * windowSeconds} per window): raise it`,
+        this,
+      );
+    }
+    if (slowestMethodRate !== undefined && requestsPerIp > (slowestMethodRate / 2) * windowSeconds) {
+      throw new ValidationError(
+        `requestsPerIp ${requestsPerIp} per ${windowSeconds} s would let one address take more than half of a method throttled at ${slowestMethodRate} requests a second (${(slowestMethodRate / 2) * windowSeconds} per window): lower it, or raise the method's throttle`,
         this,
       );
     }

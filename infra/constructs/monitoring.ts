@@ -146,11 +146,29 @@ export class Monitoring extends Construct {
         },
       }),
     );
-    return new Topic(this, 'AlarmTopic', {
+    const topic = new Topic(this, 'AlarmTopic', {
       displayName: `Pet store ${this.stage.name} alarms`,
       masterKey: key,
       enforceSSL: true,
     });
+    // A topic policy replaces SNS's default one, so the TLS-only Deny alone allows nobody: CloudWatch
+    // may publish for this account's alarms only (docs/design.md, "What AWS allows at run time, evaluated").
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowThisAccountsAlarmsToPublish',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnLike: {
+            'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*`,
+          },
+        },
+      }),
+    );
+    return topic;
   }
 
   /** The client's view, authorizer and gateway responses included: share of 5xx, p99 latency. */

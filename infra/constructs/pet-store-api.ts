@@ -9,6 +9,7 @@ import {
   type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
+  type MethodDeploymentOptions,
   MethodLoggingLevel,
   type MethodOptions,
   RestApi,
@@ -36,6 +37,13 @@ import {
 import { STAGE_NAME } from '#shared/http/paths';
 import type { Operation } from '#shared/operations/operation';
 import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
+
+/** RFC 9110 §9.2.1's safe methods: every other method of an operation writes. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether an operation's method writes, and so takes the stage's `writeThrottling`. */
+export const writesData = (operation: Pick<Operation, 'method'>): boolean =>
+  !SAFE_METHODS.has(operation.method);
 
 export interface PetStoreApiProps {
   readonly stage: StageConfig;
@@ -167,8 +175,10 @@ export class PetStoreApi extends Construct {
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: STAGE_NAME,
+        // The stage's default method throttling: API Gateway applies it to each method.
         throttlingRateLimit: this.stage.throttling.rateLimit,
         throttlingBurstLimit: this.stage.throttling.burstLimit,
+        methodOptions: this.writeMethodOptions(),
         tracingEnabled: true,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
         accessLogFormat: ACCESS_LOG_FORMAT,
@@ -180,6 +190,32 @@ export class PetStoreApi extends Construct {
     // RestApi adds an `Endpoint` output of its own; the stack outputs the same URL as `ApiUrl`.
     api.node.tryRemoveChild('Endpoint');
     return api;
+  }
+
+  /**
+   * Each write method's own, lower throttle (`writeThrottling`), in place of the stage's default:
+   * without it every write method alone would admit the whole default, and the writes together a
+   * multiple of what the data model is sized for (docs/deploy.md, "Throttling").
+   */
+  private writeMethodOptions(): Record<string, MethodDeploymentOptions> {
+    const { throttling, writeThrottling } = this.stage;
+    if (
+      writeThrottling.rateLimit > throttling.rateLimit ||
+      writeThrottling.burstLimit > throttling.burstLimit
+    )
+      throw new ValidationError(
+        `writeThrottling (rate ${writeThrottling.rateLimit}, burst ${writeThrottling.burstLimit}) is above the stage's throttling (rate ${throttling.rateLimit}, burst ${throttling.burstLimit}): it is a lower limit`,
+        this,
+      );
+    return Object.fromEntries(
+      this.operations.filter(writesData).map((operation) => [
+        `${operation.path}/${operation.method}`,
+        {
+          throttlingRateLimit: writeThrottling.rateLimit,
+          throttlingBurstLimit: writeThrottling.burstLimit,
+        },
+      ]),
+    );
   }
 
   /**
@@ -283,7 +319,7 @@ export class PetStoreApi extends Construct {
    * cdk-nag's APIG3 is acknowledged with that reason.
    */
   private addFirewall(): Firewall | undefined {
-    const { firewall, plans } = this.stage;
+    const { firewall, plans, throttling, writeThrottling } = this.stage;
     if (!firewall.enabled) {
       Validations.of(this.api.deploymentStage).acknowledge({
         id: 'AwsSolutions-APIG3',
@@ -298,6 +334,7 @@ export class PetStoreApi extends Construct {
       requestsPerIp: firewall.requestsPerIp,
       windowSeconds: firewall.windowSeconds,
       fastestPlanRate: Math.max(...Object.values(plans.plans).map((plan) => plan.rateLimit)),
+      slowestMethodRate: Math.min(throttling.rateLimit, writeThrottling.rateLimit),
     });
   }
 

@@ -10,7 +10,10 @@ export interface UsagePlansProps {
   /** Its key source must be AUTHORIZER. */
   readonly api: RestApi;
   readonly plans: Plans;
-  /** The stage's throttle bounds all keys together: a plan above it could never be reached. */
+  /**
+   * The stage's default method throttling, which bounds all keys together on each method (API
+   * Gateway applies it per method): a plan above it could never be reached on one method.
+   */
   readonly stageThrottling: { readonly rateLimit: number; readonly burstLimit: number };
   /** The stack's name, so stages never share one. */
   readonly namePrefix: string;

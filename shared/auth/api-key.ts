@@ -25,18 +25,34 @@ export interface UsageIdentifier {
 
 const KEY_PREFIX = 'psk_';
 
-/** A key as RFC 6750 writes a bearer token (`b64token`): every key `generateApiKey` makes is one. */
-export const BEARER_TOKEN = '[A-Za-z0-9._~+/-]+=*';
+/**
+ * The most characters a key may have before its padding. Every key `generateApiKey` makes has 47
+ * (`psk_` and 43 of base64url); a key made by hand (`PETSTORE_API_KEY`, a secret manager's token)
+ * has room for ten times that. Longer is refused with a 401 before the authorizer runs, so a
+ * client cannot make every request of a flood invoke it with a header of kilobytes.
+ */
+export const MAX_BEARER_TOKEN_LENGTH = 512;
+
+/**
+ * A key as RFC 6750 writes a bearer token (`b64token`), bounded: 1 to `MAX_BEARER_TOKEN_LENGTH`
+ * token characters, then at most two `=` (base64 pads with no more). Every key `generateApiKey`
+ * makes is one.
+ */
+export const BEARER_TOKEN = `[A-Za-z0-9._~+/-]{1,${MAX_BEARER_TOKEN_LENGTH}}={0,2}`;
+
+/** Spaces between the scheme and the key (RFC 6750: `1*SP`), bounded like the key. */
+const MAX_SEPARATING_SPACES = 16;
 
 /**
  * What an `Authorization` value must look like to reach the authorizer: `Bearer` in any case
- * (RFC 9110 §11.1: the scheme is case-insensitive), one or more spaces, a b64token (RFC 6750
- * §2.1: `"Bearer" 1*SP b64token`). API Gateway applies it as the TOKEN authorizer's identity
- * validation expression (refused with a 401 before any invocation), the local gateway the same,
- * and the authorizer reads the key with it. Written without flags or classes a Java regular
- * expression (API Gateway's) and a JavaScript one read differently.
+ * (RFC 9110 §11.1: the scheme is case-insensitive), 1 to 16 spaces, a bounded b64token (RFC 6750
+ * §2.1: `"Bearer" 1*SP b64token`), so no value past about 540 characters matches. API Gateway
+ * applies it as the TOKEN authorizer's identity validation expression (refused with a 401 before
+ * any invocation), the local gateway the same, and the authorizer reads the key with it. Written
+ * without flags, classes or groups, which a Java regular expression (API Gateway's) and a
+ * JavaScript one could read differently; bounded repetition (`{m,n}`) both read alike.
  */
-export const IDENTITY_VALIDATION_EXPRESSION = `^[Bb][Ee][Aa][Rr][Ee][Rr] +${BEARER_TOKEN}$`;
+export const IDENTITY_VALIDATION_EXPRESSION = `^[Bb][Ee][Aa][Rr][Ee][Rr] {1,${MAX_SEPARATING_SPACES}}${BEARER_TOKEN}$`;
 
 const BEARER = new RegExp(IDENTITY_VALIDATION_EXPRESSION);
 

@@ -53,6 +53,25 @@ describe('the local gateway', () => {
     await expectGatewayError(response, 401, 'UNAUTHORIZED');
   });
 
+  it('answers a 5,000-character bearer token 401 UNAUTHORIZED without invoking the authorizer, as the identity validation expression does in API Gateway', async () => {
+    let invocations = 0;
+    gateway = await startLocalGateway({
+      port: 0,
+      handlers: handlers(),
+      authorizer: async () => {
+        invocations += 1;
+        return policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/*/*');
+      },
+    });
+
+    const response = await fetch(`${gateway.baseUrl}/pets`, {
+      headers: { Authorization: `Bearer psk_${'A'.repeat(4_996)}` },
+    });
+
+    await expectGatewayError(response, 401, 'UNAUTHORIZED');
+    expect(invocations).toBe(0);
+  });
+
   it('answers 401 UNAUTHORIZED when the Allow does not cover the route called', async () => {
     const response = await serve(async () =>
       policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/GET/other'),

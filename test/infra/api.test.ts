@@ -1,9 +1,13 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
+import { writesData } from '#infra/constructs/pet-store-api';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { DATA_MODEL_CEILING_CREATES_PER_SECOND, STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
-import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
+import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { STAGE_NAME } from '#shared/http/paths';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
@@ -18,6 +22,64 @@ import {
 const { templates } = synthStages();
 
 const AUTHORIZER_DESCRIPTION = 'TOKEN authorizer: Authorization: Bearer <API key>';
+
+interface MethodSetting {
+  readonly ResourcePath: string;
+  readonly HttpMethod: string;
+  readonly ThrottlingRateLimit: number;
+  readonly ThrottlingBurstLimit: number;
+}
+
+interface MethodThrottle {
+  readonly path: string;
+  readonly httpMethod: string;
+  /** `AWS_PROXY` for an operation's function, `MOCK` for API Gateway's own answers. */
+  readonly integration: string;
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/**
+ * Every method of the stage with the throttle API Gateway applies to it: its own method setting,
+ * else the stage's default (`/*`, `*`), which API Gateway applies to each method, not to the stage
+ * as a whole ("Throttle requests to your REST APIs for better throughput in API Gateway").
+ */
+const methodThrottles = (template: Template): MethodThrottle[] => {
+  const [, stage] = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0] ?? [];
+  const settings = (stage?.Properties.MethodSettings ?? []) as MethodSetting[];
+  const settingOf = (path: string, httpMethod: string): MethodSetting | undefined =>
+    settings.find(
+      (setting) =>
+        setting.ResourcePath === `/${path.replaceAll('/', '~1')}` && setting.HttpMethod === httpMethod,
+    ) ?? settings.find((setting) => setting.ResourcePath === '/*' && setting.HttpMethod === '*');
+  return resourcesOfType(template, 'AWS::ApiGateway::Method').map(([, method]) => {
+    const path = methodPath(template, method);
+    const httpMethod = String(method.Properties.HttpMethod);
+    const setting = settingOf(path, httpMethod);
+    return {
+      path,
+      httpMethod,
+      integration: String((method.Properties.Integration as { Type?: string } | undefined)?.Type),
+      rateLimit: Number(setting?.ThrottlingRateLimit),
+      burstLimit: Number(setting?.ThrottlingBurstLimit),
+    };
+  });
+};
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+/** What the stage admits, every method at its limit: the real bound of the stage's throttle. */
+const throttleBounds = (template: Template) => {
+  const methods = methodThrottles(template);
+  const functions = methods.filter((method) => method.integration === 'AWS_PROXY');
+  const writes = functions.filter((method) => writesData({ method: method.httpMethod as 'POST' }));
+  return {
+    stageRate: sum(methods.map((method) => method.rateLimit)),
+    functionRate: sum(functions.map((method) => method.rateLimit)),
+    writeRate: sum(writes.map((method) => method.rateLimit)),
+    writesBusiestSecond: sum(writes.map((method) => method.rateLimit + method.burstLimit)),
+  };
+};
 
 describe.each(STAGE_NAMES)('%s API', (stageName) => {
   const template = templates[stageName];
@@ -36,7 +98,7 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'v1',
       TracingEnabled: true,
-      MethodSettings: [
+      MethodSettings: Match.arrayWith([
         {
           HttpMethod: '*',
           ResourcePath: '/*',
@@ -45,8 +107,25 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
           LoggingLevel: 'ERROR',
           DataTraceEnabled: false,
         },
-      ],
+      ]),
     });
+  });
+
+  it("throttles each write method (POST, PATCH, DELETE) at the stage's lower write limit, every other method at the stage's default", () => {
+    const throttles = methodThrottles(template);
+    const writes = ROUTES.filter(writesData).map((route) => `${route.method} ${route.path}`);
+
+    expect(writes.length).toBeGreaterThan(0);
+    expect(throttles.filter((method) => method.integration === 'AWS_PROXY').length).toBe(ROUTES.length);
+    for (const method of throttles) {
+      const expected = writes.includes(`${method.httpMethod} ${method.path}`)
+        ? stage.writeThrottling
+        : stage.throttling;
+      expect([method.rateLimit, method.burstLimit], `${method.httpMethod} ${method.path}`).toEqual([
+        expected.rateLimit,
+        expected.burstLimit,
+      ]);
+    }
   });
 
   it('writes one JSON access log line per request, naming the key id, to a log group with the stage retention', () => {
@@ -131,6 +210,14 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     );
   });
 
+  it('refuses, by the expression in the template, a 5,000-character token before the authorizer runs, and passes an issued key', () => {
+    const [, authorizer] = resourcesOfType(template, 'AWS::ApiGateway::Authorizer')[0] ?? [];
+    const expression = new RegExp(String(authorizer?.Properties.IdentityValidationExpression));
+    expect(expression.test(`Bearer psk_${'A'.repeat(4_996)}`)).toBe(false);
+    expect(expression.test(`Bearer psk_x${'='.repeat(4_995)}`)).toBe(false);
+    expect(expression.test(`Bearer ${generateApiKey('template').key}`)).toBe(true);
+  });
+
   it("lets API Gateway invoke the authorizer's live alias", () => {
     template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunction',
@@ -157,31 +244,50 @@ describe('key revocation', () => {
 });
 
 describe('stage differences', () => {
-  it('throttles production at 2,000 requests a second (burst 4,000), staging at 20 (burst 40)', () => {
-    const throttling = (stageName: (typeof STAGE_NAMES)[number]) => {
-      const [, stage] = resourcesOfType(templates[stageName], 'AWS::ApiGateway::Stage')[0] ?? [];
-      const settings = (
-        stage?.Properties.MethodSettings as
-          | { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }[]
-          | undefined
-      )?.[0];
-      return [settings?.ThrottlingRateLimit, settings?.ThrottlingBurstLimit];
-    };
+  it("throttles each of production's methods at 2,000 requests a second (burst 4,000), a write at 1,000 (burst 1,000); staging's at 20 (burst 40), writes too", () => {
+    const limits = (stageName: (typeof STAGE_NAMES)[number]) =>
+      [
+        ...new Set(
+          methodThrottles(templates[stageName]).map((method) => `${method.rateLimit}/${method.burstLimit}`),
+        ),
+      ].sort();
 
-    expect(throttling('production')).toEqual([2_000, 4_000]);
-    expect(throttling('staging')).toEqual([20, 40]);
+    expect(limits('production')).toEqual(['1000/1000', '2000/4000']);
+    expect(limits('staging')).toEqual(['20/40']);
   });
 
-  it("keeps production's busiest second, were every request a create, under half the data model's ceiling", () => {
-    const { rateLimit, burstLimit } = STAGE_DEFAULTS.production.throttling;
+  it("keeps production's busiest second of writes, every write method at rate + burst, under half the data model's ceiling", () => {
     // One status shard's partition key takes 1/16 of the creates at 1 WCU each: 16 × 1,000 a second.
     const ceiling = STATUS_SHARDS * 1_000;
 
     expect(DATA_MODEL_CEILING_CREATES_PER_SECOND).toBe(ceiling);
-    expect(rateLimit + burstLimit).toBeLessThanOrEqual(ceiling / 2);
-    // API Gateway's default quota per account and region, shared by every stage there.
-    const stages = Object.values(STAGE_DEFAULTS);
-    expect(stages.reduce((sum, stage) => sum + stage.throttling.rateLimit, 0)).toBeLessThanOrEqual(10_000);
-    expect(Math.max(...stages.map((stage) => stage.throttling.burstLimit))).toBeLessThanOrEqual(5_000);
+    expect(throttleBounds(templates.production).writesBusiestSecond).toBeLessThanOrEqual(ceiling / 2);
+  });
+
+  it("keeps each method within API Gateway's default account quota (10,000 a second, burst 5,000), which bounds production as a whole", () => {
+    for (const stageName of STAGE_NAMES)
+      for (const method of methodThrottles(templates[stageName])) {
+        expect(method.rateLimit).toBeLessThanOrEqual(10_000);
+        expect(method.burstLimit).toBeLessThanOrEqual(5_000);
+      }
+    // Every method at its limit, production admits more than the account quota: the quota binds first.
+    expect(throttleBounds(templates.production).stageRate).toBeGreaterThan(10_000);
+    expect(STAGE_DEFAULTS.production.throttling.rateLimit).toBeLessThan(10_000);
+  });
+
+  it("gives docs/deploy.md the throttle's real bounds as this template computes them, methods × each one's limit", () => {
+    const deploy = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8').replace(/\s+/g, ' ');
+    const figure = (value: number) => value.toLocaleString('en-US');
+    const production = throttleBounds(templates.production);
+    const staging = throttleBounds(templates.staging);
+
+    expect(deploy).toContain(`production admits up to ${figure(production.stageRate)} requests a second`);
+    expect(deploy).toContain(`staging up to ${figure(staging.stageRate)}`);
+    expect(deploy).toContain(`the operations' functions up to ${figure(production.functionRate)} a second`);
+    expect(deploy).toContain(
+      `≈ ${figure(Math.ceil((production.functionRate * 25) / 1_000))} functions busy at once`,
+    );
+    expect(deploy).toContain(`writes up to ${figure(production.writeRate)} a second`);
+    expect(deploy).toContain(`${figure(production.writesBusiestSecond)} writes in the busiest second`);
   });
 });

@@ -163,11 +163,23 @@ describe('the firewall of staging', () => {
       }),
     );
 
-  it('holds one address to half the stage’s throttle, so one source alone cannot starve the keys', () => {
-    const { rateLimit } = DOCUMENTED_STAGES.staging.throttling;
+  it('holds one address to half of each method’s throttle (a write’s included), so one source alone cannot starve the keys on any method', () => {
+    const { throttling, writeThrottling } = DOCUMENTED_STAGES.staging;
     const { requestsPerIp, windowSeconds } = DOCUMENTED_STAGES.staging.firewall;
 
-    expect(requestsPerIp / windowSeconds).toBe(rateLimit / 2);
+    expect(requestsPerIp / windowSeconds).toBe(Math.min(throttling.rateLimit, writeThrottling.rateLimit) / 2);
+  });
+
+  it('refuses a write throttle so low that one address within the firewall could take a write method’s whole rate', () => {
+    const build = () =>
+      new PetStoreStack(buildTestApp().app, 'PetStore-staging-slow-writes', {
+        stage: { ...STAGE_DEFAULTS.staging, env: {}, writeThrottling: { rateLimit: 10, burstLimit: 20 } },
+      });
+
+    expect(build).toThrow(ValidationError);
+    expect(build).toThrow(
+      /would let one address take more than half of a method throttled at 10 requests a second/,
+    );
   });
 
   it('is gone once the setting turns it off', () => {

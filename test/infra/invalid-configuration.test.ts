@@ -33,6 +33,15 @@ describe('a stage the constructs cannot build', () => {
     expect(error.message).toMatch(/^PetStore-broken\/Api: allowedOrigins: "https:\/\/App\.example\.com\/"/);
   });
 
+  it("fails naming the API when the write methods' own throttle is above the stage's, which it only lowers", () => {
+    const error = thrownBy(stackWith({ writeThrottling: { rateLimit: 21, burstLimit: 40 } }));
+
+    expect(error.constructPath).toBe('PetStore-broken/Api');
+    expect(error.message).toContain(
+      "writeThrottling (rate 21, burst 40) is above the stage's throttling (rate 20, burst 40)",
+    );
+  });
+
   it('fails naming the monitoring when an alarm could never fire', () => {
     const alarms = { ...STAGE_DEFAULTS.staging.alarms, evaluationPeriods: 2, datapointsToAlarm: 3 };
 

@@ -187,7 +187,7 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     }
   });
 
-  it('encrypts the alarm topic with a rotating key that CloudWatch may use, and refuses publishing without TLS', () => {
+  it("encrypts the alarm topic with a rotating key that CloudWatch may use, lets this account's alarms publish, and refuses publishing without TLS", () => {
     template.resourceCountIs('AWS::SNS::Topic', 1);
     const [keyId] = Object.keys(template.findResources('AWS::KMS::Key'));
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
@@ -202,6 +202,8 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         ]),
       },
     });
+    // A topic policy replaces SNS's default one: without the Allow, no alarm could notify anyone
+    // (what AWS decides for each alarm is in iam-evaluation.test.ts).
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
         Statement: [
@@ -209,6 +211,15 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
             Effect: 'Deny',
             Action: 'sns:Publish',
             Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Condition: {
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnLike: { 'aws:SourceArn': Match.anyValue() },
+            },
           }),
         ],
       },

@@ -6,6 +6,7 @@
 export const DOCUMENTED_STAGES = {
   staging: {
     throttling: { rateLimit: 20, burstLimit: 40 },
+    writeThrottling: { rateLimit: 20, burstLimit: 40 },
     authorizerCacheTtlSeconds: 30,
     logRetentionDays: 7,
     logLevel: 'DEBUG',
@@ -29,6 +30,7 @@ export const DOCUMENTED_STAGES = {
   },
   production: {
     throttling: { rateLimit: 2_000, burstLimit: 4_000 },
+    writeThrottling: { rateLimit: 1_000, burstLimit: 1_000 },
     authorizerCacheTtlSeconds: 60,
     logRetentionDays: 90,
     logLevel: 'INFO',

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION, parseBearerToken } from '#shared/auth/api-key';
+import {
+  generateApiKey,
+  IDENTITY_VALIDATION_EXPRESSION,
+  MAX_BEARER_TOKEN_LENGTH,
+  parseBearerToken,
+} from '#shared/auth/api-key';
 
 /**
  * The identity validation expression API Gateway applies before it invokes the TOKEN authorizer
@@ -29,7 +34,21 @@ describe('the identity validation expression', () => {
     );
   });
 
-  it('is written without flags or classes, so API Gateway (Java) and Node (JavaScript) read it alike', () => {
-    expect(IDENTITY_VALIDATION_EXPRESSION).toMatch(/^\^[[\]A-Za-z0-9 +._~/=$*-]+\$$/);
+  it('passes a key of the longest length allowed, padded, and no longer one', () => {
+    const longest = 'k'.repeat(MAX_BEARER_TOKEN_LENGTH);
+    expect(VALID.test(`Bearer ${longest}`)).toBe(true);
+    expect(VALID.test(`Bearer ${longest}==`)).toBe(true);
+    expect(VALID.test(`Bearer ${longest}k`)).toBe(false);
+    expect(VALID.test(`Bearer ${longest}===`)).toBe(false);
+  });
+
+  it('refuses a 5,000-character token, whatever it is made of, and a header padded with spaces to that length', () => {
+    for (const token of ['k'.repeat(5_000), `psk_${'A'.repeat(4_996)}`, `psk_x${'='.repeat(4_995)}`])
+      expect(VALID.test(`Bearer ${token}`), token.slice(0, 8)).toBe(false);
+    expect(VALID.test(`Bearer${' '.repeat(5_000)}psk_x`)).toBe(false);
+  });
+
+  it('is written without flags, classes or groups, so API Gateway (Java) and Node (JavaScript) read it alike', () => {
+    expect(IDENTITY_VALIDATION_EXPRESSION).toMatch(/^\^[[\]A-Za-z0-9 +._~/=$*{},-]+\$$/);
   });
 });

@@ -276,6 +276,22 @@ describe('the authorizer step', () => {
     },
   );
 
+  it('refuses a 5,000-character token with 401 before calling the authorizer, as the identity validation expression does', async () => {
+    let invocations = 0;
+    const authorizer: TokenAuthorizerHandler = async () => {
+      invocations += 1;
+      return policy({ Effect: 'Allow', Resource: STAGE });
+    };
+
+    for (const header of [`Bearer psk_${'A'.repeat(4_996)}`, `Bearer psk_x${'='.repeat(4_995)}`]) {
+      const refusal = await refusalOf(
+        authorizeRequest({ authorizer, tokens: [header], methodArn: ARN, timeoutMs: 6_000 }),
+      );
+      expect(refusal.code).toBe('UNAUTHORIZED');
+    }
+    expect(invocations).toBe(0);
+  });
+
   it('answers an Allow that does not cover the route, or a Deny, with 401 as API Gateway does', async () => {
     const forOtherRoute = await refusalOf(
       authorizeRequest({

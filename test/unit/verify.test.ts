@@ -32,7 +32,8 @@ import {
 } from '@aws-sdk/client-codedeploy';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
+import { OPERATIONS } from '#functions/operations';
+import { ACCESS_LOG_FIELDS, writesData } from '#infra/constructs/pet-store-api';
 import { OUTPUT } from '#infra/outputs';
 import { DEV_PLANS, usagePlanName } from '#infra/stage-plans';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
@@ -110,6 +111,25 @@ const actionItem = (actionState: 'Succeeded' | 'Failed', error: string | null = 
   }),
 });
 
+type MethodThrottle = { throttlingRateLimit: number; throttlingBurstLimit: number };
+
+/**
+ * GetStage's `methodSettings` as API Gateway keys them (the resource path with `/` as `~1`, then
+ * the method): the default of every method, and each write method's own limit.
+ */
+const methodSettings = (changes: Record<string, MethodThrottle> = {}): Record<string, MethodThrottle> => ({
+  '*/*': { throttlingRateLimit: 10, throttlingBurstLimit: 20 },
+  ...Object.fromEntries(
+    OPERATIONS.map(({ operation }) => operation)
+      .filter(writesData)
+      .map(({ path, method }) => [
+        `${path.replaceAll('/', '~1')}/${method}`,
+        { throttlingRateLimit: 10, throttlingBurstLimit: 20 },
+      ]),
+  ),
+  ...changes,
+});
+
 /** A dev stage deployed exactly as infra/stages.ts says, whose alarm notifies its topic. */
 const deployedAsConfigured = () => {
   cloudFormation.on(DescribeStacksCommand).resolves({
@@ -139,10 +159,7 @@ const deployedAsConfigured = () => {
       LastUpdatedTimestamp: new Date(),
     })),
   });
-  apiGateway.on(GetStageCommand).resolves({
-    stageName: 'v1',
-    methodSettings: { '*/*': { throttlingRateLimit: 10, throttlingBurstLimit: 20 } },
-  });
+  apiGateway.on(GetStageCommand).resolves({ stageName: 'v1', methodSettings: methodSettings() });
   apiGateway.on(GetAuthorizersCommand).resolves({
     items: [
       {
@@ -500,16 +517,35 @@ describe('the access log check', () => {
 });
 
 describe('the stage as the ledger expects it', () => {
+  it('reads the throttle of every method and of each write method, as API Gateway keys them', () => {
+    expect(Object.keys(methodSettings())).toEqual(
+      expect.arrayContaining(['*/*', '~1pets/POST', '~1pets~1{petId}/DELETE']),
+    );
+  });
+
   it('fails when the throttle per method differs from the stage configuration', async () => {
     apiGateway
       .on(GetStageCommand)
-      .resolves({ methodSettings: { '*/*': { throttlingRateLimit: 100, throttlingBurstLimit: 20 } } });
+      .resolves({
+        methodSettings: methodSettings({ '*/*': { throttlingRateLimit: 100, throttlingBurstLimit: 20 } }),
+      });
 
     const { code, out } = await run();
 
     expect(code).toBe(1);
     expect(lineOf(out, 'throttle per method')).toBe(
-      'FAIL    throttle per method: stage v1 throttles each method (*/*) at rate 100, burst 20, not rate 10, burst 20 (infra/stages.ts): changed outside CloudFormation? deploy the stack again',
+      'FAIL    throttle per method: stage v1 throttles */* at rate 100, burst 20, not 10, 20 (infra/stages.ts): changed outside CloudFormation? deploy the stack again',
+    );
+  });
+
+  it("fails when a write method lacks its own limit and so takes the stage's default", async () => {
+    const { '~1pets/POST': _dropped, ...rest } = methodSettings();
+    apiGateway.on(GetStageCommand).resolves({ methodSettings: rest });
+
+    const { out } = await run();
+
+    expect(lineOf(out, 'throttle per method')).toContain(
+      'throttles ~1pets/POST at rate none, burst none, not 10, 20',
     );
   });
 

@@ -27,11 +27,12 @@ import {
   ListDeploymentGroupsCommand,
 } from '@aws-sdk/client-codedeploy';
 import { authorizer as authorizerContract } from '#functions/authorizer/contract';
+import { OPERATIONS } from '#functions/operations';
 import { POWERTOOLS } from '#infra/constructs/log-queries';
-import { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
+import { ACCESS_LOG_FIELDS, writesData } from '#infra/constructs/pet-store-api';
 import { OUTPUT } from '#infra/outputs';
 import { usagePlanName } from '#infra/stage-plans';
-import type { StageConfig } from '#infra/stages';
+import type { StageConfig, Throttle } from '#infra/stages';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
 import { STAGE_NAME } from '#shared/http/paths';
@@ -126,26 +127,44 @@ const outputOf = (stack: DeployedStack, key: string): string => {
 // ---------------------------------------------------------------------------------------------
 // The stage as the ledger expects it
 
+/** A method's key in a stage's `methodSettings`: its resource path with `/` written `~1`, then its method. */
+const methodSettingKey = (path: string, method: string): string => `${path.replaceAll('/', '~1')}/${method}`;
+
 const stageThrottle = guarded('throttle per method', async ({ clients, stack, config }) => {
   const stage = await clients.apiGateway.send(
     new GetStageCommand({ restApiId: restApiIdOf(stack), stageName: STAGE_NAME }),
   );
-  const every = stage.methodSettings?.['*/*'];
+  // Every method's default, and each write method's own lower limit (infra/constructs/pet-store-api.ts).
+  const expected: Record<string, Throttle> = {
+    '*/*': config.throttling,
+    ...Object.fromEntries(
+      OPERATIONS.map(({ operation }) => operation)
+        .filter(writesData)
+        .map((operation) => [methodSettingKey(operation.path, operation.method), config.writeThrottling]),
+    ),
+  };
+  const differing = Object.entries(expected).flatMap(([key, { rateLimit, burstLimit }]) => {
+    const found = stage.methodSettings?.[key];
+    return found?.throttlingRateLimit === rateLimit && found.throttlingBurstLimit === burstLimit
+      ? []
+      : [
+          `${key} at rate ${found?.throttlingRateLimit ?? 'none'}, burst ${found?.throttlingBurstLimit ?? 'none'}, not ${rateLimit}, ${burstLimit}`,
+        ];
+  });
   const { rateLimit, burstLimit } = config.throttling;
-  const found = `rate ${every?.throttlingRateLimit ?? 'none'}, burst ${every?.throttlingBurstLimit ?? 'none'}`;
-  return every?.throttlingRateLimit === rateLimit && every.throttlingBurstLimit === burstLimit
+  return differing.length === 0
     ? [
         result(
           'pass',
           'throttle per method',
-          `stage ${STAGE_NAME} throttles each method (*/*) at ${found}, as infra/stages.ts says`,
+          `stage ${STAGE_NAME} throttles each method (*/*) at rate ${rateLimit}, burst ${burstLimit}, and each write method at its own limit, as infra/stages.ts says`,
         ),
       ]
     : [
         result(
           'fail',
           'throttle per method',
-          `stage ${STAGE_NAME} throttles each method (*/*) at ${found}, not rate ${rateLimit}, burst ${burstLimit} (infra/stages.ts): changed outside CloudFormation? deploy the stack again`,
+          `stage ${STAGE_NAME} throttles ${list(differing)} (infra/stages.ts): changed outside CloudFormation? deploy the stack again`,
         ),
       ];
 });
