@@ -275,8 +275,7 @@ describe("what a developer's stage costs idle", () => {
     template.resourceCountIs('AWS::KMS::Key', 1);
     template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     expect(Number(rowOf(idle, 'Firewall: none')[1])).toBe(0);
-  }, // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
-  60_000);
+  }, 60_000); // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
 
   it('adds up to its total, from the prices of a dashboard and a key', () => {
     expect(Number(rowOf(idle, 'Dashboard')[1])).toBe(price('CloudWatch dashboard'));

@@ -524,11 +524,9 @@ describe('the stage as the ledger expects it', () => {
   });
 
   it('fails when the throttle per method differs from the stage configuration', async () => {
-    apiGateway
-      .on(GetStageCommand)
-      .resolves({
-        methodSettings: methodSettings({ '*/*': { throttlingRateLimit: 100, throttlingBurstLimit: 20 } }),
-      });
+    apiGateway.on(GetStageCommand).resolves({
+      methodSettings: methodSettings({ '*/*': { throttlingRateLimit: 100, throttlingBurstLimit: 20 } }),
+    });
 
     const { code, out } = await run();
 
