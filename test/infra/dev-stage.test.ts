@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { DEV_NAME_MAX_LENGTH, parseStageName, StageNameError } from '#infra/stage-names';
 import { DEV_PLANS } from '#infra/stage-plans';
 import { devStage, resolveStages, STAGE_DEFAULTS, stackName } from '#infra/stages';
-import { synthDevStage, synthStages } from '../support/pet-store-app';
+import { synthDevStage, synthStages, testOutdir } from '../support/pet-store-app';
 
 /**
  * A developer's own stack, `dev-<name>`: the same service, isolated by name, and gone without a
@@ -100,6 +102,23 @@ describe('the name of a developer stage', () => {
 
     expect(refuse).toThrow(StageNameError);
     expect(refuse).toThrow(/^The setting -c stage is "dev-Ann"/);
+  });
+
+  it('stops cdk with that one sentence and no stack trace', () => {
+    const app = spawnSync(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({ stage: 'dev-Ann' }),
+        CDK_OUTDIR: testOutdir(),
+      },
+    });
+
+    expect(app.status).toBe(1);
+    expect(app.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^The setting -c stage is "dev-Ann": .+\.$/),
+    ]);
   });
 
   it('adds a stack named after the developer, and only when the context names a stage', () => {
