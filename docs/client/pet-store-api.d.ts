@@ -117,7 +117,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "HTTP_VERSION_NOT_SUPPORTED";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "HTTP_VERSION_NOT_SUPPORTED";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -346,7 +346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
-            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
+            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -434,7 +434,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
+             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
              *
              *     `INVALID_JSON`: the body is missing, is not valid JSON, or its bytes are not UTF-8.
              */
@@ -598,7 +598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
+            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
                 headers: {
                     Deprecation: components["headers"]["Deprecation"];
@@ -695,7 +695,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
+            /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -821,7 +821,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
+             * @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …).
              *
              *     `INVALID_JSON`: the body is missing, is not valid JSON, or its bytes are not UTF-8.
              */

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   QUOTA_EXCEEDED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
   SERVICE_UNAVAILABLE: 503,
   HTTP_VERSION_NOT_SUPPORTED: 505,
 } as const satisfies Record<string, number>;
@@ -34,13 +35,14 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode
 
 /**
  * The codes of what the HTTP layer refuses before any route or function (a request too slow,
- * an `Expect` it cannot meet, headers too large, another HTTP version): the local server answers
- * with them; no function ever sends or counts one.
+ * an `Expect` it cannot meet, headers too large, a transfer coding it does not know, another HTTP
+ * version): the local server answers with them; no function ever sends or counts one.
  */
 export const HTTP_LAYER_CODES: readonly ErrorCode[] = [
   'REQUEST_TIMEOUT',
   'EXPECTATION_FAILED',
   'HEADERS_TOO_LARGE',
+  'NOT_IMPLEMENTED',
   'HTTP_VERSION_NOT_SUPPORTED',
 ];
 

@@ -1,5 +1,6 @@
 import { isInteger, isSafeNumber, parse } from 'lossless-json';
 import type { ErrorDetail } from '#shared/http/error-body';
+import { MAX_BODY_DEPTH } from '#shared/http/limits';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
 /**
@@ -39,10 +40,47 @@ const inexactFields = (value: unknown, field: string): ErrorDetail[] => {
 };
 
 /**
- * Refuses (400 VALIDATION_FAILED, each field at fault named `body.…`) a JSON body holding a number
- * the service cannot hold exactly. Text that is not JSON is left to the JSON parser to refuse.
+ * How deep `text` nests objects and arrays, read in one pass without recursion (brackets inside
+ * strings do not count), so that no depth a client sends can overflow the stack here.
+ */
+export const nestingDepth = (text: string): number => {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{' || character === '[') deepest = Math.max(deepest, ++depth);
+    else if (character === '}' || character === ']') depth -= 1;
+  }
+  return deepest;
+};
+
+/** Whether `text` is JSON, as the body parser will judge it (V8's JSON.parse does not recurse). */
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Refuses (400 VALIDATION_FAILED) a JSON body nested deeper than MAX_BODY_DEPTH, before anything
+ * walks it, and one holding a number the service cannot hold exactly, each field at fault named
+ * `body.…`. Text that is not JSON is left to the JSON parser to refuse (INVALID_JSON).
  */
 export const checkExactNumbers = (text: string): void => {
+  if (nestingDepth(text) > MAX_BODY_DEPTH) {
+    if (!isJson(text)) return;
+    throw validationFailed([
+      { field: 'body', message: `must not be nested more than ${MAX_BODY_DEPTH} objects or arrays deep` },
+    ]);
+  }
   let value: unknown;
   try {
     value = parse(text, null, {

@@ -47,6 +47,24 @@ describe('a body of 16 KiB', () => {
   });
 });
 
+describe('a body nested 2,000 objects deep', () => {
+  it('is refused with 400 VALIDATION_FAILED by create and change, never a 500', async () => {
+    const body = `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`;
+
+    const created = await api.client.post('/pets', body, { headers: { 'Content-Type': 'application/json' } });
+    const changed = await api.client.request('/pets/1', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': '"1"' },
+      body,
+    });
+
+    for (const response of [created, changed]) {
+      expect(response.status).toBe(400);
+      expect(response.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'body' }] });
+    }
+  });
+});
+
 describe('a body with no Content-Type header at all', () => {
   it('is refused with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     const body = JSON.stringify({ name: 'Rex', categoryId: 1 });

@@ -1,4 +1,6 @@
-import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authorizerHandler } from '#functions/authorizer/handler';
 import { StoreUnavailableError } from '#shared/domain/errors';
@@ -138,5 +140,102 @@ describe('the local gateway', () => {
     expect(authorizerMs).toBeLessThanOrEqual(6_000);
     expect(functionMs).toBeGreaterThan(14_000);
     expect(functionMs).toBeLessThanOrEqual(15_000);
+  });
+});
+
+/** `path` sent exactly as written (fetch would resolve its dot segments first), with a key. */
+const sentAsWritten = (baseUrl: string, method: string, path: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const { host } = new URL(baseUrl);
+    const sent = request(
+      {
+        host: host.split(':')[0],
+        port: Number(host.split(':')[1]),
+        method,
+        path,
+        headers: { Authorization: 'Bearer psk_any' },
+      },
+      (answer) => {
+        let body = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body }));
+      },
+    );
+    sent.on('error', reject);
+    sent.end();
+  });
+
+describe('the path the local gateway routes', () => {
+  it('is the one requested: dot segments, encoded or not, are never resolved to another pet', async () => {
+    const called: Pick<APIGatewayProxyEvent, 'httpMethod' | 'resource' | 'pathParameters'>[] = [];
+    gateway = await startLocalGateway({
+      port: 0,
+      handlers: handlers(async (event) => {
+        called.push({
+          httpMethod: event.httpMethod,
+          resource: event.resource,
+          pathParameters: event.pathParameters,
+        });
+        return { statusCode: 200, body: '[]' };
+      }),
+      authorizer: async () => policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/*/*'),
+    });
+    const base = new URL(gateway.baseUrl).pathname;
+
+    const encoded = await sentAsWritten(gateway.baseUrl, 'DELETE', `${base}/pets/5/%2e%2e/6`);
+    const literal = await sentAsWritten(gateway.baseUrl, 'DELETE', `${base}/pets/5/../6`);
+    const dot = await sentAsWritten(gateway.baseUrl, 'GET', `${base}/pets/%2e`);
+
+    // No resource has three segments below /pets: API Gateway's answer to a path it does not have.
+    for (const answer of [encoded, literal]) {
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'NOT_FOUND' });
+    }
+    expect(dot.status).toBe(200);
+    // The only function called is the one for the pet named `.`, not a listing.
+    expect(called).toEqual([
+      { httpMethod: 'GET', resource: '/pets/{petId}', pathParameters: { petId: '.' } },
+    ]);
+  });
+});
+
+/** Everything the gateway writes back to `bytes` sent in one write, until it closes the connection. */
+const exchange = (port: number, bytes: string) =>
+  new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+  });
+
+describe('pipelined requests', () => {
+  it('are answered one answer each, in order: a valid one is run and answered before a malformed one is refused', async () => {
+    let calls = 0;
+    gateway = await startLocalGateway({
+      port: 0,
+      handlers: handlers(async () => {
+        calls += 1;
+        return { statusCode: 200, body: '["first"]' };
+      }),
+      authorizer: async () => policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/*/*'),
+    });
+    const path = `${new URL(gateway.baseUrl).pathname}/pets`;
+
+    const received = await exchange(
+      gateway.port,
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer psk_any\r\n\r\nNOT A REQUEST\r\n\r\n`,
+    );
+
+    const statusLines = received.match(/^HTTP\/1\.1 \d{3}/gm);
+    expect(statusLines).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400']);
+    expect(received.indexOf('["first"]')).toBeLessThan(received.indexOf('HTTP/1.1 400'));
+    expect(calls).toBe(1);
   });
 });

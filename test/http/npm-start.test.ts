@@ -10,7 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -18,6 +18,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
 import { responseHeaderProblems } from '#tools/contract/response-headers';
 import { main as runKeysCommand } from '#tools/keys/keys';
 import { freePort } from '#tools/local/dynamodb-local';
+import { isRunning, parentOf } from '#tools/local/processes';
 import { checkedClient } from '../support/local-api';
 
 /**
@@ -136,6 +137,17 @@ const keyRow = (lines: readonly string[], keyId: string): Record<string, string>
     titles.map((title, index) => [title, row.slice(starts[index], starts[index + 1]).trim()]),
   );
 };
+
+/** Whether something accepts connections on `port` of this machine. */
+const answers = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 
 const keyIn = (dataDir: string) => readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
 
@@ -372,6 +384,32 @@ describe('npm start', () => {
       // No event tells when another process's child is gone: look every 200 ms (it notices its
       // parent went within a second, then stops DynamoDB Local).
       await expect.poll(() => javaPids(dataDir), { timeout: START_BUDGET_MS, interval: 200 }).toEqual([]);
+    },
+    2 * START_BUDGET_MS,
+  );
+
+  it.concurrent(
+    'stops, DynamoDB Local with it, when npm itself is killed with SIGKILL',
+    async ({ expect }) => {
+      const dataDir = newDataDir();
+      const server = await startServer({ PETSTORE_DATA_DIR: dataDir }, true);
+      const port = Number(new URL(server.baseUrl).port);
+      const [java = ''] = javaPids(dataDir);
+      expect(await answers(port)).toBe(true);
+
+      try {
+        // npm runs the script through `sh -c`, which outlives npm: the server must watch npm too.
+        await stopServer(server, 'SIGKILL');
+
+        // No event tells when another process's child is gone: look every 200 ms.
+        await expect.poll(() => answers(port), { timeout: START_BUDGET_MS, interval: 200 }).toBe(false);
+        await expect.poll(() => javaPids(dataDir), { timeout: START_BUDGET_MS, interval: 200 }).toEqual([]);
+      } finally {
+        // Should it have stayed: the server (Java's parent) and Java, so no test leaves them behind.
+        for (const pid of [parentOf(Number(java)), Number(java)]) {
+          if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL');
+        }
+      }
     },
     2 * START_BUDGET_MS,
   );

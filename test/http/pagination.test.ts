@@ -154,3 +154,34 @@ describe.concurrent('following Link from GET /v1/pets', () => {
     expect(linkTarget(second)).toContain('limit=3');
   });
 });
+
+describe('the last page', () => {
+  it('is empty when the pets that followed the page before were removed before its link was followed', async () => {
+    const api = await startLocalApi('pages-removed');
+    try {
+      const created: number[] = [];
+      for (const name of ['first', 'second', 'third']) {
+        created.push(((await api.client.post('/pets', { name, categoryId: 1 })).json as Pet).id);
+      }
+      const first = await api.client.get('/pets?limit=2');
+      const next = linkTarget(first);
+      const shown = ids(first.json as Pet[]);
+      for (const id of created.filter((id) => !shown.includes(id))) {
+        const read = await api.client.get(`/pets/${id}`);
+        await api.client.request(`/pets/${id}`, {
+          method: 'DELETE',
+          headers: { 'If-Match': read.headers.get('etag') ?? '' },
+        });
+      }
+
+      const last = await api.client.get(next ?? '/pets?limit=2');
+
+      expect(next).toBeDefined();
+      expect(last.status).toBe(200);
+      expect(last.json).toEqual([]);
+      expect(last.headers.get('link')).toBeNull();
+    } finally {
+      await api.close();
+    }
+  });
+});

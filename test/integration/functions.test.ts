@@ -4,6 +4,7 @@ import { authorizerRoot } from '#functions/authorizer/root';
 import { createPetRoot } from '#functions/create-pet/root';
 import { getPetRoot } from '#functions/get-pet/root';
 import { listPetsRoot } from '#functions/list-pets/root';
+import { updatePetRoot } from '#functions/update-pet/root';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
@@ -42,6 +43,7 @@ let tables: TestTables;
 let listPets: ProxyHandler;
 let createPet: ProxyHandler;
 let getPet: ProxyHandler;
+let updatePet: ProxyHandler;
 let authorizer: TokenAuthorizerHandler;
 beforeAll(async () => {
   tables = await createTestTables('functions');
@@ -53,6 +55,7 @@ beforeEach(() => {
   listPets = listPetsRoot.build(config);
   createPet = createPetRoot.build(config);
   getPet = getPetRoot.build(config);
+  updatePet = updatePetRoot.build(config);
   authorizer = authorizerRoot.build(tables.config);
 });
 
@@ -431,6 +434,32 @@ describe('createPet', () => {
 
     expect(array.json).toMatchObject({ message: 'Invalid request: body must be a JSON object' });
     expect(nullName.json).toMatchObject({ message: 'Invalid request: body.name must be a string' });
+  });
+});
+
+describe('a body nested deeper than the service reads', () => {
+  // About 2,000 levels once overflowed the stack of the exact-number check: a 500 on POST and PATCH.
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+  it('is refused by create and change alike with 400 VALIDATION_FAILED naming the body, not a 500', async () => {
+    const created = await post(nested(2_000));
+    const changed = await call(updatePet, {
+      method: 'PATCH',
+      path: '/pets/1',
+      headers: [
+        ['Content-Type', 'application/merge-patch+json'],
+        ['If-Match', '"1"'],
+      ],
+      body: nested(2_000),
+    });
+
+    for (const response of [created, changed]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ field: 'body', message: expect.stringContaining('nested') }],
+      });
+    }
   });
 });
 

@@ -510,6 +510,20 @@ describe("the local gateway's answers to what Node's HTTP server would refuse on
       'VALIDATION_FAILED',
     ],
     [
+      // RFC 9112, 6.1: a transfer coding the server does not understand is a 501.
+      'a transfer coding other than chunked',
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      501,
+      'NOT_IMPLEMENTED',
+    ],
+    [
+      // 2 bytes of name and value a line, 6 with ": " and CRLF: the header section as sent is counted.
+      'a header section over 16 KiB whose names and values alone are not',
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${'a: b\r\n'.repeat(2_800)}\r\n`,
+      431,
+      'HEADERS_TOO_LARGE',
+    ],
+    [
       'headers larger than Node takes',
       `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       431,

@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { corsAllowedHeaders, corsExposedHeaders } from '#shared/http/gateway-behaviour';
+import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 
 /**
  * The project's documents point at each other, by link, by path and by section ("docs/operate.md,
@@ -99,5 +102,27 @@ describe('docs/development.md', () => {
         new RegExp(`^\\|[^|\\n]*\`${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\``, 'm'),
       );
     }
+  });
+});
+
+/** `a`, `b` and `c`, as the guide lists names. */
+const listed = (names: readonly string[]): string => {
+  const quoted = names.map((name) => `\`${name}\``);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+};
+
+describe('docs/guide.md, "From a web page (CORS)"', () => {
+  const section = prose(
+    read('docs/guide.md').split('\n## From a web page (CORS)')[1]?.split('\n## ')[0] ?? '',
+  );
+
+  it('names the methods of each path, the request headers and the readable headers the API grants', () => {
+    const methods = resourcePathsOf(CONTRACTS)
+      .map((path) => `${listed(allowedMethodsIn(CONTRACTS, path))} on \`${path}\``)
+      .join('; ');
+
+    expect(section).toContain(`(${methods})`);
+    expect(section).toContain(`the request headers ${listed(corsAllowedHeaders(CONTRACTS))},`);
+    expect(section).toContain(`read ${listed(corsExposedHeaders(CONTRACTS))}:`);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RouteMatch, route } from '#tools/local/routing';
+import { type RouteMatch, requestTarget, route } from '#tools/local/routing';
 import { staticFile } from '#tools/local/static-files';
 
 /**
@@ -136,5 +136,39 @@ describe('static files', () => {
   it('serves a /docs/* file only for a path that starts with /docs/', () => {
     expect(staticFile(routes, '/v1/docs/style.css')).toBeUndefined();
     expect(staticFile(routes, 'v1/docs/style.css')).toBeUndefined();
+  });
+});
+
+describe('a request target', () => {
+  it('keeps its path as sent: dot segments, encoded or not, and backslashes are never resolved', () => {
+    for (const target of [
+      '/v1/pets/5/%2e%2e/6',
+      '/v1/pets/5/../6',
+      '/v1/pets/%2E',
+      '/v1/pets\\6',
+      '/v1/./pets',
+    ]) {
+      expect(requestTarget(target).pathname).toBe(target);
+    }
+    expect(route('DELETE', requestTarget('/v1/pets/5/%2e%2e/6').pathname)).toEqual({ kind: 'no-resource' });
+    expect(route('GET', requestTarget('/v1/pets/%2e').pathname)).toMatchObject({
+      kind: 'operation',
+      pathParameters: { petId: '.' },
+    });
+  });
+
+  it('splits off the query, and reads the path of an absolute-form target after its authority', () => {
+    const target = requestTarget('/v1/pets?limit=2&status=sold');
+    const absolute = requestTarget('http://localhost:3000/v1/pets/%2e%2e?limit=1');
+
+    expect([target.pathname, [...target.searchParams]]).toEqual([
+      '/v1/pets',
+      [
+        ['limit', '2'],
+        ['status', 'sold'],
+      ],
+    ]);
+    expect([absolute.pathname, absolute.searchParams.get('limit')]).toEqual(['/v1/pets/%2e%2e', '1']);
+    expect(requestTarget('http://localhost:3000').pathname).toBe('/');
   });
 });

@@ -325,6 +325,24 @@ describe('errors', () => {
   });
 });
 
+describe('the summary and introduction', () => {
+  it('sum up what every operation does, by the first word of its summary', () => {
+    const info = document.info as { summary: string };
+    for (const { operation: declared } of operations()) {
+      const verb = String(declared.summary).split(' ')[0]?.toLowerCase() ?? '';
+      expect({ verb, named: info.summary.toLowerCase().includes(verb) }).toEqual({ verb, named: true });
+    }
+  });
+
+  it("do not say every answer carries Request-Id, since API Gateway's own errors declare none", () => {
+    const gatewayOnly = document.components.responses.NotFound as { headers?: Record<string, Json> };
+    expect(gatewayOnly.headers?.['Request-Id']).toBeUndefined();
+    const description = String((document.info as { description: string }).description).replace(/\s+/g, ' ');
+    expect(description).not.toContain('Every answer carries `Request-Id`');
+    expect(description).toContain('Every answer carries its request id in `x-amz-apigw-id`');
+  });
+});
+
 describe('fair use and request ids', () => {
   const REQUEST_ID_REF = { $ref: '#/components/headers/Request-Id' };
   const POLICY_REF = { $ref: '#/components/headers/RateLimit-Policy' };

@@ -11,6 +11,7 @@ import { isAllowedOrigin, originOf } from '#shared/http/cors';
 import { checkExactNumbers } from '#shared/http/exact-numbers';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
+import { MAX_BODY_DEPTH } from '#shared/http/limits';
 import { isJsonUtf8, parseMediaType } from '#shared/http/media-type';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 import { jsonResponse } from '#shared/http/responses';
@@ -268,5 +269,17 @@ describe('the numbers of a JSON body', () => {
     expect(problems('{"categoryId":1.0000000000000001,"categoryId":1}')).toEqual([]);
     expect(problems('{"categoryId":1,"categoryId":1.0000000000000001}')).toEqual(['body.categoryId']);
     expect(problems('{"categoryId":1.0000000000000001')).toEqual([]);
+  });
+
+  it('are not walked in a body nested deeper than the limit, which is refused naming the body, however deep', () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+    expect(problems(nested(MAX_BODY_DEPTH))).toEqual([]);
+    expect(problems(nested(MAX_BODY_DEPTH + 1))).toEqual(['body']);
+    expect(problems(`{"a":${nested(100_000)}}`)).toEqual(['body']);
+    // Brackets inside strings, escaped quotes included, are text, not nesting.
+    expect(problems(`{"name":"\\"${'['.repeat(100)}"}`)).toEqual([]);
+    // Too deep and not JSON: the parser's to refuse, as INVALID_JSON.
+    expect(problems(nested(MAX_BODY_DEPTH + 1).slice(1))).toEqual([]);
   });
 });

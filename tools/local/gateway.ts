@@ -32,6 +32,7 @@ import { authorizeRequest } from '#tools/local/authorization';
 import { callerOf, type FairUse } from '#tools/local/fair-use';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import {
+  afterAnswer,
   expectationRefusal,
   framingRefusal,
   headerPairs,
@@ -43,7 +44,7 @@ import {
   sendResult,
   valuesOf,
 } from '#tools/local/http-io';
-import { route } from '#tools/local/routing';
+import { requestTarget, route } from '#tools/local/routing';
 import { type StaticRoutes, staticFile } from '#tools/local/static-files';
 import { inTurn } from '#tools/local/turns';
 
@@ -124,7 +125,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const { requestId } = context;
     const headers = headerPairs(request);
     const method = request.method ?? 'GET';
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const url = requestTarget(request.url ?? '/');
     const inStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
     const file = method === 'GET' && !inStage ? staticFile(await staticRoutes, url.pathname) : undefined;
     if (file) {
@@ -218,7 +219,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const started = performance.now();
     const context: RequestContext = { requestId: newRequestId() };
     answering.set(request.socket, response);
-    response.once('finish', () => answering.delete(request.socket));
+    response.once('finish', () => {
+      // A later pipelined request's answer may be the socket's now.
+      if (answering.get(request.socket) === response) answering.delete(request.socket);
+    });
     (refused ? Promise.reject(refused) : serve(request, response, context))
       .catch((error: unknown) => {
         const cors = { allowed: corsOrigins, origin: originOf(request) };
@@ -269,13 +273,16 @@ export const startLocalGateway = async (options: LocalGatewayOptions): Promise<L
     const refusal = parserRefusal(error);
     // Within a body being read (a malformed chunk): the request's own answer, and its one log line.
     if (refusal && refuseBodyRead(socket, refusal)) return;
-    if (refusal && socket.writable && !answering.get(socket)?.headersSent) {
+    if (!refusal || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // One answer per request, in order (RFC 9112, 9.3.2): the requests before it are answered first.
+    afterAnswer(answering.get(socket), () => {
       const requestId = newRequestId();
       socket.end(rawRefusal(refusal, requestId));
       options.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
-    } else {
-      socket.destroy();
-    }
+    });
   });
 
   await new Promise<void>((resolveListen, reject) => {

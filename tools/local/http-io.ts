@@ -14,14 +14,22 @@ export const headerPairs = ({ rawHeaders }: IncomingMessage): [string, string][]
 export const valuesOf = (pairs: readonly (readonly [string, string])[], name: string): string[] =>
   pairs.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
 
-const reading = new WeakMap<Socket, (refusal: GatewayRefusal) => void>();
+const reading = new WeakMap<
+  Socket,
+  { readonly request: IncomingMessage; readonly refuse: (refusal: GatewayRefusal) => void }
+>();
 
-/** Ends the body read on `socket` with what Node's parser refused in it; false when none is read there. */
+/**
+ * Ends the body read on `socket` with what Node's parser refused in it; false when none is read
+ * there. A request whose body the parser has read whole is not at fault: what it refused is the
+ * next, pipelined request, answered after this one.
+ */
 export const refuseBodyRead = (socket: Socket, refusal: GatewayRefusal): boolean => {
-  const refuse = reading.get(socket);
+  const read = reading.get(socket);
+  if (!read || read.request.complete) return false;
   const { answer } = refusal;
-  refuse?.(new GatewayRefusal({ ...answer, headers: { ...answer.headers, Connection: 'close' } }));
-  return refuse !== undefined;
+  read.refuse(new GatewayRefusal({ ...answer, headers: { ...answer.headers, Connection: 'close' } }));
+  return true;
 };
 
 /** The whole body, or a REQUEST_TOO_LARGE refusal past `limit` bytes (declared or sent). */
@@ -32,7 +40,7 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
       reject(GatewayRefusal.of('REQUEST_TOO_LARGE'));
       return;
     }
-    reading.set(request.socket, reject);
+    reading.set(request.socket, { request, refuse: reject });
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -53,7 +61,9 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     request.on('close', () => {
       if (!request.complete) ended();
     });
-  }).finally(() => reading.delete(request.socket));
+  }).finally(() => {
+    if (reading.get(request.socket)?.request === request) reading.delete(request.socket);
+  });
 
 export interface RequestCors {
   readonly allowed: AllowedOrigins;
@@ -96,12 +106,54 @@ export const sendResult = (response: ServerResponse, result: unknown, requestId:
   return proxy.statusCode;
 };
 
+/** Largest request line and header section, as sent: Node's own limit (`maxHeaderSize`), 16 KiB. */
+export const MAX_HEADER_SECTION_BYTES = 16 * 1024;
+
+/**
+ * The bytes of a request's line and header section as a client sends them: each line with its
+ * `: ` and CRLF, and the empty line that ends them. Node's limit counts the target, names and
+ * values only, so 2,800 headers `a: b` (16.8 KB sent) pass it as 5.6 KB. Node has kept the
+ * bytes of neither; whitespace a client adds around a value beyond the one space is not counted.
+ */
+export const headerSectionBytes = (request: IncomingMessage): number => {
+  const line = `${request.method} ${request.url} HTTP/${request.httpVersion}\r\n`;
+  const pairs = headerPairs(request);
+  const fields = pairs.reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
+  return Buffer.byteLength(line) + fields + 2;
+};
+
+/**
+ * The transfer codings of a request other than `chunked`, which Node's parser frames the body by
+ * and decodes; it passes any coding before it (`gzip, chunked`) on undecoded.
+ */
+const unknownTransferCodings = (request: IncomingMessage): string[] =>
+  valuesOf(headerPairs(request), 'transfer-encoding')
+    .flatMap((value) => value.split(','))
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'chunked');
+
 /**
  * A request Node parsed but API Gateway would not take as one: a request line of an HTTP version
- * other than 1.x (Node's parser reads `HTTP/2.0` and `HTTP/0.9` as versions like any other), or
- * an HTTP/1.1 request without exactly one `Host` (RFC 9112, 3.2: 400).
+ * other than 1.x (Node's parser reads `HTTP/2.0` and `HTTP/0.9` as versions like any other), a
+ * request line and headers over 16 KiB as sent (431), a transfer coding other than chunked (RFC
+ * 9112, 6.1: "A server that receives a request message with a transfer coding it does not
+ * understand SHOULD respond with 501"), or an HTTP/1.1 request without exactly one `Host` (RFC
+ * 9112, 3.2: 400). Each closes the connection: what follows the headers cannot be read as sent.
  */
 export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undefined => {
+  if (headerSectionBytes(request) > MAX_HEADER_SECTION_BYTES) {
+    return GatewayRefusal.httpLayer('HEADERS_TOO_LARGE', 'Request headers are too large', {
+      Connection: 'close',
+    });
+  }
+  const codings = unknownTransferCodings(request);
+  if (codings.length > 0) {
+    return GatewayRefusal.httpLayer(
+      'NOT_IMPLEMENTED',
+      `Transfer-Encoding ${codings.join(', ').slice(0, 64)} is not supported: send the body chunked or with a Content-Length`,
+      { Connection: 'close' },
+    );
+  }
   if (request.httpVersionMajor !== 1) {
     return GatewayRefusal.httpLayer(
       'HTTP_VERSION_NOT_SUPPORTED',
@@ -167,6 +219,15 @@ export const parserRefusal = (
     default:
       return GatewayRefusal.httpLayer('VALIDATION_FAILED', 'Malformed HTTP request');
   }
+};
+
+/**
+ * Runs `write` once `pending` (the last answer under way on a connection) is sent whole, at once
+ * when there is none: a refusal of a pipelined request then follows the answers of those before it.
+ */
+export const afterAnswer = (pending: ServerResponse | undefined, write: () => void): void => {
+  if (pending && !pending.writableFinished) pending.once('finish', write);
+  else write();
 };
 
 /** A refusal as the raw bytes of an HTTP/1.1 answer, for a request Node could not parse (no ServerResponse). */

@@ -29,6 +29,44 @@ export const argumentsOf = (pid: number): string[] | undefined => {
   return line === '' ? undefined : line.split(' ');
 };
 
+/** The parent of process `pid`, or undefined when it is not running. */
+export const parentOf = (pid: number): number | undefined => {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  if (hasProc()) {
+    try {
+      // The fields after the command's name, which is in parentheses and may hold anything.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return Number.isInteger(parent) && parent > 0 ? parent : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const ps = spawnSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' });
+  const parent = Number(ps.stdout.trim());
+  return ps.status === 0 && Number.isInteger(parent) && parent > 0 ? parent : undefined;
+};
+
+/** A shell run with `-c` to run one command, as npm runs a script: `sh -c "node …"`. */
+const isCommandShell = (args: readonly string[]): boolean =>
+  /(^|\/)(sh|bash|dash|zsh)$/.test(args[0] ?? '') && args[1] === '-c';
+
+/**
+ * The processes that launched this one: its parent and, while that is a shell running one
+ * command, the shell's parent too (npm, whose `sh -c` outlives it when npm is killed).
+ */
+export const launchers = (): number[] => {
+  const found: number[] = [];
+  let pid: number | undefined = process.ppid;
+  while (pid !== undefined && pid > 1) {
+    const args = argumentsOf(pid);
+    if (!args) break;
+    found.push(pid);
+    pid = isCommandShell(args) ? parentOf(pid) : undefined;
+  }
+  return found;
+};
+
 export const commandLineOf = (pid: number): string | undefined => argumentsOf(pid)?.join(' ');
 
 export const ownCommandLine = (): string => commandLineOf(process.pid) ?? process.argv.join(' ');

@@ -18,6 +18,24 @@ export type RouteMatch =
   /** No such resource: API Gateway answers 404 before it calls the authorizer. */
   | { readonly kind: 'no-resource' };
 
+/**
+ * The path and query of a request target as sent. `new URL()` would resolve dot segments, `%2e`
+ * spellings included, and read `\` as `/`: `/v1/pets/5/%2e%2e/6` would become `/v1/pets/6`, and
+ * a function would act on a pet other than the one the request named. API Gateway matches the
+ * path it was sent (docs/aws-ledger.md), so nothing here rewrites it.
+ */
+export const requestTarget = (target: string): { pathname: string; searchParams: URLSearchParams } => {
+  // An absolute-form target (`http://host/path`) names its path after the authority.
+  const originForm = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '') || '/';
+  const query = originForm.indexOf('?');
+  return query === -1
+    ? { pathname: originForm, searchParams: new URLSearchParams() }
+    : {
+        pathname: originForm.slice(0, query),
+        searchParams: new URLSearchParams(originForm.slice(query + 1)),
+      };
+};
+
 const decode = (segment: string): string => {
   try {
     return decodeURIComponent(segment);

@@ -1,6 +1,7 @@
 import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV } from '#shared/config';
 import type { LocalStack } from '#tools/local/local-stack';
+import { isRunning, launchers } from '#tools/local/processes';
 import { LOCAL_HOST, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { assertSettingsUsable } from '#tools/local/startup-checks';
 
@@ -79,10 +80,13 @@ export const runServer = async (): Promise<void> => {
     ].join('\n'),
   );
 
-  // npm does not pass a SIGTERM sent to it on to this process: when the process that started us
-  // is gone, stop too, rather than leave this server and its Java process running as orphans.
+  // npm does not pass a SIGTERM sent to it on to this process, and its `sh -c` outlives an npm
+  // killed with SIGKILL: when any process that launched us is gone, stop too, rather than leave
+  // this server and its Java process running as orphans.
   const parent = process.ppid;
+  const launchedBy = launchers();
   setInterval(() => {
-    if (process.ppid !== parent) shutdown('parent process exited');
+    const gone = launchedBy.some((pid) => !isRunning(pid));
+    if (process.ppid !== parent || gone) shutdown('parent process exited');
   }, 1_000).unref();
 };

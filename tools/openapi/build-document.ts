@@ -492,7 +492,7 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS): Ope
     info: {
       title: 'Pet Store API',
       version: API_VERSION,
-      summary: 'Animals of the pet store: list, add and read them.',
+      summary: 'Animals of the pet store: list, add, get, change and remove them.',
       description: introduction(operations),
     },
     servers: (['production', 'staging'] as const).map((stage) => ({

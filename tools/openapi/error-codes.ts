@@ -2,12 +2,11 @@ import { type ErrorCode, errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
 import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-behaviour';
 import type { HttpError } from '#shared/http/http-error';
-import { MAX_BODY_BYTES } from '#shared/http/limits';
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from '#shared/http/limits';
 
 /** When each error code is sent, for people reading the document. */
 export const WHEN: Readonly<Record<ErrorCode, string>> = {
-  VALIDATION_FAILED:
-    'a parameter or field is missing, of the wrong type, out of range, repeated or unknown; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …)',
+  VALIDATION_FAILED: `a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than ${MAX_BODY_DEPTH} deep; \`details\` names each field at fault (\`query.limit\`, \`path.petId\`, \`body.name\`, …)`,
   INVALID_JSON: 'the body is missing, is not valid JSON, or its bytes are not UTF-8',
   UNAUTHORIZED: 'the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`',
   FORBIDDEN:
@@ -32,10 +31,13 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
     'the request (its headers, or its body) did not arrive in time; the connection is closed (an answer of the HTTP layer, before any operation)',
   EXPECTATION_FAILED:
     'an `Expect` header other than `100-continue` (an answer of the HTTP layer, before any operation)',
-  HEADERS_TOO_LARGE: 'the request headers are too large (an answer of the HTTP layer, before any operation)',
+  HEADERS_TOO_LARGE:
+    'the request line and headers, as sent, are over 16 KiB (an answer of the HTTP layer, before any operation)',
   HTTP_VERSION_NOT_SUPPORTED:
     'the request line names an HTTP version other than 1.x (an answer of the HTTP layer, before any operation)',
   INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',
+  NOT_IMPLEMENTED:
+    'a `Transfer-Encoding` other than `chunked` (`gzip, chunked`, …): the body is taken with no transfer coding but chunked (an answer of the HTTP layer, before any operation)',
   SERVICE_UNAVAILABLE:
     'the database or the authorizer is temporarily unavailable, or the request ran out of time; retry shortly',
 };
