@@ -130,6 +130,12 @@ const methodSettings = (changes: Record<string, MethodThrottle> = {}): Record<st
   ...changes,
 });
 
+const OUTPUTS = [
+  { OutputKey: OUTPUT.accessLogs, OutputValue: ACCESS_LOGS },
+  { OutputKey: OUTPUT.functionLogs('Authorizer'), OutputValue: AUTHORIZER_LOGS },
+  { OutputKey: OUTPUT.deployments, OutputValue: APPLICATION },
+];
+
 /** A dev stage deployed exactly as infra/stages.ts says, whose alarm notifies its topic. */
 const deployedAsConfigured = () => {
   cloudFormation.on(DescribeStacksCommand).resolves({
@@ -138,11 +144,7 @@ const deployedAsConfigured = () => {
         StackName: STACK,
         StackStatus: 'UPDATE_COMPLETE',
         CreationTime: new Date(),
-        Outputs: [
-          { OutputKey: OUTPUT.accessLogs, OutputValue: ACCESS_LOGS },
-          { OutputKey: OUTPUT.functionLogs('Authorizer'), OutputValue: AUTHORIZER_LOGS },
-          { OutputKey: OUTPUT.deployments, OutputValue: APPLICATION },
-        ],
+        Outputs: OUTPUTS,
       },
     ],
   });
@@ -420,6 +422,31 @@ describe('the alarm notification check', () => {
     expect(lineOf(out, 'alarm notification')).toContain(
       `could NOT put it back to OK (ThrottlingException): aws cloudwatch set-alarm-state --alarm-name ${TRIED_ALARM} --state-value OK`,
     );
+  });
+
+  it("tries no alarm of production unless asked with --alarm, since production's subscribers would be paged", async () => {
+    cloudFormation.on(DescribeStacksCommand).resolves({
+      Stacks: [
+        {
+          StackName: 'PetStore-production',
+          StackStatus: 'UPDATE_COMPLETE',
+          CreationTime: new Date(),
+          Outputs: OUTPUTS,
+        },
+      ],
+    });
+
+    const { out } = await run(['--stage', 'production']);
+    const asked = await run(['--stage', 'production', '--alarm']);
+
+    expect(lineOf(out, 'alarm notification')).toBe(
+      'SKIP    alarm notification: not tried on PetStore-production: whoever its alarms notify would get an ALARM; give --alarm to try it (subscribers warned)',
+    );
+    expect(lineOf(asked.out, 'alarm notification')).not.toMatch(/^SKIP/);
+    expect(alarmStates()).toEqual([
+      [TRIED_ALARM, 'ALARM'],
+      [TRIED_ALARM, 'OK'],
+    ]);
   });
 
   it('tries no alarm a deployment group watches, nor one in ALARM already', async () => {

@@ -46,7 +46,15 @@ const recordedAction = async (
 };
 
 export const alarmNotification = guarded('alarm notification', async (context) => {
-  const { clients, stack, timing = {} } = context;
+  const { clients, stack, timing = {}, tryAlarm = true } = context;
+  if (!tryAlarm)
+    return [
+      result(
+        'skip',
+        'alarm notification',
+        `not tried on ${stack.name}: whoever its alarms notify would get an ALARM; give --alarm to try it (subscribers warned)`,
+      ),
+    ];
   const names = [...stack.physicalIds('AWS::CloudWatch::Alarm')];
   // An alarm a deployment group watches could roll back a deployment running meanwhile.
   const watched = new Set(

@@ -38,6 +38,12 @@ export interface VerifyContext {
   /** What the stage is configured as (infra/stages.ts): what should be deployed. */
   readonly config: Omit<StageConfig, 'env'>;
   readonly timing?: VerifyTiming;
+  /**
+   * Whether to set an alarm to ALARM to see its notification delivered: its topic's subscribers get
+   * the message.
+   * @default true
+   */
+  readonly tryAlarm?: boolean;
 }
 
 export const result = (status: CheckStatus, name: string, line: string): CheckResult => ({

@@ -23,10 +23,11 @@ import { readDeployedStack, VerifySetupError } from '#tools/verify/deployed-stac
  * run (no stack, no credentials, a bad argument).
  */
 
-export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>]
+export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>] [--alarm]
 <stage>: staging, production or dev-<name>; the stack PetStore-<stage> in your credentials' account.
 Reads the stack (CloudFormation, API Gateway, CodeDeploy, CloudWatch, CloudWatch Logs); writes only
-one alarm's state, to ALARM and back to OK, to see its notification delivered.`;
+one alarm's state, to ALARM and back to OK, to see its notification delivered: on production only
+with --alarm, since its subscribers are paged.`;
 
 export interface VerifyIo {
   readonly out: (line: string) => void;
@@ -37,6 +38,7 @@ interface VerifyArguments {
   readonly stage: ReturnType<typeof parseStageName>;
   readonly region?: string;
   readonly timing: VerifyTiming;
+  readonly tryAlarm: boolean;
 }
 
 const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
@@ -46,6 +48,7 @@ const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
       stage: { type: 'string' },
       region: { type: 'string' },
       'alarm-wait-seconds': { type: 'string' },
+      alarm: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -55,8 +58,10 @@ const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
   const seconds = wait === undefined ? undefined : Number(wait);
   if (seconds !== undefined && !(Number.isInteger(seconds) && seconds > 0))
     throw new StageNameError(`--alarm-wait-seconds must be a whole number of seconds, not "${wait}".`);
+  const stage = parseStageName(values.stage, '--stage');
   return {
-    stage: parseStageName(values.stage, '--stage'),
+    stage,
+    tryAlarm: values.alarm ?? stage !== 'production',
     ...(values.region ? { region: values.region } : {}),
     timing: seconds === undefined ? {} : { alarmWaitMs: seconds * 1000 },
   };
@@ -116,7 +121,13 @@ export const main = async (
     await checkAwsSetup(clients.cloudFormation);
     const stack = await readDeployedStack(clients.cloudFormation, args.stage);
     io.out(`Verifying ${stackName(args.stage)} in ${await clients.cloudFormation.config.region()}`);
-    results = await runChecks({ clients, stack, config: stageDefaults(args.stage), timing: args.timing });
+    results = await runChecks({
+      clients,
+      stack,
+      config: stageDefaults(args.stage),
+      timing: args.timing,
+      tryAlarm: args.tryAlarm,
+    });
   } catch (error) {
     if (!(error instanceof VerifySetupError)) throw error;
     io.err(`Cannot verify: ${error.message}`);
