@@ -130,6 +130,9 @@ const methodSettings = (changes: Record<string, MethodThrottle> = {}): Record<st
   ...changes,
 });
 
+/** When CloudWatch says the tried alarm changed state: by its clock, not this machine's. */
+const ALARM_SET_AT = new Date('2026-11-28T06:00:00.000Z');
+
 const OUTPUTS = [
   { OutputKey: OUTPUT.accessLogs, OutputValue: ACCESS_LOGS },
   { OutputKey: OUTPUT.functionLogs('Authorizer'), OutputValue: AUTHORIZER_LOGS },
@@ -200,6 +203,7 @@ const deployedAsConfigured = () => {
     MetricAlarms: [DEPLOYMENT_ALARM, TRIED_ALARM].map((AlarmName) => ({
       AlarmName,
       StateValue: 'OK' as const,
+      StateUpdatedTimestamp: ALARM_SET_AT,
       ActionsEnabled: true,
       AlarmActions: [TOPIC],
       OKActions: [TOPIC],
@@ -273,9 +277,12 @@ describe('npm run verify on a stage deployed as configured', () => {
       [TRIED_ALARM, 'ALARM'],
       [TRIED_ALARM, 'OK'],
     ]);
-    expect(cloudWatch.commandCalls(DescribeAlarmHistoryCommand)[0]?.args[0].input).toMatchObject({
+    expect(cloudWatch.commandCalls(DescribeAlarmHistoryCommand)[0]?.args[0].input).toEqual({
       AlarmName: TRIED_ALARM,
       HistoryItemType: 'Action',
+      // From the state change CloudWatch recorded, a second early: this machine's clock may be off.
+      StartDate: new Date('2026-11-28T05:59:59.000Z'),
+      ScanBy: 'TimestampAscending',
     });
     expect(lineOf(out, 'alarm notification')).toContain(
       `delivered its notification to ${TOPIC}; put back to OK`,

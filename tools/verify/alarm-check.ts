@@ -45,6 +45,17 @@ const recordedAction = async (
   return { state: 'none' };
 };
 
+/**
+ * When CloudWatch recorded the alarm's new state, by CloudWatch's clock (a second early, as the
+ * history's StartDate): this machine's clock may be off. This machine's time less a minute if
+ * CloudWatch does not say.
+ */
+const stateChangedAt = async (cloudWatch: CloudWatchClient, alarmName: string): Promise<Date> => {
+  const { MetricAlarms = [] } = await cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: [alarmName] }));
+  const changed = MetricAlarms[0]?.StateUpdatedTimestamp?.getTime() ?? Date.now() - 60_000;
+  return new Date(changed - 1_000);
+};
+
 export const alarmNotification = guarded('alarm notification', async (context) => {
   const { clients, stack, timing = {}, tryAlarm = true } = context;
   if (!tryAlarm)
@@ -90,7 +101,6 @@ export const alarmNotification = guarded('alarm notification', async (context) =
   const alarmName = alarm.AlarmName;
   const waitMs = timing.alarmWaitMs ?? DEFAULT_ALARM_WAIT_MS;
   const pollMs = timing.pollMs ?? DEFAULT_POLL_MS;
-  const since = new Date(Date.now() - 1_000);
   let outcome: ActionOutcome = { state: 'none' };
   let putBack: string | undefined;
   try {
@@ -102,6 +112,7 @@ export const alarmNotification = guarded('alarm notification', async (context) =
           'npm run verify: checking that this alarm notifies its topic; put back to OK right after',
       }),
     );
+    const since = await stateChangedAt(clients.cloudWatch, alarmName);
     const deadline = Date.now() + waitMs;
     for (;;) {
       outcome = await recordedAction(clients.cloudWatch, alarm, since);
