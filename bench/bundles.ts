@@ -19,7 +19,10 @@ export interface BuiltBundle {
 export interface BundlePair {
   readonly name: string;
   readonly service: BuiltBundle;
+  /** Its baseline as a raw function is usually built: esbuild's usual options, none of the stack's aliases, no map. */
   readonly baseline: BuiltBundle;
+  /** The same baseline built as the stack builds the service (esbuildOptions, aliases included): like for like. */
+  readonly sameBundling: BuiltBundle;
 }
 
 export interface BuiltBundles {
@@ -75,24 +78,33 @@ const buildAll = async (options: BuildOptions, dir: string, entries: Map<string,
 };
 
 /**
- * Every function as the stack builds it, every baseline and the peer as a raw function is usually
- * built (no source map), and the child harness (for any Node from 20 on).
+ * Every function as the stack builds it; every baseline and the peer as a raw function is usually
+ * built (the same esbuild options without the stack's aliases, infra/bundling.ts, and no source
+ * map); every baseline again as the stack builds a function (aliases and map), so that the
+ * project's code is weighed like for like apart from what the bundling gains; and the child
+ * harness (for any Node from 20 on).
  */
 export const buildBundles = async (dir: string, targets: readonly BenchTarget[]): Promise<BuiltBundles> => {
   const { entryPoints: _entry, outfile: _outfile, ...stack } = esbuildOptions('<entry>', '<outfile>');
+  const { alias: _aliases, ...usual } = stack;
   // Output paths without `.ts`: functions/get-pet/lambda.mjs (a variant's is its function's).
   const own = targets.filter((target) => !target.variantOf);
   const serviceKey = (target: BenchTarget) => target.entry.replace(/\.ts$/, '');
   const rawKey = (target: BenchTarget) => target.variantOf ?? target.name;
-  const [service, raw] = await Promise.all([
+  const [service, raw, same] = await Promise.all([
     buildAll(stack, join(dir, 'service'), new Map(own.map((target) => [serviceKey(target), target.entry]))),
     buildAll(
-      { ...stack, sourcemap: false },
+      { ...usual, sourcemap: false },
       join(dir, 'raw'),
       new Map([
         ...own.map((target): [string, string] => [target.name, target.baseline]),
         [PEER.name, PEER.entry],
       ]),
+    ),
+    buildAll(
+      stack,
+      join(dir, 'same-bundling'),
+      new Map(own.map((target): [string, string] => [target.name, target.baseline])),
     ),
     build({
       entryPoints: { child: join(PROJECT_ROOT, 'bench/child.ts') },
@@ -119,6 +131,7 @@ export const buildBundles = async (dir: string, targets: readonly BenchTarget[])
       name: target.name,
       service: bundle(service, serviceKey(target)),
       baseline: bundle(raw, rawKey(target)),
+      sameBundling: bundle(same, rawKey(target)),
     })),
     peer: bundle(raw, PEER.name),
     harness: join(dir, 'child.mjs'),

@@ -33,8 +33,12 @@ export interface ColdStartRow {
   readonly service: ColdStartSeries;
   /** Its baseline, as a raw function is usually deployed: no runtime source maps, no map. */
   readonly baseline: ColdStartSeries;
+  /** Its baseline built as the stack builds the service: what the project's own code costs, like for like. */
+  readonly sameBundling: ColdStartSeries;
   /** Service ÷ baseline within each round (the two ran back to back): what the budget reads. */
   readonly ratioPerRound: Summary;
+  /** Service ÷ the baseline built the same way, within each round. */
+  readonly sameBundlingRatioPerRound: Summary;
   /** Service ÷ the peer within each round, of the import alone (Lambda's Init Duration): their calls differ. */
   readonly peerRatioPerRound: Summary;
 }
@@ -66,7 +70,7 @@ const perRound = (a: ColdStartSeries, b: ColdStartSeries, part: 'totalMs' | 'loa
 
 /**
  * Cold starts, each a fresh process that imports one bundle and answers one event. A round runs
- * every function, its baseline, the peer, and the first function with its source map read at run
+ * every function, its baseline (as usually built, and as the stack builds), the peer, and the first function with its source map read at run
  * time, in an order that alternates between rounds, so that drift hits all alike.
  */
 export const measureColdStarts = async (
@@ -82,6 +86,11 @@ export const measureColdStarts = async (
     ...targets.flatMap((target) => [
       { key: `${target.name}/service`, target, bundle: pairOf(bundles, target.name).service.file },
       { key: `${target.name}/baseline`, target, bundle: pairOf(bundles, target.name).baseline.file },
+      {
+        key: `${target.name}/same-bundling`,
+        target,
+        bundle: pairOf(bundles, target.name).sameBundling.file,
+      },
     ]),
     { key: 'peer', target: PEER, bundle: bundles.peer.file },
     {
@@ -111,12 +120,15 @@ export const measureColdStarts = async (
     rows: targets.map((target) => {
       const service = of(`${target.name}/service`);
       const baseline = of(`${target.name}/baseline`);
+      const sameBundling = of(`${target.name}/same-bundling`);
       const ratioPerRound = perRound(service, baseline);
       return {
         name: target.name,
         service,
         baseline,
+        sameBundling,
         ratioPerRound,
+        sameBundlingRatioPerRound: perRound(service, sameBundling),
         peerRatioPerRound: perRound(service, peer, 'loadMs'),
       };
     }),

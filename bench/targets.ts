@@ -33,7 +33,10 @@ export interface BenchTarget {
   readonly event: BenchEvent;
   /** The contract's success; 200 for an Allow policy. */
   readonly status: number;
+  /** Against its baseline as a raw function is usually built and deployed. */
   readonly coldStartLimit: number;
+  /** Against its baseline built as the stack builds the service: the project's own code alone. */
+  readonly sameBundlingLimit: number;
   /** The function whose bundle it is, for a variant (measured cold and for capacity, not warm). */
   readonly variantOf?: string;
   readonly invoker: (config: FunctionConfig) => () => Promise<number>;
@@ -43,8 +46,14 @@ export interface BenchTarget {
 
 export type ChildTarget = Pick<BenchTarget, 'name' | 'tables' | 'event' | 'status' | 'environment'>;
 
-/** Cold-start budgets, against a raw function doing the same calls: reads, writes, the authorizer. */
-export const COLD_START_LIMIT = { read: 1.12, write: 1.2, authorizer: 1.06 } as const;
+/**
+ * Cold-start budgets, against a raw function doing the same calls as it is usually built and
+ * deployed (the deployment's gain counts): reads, writes, the authorizer.
+ */
+export const COLD_START_LIMIT = { read: 1.02, write: 1.1, authorizer: 1.02 } as const;
+
+/** The same, against that raw function built as the stack builds the service: the project's own code alone. */
+export const SAME_BUNDLING_LIMIT = { read: 1.12, write: 1.2, authorizer: 1.06 } as const;
 
 const BENCH_API: ApiIdentity = { accountId: '000000000000', apiId: 'bench', region: 'us-east-1' };
 
@@ -107,6 +116,7 @@ export const benchTargets = (apiKey: string, roots: readonly OperationRoot[] = O
       event,
       status: Math.min(...Object.keys(contract.responses).map(Number)),
       coldStartLimit: contract.method === 'GET' ? COLD_START_LIMIT.read : COLD_START_LIMIT.write,
+      sameBundlingLimit: contract.method === 'GET' ? SAME_BUNDLING_LIMIT.read : SAME_BUNDLING_LIMIT.write,
       invoker: (config: FunctionConfig) => invoke(root.build(config), event),
     });
     const idempotency = contract.idempotency;
@@ -134,6 +144,7 @@ export const benchTargets = (apiKey: string, roots: readonly OperationRoot[] = O
       event,
       status: 200,
       coldStartLimit: COLD_START_LIMIT.authorizer,
+      sameBundlingLimit: SAME_BUNDLING_LIMIT.authorizer,
       invoker: (config) => invoke(authorizerRoot.build(config), event),
       // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
       environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },

@@ -19,8 +19,12 @@ export const NODE_TARGET = 'node24';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
+/** Modules esbuild resolves to a smaller one of the project's (infra/bundling-shims/ says why, each). */
 export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
   'node:stream/web': './infra/bundling-shims/stream-web.ts',
+  '@aws-sdk/credential-provider-node': './infra/bundling-shims/credential-provider-node.ts',
+  'node:http': './infra/bundling-shims/http.ts',
+  'node:zlib': './infra/bundling-shims/zlib.ts',
 };
 
 /**
@@ -31,6 +35,10 @@ export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
  * - A source map beside the bundle, cut down to the project's own sources (`keepOwnSources`), read
  *   only when a function logs an error (docs/decisions/0002-no-runtime-source-maps.md).
  * - `node:stream/web` replaced by infra/bundling-shims/stream-web.ts: the rest costs every cold start.
+ * - The SDK's default credential chain replaced by its first link, the environment's credentials,
+ *   the only one Lambda uses (infra/bundling-shims/credential-provider-node.ts).
+ * - `node:http` and `node:zlib` taken without what an ESM import of them loads besides
+ *   (infra/bundling-shims/http.ts, zlib.ts): Node's fetch, HTTP/2, workers and compression streams.
  */
 export const esbuildOptions = (entry: string, outfile: string) =>
   ({

@@ -48,10 +48,6 @@ export const toHttpError = (error: unknown): HttpError => {
     );
   }
   if (error instanceof Error) {
-    // The media type is checked before the parser runs (json-body.ts): what it throws is bad JSON.
-    if (packageOf(error) === '@middy/http-json-body-parser') {
-      return invalidJson(error);
-    }
     // middy gives up shortly before the Lambda timeout, so the client gets an answer, not a 502.
     if (packageOf(error) === '@middy/core') return unavailable(error);
   }

@@ -6,12 +6,14 @@ import { validationFailed } from '#shared/http/middleware/validate-request';
 /**
  * Numbers taken exactly as sent. `JSON.parse` reads `1.0000000000000001` as 1 and
  * `9007199254740990.9` as 9007199254740991: stored, the client's value would have become another.
- * The body's text is read once more with a lossless parser (`lossless-json`, which hands each
- * number over as its text), the same on Lambda's Node 24 and the local server's Node 20, and a
- * number the service cannot hold exactly is refused, naming its field: an integer the double
- * differs from (9007199254740993; 2^53 itself is held, and refused by range), or a number with a
- * fraction or exponent whose digits do not survive the round trip through a double
- * (`isSafeNumber`).
+ * Each number is judged by its text: on Node 22 and later (Lambda's Node 24) `JSON.parse` hands a
+ * reviver each number's source text, so the one parse of the body does it
+ * (`exactNumbersReviver`); Node 20 (where the tools and tests run the functions from source) does
+ * not, so there the text is read once more with a lossless parser (`lossless-json`,
+ * `checkExactNumbers`). Either way a number the service cannot hold exactly is refused, naming
+ * its field: an integer the double differs from (9007199254740993; 2^53 itself is held, and
+ * refused by range), or a number with a fraction or exponent whose digits do not survive the
+ * round trip through a double (`isSafeNumber`).
  */
 
 /** Whether a double holds the number `text` as written. */
@@ -37,6 +39,28 @@ const inexactFields = (value: unknown, field: string): ErrorDetail[] => {
     ];
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, item]) => inexactFields(item, `${field}.${key}`));
+};
+
+/** Whether `JSON.parse` hands a reviver each number's source text (Node 22 and later). */
+export const parseGivesNumberSource = (): boolean => {
+  let given = false;
+  JSON.parse('0', (_key, value, context?: { source?: unknown }) => {
+    given = typeof context?.source === 'string';
+    return value;
+  });
+  return given;
+};
+
+/** A `JSON.parse` reviver, where it gets each number's source text: a number a double cannot hold exactly becomes Inexact. */
+export const exactNumbersReviver = (_key: string, value: unknown, context?: { source?: string }): unknown =>
+  typeof value === 'number' && context?.source !== undefined && !isExact(context.source)
+    ? new Inexact(context.source)
+    : value;
+
+/** Refuses (400 VALIDATION_FAILED, each field at fault named `body.…`) a body parsed with `exactNumbersReviver` holding an Inexact number. */
+export const refuseInexactNumbers = (value: unknown): void => {
+  const details = inexactFields(value, 'body');
+  if (details.length > 0) throw validationFailed(details);
 };
 
 /**
@@ -70,17 +94,23 @@ const isJson = (text: string): boolean => {
 };
 
 /**
- * Refuses (400 VALIDATION_FAILED) a JSON body nested deeper than MAX_BODY_DEPTH, before anything
- * walks it, and one holding a number the service cannot hold exactly, each field at fault named
- * `body.…`. Text that is not JSON is left to the JSON parser to refuse (INVALID_JSON).
+ * Refuses (400 VALIDATION_FAILED, field `body`) a JSON body nested deeper than MAX_BODY_DEPTH,
+ * before anything parses or walks it, whichever way its numbers are then read. Text that is not
+ * JSON is left to the JSON parser to refuse (INVALID_JSON).
+ */
+export const refuseDeepNesting = (text: string): void => {
+  if (nestingDepth(text) <= MAX_BODY_DEPTH || !isJson(text)) return;
+  throw validationFailed([
+    { field: 'body', message: `must not be nested more than ${MAX_BODY_DEPTH} objects or arrays deep` },
+  ]);
+};
+
+/**
+ * Refuses (400 VALIDATION_FAILED, each field at fault named `body.…`) a JSON body holding a number
+ * the service cannot hold exactly, read losslessly where `JSON.parse` gives no source text. Text
+ * that is not JSON is left to the JSON parser to refuse.
  */
 export const checkExactNumbers = (text: string): void => {
-  if (nestingDepth(text) > MAX_BODY_DEPTH) {
-    if (!isJson(text)) return;
-    throw validationFailed([
-      { field: 'body', message: `must not be nested more than ${MAX_BODY_DEPTH} objects or arrays deep` },
-    ]);
-  }
   let value: unknown;
   try {
     value = parse(text, null, {
@@ -91,6 +121,5 @@ export const checkExactNumbers = (text: string): void => {
   } catch {
     return;
   }
-  const details = inexactFields(value, 'body');
-  if (details.length > 0) throw validationFailed(details);
+  refuseInexactNumbers(value);
 };

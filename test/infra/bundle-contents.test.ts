@@ -85,6 +85,34 @@ describe("each function's bundle", () => {
     },
   );
 
+  it.each(FUNCTIONS.map((root) => root.name))(
+    "%s carries no credential provider but the environment's: none Lambda never uses, nor the STS and SSO clients they call",
+    (name) => {
+      const neverUsedInLambda = [
+        'node_modules/@aws-sdk/credential-provider-node/',
+        'node_modules/@aws-sdk/credential-provider-ini/',
+        'node_modules/@aws-sdk/credential-provider-sso/',
+        'node_modules/@aws-sdk/credential-provider-process/',
+        'node_modules/@aws-sdk/credential-provider-web-identity/',
+        'node_modules/@aws-sdk/credential-provider-http/',
+        'node_modules/@aws-sdk/credential-provider-login/',
+        'node_modules/@smithy/credential-provider-imds/',
+        'node_modules/@aws-sdk/token-providers/',
+        'node_modules/@aws-sdk/nested-clients/',
+      ];
+      for (const part of neverUsedInLambda) expect(carries(name, part), part).toBe(false);
+      expect(carries(name, 'node_modules/@aws-sdk/credential-provider-env/')).toBe(true);
+    },
+  );
+
+  it.each(FUNCTIONS.map((root) => root.name))(
+    '%s imports neither node:http nor node:zlib as an ES module (which would load fetch, HTTP/2, workers and compression streams)',
+    (name) => {
+      expect(importsOf.get(name)).not.toContain('node:http');
+      expect(importsOf.get(name)).not.toContain('node:zlib');
+    },
+  );
+
   it('of the authorizer carries no request parsing or validation and no metrics', () => {
     const parts = [
       'node_modules/@middy/http-',

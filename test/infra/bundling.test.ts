@@ -93,7 +93,12 @@ describe('bundling options', () => {
       minify: true,
       sourcemap: true,
       external: [],
-      alias: { 'node:stream/web': './infra/bundling-shims/stream-web.ts' },
+      alias: {
+        'node:stream/web': './infra/bundling-shims/stream-web.ts',
+        '@aws-sdk/credential-provider-node': './infra/bundling-shims/credential-provider-node.ts',
+        'node:http': './infra/bundling-shims/http.ts',
+        'node:zlib': './infra/bundling-shims/zlib.ts',
+      },
     });
   });
 
@@ -109,7 +114,14 @@ describe('bundling options', () => {
       sourceMap: true,
       sourcesContent: false,
       externalModules: [],
-      esbuildArgs: { '--alias': ['node:stream/web=./infra/bundling-shims/stream-web.ts'] },
+      esbuildArgs: {
+        '--alias': [
+          'node:stream/web=./infra/bundling-shims/stream-web.ts',
+          '@aws-sdk/credential-provider-node=./infra/bundling-shims/credential-provider-node.ts',
+          'node:http=./infra/bundling-shims/http.ts',
+          'node:zlib=./infra/bundling-shims/zlib.ts',
+        ],
+      },
       logLevel: 'warning',
       forceDockerBundling: false,
     });
@@ -130,6 +142,52 @@ describe('bundling options', () => {
     const { ReadableStream } = await import('node:stream/web');
 
     expect(shim.ReadableStream).toBe(ReadableStream);
+  });
+
+  it('puts in place of node:http the very module, its default export and the names the SDK takes from it', async () => {
+    const shim = await import('#infra/bundling-shims/http');
+    const http = require('node:http');
+
+    expect(shim.default).toBe(http);
+    expect(shim.Agent).toBe(http.Agent);
+    expect(shim.request).toBe(http.request);
+  });
+
+  it("puts in place of node:zlib a crc32 that is Node's own", async () => {
+    const { crc32 } = await import('#infra/bundling-shims/zlib');
+    const zlib = require('node:zlib');
+    const bytes = Buffer.from('{"TableName":"pets","Key":{"id":{"N":"1"}}}');
+
+    expect(crc32(bytes)).toBe(zlib.crc32(bytes));
+    expect(crc32(bytes, 12345)).toBe(zlib.crc32(bytes, 12345));
+    expect(crc32('text')).toBe(zlib.crc32('text'));
+  });
+
+  it("puts in place of the SDK's default credential chain its first link: the environment's credentials", async () => {
+    const { defaultProvider } = await import('#infra/bundling-shims/credential-provider-node');
+    const variables = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] as const;
+    const before = variables.map((name) => process.env[name]);
+    try {
+      process.env.AWS_ACCESS_KEY_ID = 'AKIDFROMENVIRONMENT1';
+      process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+      process.env.AWS_SESSION_TOKEN = 'token';
+      await expect(defaultProvider()()).resolves.toMatchObject({
+        accessKeyId: 'AKIDFROMENVIRONMENT1',
+        secretAccessKey: 'secret',
+        sessionToken: 'token',
+      });
+      for (const name of variables) delete process.env[name];
+      await expect(defaultProvider()()).rejects.toMatchObject({
+        name: 'CredentialsProviderError',
+        message: 'Unable to find environment variable credentials.',
+      });
+    } finally {
+      variables.forEach((name, index) => {
+        const value = before[index];
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      });
+    }
   });
 
   it('fails when an esbuild option has no NodejsFunction equivalent', () => {

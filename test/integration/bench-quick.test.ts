@@ -48,7 +48,7 @@ describe('npm run bench (quick mode)', () => {
   it('builds every function, its baseline and the peer, with sizes and the packages inside', () => {
     expect(report.bundles.map((pair) => pair.name)).toEqual(functions);
     for (const bundle of [
-      ...report.bundles.flatMap((pair) => [pair.service, pair.baseline]),
+      ...report.bundles.flatMap((pair) => [pair.service, pair.baseline, pair.sameBundling]),
       report.peerBundle,
     ]) {
       expect(bundle.bytes).toBeGreaterThan(bundle.gzipBytes);
@@ -63,12 +63,16 @@ describe('npm run bench (quick mode)', () => {
     const { rows, peer, sourceMap } = report.coldStarts;
 
     expect(rows.map((row) => row.name)).toEqual(functions);
-    for (const series of [...rows.flatMap((row) => [row.service, row.baseline]), peer, sourceMap.series]) {
+    const timed = rows.flatMap((row) => [row.service, row.baseline, row.sameBundling]);
+    for (const series of [...timed, peer, sourceMap.series]) {
       expect(series.total.n).toBe(1);
       expect(series.load.p50).toBeGreaterThan(0);
       expect(series.firstInvoke.p50).toBeGreaterThan(0);
     }
-    for (const row of rows) expect(row.peerRatioPerRound.p50 * row.ratioPerRound.p50).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.peerRatioPerRound.p50 * row.ratioPerRound.p50).toBeGreaterThan(0);
+      expect(row.sameBundlingRatioPerRound.p50).toBeGreaterThan(0);
+    }
     expect(sourceMap.name).toBe(functions[0]);
     // The map beside the bundle as the stack cuts it down: the project's sources, not esbuild's 700 KB.
     expect(sourceMap.mapBytes).toBeGreaterThan(10_000);
@@ -141,7 +145,7 @@ describe('npm run bench (quick mode)', () => {
     expect(
       judged.map((budget) => [budget.budget.replace(/\d+ pages/, 'N pages'), budget.subject, budget.verdict]),
     ).toEqual([
-      ...functions.map((name) => ['bundle size', name, 'PASS']),
+      ...functions.map((name) => ['bundle size (baseline built the same way)', name, 'PASS']),
       ['first page, 1100 vs 25 pets', 'list-pets', 'PASS'],
       ['first page, 1100 vs 25 pets', 'list-pets ?status=available', 'PASS'],
       ['every page of a walk vs its first, N pages (1100 pets)', 'list-pets', 'PASS'],
@@ -167,6 +171,11 @@ describe('npm run bench (quick mode)', () => {
     expect(timing.map((budget) => [budget.budget, budget.subject, budget.verdict])).toEqual([
       ...functions.flatMap((name) => [
         ['cold start against its baseline (median of paired ratios)', name, 'not judged in quick mode'],
+        [
+          'cold start against its baseline built the same way (median of paired ratios)',
+          name,
+          'not judged in quick mode',
+        ],
         ["init against the peer's (median of paired ratios)", name, 'not judged in quick mode'],
       ]),
       ...ownBundles.map((name) => ['warm p50', name, 'not judged in quick mode']),

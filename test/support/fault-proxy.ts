@@ -39,10 +39,16 @@ export interface AnswerFault {
   readonly times?: number;
 }
 
-/** One request as it went through: what it was, and whether a fault took its answer. */
-export interface SeenRequest {
+/** What a request was: its operation, its table, and the access key id it was signed with. */
+interface RequestSeen {
   readonly operation: string;
   readonly table: string | undefined;
+  /** From `Authorization`'s `Credential=<access key id>/…`, as SigV4 writes it. */
+  readonly accessKeyId: string | undefined;
+}
+
+/** One request as it went through: what it was, and whether a fault took its answer. */
+export interface SeenRequest extends RequestSeen {
   readonly faulted: boolean;
 }
 
@@ -57,10 +63,10 @@ class RequestReader {
   private bodyLength: number | undefined;
   private headers = '';
 
-  /** The requests completed by `chunk`: their operation and table. */
-  read(chunk: Buffer): { operation: string; table: string | undefined }[] {
+  /** The requests completed by `chunk`: what each was. */
+  read(chunk: Buffer): RequestSeen[] {
     this.buffer = Buffer.concat([this.buffer, chunk]);
-    const done: { operation: string; table: string | undefined }[] = [];
+    const done: RequestSeen[] = [];
     for (;;) {
       if (this.bodyLength === undefined) {
         const end = this.buffer.indexOf('\r\n\r\n');
@@ -82,7 +88,8 @@ class RequestReader {
       } catch {
         table = undefined;
       }
-      done.push({ operation: target, table });
+      const accessKeyId = /^authorization:.*\bCredential=([^/,\s]+)\//im.exec(this.headers)?.[1];
+      done.push({ operation: target, table, accessKeyId });
     }
   }
 }
@@ -223,7 +230,7 @@ export class FaultProxy extends EventEmitter {
   }
 
   /** A request was read in full: decides the fate of its answer. */
-  private startAnswer(link: Link, request: { operation: string; table: string | undefined }): void {
+  private startAnswer(link: Link, request: RequestSeen): void {
     const active = this.faults.find(
       ({ fault, left }) =>
         left > 0 &&

@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +9,7 @@ import {
 } from '#shared/domain/errors';
 import { invalidJson, toHttpError } from '#shared/http/error-mapper';
 import { HttpError } from '#shared/http/http-error';
+import { parseJson } from '#shared/http/middleware/json-body';
 import { retryHeaders } from '#shared/http/retry';
 import { lambdaContext } from '#tools/lambda/context';
 
@@ -50,8 +50,8 @@ describe('toHttpError', () => {
     expect(mapped.cause).toBe(cause);
   });
 
-  it("maps what middy's JSON body parser throws on malformed JSON to 400 INVALID_JSON", async () => {
-    const parser = httpJsonBodyParser();
+  it("maps what middy's JSON body parser throws on malformed JSON, as the body reader passes it on, to 400 INVALID_JSON", async () => {
+    const parser = parseJson();
     const failure = await thrownBy(() =>
       parser.before?.({
         event: { body: '{"name": "Rex",', headers: { 'content-type': 'application/json' } },

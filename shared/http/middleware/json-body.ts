@@ -3,7 +3,14 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
 import { type EndpointHandler, endpointWith, type FunctionDependencies } from '#shared/http/endpoint';
-import { checkExactNumbers } from '#shared/http/exact-numbers';
+import { invalidJson } from '#shared/http/error-mapper';
+import {
+  checkExactNumbers,
+  exactNumbersReviver,
+  parseGivesNumberSource,
+  refuseDeepNesting,
+  refuseInexactNumbers,
+} from '#shared/http/exact-numbers';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
@@ -97,8 +104,6 @@ const bodyChecks = (
     // Text from here on: middy's parser would decode base64 leniently.
     event.body = bodyText(event.body ?? '', event.isBase64Encoded);
     event.isBase64Encoded = false;
-    // Its numbers as sent: one a double cannot hold exactly is refused, never read rounded.
-    checkExactNumbers(event.body);
   },
 });
 
@@ -107,14 +112,36 @@ const bodyChecks = (
  * checked above, as RFC 9110 reads it, so the parser's own check (a case-sensitive match of
  * `Content-Type`) is off, and every error it throws is a malformed body.
  */
-const PARSER_OPTIONS: Parameters<typeof httpJsonBodyParser>[0] & {
-  readonly disableContentTypeCheck: boolean;
-} = {
-  disableContentTypeCheck: true,
-};
+type ParserOptions = Parameters<typeof httpJsonBodyParser>[0] & { readonly disableContentTypeCheck: boolean };
 
-/** The body's text as JSON values: middy's parser (the error mapper knows its errors by their package). */
-const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => httpJsonBodyParser(PARSER_OPTIONS);
+/**
+ * The body's text as JSON values, its numbers as sent (one a double cannot hold exactly is
+ * refused, never read rounded), parsed once by middy's parser where `JSON.parse` hands the reviver
+ * each number's text (Lambda's Node 24), and read once more losslessly before it where it does
+ * not (Node 20: the tools and tests, from source). Whatever the parser throws is a malformed body:
+ * the media type and the body's presence are checked before it runs.
+ */
+export const parseJson = (
+  exactInParse = parseGivesNumberSource(),
+): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+  const options: ParserOptions = {
+    disableContentTypeCheck: true,
+    ...(exactInParse ? { reviver: exactNumbersReviver } : {}),
+  };
+  const parser = httpJsonBodyParser(options);
+  return {
+    before: async (request) => {
+      refuseDeepNesting(request.event.body ?? '');
+      if (!exactInParse) checkExactNumbers(request.event.body ?? '');
+      try {
+        await parser.before?.(request);
+      } catch (error) {
+        throw invalidJson(error);
+      }
+      if (exactInParse) refuseInexactNumbers(request.event.body);
+    },
+  };
+};
 
 /**
  * JSON request bodies: the checks above, then the parser. Runs after middy's header normalizer
