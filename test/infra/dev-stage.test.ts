@@ -5,6 +5,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
 import { DEV_NAME_MAX_LENGTH, parseStageName, StageNameError } from '#infra/stage-names';
 import { DEV_PLANS } from '#infra/stage-plans';
 import { devStage, resolveStages, STAGE_DEFAULTS, stackName } from '#infra/stages';
+import { ENV } from '#shared/config';
 import { synthDevStage, synthStages, testOutdir } from '../support/pet-store-app';
 
 /**
@@ -244,7 +245,7 @@ describe('a developer stage is isolated by name', () => {
 
   it('tags its functions and metrics with its own stage', () => {
     template.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: { PETSTORE_STAGE: 'dev-ann' } },
+      Environment: { Variables: { [ENV.stage]: 'dev-ann' } },
     });
   });
 });
