@@ -31,7 +31,7 @@ import {
   ListDeploymentGroupsCommand,
 } from '@aws-sdk/client-codedeploy';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OPERATIONS } from '#functions/operations';
 import { ACCESS_LOG_FIELDS, writesData } from '#infra/constructs/pet-store-api';
 import { OUTPUT } from '#infra/outputs';
@@ -248,6 +248,10 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+});
+
+afterAll(() => {
+  for (const mock of mocks) mock.restore();
 });
 
 describe('npm run verify on a stage deployed as configured', () => {
