@@ -41,6 +41,8 @@ export interface LocalApiOptions {
   readonly plans?: Plans;
   /** The plan of the API's own key. @default the plans' default */
   readonly keyPlan?: string;
+  /** The functions' Lambda timeout, shorter for a test that waits for it. @default the stack's */
+  readonly functionTimeoutMs?: number;
 }
 
 /**
@@ -68,6 +70,7 @@ export const startLocalApi = async (label: string, options: LocalApiOptions = {}
     fairUse: options.fairUse ?? new FairUse(plans),
     ...functions,
     handlers: { ...functions.handlers, ...options.handlers?.(tables) },
+    ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
   });
   return {
     client: checkedClient(gateway.baseUrl, key),

@@ -139,6 +139,34 @@ const removeStale = (file: string, seen: LockRecord | 'unreadable') => {
   rmSync(aside, { force: true });
 };
 
+/**
+ * Refuses a lock whose server still runs; of a server that is gone, stops the DynamoDB Local it
+ * left serving `directory`, if any.
+ */
+const endGoneHolder = async (
+  held: LockRecord,
+  dataDir: string,
+  directory: string,
+  log: (line: string) => void,
+) => {
+  if (holderRuns(held)) throw new DataDirInUseError(held, dataDir);
+  const java = held.dynamoDbPid;
+  const javaArgs = java === undefined ? undefined : argumentsOf(java);
+  if (java === undefined || !javaArgs || !servesDirectory(javaArgs, directory)) {
+    log(`The server that held ${dataDir} (PID ${held.pid}) is gone: taking the directory over`);
+    return;
+  }
+  log(
+    `The server that held ${dataDir} (PID ${held.pid}) is gone and its DynamoDB Local (PID ${java}) still runs: stopping it`,
+  );
+  try {
+    await endProcess(java);
+  } catch (error) {
+    if (!(error instanceof NotPermittedError)) throw error;
+    throw new StrayDynamoDbLocalError([java], directory);
+  }
+};
+
 /** Takes the data directory for this process, before DynamoDB Local starts; cleans up after a server that is gone. */
 export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> => {
   const { lock: file, dynamoDb } = localDataPaths(options.dataDir);
@@ -157,24 +185,7 @@ export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> =>
     const held = read(file);
     if (held === 'missing') continue;
     // Never half-written (created and updated whole): an unreadable lock is damage, taken over.
-    if (held !== 'unreadable') {
-      if (holderRuns(held)) throw new DataDirInUseError(held, options.dataDir);
-      const java = held.dynamoDbPid;
-      const javaArgs = java === undefined ? undefined : argumentsOf(java);
-      if (java !== undefined && javaArgs && servesDirectory(javaArgs, directory)) {
-        log(
-          `The server that held ${options.dataDir} (PID ${held.pid}) is gone and its DynamoDB Local (PID ${java}) still runs: stopping it`,
-        );
-        try {
-          await endProcess(java);
-        } catch (error) {
-          if (!(error instanceof NotPermittedError)) throw error;
-          throw new StrayDynamoDbLocalError([java], directory);
-        }
-      } else {
-        log(`The server that held ${options.dataDir} (PID ${held.pid}) is gone: taking the directory over`);
-      }
-    }
+    if (held !== 'unreadable') await endGoneHolder(held, options.dataDir, directory, log);
     removeStale(file, held);
   }
 

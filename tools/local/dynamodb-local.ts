@@ -112,12 +112,11 @@ const waitUntilReady = async (
   throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
 };
 
-/** Starts DynamoDB Local (`-sharedDb`: every client sees the same tables) and resolves once it answers. */
-export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
-  assertJava();
-  const port = options.port ?? (await freePort());
-  const path = options.dataDir ? resolve(options.dataDir) : null;
-  if (path) ensureDataDir(path);
+/**
+ * The launcher's Java process, watched: its last error output and how it ended; killed, and its
+ * scratch directory removed, when this process exits first.
+ */
+const launch = (port: number, path: string | null) => {
   // stdin is a pipe that nothing writes to: when this process ends, however it ends, it closes
   // and the launcher stops DynamoDB Local. stderr is kept for the error message.
   const scratch = mkdtempSync(join(tmpdir(), 'dynamodb-local-scratch-'));
@@ -126,7 +125,6 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
-  // Ended, and its scratch removed, when this process exits first.
   const onExit = () => {
     child.kill('SIGKILL');
     removeScratch();
@@ -148,7 +146,16 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     process.off('exit', onExit);
     removeScratch();
   });
+  return { child, scratch, exited, ended: () => ended, errorOutput: () => errorOutput };
+};
 
+/** Starts DynamoDB Local (`-sharedDb`: every client sees the same tables) and resolves once it answers. */
+export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
+  assertJava();
+  const port = options.port ?? (await freePort());
+  const path = options.dataDir ? resolve(options.dataDir) : null;
+  if (path) ensureDataDir(path);
+  const { child, scratch, exited, ended, errorOutput } = launch(port, path);
   const endpoint = `http://127.0.0.1:${port}`;
   let stopping = false;
   // Once the process has ended, kill() signals nothing and `exited` is already settled.
@@ -160,12 +167,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     clearTimeout(timer);
   };
   try {
-    await waitUntilReady(
-      endpoint,
-      () => ended,
-      options.startTimeoutMs ?? START_TIMEOUT_MS,
-      () => errorOutput,
-    );
+    await waitUntilReady(endpoint, ended, options.startTimeoutMs ?? START_TIMEOUT_MS, errorOutput);
   } catch (error) {
     await stop();
     throw error;

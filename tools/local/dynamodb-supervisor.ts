@@ -29,6 +29,15 @@ export interface SupervisedDynamoDbLocal {
 const describeExit = ({ code, signal }: ProcessExit): string =>
   signal ? `ended by ${signal}` : `exited with code ${code}`;
 
+/** Records a stop at `now` in `stops` (oldest first) and says how many fall within the last `windowMs`. */
+const stopsWithin = (stops: number[], now: number, windowMs: number): number => {
+  stops.push(now);
+  while ((stops[0] ?? now) < now - windowMs) stops.shift();
+  return stops.length;
+};
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
  * DynamoDB Local kept running under `npm start`: a Java process that ends unasked (killed, crashed,
  * out of memory) is started again on the same port and data, each step logged. One that cannot be
@@ -49,12 +58,10 @@ export const superviseDynamoDbLocal = async (
   const watch = (database: DynamoDbLocal): void => {
     void database.exited.then(async (exit) => {
       if (stopped || database.stopping) return;
-      const now = Date.now();
-      restarts.push(now);
-      while ((restarts[0] ?? now) < now - windowMs) restarts.shift();
-      if (restarts.length > maxRestarts) {
+      const stops = stopsWithin(restarts, Date.now(), windowMs);
+      if (stops > maxRestarts) {
         options.onGiveUp(
-          `DynamoDB Local ${describeExit(exit)}, its ${restarts.length}th stop within ${windowMs / 1000} s: giving up. Its data is in ${options.dataDir}.`,
+          `DynamoDB Local ${describeExit(exit)}, its ${stops}th stop within ${windowMs / 1000} s: giving up. Its data is in ${options.dataDir}.`,
         );
         return;
       }
@@ -73,7 +80,7 @@ export const superviseDynamoDbLocal = async (
         watch(current);
       } catch (error) {
         options.onGiveUp(
-          `DynamoDB Local ${describeExit(exit)} and could not be started again: ${error instanceof Error ? error.message : String(error)}`,
+          `DynamoDB Local ${describeExit(exit)} and could not be started again: ${messageOf(error)}`,
         );
       }
     });

@@ -9,7 +9,7 @@ import { type ApiKeyRecord, recordFor } from '#shared/auth/api-key';
 import type { FunctionConfig, LogLevel } from '#shared/config';
 import { isPlanName } from '#shared/fair-use/plans';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
-import { lockDataDir } from '#tools/local/data-dir-lock';
+import { type DataDirLock, lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
@@ -83,6 +83,61 @@ export interface LocalStack extends LocalApiKey {
   stop(): Promise<void>;
 }
 
+/** The tables and the key record, created where missing; a stored record is never rewritten. */
+const prepareData = async (
+  endpoint: string,
+  tables: TableNames,
+  apiKey: string,
+  plan: string,
+): Promise<ApiKeyRecord> => {
+  const admin = createLocalClient(endpoint);
+  try {
+    await ensureTables(admin, tables);
+  } finally {
+    admin.destroy();
+  }
+  const client = createDocumentClient({ endpoint });
+  try {
+    const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys });
+    return await keys.putIfAbsent({ ...recordFor(apiKey, 'local'), plan });
+  } finally {
+    client.destroy();
+  }
+};
+
+/** The gateway in front of every function on DynamoDB at `endpoint`, every key's plan enforced. */
+const startGateway = (options: LocalStackOptions, endpoint: string, tables: TableNames, port: number) => {
+  const corsOrigins = options.corsOrigins ?? [];
+  return startLocalGateway({
+    ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
+    corsOrigins,
+    // Every key's plan enforced as in AWS: the local key's, and any made with npm run keys.
+    fairUse: new FairUse(LOCAL_PLANS),
+    port,
+    host: HOST,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.staticRoutes ? { staticRoutes: options.staticRoutes } : {}),
+  }).catch((error: unknown) => {
+    throw listenError(error, port, HOST); // taken since the check above
+  });
+};
+
+/** DynamoDB Local in the data directory, kept running (and its tables and key restored) by its supervisor. */
+const startDynamoDbLocal = (
+  options: LocalStackOptions,
+  lock: DataDirLock,
+  prepare: (endpoint: string) => Promise<unknown>,
+): Promise<SupervisedDynamoDbLocal> => {
+  const log = options.log ?? (() => undefined);
+  return superviseDynamoDbLocal({
+    dataDir: localDataPaths(options.dataDir).dynamoDb,
+    onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
+    onRestart: prepare,
+    onGiveUp: (message) => (options.onFatal ?? log)(message),
+    log,
+  });
+};
+
 /**
  * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the local
  * key, and the gateway in front of the functions. Unusable settings fail first, as LocalConfigErrors.
@@ -101,53 +156,23 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   if (!isPlanName(LOCAL_PLANS, apiKeyPlan)) throw new LocalConfigError(unknownLocalPlan(apiKeyPlan));
 
   const tables = tableNamesFor(LOCAL_TABLE_PREFIX);
-  /** The tables and the key record, created where missing; a stored record is never rewritten. */
-  const prepare = async (endpoint: string): Promise<ApiKeyRecord> => {
-    const admin = createLocalClient(endpoint);
-    try {
-      await ensureTables(admin, tables);
-    } finally {
-      admin.destroy();
-    }
-    const client = createDocumentClient({ endpoint });
-    try {
-      const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys });
-      return await keys.putIfAbsent({ ...recordFor(key.apiKey, 'local'), plan: apiKeyPlan });
-    } finally {
-      client.destroy();
-    }
-  };
-
+  const prepare = (endpoint: string) => prepareData(endpoint, tables, key.apiKey, apiKeyPlan);
   // One server per data directory's DynamoDB Local; a DynamoDB given (DYNAMODB_ENDPOINT) is no one's.
-  const corsOrigins = options.corsOrigins ?? [];
   const lock = options.dynamoDbEndpoint
     ? undefined
-    : await lockDataDir({ dataDir: options.dataDir, port, apiKey: key.apiKey, corsOrigins, log });
+    : await lockDataDir({
+        dataDir: options.dataDir,
+        port,
+        apiKey: key.apiKey,
+        corsOrigins: options.corsOrigins ?? [],
+        log,
+      });
   let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   try {
-    dynamoDbLocal = lock
-      ? await superviseDynamoDbLocal({
-          dataDir: localDataPaths(options.dataDir).dynamoDb,
-          onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
-          onRestart: prepare,
-          onGiveUp: (message) => (options.onFatal ?? log)(message),
-          log,
-        })
-      : undefined;
+    dynamoDbLocal = lock ? await startDynamoDbLocal(options, lock, prepare) : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     const stored = await prepare(endpoint);
-    const gateway = await startLocalGateway({
-      ...localFunctions({ endpoint, tables, logLevel: options.logLevel ?? 'WARN', corsOrigins }),
-      corsOrigins,
-      // Every key's plan enforced as in AWS: the local key's, and any made with npm run keys.
-      fairUse: new FairUse(LOCAL_PLANS),
-      port,
-      host: HOST,
-      ...(options.log ? { log: options.log } : {}),
-      ...(options.staticRoutes ? { staticRoutes: options.staticRoutes } : {}),
-    }).catch((error: unknown) => {
-      throw listenError(error, port, HOST); // taken since the check above
-    });
+    const gateway = await startGateway(options, endpoint, tables, port);
     lock?.update({ port: gateway.port });
     const running = dynamoDbLocal;
     return {

@@ -24,7 +24,13 @@ export type RouteMatch =
  * a function would act on a pet other than the one the request named. API Gateway matches the
  * path it was sent (docs/aws-ledger.md), so nothing here rewrites it.
  */
-export const requestTarget = (target: string): { pathname: string; searchParams: URLSearchParams } => {
+/** A request target's path, as sent, and its query. */
+export interface RequestTarget {
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
+}
+
+export const requestTarget = (target: string): RequestTarget => {
   // An absolute-form target (`http://host/path`) names its path after the authority.
   const originForm = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '') || '/';
   const query = originForm.indexOf('?');

@@ -1,21 +1,66 @@
-import type { LimitFunction } from 'p-limit';
 import type { Deadline } from '#shared/deadline';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /**
- * Runs `work` when its turn comes, unless the request's `deadline` passes first (then INTEGRATION_TIMEOUT):
- * in AWS no request waits for a turn, so none may wait past its deadline here.
+ * Turns to run requests, at most `concurrency` at once, shared in rotation between callers: each
+ * caller waits in a line of its own, and a free turn goes to the next caller in the round, so
+ * one caller's burst delays another's request by one turn, not by the whole burst. In AWS no
+ * request waits for a turn (Lambda scales out); here one process and one DynamoDB Local serve
+ * every request (docs/aws-ledger.md, "Lambda under load").
  */
-export const inTurn = <T>(limit: LimitFunction, deadline: Deadline, work: () => Promise<T>): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    let expired = false;
-    const timer = setTimeout(() => {
-      expired = true;
-      reject(GatewayRefusal.of('INTEGRATION_TIMEOUT'));
-    }, deadline.remainingMs());
-    limit(async () => {
-      if (expired) return;
-      clearTimeout(timer);
-      await work().then(resolve, reject);
+export class Turns {
+  private running = 0;
+  /** Each caller's waiting requests, callers in the order their next turn comes. */
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  constructor(private readonly concurrency: number) {}
+
+  /**
+   * Runs `work` at `caller`'s next turn, unless the request's `deadline` passes first (then
+   * INTEGRATION_TIMEOUT): in AWS no request waits for a turn, so none may wait past its deadline here.
+   */
+  run<T>(caller: string, deadline: Deadline, work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        clearTimeout(timer);
+        this.running += 1;
+        Promise.resolve()
+          .then(work)
+          .then(resolve, reject)
+          .finally(() => {
+            this.running -= 1;
+            this.startNext();
+          });
+      };
+      const timer = setTimeout(() => {
+        this.withdraw(caller, start);
+        reject(GatewayRefusal.of('INTEGRATION_TIMEOUT'));
+      }, deadline.remainingMs());
+      const line = this.waiting.get(caller);
+      // A caller already waiting keeps its place in the round; a new one joins at its back.
+      if (line) line.push(start);
+      else this.waiting.set(caller, [start]);
+      this.startNext();
     });
-  });
+  }
+
+  /** Gives free turns to the callers whose turn it is, each then to the back of the round. */
+  private startNext(): void {
+    while (this.running < this.concurrency) {
+      const next = this.waiting.entries().next();
+      if (next.done) return;
+      const [caller, line] = next.value;
+      const start = line.shift();
+      this.waiting.delete(caller);
+      if (line.length > 0) this.waiting.set(caller, line);
+      start?.();
+    }
+  }
+
+  private withdraw(caller: string, start: () => void): void {
+    const line = this.waiting.get(caller) ?? [];
+    const index = line.indexOf(start);
+    if (index >= 0) line.splice(index, 1);
+    if (line.length === 0) this.waiting.delete(caller);
+  }
+}

@@ -1,0 +1,56 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { lambdaContext } from '#tools/lambda/context';
+import { inInvocationStore } from '#tools/lambda/invoke-store';
+import { GatewayRefusal } from '#tools/local/gateway-refusal';
+import type { GatewaySetup } from '#tools/local/gateway-setup';
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * The handler's result, or TIMED_OUT once `timeoutMs` have passed: then Lambda has ended the
+ * invocation ("Task timed out"), and whatever the handler does later reaches no one.
+ */
+const withinTimeout = async <T>(invocation: Promise<T>, timeoutMs: number): Promise<T | typeof TIMED_OUT> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+  });
+  // Its later failure is as unseen as its later result.
+  invocation.catch(() => undefined);
+  try {
+    return await Promise.race([invocation, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * One invocation of an operation's function, as Lambda runs it for API Gateway: its result, or
+ * INTEGRATION_FAILURE for a function that throws or is still running at its timeout (to API
+ * Gateway both are a function error: docs/aws-ledger.md, "Header and body limits, timeouts").
+ */
+export const invokeFunction = async (
+  setup: GatewaySetup,
+  operationId: string,
+  event: APIGatewayProxyEvent,
+): Promise<unknown> => {
+  const handler = setup.handlers[operationId];
+  const timeoutMs = setup.functionTimeoutMs;
+  let result: unknown;
+  try {
+    if (!handler) throw new Error(`No handler for ${operationId}`);
+    const invocation = inInvocationStore(handler)(event, lambdaContext(operationId, { timeoutMs }));
+    result = await withinTimeout(invocation, timeoutMs);
+  } catch {
+    // A function that throws is an integration failure to API Gateway, never a stack trace.
+    throw GatewayRefusal.of('INTEGRATION_FAILURE');
+  }
+  if (result === TIMED_OUT) {
+    const requestId = event.requestContext.extendedRequestId ?? '-';
+    setup.log?.(
+      `${operationId}: Task timed out after ${(timeoutMs / 1_000).toFixed(2)} seconds ${requestId}`,
+    );
+    throw GatewayRefusal.of('INTEGRATION_FAILURE');
+  }
+  return result;
+};

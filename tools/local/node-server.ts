@@ -1,0 +1,123 @@
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ERROR_STATUS } from '#shared/http/error-body';
+import { newRequestId } from '#tools/lambda/events';
+import { GatewayRefusal } from '#tools/local/gateway-refusal';
+import type { GatewaySetup, LocalGatewayOptions } from '#tools/local/gateway-setup';
+import {
+  afterAnswer,
+  expectationRefusal,
+  framingRefusal,
+  parserRefusal,
+  rawRefusal,
+  refuseBodyRead,
+  sendRefusal,
+} from '#tools/local/http-io';
+import { originOf, type RequestContext } from '#tools/local/routed-request';
+import { serveRequest } from '#tools/local/serve-request';
+
+/** The answer each socket is writing now: a parser error must not write over it. */
+type Answering = WeakMap<Socket, ServerResponse>;
+
+/** A failure's answer: a refusal as itself, anything else logged and answered DEFAULT_5XX. */
+const answerFailure = (
+  setup: GatewaySetup,
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: RequestContext,
+  error: unknown,
+): number => {
+  const cors = { allowed: setup.corsOrigins, origin: originOf(request) };
+  if (error instanceof GatewayRefusal) {
+    return sendRefusal(response, error, context.requestId, cors, context.authorizer);
+  }
+  setup.log?.(
+    `gateway error: ${error instanceof Error ? error.message : String(error)} ${context.requestId}`,
+  );
+  return sendRefusal(response, GatewayRefusal.of('DEFAULT_5XX'), context.requestId, cors);
+};
+
+/** A request to its answer and its log line; `refused`: answered with it, without being served. */
+const handle = (
+  setup: GatewaySetup,
+  answering: Answering,
+  request: IncomingMessage,
+  response: ServerResponse,
+  refused?: GatewayRefusal,
+): void => {
+  const started = performance.now();
+  const context: RequestContext = { requestId: newRequestId() };
+  answering.set(request.socket, response);
+  response.once('finish', () => {
+    // A later pipelined request's answer may be the socket's now.
+    if (answering.get(request.socket) === response) answering.delete(request.socket);
+  });
+  (refused ? Promise.reject(refused) : serveRequest(setup, request, response, context))
+    .catch((error: unknown) => answerFailure(setup, request, response, context, error))
+    .then((status) => {
+      // The path only: a query string may carry anything, a key sent by mistake included.
+      const path = (request.url ?? '/').split('?')[0];
+      const ms = (performance.now() - started).toFixed(1);
+      setup.log?.(`${request.method} ${path} ${status} ${ms}ms ${context.requestId}`);
+    });
+};
+
+/**
+ * What Node's parser refuses never becomes a request: answered here, after the answers of the
+ * requests before it on the socket, unless the client is gone.
+ */
+const answerClientError = (
+  setup: GatewaySetup,
+  answering: Answering,
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+): void => {
+  const refusal = parserRefusal(error);
+  // Within a body being read (a malformed chunk): the request's own answer, and its one log line.
+  if (refusal && refuseBodyRead(socket, refusal)) return;
+  if (!refusal || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // One answer per request, in order (RFC 9112, 9.3.2): the requests before it are answered first.
+  afterAnswer(answering.get(socket), () => {
+    const requestId = newRequestId();
+    socket.end(rawRefusal(refusal, requestId));
+    setup.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
+  });
+};
+
+/** Node's HTTP server, every request it parses (and every one it cannot) answered as the gateway's. */
+export const gatewayServer = (setup: GatewaySetup, timeouts: LocalGatewayOptions['timeouts']): Server => {
+  const answering: Answering = new WeakMap();
+  const serve = (request: IncomingMessage, response: ServerResponse, refused?: GatewayRefusal) =>
+    handle(setup, answering, request, response, refused);
+  const server = createServer(
+    {
+      // Checked in framingRefusal, to answer with the Error object rather than Node's bare 400.
+      requireHostHeader: false,
+      // Node's own defaults where undefined.
+      headersTimeout: timeouts?.headersTimeoutMs,
+      requestTimeout: timeouts?.requestTimeoutMs,
+      connectionsCheckingInterval: timeouts?.connectionsCheckingIntervalMs,
+    },
+    (request, response) => serve(request, response, framingRefusal(request)),
+  );
+  // Node silently drops headers past the first thousand (a repeated Authorization among them): 0 is
+  // no limit; the header size limit (16 KiB, answered 431) bounds them instead.
+  server.maxHeadersCount = 0;
+  // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
+  server.on('checkExpectation', (request, response) => serve(request, response, expectationRefusal(request)));
+  // CONNECT has no resource here: the same steps as any method answer it (404, or 401/405), then close.
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket);
+    response.once('finish', () => socket.end());
+    serve(request, response, framingRefusal(request));
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
+    answerClientError(setup, answering, error, socket),
+  );
+  return server;
+};

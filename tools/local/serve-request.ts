@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Deadline, REQUEST_BUDGET_MS } from '#shared/deadline';
+import {
+  answerHeaders,
+  corsAllowedHeaders,
+  gatewayResponse,
+  preflight,
+} from '#shared/http/gateway-behaviour';
+import { BASE_PATH } from '#shared/http/paths';
+import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
+import { RESPONSE_HEADERS } from '#shared/http/responses';
+import { serveBehindAuthorizer } from '#tools/local/behind-authorizer';
+import { GatewayRefusal } from '#tools/local/gateway-refusal';
+import type { GatewaySetup } from '#tools/local/gateway-setup';
+import { headerPairs, readBody, valuesOf } from '#tools/local/http-io';
+import { mockRefuses, originOf, type RequestContext } from '#tools/local/routed-request';
+import { type RouteMatch, requestTarget, route } from '#tools/local/routing';
+import { staticFile } from '#tools/local/static-files';
+
+/** The path of a GET outside the stage, where a static file may be; none for any other request. */
+const staticPathOf = (request: IncomingMessage): string | undefined => {
+  const { pathname } = requestTarget(request.url ?? '/');
+  const inStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
+  return request.method === 'GET' && !inStage ? pathname : undefined;
+};
+
+/** The static file at `path`: 200 with it, without a key; undefined when there is none. */
+const serveStaticFile = async (
+  setup: GatewaySetup,
+  path: string,
+  response: ServerResponse,
+  requestId: string,
+): Promise<number | undefined> => {
+  const file = staticFile(await setup.staticRoutes, path);
+  if (!file) return undefined;
+  response
+    .writeHead(200, {
+      ...RESPONSE_HEADERS,
+      'Content-Type': file.contentType,
+      [REQUEST_ID_HEADER]: requestId,
+      [API_GATEWAY_ID_HEADER]: requestId,
+    })
+    .end(file.body);
+  return 200;
+};
+
+/** API Gateway's 404 for a path it has no resource for; where the reference is served, it says where the paths are listed. */
+const noResource = async (setup: GatewaySetup): Promise<GatewayRefusal> => {
+  const answer = gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
+  const docs = staticFile(await setup.staticRoutes.catch(() => ({})), '/docs');
+  const message = `${answer.error.message}: the API's paths are listed at /docs`;
+  return new GatewayRefusal(docs ? { ...answer, error: { ...answer.error, message } } : answer);
+};
+
+/** The OPTIONS mock: no key, no function, no body. */
+const answerPreflight = (
+  setup: GatewaySetup,
+  request: IncomingMessage,
+  response: ServerResponse,
+  match: Extract<RouteMatch, { kind: 'preflight' }>,
+  context: RequestContext,
+): number => {
+  if (mockRefuses(headerPairs(request))) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
+  const answer = preflight(match.allow, corsAllowedHeaders(setup.operations));
+  response.writeHead(answer.status, {
+    ...answerHeaders(answer, setup.corsOrigins, originOf(request), context),
+    [API_GATEWAY_ID_HEADER]: context.requestId,
+  });
+  response.end();
+  return answer.status;
+};
+
+/**
+ * One request, in API Gateway's order: body size, route, authorizer, the key's plan, 405,
+ * function. Returns the status answered; throws a GatewayRefusal for an answer of the gateway's own.
+ */
+export const serveRequest = async (
+  setup: GatewaySetup,
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: RequestContext,
+): Promise<number> => {
+  const staticPath = staticPathOf(request);
+  // Only then a wait: any other request's body is read at once, before Node's parser can refuse it.
+  const served = staticPath && (await serveStaticFile(setup, staticPath, response, context.requestId));
+  if (served) return served;
+  const method = request.method ?? 'GET';
+  const url = requestTarget(request.url ?? '/');
+  const body = await readBody(request, setup.maxPayloadBytes);
+  // requestTimeEpoch: the deadline counts from here, its wait for a turn and the authorizer included.
+  const received = new Date();
+  const deadline = Deadline.in(REQUEST_BUDGET_MS, received.getTime());
+  const match = route(method, url.pathname, setup.operations);
+  if (match.kind === 'no-resource') throw await noResource(setup);
+  if (match.kind === 'preflight') return answerPreflight(setup, request, response, match, context);
+  const headers = headerPairs(request);
+  const routed = { request, context, method, url, headers, body, received, deadline, match };
+  // Turns go round the callers, each known by its token as the authorizer's cache knows it.
+  const caller = valuesOf(headers, 'authorization').join('\n');
+  // In AWS the authorizer starts on arrival, so its lookup ends within the deadline however late it starts.
+  return setup.turns.run(caller, deadline, () => serveBehindAuthorizer(setup, routed, response));
+};
