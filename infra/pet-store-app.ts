@@ -2,7 +2,7 @@ import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ControlTowerChecks } from '#infra/control-tower';
 import { PetStoreStack } from '#infra/pet-store-stack';
-import { resolveStages, type StageName, stackName } from '#infra/stages';
+import { type DevStageName, resolveStages, type StageName, stackName } from '#infra/stages';
 import type { OperationFunction } from '#shared/composition/function';
 
 export interface PetStoreAppOptions extends AppProps {
@@ -23,7 +23,9 @@ export interface PetStoreAppOptions extends AppProps {
 
 export interface PetStoreApp {
   readonly app: App;
-  readonly stacks: Readonly<Record<StageName, PetStoreStack>>;
+  /** Staging's and production's, and a `dev-<name>` stage's when the context `stage` names one. */
+  readonly stacks: Readonly<Record<StageName, PetStoreStack>> &
+    Readonly<Partial<Record<DevStageName, PetStoreStack>>>;
 }
 
 /**
@@ -40,7 +42,7 @@ export const createPetStoreApp = (options: PetStoreAppOptions = {}): PetStoreApp
       stage.name,
       new PetStoreStack(app, stackName(stage.name), { stage, ...(operations ? { operations } : {}) }),
     ]),
-  ) as Record<StageName, PetStoreStack>;
+  ) as PetStoreApp['stacks'];
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   if (controlTowerChecks) Validations.of(app).addPlugins(new ControlTowerChecks());
   return { app, stacks };
