@@ -87,7 +87,7 @@ const buildAll = async (options: BuildOptions, dir: string, entries: Map<string,
 export const buildBundles = async (dir: string, targets: readonly BenchTarget[]): Promise<BuiltBundles> => {
   const { entryPoints: _entry, outfile: _outfile, ...stack } = esbuildOptions('<entry>', '<outfile>');
   const { alias: _aliases, ...usual } = stack;
-  // Output paths without `.ts`: functions/get-pet/lambda.mjs (a variant's is its function's).
+  // Output paths without `.ts`: .build/entries/get-pet.mjs (a variant's is its function's).
   const own = targets.filter((target) => !target.variantOf);
   const serviceKey = (target: BenchTarget) => target.entry.replace(/\.ts$/, '');
   const rawKey = (target: BenchTarget) => target.variantOf ?? target.name;

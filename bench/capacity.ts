@@ -1,5 +1,6 @@
-import { listPetsRoot } from '#functions/list-pets/root';
+import { listPetsFunction } from '#functions/list-pets';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
+import { kebabName } from '#shared/composition/function';
 import { lambdaContext } from '#tools/lambda/context';
 import { type BuiltBundles, pairOf } from './bundles';
 import { type Children, runChild } from './children';
@@ -7,7 +8,7 @@ import { BENCH_CONTEXT, freshRequest } from './lambda-context';
 import type { Meter, MeteredCall } from './metering';
 import type { BenchSettings } from './settings';
 import { type Admin, restorerOf, seedPets } from './tables';
-import { type BenchTarget, benchConfig, folderOf, requestTo } from './targets';
+import { type BenchTarget, benchConfig, requestTo } from './targets';
 
 export interface RequestCost {
   readonly readUnits: number;
@@ -92,7 +93,7 @@ export const measureCapacity = async (
   const requests = settings.capacityRequests;
   const config = benchConfig(meter.endpoint, options.names);
   const children = { ...options.children, endpoint: meter.endpoint, names: options.names };
-  const list = listPetsRoot.build(config);
+  const list = listPetsFunction.build(config);
   const writes = (target: BenchTarget) => 'httpMethod' in target.event && target.event.httpMethod !== 'GET';
   // Reads first, writes last: every create adds a pet, and the reads see exactly `pets` of them.
   const ordered = [...options.targets].sort((a, b) => Number(writes(a)) - Number(writes(b)));
@@ -142,7 +143,7 @@ export const measureCapacity = async (
     do {
       const params: Record<string, string> = query ? { status: 'available' } : {};
       if (cursor) params.cursor = cursor;
-      const event = requestTo(listPetsRoot.operation, { query: params });
+      const event = requestTo(listPetsFunction.operation, { query: params });
       const { result, calls } = await metered(
         () => list(freshRequest(event), lambdaContext('bench', BENCH_CONTEXT)),
         (answer) => answer.statusCode,
@@ -175,7 +176,7 @@ export const measureCapacity = async (
   const largeWalks = [await walk(''), await walk('?status=available')];
   const large = await measureAt();
   return {
-    listing: folderOf(listPetsRoot.entry),
+    listing: kebabName(listPetsFunction.name),
     rows: [...small, ...large],
     walks: [...smallWalks, ...largeWalks],
   };

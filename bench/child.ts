@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#tools/lambda/context';
-import { BENCH_CONTEXT, freshRequest, outcomeOf } from './lambda-context';
+import { BENCH_CONTEXT, freshRequest, outcomeOf, removesItsPet } from './lambda-context';
 
 /**
  * The bench's stand-in for Lambda's runtime: `child.mjs <result.json> <iterations> <warm-up> <event
@@ -24,10 +24,9 @@ for (const bundle of bundles) {
 }
 
 // Loaded after the imports are timed, and only for a removal: the SDK weighs on no bundle's init.
-const subject =
-  (event as { httpMethod?: string }).httpMethod === 'DELETE'
-    ? await import('./tables').then(({ freshSubjectInChild }) => freshSubjectInChild(event))
-    : async () => {};
+const subject = removesItsPet(event)
+  ? await import('./tables').then(({ freshSubjectInChild }) => freshSubjectInChild(event))
+  : async () => {};
 const samples = handlers.map((): number[] => []);
 const statuses = handlers.map(() => new Set<number>());
 for (let round = -Number(warmup); round < Number(iterations); round++) {

@@ -37,3 +37,23 @@ export const freshRequest = <E>(stored: E): E => {
   }
   return event;
 };
+
+/**
+ * Whether a request changes or removes the pet it names (a write to `/pets/{petId}`: PATCH,
+ * DELETE, any such operation the list gains): each must find its pet as seeded to measure a
+ * whole change, so the bench puts it back, or gives it one of its own.
+ */
+export const changesItsPet = (event: unknown): boolean => {
+  const { httpMethod = 'GET', pathParameters } = event as {
+    httpMethod?: string;
+    pathParameters?: Record<string, string> | null;
+  };
+  return !['GET', 'HEAD', 'OPTIONS', 'POST'].includes(httpMethod) && pathParameters?.petId !== undefined;
+};
+
+/**
+ * Whether a request removes the pet it names: in a child, each gets a pet of its own, which it
+ * removes (a change there would leave its pet behind, in the listings the bench walks after).
+ */
+export const removesItsPet = (event: unknown): boolean =>
+  changesItsPet(event) && (event as { httpMethod?: string }).httpMethod === 'DELETE';

@@ -1,8 +1,9 @@
-import { createPetRoot } from '#functions/create-pet/root';
+import { createPetFunction } from '#functions/create-pet';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { ALL_TABLES, type TableDesign } from '#shared/adapters/dynamodb/table-design';
+import { kebabName } from '#shared/composition/function';
 import type { Meter, MeteredCall } from './metering';
-import { benchConfig, folderOf, invoke, requestTo } from './targets';
+import { benchConfig, invoke, requestTo } from './targets';
 
 /**
  * The partition-load model: DynamoDB Local has one partition, so it cannot show a hot key. During
@@ -79,10 +80,10 @@ export const measurePartitionLoad = async (options: {
   readonly createsPerInstance: number;
 }): Promise<PartitionLoad> => {
   const config = benchConfig(options.meter.endpoint, options.names);
-  const contract = createPetRoot.operation;
+  const contract = createPetFunction.operation;
   await Promise.all(
     Array.from({ length: options.instances }, async (_, instance) => {
-      const handler = createPetRoot.build(config);
+      const handler = createPetFunction.build(config);
       for (let index = 0; index < options.createsPerInstance; index++) {
         const event = requestTo(contract);
         event.body = JSON.stringify({ name: `Load ${instance}-${index}`, categoryId: 1 + (index % 12) });
@@ -105,7 +106,7 @@ export const measurePartitionLoad = async (options: {
   if (!top) throw new Error('The run wrote nothing');
   const creates = options.instances * options.createsPerInstance;
   return {
-    subject: folderOf(createPetRoot.entry),
+    subject: kebabName(createPetFunction.name),
     creates,
     instances: options.instances,
     writeUnits,

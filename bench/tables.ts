@@ -14,6 +14,7 @@ import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { ENV } from '#shared/config';
 import { PET_STATUSES } from '#shared/domain/pet';
+import { changesItsPet } from './lambda-context';
 import { SETUP_AGENT } from './metering';
 
 export interface Admin {
@@ -47,20 +48,14 @@ const seededPet = (id: number) =>
     status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
   });
 
-/** Requests that change or remove the pet they name: each must find it as seeded to measure a whole change. */
-const CHANGES_ITS_PET = new Set(['PATCH', 'DELETE']);
-
 /**
  * In-process, where requests run one after the other: after each request that changes or removes
  * its pet (PATCH, DELETE), the pet put back as seeded, outside the meter, so every change moves
  * it from its seeded status, every removal finds it, and so do the reads after them.
  */
 export const restorerOf = (event: unknown, admin: () => Admin, table: string): (() => Promise<void>) => {
-  const { httpMethod, pathParameters } = event as {
-    httpMethod?: string;
-    pathParameters?: Record<string, string>;
-  };
-  if (!CHANGES_ITS_PET.has(httpMethod ?? '')) return async () => {};
+  if (!changesItsPet(event)) return async () => {};
+  const { pathParameters } = event as { pathParameters?: Record<string, string> };
   const { doc } = admin();
   const Item = seededPet(Number(pathParameters?.petId));
   return async () => void (await doc.send(new PutCommand({ TableName: table, Item })));
@@ -74,7 +69,7 @@ export const restorerOf = (event: unknown, admin: () => Admin, table: string): (
  * above 2^52, far past any id the sequence hands out.
  */
 export const freshSubjectInChild = (event: unknown): ((request: unknown) => Promise<void>) => {
-  if (!CHANGES_ITS_PET.has((event as { httpMethod?: string }).httpMethod ?? '')) return async () => {};
+  if (!changesItsPet(event)) return async () => {};
   const doc = DynamoDBDocumentClient.from(
     createLocalClient(process.env[ENV.dynamoDbEndpoint] ?? '', { customUserAgent: SETUP_AGENT }),
   );

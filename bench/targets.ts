@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { getPetRoot } from '#functions/get-pet/root';
+import { authorizerFunction } from '#functions/authorizer';
+import { getPetFunction } from '#functions/get-pet';
 import { OPERATIONS } from '#functions/operations';
 import { functionEnvironment } from '#infra/constructs/api-function';
+import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { STAGE_DEFAULTS } from '#infra/stages';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
-import type { OperationRoot } from '#shared/composition/root';
+import { kebabName, type OperationFunction } from '#shared/composition/function';
 import { ENV, type FunctionConfig, type TableKey } from '#shared/config';
 import type { Operation } from '#shared/operations/operation';
 import { lambdaContext } from '#tools/lambda/context';
@@ -23,9 +24,9 @@ type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
  * needs only its baseline, `bench/baselines/<its folder>.ts`), or the authorizer.
  */
 export interface BenchTarget {
-  /** Its folder in functions/ (`get-pet`); a variant adds what it sends (`create-pet-idempotent`). */
+  /** Its name in kebab case (`get-pet`); a variant adds what it sends (`create-pet-idempotent`). */
   readonly name: string;
-  /** Relative to the project root. */
+  /** Its generated Lambda entry, relative to the project root. */
   readonly entry: string;
   readonly baseline: string;
   readonly tables: readonly TableKey[];
@@ -58,9 +59,6 @@ export const SAME_BUNDLING_LIMIT = { read: 1.12, write: 1.2, authorizer: 1.06 } 
 const BENCH_API: ApiIdentity = { accountId: '000000000000', apiId: 'bench', region: 'us-east-1' };
 
 const FIRST_PET_ID = '1';
-
-/** The bench's name of a function: `functions/list-pets/lambda.ts` → `list-pets`. */
-export const folderOf = (entry: string): string => entry.split('/').at(-2) ?? entry;
 
 const baselineOf = (name: string): string => {
   const file = `bench/baselines/${name}.ts`;
@@ -105,12 +103,15 @@ export const invoke =
     outcomeOf(await handler(freshRequest(event), lambdaContext('bench', BENCH_CONTEXT)));
 
 /** Every function of the stack as the bench measures it; the authorizer accepts `apiKey`. */
-export const benchTargets = (apiKey: string, roots: readonly OperationRoot[] = OPERATIONS): BenchTarget[] => {
-  const operations = roots.flatMap((root): BenchTarget[] => {
+export const benchTargets = (
+  apiKey: string,
+  functions: readonly OperationFunction[] = OPERATIONS,
+): BenchTarget[] => {
+  const operations = functions.flatMap((root): BenchTarget[] => {
     const contract = root.operation;
-    const name = folderOf(root.entry);
+    const name = kebabName(root.name);
     const target = (event: APIGatewayProxyEvent) => ({
-      entry: root.entry,
+      entry: lambdaEntry(root),
       baseline: baselineOf(name),
       tables: root.tables,
       event,
@@ -137,15 +138,15 @@ export const benchTargets = (apiKey: string, roots: readonly OperationRoot[] = O
   return [
     ...operations,
     {
-      name: folderOf(authorizerRoot.entry),
-      entry: authorizerRoot.entry,
-      baseline: baselineOf(folderOf(authorizerRoot.entry)),
-      tables: authorizerRoot.tables,
+      name: kebabName(authorizerFunction.name),
+      entry: lambdaEntry(authorizerFunction),
+      baseline: baselineOf(kebabName(authorizerFunction.name)),
+      tables: authorizerFunction.tables,
       event,
       status: 200,
       coldStartLimit: COLD_START_LIMIT.authorizer,
       sameBundlingLimit: SAME_BUNDLING_LIMIT.authorizer,
-      invoker: (config) => invoke(authorizerRoot.build(config), event),
+      invoker: (config) => invoke(authorizerFunction.build(config), event),
       // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
       environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },
     },
@@ -156,8 +157,8 @@ export const benchTargets = (apiKey: string, roots: readonly OperationRoot[] = O
 export const PEER = {
   name: 'peer',
   entry: 'bench/peer.ts',
-  tables: getPetRoot.tables,
-  event: requestTo(getPetRoot.operation),
+  tables: getPetFunction.tables,
+  event: requestTo(getPetFunction.operation),
   status: 200,
 } as const satisfies ChildTarget & { entry: string };
 

@@ -2,8 +2,8 @@ import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ControlTowerChecks } from '#infra/control-tower';
 import { PetStoreStack } from '#infra/pet-store-stack';
-import { resolveStages, type StageName, stackName } from '#infra/stages';
-import type { OperationRoot } from '#shared/composition/root';
+import { type DevStageName, resolveStages, type StageName, stackName } from '#infra/stages';
+import type { OperationFunction } from '#shared/composition/function';
 
 export interface PetStoreAppOptions extends AppProps {
   /** The process environment: where `CDK_DEFAULT_ACCOUNT` / `CDK_DEFAULT_REGION` come from. */
@@ -18,12 +18,14 @@ export interface PetStoreAppOptions extends AppProps {
    * The operations each stack serves.
    * @default OPERATIONS (functions/operations.ts)
    */
-  readonly operations?: readonly OperationRoot[];
+  readonly operations?: readonly OperationFunction[];
 }
 
 export interface PetStoreApp {
   readonly app: App;
-  readonly stacks: Readonly<Record<StageName, PetStoreStack>>;
+  /** Staging's and production's, and a `dev-<name>` stage's when the context `stage` names one. */
+  readonly stacks: Readonly<Record<StageName, PetStoreStack>> &
+    Readonly<Partial<Record<DevStageName, PetStoreStack>>>;
 }
 
 /**
@@ -40,7 +42,7 @@ export const createPetStoreApp = (options: PetStoreAppOptions = {}): PetStoreApp
       stage.name,
       new PetStoreStack(app, stackName(stage.name), { stage, ...(operations ? { operations } : {}) }),
     ]),
-  ) as Record<StageName, PetStoreStack>;
+  ) as PetStoreApp['stacks'];
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   if (controlTowerChecks) Validations.of(app).addPlugins(new ControlTowerChecks());
   return { app, stacks };

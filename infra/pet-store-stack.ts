@@ -2,8 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { authorizer as authorizerContract } from '#functions/authorizer/contract';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
 import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
@@ -11,19 +10,26 @@ import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
+import { lambdaEntry } from '#infra/lambda-entries';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import type { OperationRoot } from '#shared/composition/root';
+import type { OperationFunction } from '#shared/composition/function';
 import { ENV } from '#shared/config';
+import type { Operation } from '#shared/operations/operation';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly stage: StageConfig;
   /** @default OPERATIONS (functions/operations.ts) */
-  readonly operations?: readonly OperationRoot[];
+  readonly operations?: readonly OperationFunction[];
 }
 
-const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+/** A function's name as its construct, alarms, deployment group and outputs carry it (`ListPets`). */
+export const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** An operation's function's description, as the console shows it: `GET /pets (listPets)`. */
+export const describeOperation = ({ method, path, operationId }: Operation): string =>
+  `${method} ${path} (${operationId})`;
 
 /** The whole service for one stage: tables, functions, the API, alarms, gradual deployments, outputs. */
 export class PetStoreStack extends Stack {
@@ -90,14 +96,15 @@ export class PetStoreStack extends Stack {
     };
   }
 
-  /** One function per operation, from its composition root: entry, grants, table variables, CORS origins. */
-  private operationFunctions(operations: readonly OperationRoot[]): Record<string, ApiFunction> {
+  /** One function per operation, from its module: generated entry, grants, table variables, CORS origins. */
+  private operationFunctions(operations: readonly OperationFunction[]): Record<string, ApiFunction> {
     return Object.fromEntries(
-      operations.map(({ operation, entry, data }) => {
+      operations.map((operationFunction) => {
+        const { operation, data } = operationFunction;
         const fn = new ApiFunction(this, pascal(operation.operationId), {
           ...this.functionProps,
-          entry,
-          description: `${operation.method} ${operation.path} (${operation.operationId})`,
+          entry: lambdaEntry(operationFunction),
+          description: describeOperation(operation),
         });
         this.grantData(fn, data);
         // The functions answer with the CORS headers of the stage's origins (none: no variable).
@@ -111,13 +118,13 @@ export class PetStoreStack extends Stack {
 
   /** The TOKEN authorizer's function, with its shorter timeout and its one grant. */
   private authorizerFunction(): ApiFunction {
-    const fn = new ApiFunction(this, pascal(authorizerRoot.name), {
+    const fn = new ApiFunction(this, pascal(authorizerFunction.name), {
       ...this.functionProps,
-      entry: authorizerRoot.entry,
+      entry: lambdaEntry(authorizerFunction),
       description: authorizerContract.description,
       timeout: AUTHORIZER_TIMEOUT,
     });
-    this.grantData(fn, authorizerRoot.data);
+    this.grantData(fn, authorizerFunction.data);
     // The authorizer names each caller's plan: it needs the stage's plans.
     fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
     return fn;
@@ -174,7 +181,7 @@ export class PetStoreStack extends Stack {
   }
 
   /**
-   * Exactly the DynamoDB actions the function's composition root declares, each on the table or
+   * Exactly the DynamoDB actions the function's uses declare, each on the table or
    * index it names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
    */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {

@@ -1,5 +1,5 @@
-import type { StageName } from '#infra/stage-names';
-import type { Plans } from '#shared/fair-use/plans';
+import { type AnyStageName, isPipelineStage, type StageName } from '#infra/stage-names';
+import type { Plan, Plans } from '#shared/fair-use/plans';
 
 /**
  * The plan of each stage's smoke key (`npm run keys -- create smoke --plan smoke`), which the
@@ -12,6 +12,13 @@ export const SMOKE_PLANS = {
   staging: { rateLimit: 10, burstLimit: 20, quota: { limit: 5_000, period: 'DAY' } },
   production: { rateLimit: 5, burstLimit: 10, quota: { limit: 2_000, period: 'DAY' } },
 } as const satisfies Readonly<Record<StageName, Plans['plans'][string]>>;
+
+/** Small on purpose: a client's back-off is tried against it (a quota reached in minutes). */
+const TRIAL_PLAN = {
+  rateLimit: 1,
+  burstLimit: 2,
+  quota: { limit: 100, period: 'DAY' },
+} as const satisfies Plan;
 
 /**
  * Each stage's plans, as data (docs/operate.md, "Plans"): what an API key on each may send. No CDK
@@ -26,8 +33,7 @@ export const SMOKE_PLANS = {
 export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
   staging: {
     plans: {
-      // Small on purpose: a client's back-off is tried against it (a quota reached in minutes).
-      trial: { rateLimit: 1, burstLimit: 2, quota: { limit: 100, period: 'DAY' } },
+      trial: TRIAL_PLAN,
       standard: { rateLimit: 5, burstLimit: 10, quota: { limit: 5_000, period: 'DAY' } },
       partner: { rateLimit: 10, burstLimit: 20, quota: { limit: 100_000, period: 'MONTH' } },
       smoke: SMOKE_PLANS.staging,
@@ -43,6 +49,24 @@ export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
     defaultPlan: 'standard',
   },
 };
+
+/**
+ * The plans of every `dev-<name>` stage: a developer's own stack, called by that developer and
+ * `npm run smoke`. The smoke plan is staging's (the contract suite at its usual pace); `trial` lets
+ * the throttling check see a 429; no quota is larger than a day of trying things.
+ */
+export const DEV_PLANS: Plans = {
+  plans: {
+    trial: TRIAL_PLAN,
+    standard: { rateLimit: 5, burstLimit: 10, quota: { limit: 1_000, period: 'DAY' } },
+    smoke: SMOKE_PLANS.staging,
+  },
+  defaultPlan: 'standard',
+};
+
+/** The plans of a stage, a developer's included. */
+export const plansOf = (stage: AnyStageName): Plans =>
+  isPipelineStage(stage) ? STAGE_PLANS[stage] : DEV_PLANS;
 
 /** The name of a plan's usage plan in API Gateway: the stack gives it and `npm run keys` finds it by it. */
 export const usagePlanName = (stackName: string, plan: string): string => `${stackName}-${plan}`;

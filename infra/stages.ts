@@ -1,12 +1,28 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { type ILambdaDeploymentConfig, LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { STAGE_NAMES, type StageName } from '#infra/stage-names';
-import { STAGE_PLANS } from '#infra/stage-plans';
+import {
+  type AnyStageName,
+  type DevStageName,
+  isDevStageName,
+  isPipelineStage,
+  parseStageName,
+  STAGE_NAMES,
+  STAGE_SETTING,
+  type StageName,
+} from '#infra/stage-names';
+import { DEV_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import type { LogLevel } from '#shared/config';
 import type { Plans } from '#shared/fair-use/plans';
 
-export { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
+export {
+  type AnyStageName,
+  type DevStageName,
+  STAGE_NAMES,
+  type StageName,
+  StageNameError,
+  stackName,
+} from '#infra/stage-names';
 
 /** The stages, as data: a stack gets one as props and never reads `process.env` itself. */
 
@@ -51,6 +67,11 @@ export interface DataProtection {
   /** Of tables and logs. */
   readonly removalPolicy: RemovalPolicy;
   readonly terminationProtection: boolean;
+  /**
+   * Days the alarm topic's KMS key waits, once its stack is deleted, before KMS deletes it (7 to 30).
+   * @default 30, KMS's own
+   */
+  readonly keyPendingWindowDays?: number;
 }
 
 export type FirewallWindowSeconds = 60 | 120 | 300 | 600;
@@ -75,7 +96,7 @@ export interface Throttle {
 
 export interface StageConfig {
   /** Its stack is `PetStore-<name>`, its metrics carry it. */
-  readonly name: StageName;
+  readonly name: AnyStageName;
   readonly env: StageEnvironment;
   /**
    * API Gateway's default method throttling of the stage: steady requests per second, and the
@@ -229,6 +250,37 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
   },
 };
 
+/**
+ * A developer's own stage, `dev-<name>`: the same service as staging, sized for one person and
+ * built to be thrown away. Everything in it goes with `cdk destroy` (tables, logs, the alarm key
+ * after KMS's shortest wait); one plan smaller than staging's; no firewall (below).
+ */
+export const devStage = (name: DevStageName): Omit<StageConfig, 'env'> => ({
+  ...STAGE_DEFAULTS.staging,
+  name,
+  // Per method, as every stage's: the smoke plan's 10 a second fits, a runaway loop costs little.
+  throttling: { rateLimit: 10, burstLimit: 20 },
+  writeThrottling: { rateLimit: 10, burstLimit: 20 },
+  logRetention: RetentionDays.ONE_WEEK,
+  deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
+  dataProtection: {
+    deletionProtection: false,
+    pointInTimeRecovery: false,
+    removalPolicy: RemovalPolicy.DESTROY,
+    terminationProtection: false,
+    keyPendingWindowDays: 7,
+  },
+  plans: DEV_PLANS,
+  // Off: a web ACL and its 3 rules cost $8 a month whether or not anything is blocked, twice the
+  // rest of an idle dev stack (docs/costs.md), to guard an API only its developer calls, for hours.
+  // What the managed rules block is tried on staging, which has them.
+  firewall: { ...STAGE_DEFAULTS.staging.firewall, enabled: false },
+});
+
+/** What a stage is configured as, a developer's included: what `npm run verify` expects to find deployed. */
+export const stageDefaults = (name: AnyStageName): Omit<StageConfig, 'env'> =>
+  isPipelineStage(name) ? STAGE_DEFAULTS[name] : devStage(name);
+
 export interface EnvironmentSources {
   /** CDK context, e.g. `-c production:account=111122223333 -c production:region=eu-west-1`. */
   readonly context: (key: string) => unknown;
@@ -240,11 +292,26 @@ const nonEmpty = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** Account and region of a stage: context `<stage>:account` / `<stage>:region`, else the CLI defaults. */
-export const stageEnvironment = (stage: StageName, sources: EnvironmentSources): StageEnvironment => {
+export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSources): StageEnvironment => {
   const account = nonEmpty(sources.context(`${stage}:account`)) ?? nonEmpty(sources.env.CDK_DEFAULT_ACCOUNT);
   const region = nonEmpty(sources.context(`${stage}:region`)) ?? nonEmpty(sources.env.CDK_DEFAULT_REGION);
   return { ...(account ? { account } : {}), ...(region ? { region } : {}) };
 };
 
-export const resolveStages = (sources: EnvironmentSources): StageConfig[] =>
-  STAGE_NAMES.map((name) => ({ ...STAGE_DEFAULTS[name], env: stageEnvironment(name, sources) }));
+/**
+ * The stages of the app: staging and production always, and the developer's stage the context
+ * `stage` names (`-c stage=dev-<name>`); any other value of it fails with a StageNameError, one
+ * sentence naming the setting.
+ */
+export const resolveStages = (sources: EnvironmentSources): StageConfig[] => {
+  const pipeline = STAGE_NAMES.map((name) => ({
+    ...STAGE_DEFAULTS[name],
+    env: stageEnvironment(name, sources),
+  }));
+  const named = sources.context(STAGE_SETTING);
+  if (named === undefined) return pipeline;
+  const stage = parseStageName(named, `-c ${STAGE_SETTING}`);
+  return isDevStageName(stage)
+    ? [...pipeline, { ...devStage(stage), env: stageEnvironment(stage, sources) }]
+    : pipeline;
+};

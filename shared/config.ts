@@ -4,7 +4,7 @@ import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
 /**
  * Configuration from the environment: the one module that names environment variables and reads
- * `process.env`. Composition roots call it once, at cold start; a missing required variable is an
+ * `process.env`. The generated Lambda entries call it once, at cold start; a missing required variable is an
  * error then, never a silent default deep inside an adapter. Everything else gets plain values.
  */
 
@@ -89,7 +89,7 @@ export interface DynamoDbConfig {
   readonly endpoint?: string;
   /**
    * The calls the function may make, which its client then refuses any other of, as IAM would.
-   * Its root sets it from its `data` whenever `endpoint` is set: DynamoDB Local has no IAM in
+   * Its function sets it from its uses whenever `endpoint` is set: DynamoDB Local has no IAM in
    * front of it (npm start, the tests, the bench). In Lambda it stays unset: IAM does it.
    */
   readonly grants?: DataGrants;
@@ -110,7 +110,7 @@ export const readLogLevel = (env: Env): LogLevel | undefined => {
   return text;
 };
 
-/** What a function's composition root needs: its tables, how to reach DynamoDB, how to report. */
+/** What a function is built from: its tables, how to reach DynamoDB, how to report. */
 export interface FunctionConfig {
   readonly tables: Readonly<Partial<Record<TableKey, string>>>;
   readonly dynamoDb: DynamoDbConfig;

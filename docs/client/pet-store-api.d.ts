@@ -64,7 +64,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal
-         * @description Changes the fields of the animal the body sets (a JSON merge patch, RFC 7396), in one write; the others keep their value. Any status may follow any other, and listings by status show the change at once.
+         * @description Changes the fields of the animal the body sets (a JSON merge patch, RFC 7396), in one write; the others keep their value. Any status may follow any other. A `GET` of the animal shows the change at once; a listing by status may show it a moment later (its index is updated after the write).
          *
          *     The body is a JSON object of at most 16 KiB, sent as `application/merge-patch+json` or `application/json`. It must set at least one field; `null` (remove) is refused for every field, as are `id` and unknown fields.
          *

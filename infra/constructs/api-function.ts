@@ -9,7 +9,7 @@ import { nodejsBundling } from '#infra/bundling';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
-import type { StageName } from '#infra/stages';
+import type { AnyStageName } from '#infra/stages';
 import type { LogLevel } from '#shared/config';
 import { ENV } from '#shared/config';
 import { AUTHORIZER_TIMEOUT_SECONDS, HANDLER_TIMEOUT_SECONDS } from '#shared/lambda';
@@ -46,14 +46,14 @@ export interface ApiFunctionProps {
   readonly logRemovalPolicy: RemovalPolicy;
   readonly logLevel: LogLevel;
   /** Tags the function's metrics, so stages sharing an account keep apart. */
-  readonly stage: StageName;
+  readonly stage: AnyStageName;
 }
 
 /**
  * The variables every function gets (the bench's too). No `NODE_OPTIONS=--enable-source-maps`:
  * Node would walk the whole map at every cold start (docs/decisions/0002-no-runtime-source-maps.md).
  */
-export const functionEnvironment = (logLevel: LogLevel, stage: StageName): Record<string, string> => ({
+export const functionEnvironment = (logLevel: LogLevel, stage: AnyStageName): Record<string, string> => ({
   [ENV.serviceName]: SERVICE_NAME,
   [ENV.logLevel]: logLevel,
   [ENV.metricsNamespace]: METRICS_NAMESPACE,

@@ -8,7 +8,7 @@ import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
 const access = (name: keyof typeof ACCESS_LOG_FIELDS): string => name;
 
 /** What Powertools writes on every line of a function: its level, and the invocation's Lambda request id. */
-const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_request_id' } as const;
+export const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_request_id' } as const;
 
 /** "This request", in the access log (`requestId`) and in the functions' lines (REQUEST_ID_LOG_KEY). */
 const isRequest = (id: string): string =>

@@ -125,10 +125,12 @@ export class Monitoring extends Construct {
    * managed key whose policy lets it use the key (the AWS managed aws/sns key does not).
    */
   private alarmTopic(): Topic {
+    const { keyPendingWindowDays } = this.stage.dataProtection;
     const key = new Key(this, 'AlarmTopicKey', {
       description: `Encrypts the pet store ${this.stage.name} alarm topic`,
       enableKeyRotation: true,
       removalPolicy: this.stage.dataProtection.removalPolicy,
+      ...(keyPendingWindowDays ? { pendingWindow: Duration.days(keyPendingWindowDays) } : {}),
     });
     key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     // Grants on the key only for AWS services acting on resources (Control Tower CT.KMS.PR.3):

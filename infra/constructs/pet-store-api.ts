@@ -18,7 +18,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { authorizer as authorizerContract } from '#functions/authorizer/contract';
+import { authorizer as authorizerContract } from '#functions/authorizer';
 import { Firewall } from '#infra/constructs/firewall';
 import { addGatewayResponse, mockAnswer } from '#infra/constructs/gateway-answers';
 import { UsagePlans } from '#infra/constructs/usage-plans';

@@ -63,7 +63,7 @@ export class UnknownPlanError extends UnauthorizedError {
  * INVALID_API_KEY); otherwise UnauthorizedError.
  */
 export const authorize = async (
-  apiKeys: ApiKeyRepository,
+  apiKeys: Pick<ApiKeyRepository, 'findByHash'>,
   authorizationToken: string | undefined,
   methodArn: string,
   plans: Plans,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, PetNotFoundError } from '#shared/domain/errors';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
 import {
   type CompletedRecord,
   type CreateRecord,
@@ -8,16 +8,7 @@ import {
   type InProgressRecord,
   type Lock,
 } from '#shared/domain/idempotency';
-import {
-  DEFAULT_PET_STATUS,
-  type ExpectedVersions,
-  type ListPetsOptions,
-  type NewPet,
-  type Pet,
-  type PetPage,
-  type PetPatch,
-  type VersionedPet,
-} from '#shared/domain/pet';
+import { DEFAULT_PET_STATUS, type NewPet, type Pet } from '#shared/domain/pet';
 import type { IdSequence } from '#shared/ports/id-sequence';
 import type { IdempotencyStore } from '#shared/ports/idempotency-store';
 import type { PetRepository } from '#shared/ports/pet-repository';
@@ -29,8 +20,7 @@ export interface ProblemLog {
 
 export interface PetServiceDependencies {
   readonly pets: PetRepository;
-  /** Needed only to create pets: the read-only functions are built without it. */
-  readonly ids?: IdSequence;
+  readonly ids: IdSequence;
   /** Needed only for creates with an idempotency key. */
   readonly records?: IdempotencyStore;
   /** How long a create holds its record before a retry may take it over: its deadline. @default 3 s */
@@ -49,7 +39,11 @@ export interface CreateOutcome {
 
 const DEFAULT_LOCK_MS = 3_000;
 
-/** The pet operations, in the domain's terms: no HTTP, no DynamoDB. */
+/**
+ * createPet's rule in the domain's terms (no HTTP, no DynamoDB): a create is one logical write
+ * whatever the network does, and with a key it happens once. The other operations call their
+ * table directly: they have no rule of their own to keep here.
+ */
 export class PetService {
   private readonly pets: PetRepository;
   private readonly lockMs: number;
@@ -61,10 +55,6 @@ export class PetService {
     this.now = deps.clock ?? Date.now;
   }
 
-  list(options: ListPetsOptions): Promise<PetPage> {
-    return this.pets.list(options);
-  }
-
   /**
    * Adds a pet. Without a key, each call adds one (a write that DynamoDB applied but whose answer
    * was lost is recognised by the repository when the SDK sends it again). With a key, the pet is
@@ -72,26 +62,6 @@ export class PetService {
    */
   create(newPet: NewPet, key?: IdempotencyKey): Promise<CreateOutcome> {
     return key ? this.createOnce(newPet, key) : this.createNew(newPet);
-  }
-
-  /** The pet and its version; PetNotFoundError when there is none. */
-  async get(id: number): Promise<VersionedPet> {
-    const found = await this.pets.get(id);
-    if (!found) throw new PetNotFoundError(id);
-    return found;
-  }
-
-  /**
-   * Changes the pet's fields that `patch` sets, if it is at one of the `expected` versions (any,
-   * when undefined): PetNotFoundError, PetVersionMismatchError. One write, whatever it changes.
-   */
-  change(id: number, patch: PetPatch, expected: ExpectedVersions): Promise<VersionedPet> {
-    return this.pets.update(id, patch, expected);
-  }
-
-  /** Removes the pet, if it is at one of the `expected` versions: PetNotFoundError, PetVersionMismatchError. */
-  remove(id: number, expected: ExpectedVersions): Promise<void> {
-    return this.pets.remove(id, expected);
   }
 
   private async createNew(newPet: NewPet): Promise<CreateOutcome> {
@@ -160,7 +130,6 @@ export class PetService {
   }
 
   private nextId(): Promise<number> {
-    if (!this.deps.ids) throw new Error('PetService was built without an IdSequence: it cannot create pets');
     return this.deps.ids.next();
   }
 

@@ -9,7 +9,7 @@ import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
 import { withCors } from '#shared/http/middleware/cors-headers';
 import { errorResponses } from '#shared/http/middleware/error-responses';
 import { singleValuedHeaders } from '#shared/http/middleware/single-valued-headers';
-import { validateRequest } from '#shared/http/middleware/validate-request';
+import { requestReader } from '#shared/http/middleware/validate-request';
 import { requestIdOf } from '#shared/http/request-id';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
@@ -41,10 +41,6 @@ export type OperationWithoutBody = Operation & { readonly request: { readonly bo
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
 export const TIMEOUT_MARGIN_MS = 500;
 
-/** The input `validateRequest` parsed with the operation's own request schema. */
-const inputOf = <O extends Operation>(event: APIGatewayProxyEvent): RequestInput<O> =>
-  (event as APIGatewayProxyEvent & { input: RequestInput<O> }).input;
-
 /**
  * The request's deadline (shared/deadline.ts): its budget from when API Gateway received it, and
  * never later than middy's own answer before the Lambda timeout (like middy, it does without a
@@ -74,9 +70,8 @@ export const httpEndpoint = <O extends OperationWithoutBody>(
  * `jsonEndpoint` share, for them alone to call. The middy stack the descriptor calls for, around a
  * handler that only speaks the domain. Order: the invocation's log keys (Powertools) → error
  * responses → repeated headers refused → header normalisation → the body reader's checks and
- * parsing → validation (only valid requests reach the domain, an idempotent create's record
- * included) → handler,
- * whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
+ * parsing → handler, given the request validated by its contract's schemas as an argument (only
+ * valid requests reach the domain, an idempotent create's record included), whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
  * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
  * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); and the request's
  * deadline, which every DynamoDB call of the request shares.
@@ -89,6 +84,7 @@ export const endpointWith = <O extends Operation>(
 ): ProxyHandler => {
   const { logger } = dependencies;
   const headers = operation.deprecation ? deprecationHeaders(operation.deprecation) : {};
+  const readRequest = requestReader<RequestInput<O>>(operation.request);
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
@@ -97,9 +93,8 @@ export const endpointWith = <O extends Operation>(
     .use(singleValuedHeaders(requestHeaderNames(operation)))
     .use(httpHeaderNormalizer())
     .use([...bodyReader])
-    .use(validateRequest(operation.request))
     .handler(async (event) => {
-      const result = await handle(inputOf<O>(event), event);
+      const result = await handle(readRequest(event), event);
       return jsonResponse(result.status, result.body, headers, result.headers);
     });
   const cors = exposing(corsExposedHeaders([operation]));

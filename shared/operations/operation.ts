@@ -5,7 +5,7 @@ import type * as v from 'valibot';
  * requests with `request` and answers with one of `responses` (its return type follows from
  * them); the CDK stack makes the method from it; the local gateway routes by it; the OpenAPI
  * document is generated from it. Nothing else restates any of it. What the operation's function
- * stores, and where, is its composition root's business (shared/composition/root.ts).
+ * stores, and where, is its function's business (its `uses`, shared/composition/function.ts).
  */
 
 /** The methods of RFC 9110 an API operation may have (HEAD and OPTIONS are answered for it). */

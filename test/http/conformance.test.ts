@@ -1,9 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowedMethods } from '#functions/operations';
+import { HTTP_METHODS } from '#shared/operations/operation';
 import { ApiClient } from '#tools/contract/api-client';
 import { type Exchange, loadContract } from '#tools/contract/conformance';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+
+/** A method a pet's path does not have, whatever the list holds. */
+const ABSENT = (() => {
+  const method = HTTP_METHODS.find((candidate) => !allowedMethods('/pets/{petId}').includes(candidate));
+  if (!method) throw new Error("A pet's path has every method");
+  return method;
+})();
 
 /** The documented deprecation headers of getPet (docs/api.md), written out. */
 const GET_PET_DEPRECATION_HEADERS = {
@@ -152,8 +161,10 @@ describe('the conformance check', () => {
     ],
     [
       'another method answered with success',
-      exchange('PUT', '/pets/7', 200, pet),
-      /status 200 is not declared for PUT \/pets\/\{petId\}, a method the path does not have/,
+      exchange(ABSENT, '/pets/7', 200, pet),
+      new RegExp(
+        `status 200 is not declared for ${ABSENT} /pets/\\{petId\\}, a method the path does not have`,
+      ),
     ],
     [
       'a Link on a listing that is not a next page of it',
@@ -243,7 +254,7 @@ describe('the real service', () => {
       }),
       await client.post('/pets', { name: 'x'.repeat(17 * 1024), categoryId: 1 }),
       await client.request('/pets', { method: 'DELETE' }),
-      await client.request(`/pets/${id}`, { method: 'PUT', body: { name: 'Rex' } }),
+      await client.request(`/pets/${id}`, { method: ABSENT, body: { name: 'Rex' } }),
       await client.get('/unknown'),
     ];
 

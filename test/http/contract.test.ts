@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
 import { generateApiKey } from '#shared/auth/api-key';
 import { type ContractArea, runCheck } from '#tools/contract/check';
@@ -94,12 +94,12 @@ describe('a stage that allows no web origin (as production)', () => {
 });
 
 /**
- * The local server refuses any call outside a function's `data` (shared/composition/root.ts): no
+ * The local server refuses any call outside a function's uses (shared/composition/function.ts): no
  * entry is missing. Over the whole suite, each function also made every call its `data`
  * declares: none is a grant wider than its function needs.
  */
 describe('the DynamoDB calls of each function over the suite', () => {
-  for (const root of [...OPERATIONS, authorizerRoot]) {
+  for (const root of [...OPERATIONS, authorizerFunction]) {
     it(`${root.name} made exactly the calls its data declares`, ({ skip }) => {
       const suite = CONTRACT_SUITE.flatMap((area) => area.checks).length + CORS_AREA.checks.length;
       if (ended < suite) skip('the suite did not run whole');

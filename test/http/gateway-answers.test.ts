@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_PATHS } from '#functions/operations';
+import { allowedMethods, RESOURCE_PATHS } from '#functions/operations';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/constructs/pet-store-api';
 import { STAGE_DEFAULTS, STAGE_NAMES, type StageName } from '#infra/stages';
 import {
@@ -9,6 +9,7 @@ import {
   type GatewayResponseType,
   MOCK_CONTENT_TYPES,
 } from '#shared/http/gateway-behaviour';
+import { HTTP_METHODS } from '#shared/operations/operation';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import { sendRefusal } from '#tools/local/http-io';
 import { apiGatewayUtil, HOSTILE, hostileContext, renderTemplate } from '../support/api-gateway-vtl';
@@ -326,7 +327,8 @@ describe.each(STAGE_NAMES)(
         const url = `${local.gateway.baseUrl}${path.replace('{petId}', '7')}`;
         for (const origin of [ALLOWED, OTHER, undefined]) {
           const headers = { Authorization: `Bearer ${local.apiKey}`, ...(origin ? { Origin: origin } : {}) };
-          const answer = await answerOf(await fetch(url, { method: 'PUT', headers }));
+          const method = HTTP_METHODS.find((candidate) => !allowedMethods(path).includes(candidate));
+          const answer = await answerOf(await fetch(url, { method, headers }));
 
           expect(answer).toEqual({
             ...mockAnswer('ANY', path, headers, answer.requestId),

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPet } from '#functions/create-pet/contract';
-import { createPetHandler } from '#functions/create-pet/handler';
+import { createPet, createPetEndpoint } from '#functions/create-pet';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
@@ -97,15 +96,11 @@ describe('POST /v1/pets while the first request with the key is in flight', () =
     held = await startLocalApi('idempotency-held', {
       handlers: (tables) => {
         const client = createDocumentClient({ endpoint: tables.endpoint });
-        const real = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+        const real = new PetsTable({ client, petsTable: tables.names.pets });
         return {
-          createPet: createPetHandler({
+          createPet: createPetEndpoint({
             pets: new PetService({
               pets: {
-                get: (id) => real.get(id),
-                list: (options) => real.list(options),
-                update: (id, patch, expected) => real.update(id, patch, expected),
-                remove: (id, expected) => real.remove(id, expected),
                 create: async (pet) => {
                   entered();
                   await released;

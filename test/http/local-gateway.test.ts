@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authorizerHandler } from '#functions/authorizer/handler';
+import { authorizerHandler } from '#functions/authorizer';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';

@@ -285,7 +285,7 @@ describe('stage differences', () => {
     expect(deploy).toContain(`staging up to ${figure(staging.stageRate)}`);
     expect(deploy).toContain(`the operations' functions up to ${figure(production.functionRate)} a second`);
     expect(deploy).toContain(
-      `≈ ${figure(Math.ceil((production.functionRate * 25) / 1_000))} functions busy at once`,
+      `≈ ${figure(Math.ceil((production.functionRate * 25) / 1_000))} invocations at once`,
     );
     expect(deploy).toContain(`writes up to ${figure(production.writeRate)} a second`);
     expect(deploy).toContain(`${figure(production.writesBusiestSecond)} writes in the busiest second`);

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
 import { esbuildOptions } from '#infra/bundling';
+import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
@@ -12,7 +13,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
  * what its operation uses (docs/decisions/0004-what-moved-the-cold-start.md prices each part).
  */
 
-const FUNCTIONS = [...OPERATIONS, authorizerRoot];
+const FUNCTIONS = [...OPERATIONS, authorizerFunction];
 
 /** The input files of each function's bundle, by function name. */
 let inputsOf: Map<string, string[]>;
@@ -24,7 +25,9 @@ beforeAll(async () => {
   // One build for all of them (esbuild parses the SDK once); nothing is written.
   const { metafile } = await build({
     ...options,
-    entryPoints: Object.fromEntries(FUNCTIONS.map((root) => [root.name, join(PROJECT_ROOT, root.entry)])),
+    entryPoints: Object.fromEntries(
+      FUNCTIONS.map((root) => [root.name, join(PROJECT_ROOT, lambdaEntry(root))]),
+    ),
     outdir: join(PROJECT_ROOT, '.bundle-contents'),
     absWorkingDir: PROJECT_ROOT,
     write: false,
@@ -33,7 +36,7 @@ beforeAll(async () => {
   const outputs = Object.values((metafile as Metafile).outputs)
     .filter((output) => output.entryPoint)
     .map((output) => {
-      const root = FUNCTIONS.find((candidate) => output.entryPoint === candidate.entry);
+      const root = FUNCTIONS.find((candidate) => output.entryPoint === lambdaEntry(candidate));
       if (!root) throw new Error(`No function for the output of ${output.entryPoint}`);
       return { name: root.name, output };
     });

@@ -9,9 +9,8 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type BuildOptions, build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizer } from '#functions/authorizer/contract';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { getPetRoot } from '#functions/get-pet/root';
+import { authorizer, authorizerFunction } from '#functions/authorizer';
+import { getPetFunction } from '#functions/get-pet';
 import { OPERATIONS } from '#functions/operations';
 import {
   ESM_REQUIRE_BANNER,
@@ -20,6 +19,7 @@ import {
   nodejsBundling,
   toNodejsBundling,
 } from '#infra/bundling';
+import { lambdaEntry } from '#infra/lambda-entries';
 import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { benchTargets, childEnvironment } from '../../bench/targets';
@@ -79,8 +79,8 @@ const cliArgs = (options: BuildOptions, outfile: string): string[] =>
 
 describe('bundling options', () => {
   it('builds ESM for Node 24 with the createRequire banner, minified, with source maps and the AWS SDK inside', () => {
-    expect(esbuildOptions('functions/get-pet/lambda.ts', 'dist/get-pet.mjs')).toMatchObject({
-      entryPoints: ['functions/get-pet/lambda.ts'],
+    expect(esbuildOptions(lambdaEntry(getPetFunction), 'dist/get-pet.mjs')).toMatchObject({
+      entryPoints: [lambdaEntry(getPetFunction)],
       outfile: 'dist/get-pet.mjs',
       bundle: true,
       platform: 'node',
@@ -127,7 +127,7 @@ describe('bundling options', () => {
     });
   });
 
-  it.each(OPERATIONS.map((root) => root.entry))(
+  it.each(OPERATIONS.map((fn) => lambdaEntry(fn)))(
     'makes NodejsFunction run esbuild on %s with exactly the options the esbuild API gets',
     (entry) => {
       const fromCdk = nodejsFunctionEsbuildArgs(entry);
@@ -204,7 +204,7 @@ describe('bundling options', () => {
 });
 
 describe('the map beside each bundle', () => {
-  const entry = getPetRoot.entry;
+  const entry = lambdaEntry(getPetFunction);
   let dir: string;
   /** The map esbuild writes, and the same map cut down to the project's own sources. */
   let esbuildMap: string;
@@ -270,7 +270,7 @@ describe("the bench's functions", () => {
       root,
       description: `${root.operation.method} ${root.operation.path} (${root.operation.operationId})`,
     })),
-    { root: authorizerRoot, description: authorizer.description },
+    { root: authorizerFunction, description: authorizer.description },
   ];
 
   it.each(functions.map(({ root, description }) => [root.name, root, description] as const))(
@@ -279,7 +279,7 @@ describe("the bench's functions", () => {
       const fn = production.findResources('AWS::Lambda::Function')[functionId(production, description)];
       const deployed: Record<string, unknown> = fn?.Properties.Environment.Variables ?? {};
       const names = { pets: 'p', counters: 'c', apiKeys: 'k', idempotency: 'i' };
-      const target = benchTargets('key').find((candidate) => candidate.entry === root.entry);
+      const target = benchTargets('key').find((candidate) => candidate.entry === lambdaEntry(root));
 
       const bench = childEnvironment({ name: root.name, tables: root.tables, ...target }, 'http://db', names);
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES } from '#infra/stages';
 import { DOCUMENTED_DEPLOYMENT_ALARM_EVALUATION, DOCUMENTED_DEPLOYMENTS } from '../support/documented-stages';
+import { AUTHORIZER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';
 import {
   type CfnResource,
@@ -13,18 +14,9 @@ import {
 
 const { templates } = synthStages();
 
-const AUTHORIZER_DESCRIPTION = 'TOKEN authorizer: Authorization: Bearer <API key>';
-
 /** Every function, by the name its deployment group and alarms carry, and its description. */
-const FUNCTIONS = [
-  ['ListPets', 'GET /pets (listPets)'],
-  ['CreatePet', 'POST /pets (createPet)'],
-  ['GetPet', 'GET /pets/{petId} (getPet)'],
-  ['UpdatePet', 'PATCH /pets/{petId} (updatePet)'],
-  ['DeletePet', 'DELETE /pets/{petId} (deletePet)'],
-  ['Authorizer', AUTHORIZER_DESCRIPTION],
-] as const;
-const OPERATION_FUNCTIONS = FUNCTIONS.filter(([name]) => name !== 'Authorizer');
+const FUNCTIONS = STACK_FUNCTIONS.map(({ name, description }) => [name, description] as const);
+const OPERATION_FUNCTIONS = FUNCTIONS.filter(([name]) => name !== AUTHORIZER_FUNCTION.name);
 
 describe.each(STAGE_NAMES)('%s gradual deployments', (stageName) => {
   const template = templates[stageName];
@@ -161,7 +153,7 @@ describe.each(STAGE_NAMES)('%s gradual deployments', (stageName) => {
   );
 
   it('rolls the authorizer back on the failures it logs and a slow p99, not on the keys it refuses', () => {
-    const fn = { Ref: functionId(template, AUTHORIZER_DESCRIPTION) };
+    const fn = { Ref: functionId(template, AUTHORIZER_FUNCTION.description) };
 
     expect(rollbackAlarmsOf('Authorizer')).toEqual([
       expect.objectContaining({

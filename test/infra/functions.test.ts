@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { authorizerFunction } from '#functions/authorizer';
+import { createPet } from '#functions/create-pet';
+import { deletePet } from '#functions/delete-pet';
+import { getPet } from '#functions/get-pet';
+import { listPets } from '#functions/list-pets';
+import { OPERATIONS } from '#functions/operations';
+import { updatePet } from '#functions/update-pet';
 import { AUTHORIZER_TIMEOUT, DEFAULT_MEMORY_MB, HANDLER_TIMEOUT } from '#infra/constructs/api-function';
+import { describeOperation } from '#infra/pet-store-stack';
 import { STAGE_NAMES } from '#infra/stages';
 import {
   DYNAMODB_CALL_BUDGET_MS,
@@ -8,9 +16,11 @@ import {
   DYNAMODB_REQUEST_TIMEOUT_MS,
   timeBudget,
 } from '#shared/adapters/dynamodb/client';
+import { ENV, type TableKey } from '#shared/config';
 import { REQUEST_BUDGET_MS } from '#shared/deadline';
 import { TIMEOUT_MARGIN_MS } from '#shared/http/endpoint';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
+import { AUTHORIZER_FUNCTION, OPERATION_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';
 import {
   actionsOf,
@@ -24,13 +34,14 @@ import {
 const { templates } = synthStages();
 
 /** The functions, by the descriptions the stack gives them. */
-const LIST_PETS = 'GET /pets (listPets)';
-const CREATE_PET = 'POST /pets (createPet)';
-const GET_PET = 'GET /pets/{petId} (getPet)';
-const UPDATE_PET = 'PATCH /pets/{petId} (updatePet)';
-const DELETE_PET = 'DELETE /pets/{petId} (deletePet)';
-const AUTHORIZER = 'TOKEN authorizer: Authorization: Bearer <API key>';
-const OPERATION_FUNCTIONS = [LIST_PETS, CREATE_PET, GET_PET, UPDATE_PET, DELETE_PET];
+const [LIST_PETS, CREATE_PET, GET_PET, UPDATE_PET, DELETE_PET] = [
+  listPets,
+  createPet,
+  getPet,
+  updatePet,
+  deletePet,
+].map(describeOperation) as [string, string, string, string, string];
+const AUTHORIZER = AUTHORIZER_FUNCTION.description;
 
 describe.each(STAGE_NAMES)('%s functions', (stageName) => {
   const template = templates[stageName];
@@ -74,7 +85,7 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
   });
 
   it('gives handlers 15 s and the authorizer 6 s', () => {
-    for (const description of OPERATION_FUNCTIONS) {
+    for (const { description } of OPERATION_FUNCTIONS) {
       template.hasResourceProperties('AWS::Lambda::Function', { Description: description, Timeout: 15 });
     }
     template.hasResourceProperties('AWS::Lambda::Function', { Description: AUTHORIZER, Timeout: 6 });
@@ -121,6 +132,33 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     const index = /\/index\/([^"]+)"/.exec(text)?.[1];
     return `${table ?? text}${index ? `/index/${index}` : ''}`;
   };
+
+  it.each([
+    ...OPERATIONS.map((fn) => [describeOperation(fn.operation), fn] as const),
+    [AUTHORIZER, authorizerFunction] as const,
+  ])('lets %s make exactly the calls its uses declare, and sets exactly their tables', (description, fn) => {
+    const logicalNames: Record<TableKey, string> = {
+      pets: 'Pets',
+      counters: 'Counters',
+      apiKeys: 'ApiKeys',
+      idempotency: 'Idempotency',
+    };
+    const byResource = new Map<string, Set<string>>();
+    for (const { table, index, actions } of fn.data) {
+      const resource = `Tables${logicalNames[table]}${index ? `/index/${index}` : ''}`;
+      byResource.set(resource, new Set([...(byResource.get(resource) ?? []), ...actions]));
+    }
+    const declared = [...byResource].map(
+      ([resource, actions]) => `${[...actions].sort().join(',')} on ${resource}`,
+    );
+
+    expect(dynamoDbGrants(description)).toEqual(declared.sort());
+    expect(
+      Object.keys(environment(description))
+        .filter((name) => name.endsWith('_TABLE_NAME'))
+        .sort(),
+    ).toEqual(fn.tables.map((table) => ENV.tables[table]).sort());
+  });
 
   it('lets listPets Scan the pets table and Query its status index, and nothing else', () => {
     expect(dynamoDbGrants(LIST_PETS)).toEqual([

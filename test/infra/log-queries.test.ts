@@ -3,20 +3,16 @@ import { PLACEHOLDER } from '#infra/constructs/log-queries';
 import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES, stackName } from '#infra/stages';
 import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
+import { OPERATION_FUNCTIONS, STACK_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';
 import { functionId, onlyResource, referencedIds, resourcesOfType } from '../support/template-queries';
 
 const { templates } = synthStages();
 
 /** The functions, by the names their log group outputs carry, and their descriptions. */
-const FUNCTIONS = {
-  ListPets: 'GET /pets (listPets)',
-  CreatePet: 'POST /pets (createPet)',
-  GetPet: 'GET /pets/{petId} (getPet)',
-  UpdatePet: 'PATCH /pets/{petId} (updatePet)',
-  DeletePet: 'DELETE /pets/{petId} (deletePet)',
-  Authorizer: 'TOKEN authorizer: Authorization: Bearer <API key>',
-} as const;
+const FUNCTIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  STACK_FUNCTIONS.map(({ name, description }) => [name, description]),
+);
 
 describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
   const template = templates[stageName];
@@ -37,17 +33,11 @@ describe.each(STAGE_NAMES)('%s saved Logs Insights queries', (stageName) => {
     accessLogSetting.Format.replace('$context.error.messageString', '"$context.error.messageString"'),
   ) as Record<string, string>;
   const accessLogs = [...referencedIds(accessLogSetting)][0] ?? '';
-  const logsOf = (name: keyof typeof FUNCTIONS): string => {
-    const fn = template.findResources('AWS::Lambda::Function')[functionId(template, FUNCTIONS[name])];
+  const logsOf = (name: string): string => {
+    const fn = template.findResources('AWS::Lambda::Function')[functionId(template, FUNCTIONS[name] ?? name)];
     return [...referencedIds(fn?.Properties.LoggingConfig)][0] ?? '';
   };
-  const handlerLogs = [
-    logsOf('ListPets'),
-    logsOf('CreatePet'),
-    logsOf('GetPet'),
-    logsOf('UpdatePet'),
-    logsOf('DeletePet'),
-  ];
+  const handlerLogs = OPERATION_FUNCTIONS.map(({ name }) => logsOf(name));
 
   it(`saves four queries, listed under ${stage}/ in the console`, () => {
     expect([...queries.keys()].sort()).toEqual(

@@ -3,7 +3,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { buildTestApp } from '../support/pet-store-app';
+import { buildTestApp, synthDevStage } from '../support/pet-store-app';
 
 const { app } = buildTestApp();
 
@@ -56,5 +56,28 @@ describe('cdk-nag AwsSolutions checks', () => {
     new Topic(stacks.staging, 'Stray');
 
     expect(() => strayApp.synth()).toThrow(/AwsSolutions-SNS3/);
+  });
+});
+
+describe("cdk-nag AwsSolutions checks on a developer's stage", () => {
+  const { app: devApp } = synthDevStage('dev-ann');
+
+  it('reports no unacknowledged error or warning in it either', () => {
+    const report = new AwsSolutionsChecks().validateScope(devApp);
+
+    expect(report.violations.map((violation) => [violation.ruleName, violation.violatingResources])).toEqual(
+      [],
+    );
+    expect(report.success).toBe(true);
+  });
+
+  it('acknowledges the missing firewall and point-in-time recovery there, with the stage setting as the reason', () => {
+    const paths = (rule: string) =>
+      acknowledgements(devApp)
+        .filter(({ id }) => id.includes(rule))
+        .map(({ path }) => path);
+
+    expect(paths('AwsSolutions-APIG3')).toEqual(['PetStore-dev-ann/Api/Api/DeploymentStage.v1']);
+    expect(paths('AwsSolutions-DDB3')).toEqual(['PetStore-staging/Tables', 'PetStore-dev-ann/Tables']);
   });
 });

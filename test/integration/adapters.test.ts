@@ -6,7 +6,7 @@ import { ensureTables, tableNamesFor } from '#shared/adapters/dynamodb/create-ta
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { DynamoDbIdSequence } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { recordFor } from '#shared/auth/api-key';
 import { Deadline, withDeadline } from '#shared/deadline';
 import { StoreUnavailableError } from '#shared/domain/errors';
@@ -83,7 +83,7 @@ describe('making the tables', () => {
 describe("the functions' client under a request's deadline", () => {
   /** The pet repository's GetItem through `proxy`, on the functions' own client, timed. */
   const timedGet = async (proxy: FaultProxy, deadline?: Deadline) => {
-    const pets = new DynamoDbPetRepository({
+    const pets = new PetsTable({
       client: createDocumentClient({ endpoint: proxy.endpoint }),
       petsTable: tables.names.pets,
     });
@@ -288,7 +288,7 @@ describe('the API key repository', () => {
 
 describe('the pet repository', () => {
   it('names the call that failed when DynamoDB cannot be reached', async () => {
-    const repository = new DynamoDbPetRepository({ client: unreachable(), petsTable: 'pets' });
+    const repository = new PetsTable({ client: unreachable(), petsTable: 'pets' });
     const failure = (promise: Promise<unknown>) =>
       promise.then(
         () => 'no failure',
@@ -315,7 +315,7 @@ describe('the pet repository', () => {
 
   it('walks one partition: a listing with no position starts at the beginning, one with two is refused', async () => {
     const pets = await createTestTables('adapters-positions');
-    const repository = new DynamoDbPetRepository({
+    const repository = new PetsTable({
       client: createDocumentClient({ endpoint: pets.endpoint }),
       petsTable: pets.names.pets,
     });
@@ -341,7 +341,7 @@ describe('the pet repository', () => {
         }),
       );
     }
-    const repository = new DynamoDbPetRepository({ client, petsTable: pets.names.pets });
+    const repository = new PetsTable({ client, petsTable: pets.names.pets });
 
     const page = await repository.list({ limit: 10 });
 

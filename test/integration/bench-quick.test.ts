@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OPERATIONS } from '#functions/operations';
+import { kebabName } from '#shared/composition/function';
 import { runBench } from '../../bench/bench';
 import { findLambdaNode } from '../../bench/lambda-node';
 import { type BenchReport, renderReport, writeReportFile } from '../../bench/report';
@@ -15,10 +16,10 @@ import { benchTargets, requestTo } from '../../bench/targets';
  * (bundle bytes, capacity units) are, and must be met.
  */
 describe('npm run bench (quick mode)', () => {
-  /** Every operation of OPERATIONS by its folder, createPet sent a key, and the authorizer. */
+  /** Every operation of OPERATIONS by its kebab-case name, createPet sent a key, and the authorizer. */
   const functions = [
     ...OPERATIONS.flatMap((root) => {
-      const name = root.entry.split('/').at(-2) ?? '';
+      const name = kebabName(root.name);
       return 'idempotency' in root.operation ? [name, `${name}-idempotent`] : [name];
     }),
     'authorizer',
@@ -90,9 +91,7 @@ describe('npm run bench (quick mode)', () => {
   it('meters the DynamoDB capacity of every function and its baseline at 25 and 1,100 pets', () => {
     // Reads first, then the writes, in the list's order: each target that is not a GET writes.
     const writing = new Set(
-      OPERATIONS.filter((root) => root.operation.method !== 'GET').map((root) =>
-        root.entry.split('/').at(-2),
-      ),
+      OPERATIONS.filter((root) => root.operation.method !== 'GET').map((root) => kebabName(root.name)),
     );
     const writes = functions.filter((name) => writing.has(name.replace(/-idempotent$/, '')));
     const reads = functions.filter((name) => !writes.includes(name));
@@ -229,9 +228,9 @@ describe('npm run bench (quick mode)', () => {
 
 describe('what the bench measures', () => {
   it('derives every request from the contracts, and asks a new operation for its baseline only', () => {
-    const deletePetRoot = OPERATIONS.find((root) => root.name === 'deletePet');
-    if (!deletePetRoot) throw new Error('deletePet is in the list');
-    const event = requestTo(deletePetRoot.operation);
+    const deletePetFunction = OPERATIONS.find((root) => root.name === 'deletePet');
+    if (!deletePetFunction) throw new Error('deletePet is in the list');
+    const event = requestTo(deletePetFunction.operation);
 
     expect([event.httpMethod, event.path, event.resource, event.pathParameters]).toEqual([
       'DELETE',
@@ -239,7 +238,7 @@ describe('what the bench measures', () => {
       '/pets/{petId}',
       { petId: '1' },
     ]);
-    const newOne = { ...deletePetRoot, entry: 'functions/new-operation/lambda.ts' };
+    const newOne = { ...deletePetFunction, name: 'newOperation' };
     expect(() => benchTargets('key', [...OPERATIONS, newOne])).toThrow(
       'No bench/baselines/new-operation.ts: a raw Lambda entry making the function',
     );

@@ -4,6 +4,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { STAGE_SETTING } from '#infra/stage-names';
 import { STAGE_NAMES } from '#infra/stages';
 import { generateApiKey } from '#shared/auth/api-key';
 import { costOf, type RequestCost } from '../../bench/capacity';
@@ -246,5 +247,52 @@ describe('what a stage costs idle', () => {
       parts.reduce((sum, cost) => sum + cost, 0),
       2,
     );
+  });
+});
+
+describe("what a developer's stage costs idle", () => {
+  const idle = tableAfter(COSTS_MD, '<!-- costs:idle-dev -->');
+  const { stacks } = buildTestApp({ context: { [STAGE_SETTING]: 'dev-costs' } });
+  const stack = stacks['dev-costs'];
+
+  it('counts the alarms of the synthesized dev stack, its dashboard and key, and no web ACL', () => {
+    if (!stack) throw new Error('No dev stack in the app');
+    const template = Template.fromStack(stack);
+    const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
+    const metrics = alarms
+      .map(([, alarm]) =>
+        alarm.Properties.MetricName
+          ? 1
+          : (alarm.Properties.Metrics as { MetricStat?: unknown }[]).filter((metric) => metric.MetricStat)
+              .length,
+      )
+      .reduce((sum, count) => sum + count, 0);
+    const [label = '', cost] = rowOf(idle, 'Alarms');
+
+    expect(label).toContain(`${alarms.length} alarms watching ${metrics} metrics`);
+    expect(Number(cost)).toBeCloseTo(metrics * price('CloudWatch alarm'), 2);
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    template.resourceCountIs('AWS::KMS::Key', 1);
+    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    expect(Number(rowOf(idle, 'Firewall: none')[1])).toBe(0);
+  }, 60_000); // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
+
+  it('adds up to its total, from the prices of a dashboard and a key', () => {
+    expect(Number(rowOf(idle, 'Dashboard')[1])).toBe(price('CloudWatch dashboard'));
+    expect(Number(rowOf(idle, 'KMS key')[1])).toBe(price('KMS customer managed key'));
+    const parts = idle.filter(([label]) => label !== 'Total').map(([, cost]) => Number(cost));
+    expect(Number(rowOf(idle, 'Total')[1])).toBeCloseTo(
+      parts.reduce((sum, cost) => sum + cost, 0),
+      2,
+    );
+  });
+
+  it("prices an hour of it from its monthly total, and the key's wait after cdk destroy", () => {
+    const total = Number(rowOf(idle, 'Total')[1]);
+    const hour = (total / 730).toFixed(3);
+    const wait = ((price('KMS customer managed key') * 7) / 30).toFixed(2);
+
+    expect(COSTS_MD).toContain(`about ${total.toFixed(2)} / 730 = $${hour}`);
+    expect(COSTS_MD).toContain(`at most $${wait} more`);
   });
 });

@@ -1,37 +1,34 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { listPets } from '#functions/list-pets/contract';
-import { listPetsHandler } from '#functions/list-pets/handler';
-import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
+import { listPets, listPetsFunction } from '#functions/list-pets';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetsTable, petsTable } from '#shared/adapters/dynamodb/pets-table';
 import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
-import { petsTablePetService } from '#shared/composition/pets';
-import { defineOperationRoot, defineRoot } from '#shared/composition/root';
-import { createLogger } from '#shared/observability/logger';
+import { defineFunction, operationFunction } from '#shared/composition/function';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { createTestTables, type TestTables } from '../support/tables';
 
 /**
- * Outside AWS, each function's DynamoDB client refuses any call its root's `data` does not
- * declare, as IAM refuses its role in AWS (shared/composition/root.ts): so a missing entry fails
- * here as it would in Lambda, answered and logged as AWS's AccessDeniedException would be. That
- * each root declares no more than its function calls is checked over the contract suite's run
- * (test/http/contract.test.ts).
+ * Outside AWS, each function's DynamoDB client refuses any call its uses do not declare, as IAM
+ * refuses its role in AWS (shared/composition/function.ts): so a declaration that misses a call
+ * of its adapter's method fails here as it would in Lambda, answered and logged as AWS's
+ * AccessDeniedException would be. (A call of a method it does not declare does not compile:
+ * test/types/table-access.test-d.ts.) That each function declares no more than it calls is
+ * checked over the contract suite's run (test/http/contract.test.ts).
  */
 
 /** listPets with the index's entry forgotten: the Scan of an unfiltered page only. */
-const forgetful = defineOperationRoot(listPets, {
-  data: [{ table: 'pets', actions: ['dynamodb:Scan'] }],
-  build: (config) =>
-    listPetsHandler({ pets: petsTablePetService(config), logger: createLogger(config), corsOrigins: [] }),
+const listing = petsTable.allow('list');
+const forgetful = operationFunction(listPets, {
+  uses: { pets: { ...listing, data: listing.data.filter((access) => access.index === undefined) } },
+  handler: listPetsFunction.handler,
 });
 
-/** The entry it lacks, as the refusal names it. */
-const MISSING = `lacks { table: 'pets', index: '${STATUS_SHARD_INDEX.indexName}', actions: ['dynamodb:Query'] }`;
+/** The call it lacks, as the refusal names it. */
+const MISSING = `lack { table: 'pets', index: '${STATUS_SHARD_INDEX.indexName}', actions: ['dynamodb:Query'] }`;
 
 /** The JSON lines a function writes to stdout and stderr while `run` runs, and what it returned. */
 const logsOf = async <T>(run: () => Promise<T>): Promise<{ result: T; logged: string }> => {
@@ -54,7 +51,7 @@ beforeAll(async () => {
   tables = await createTestTables('access');
 });
 
-describe('a root whose data lacks an entry', () => {
+describe('a function whose uses lack a call', () => {
   const request = (query: [string, string][]) =>
     proxyEvent({
       method: 'GET',
@@ -105,8 +102,15 @@ describe('a root whose data lacks an entry', () => {
 });
 
 describe('where the grants are enforced', () => {
-  /** A root whose function is the configuration it was built with. */
-  const probe = defineRoot({ name: 'probe', data: DATA_ACCESS.pets.get, build: (config) => config });
+  /** A function whose handler is the configuration it was built with. */
+  const probe = defineFunction({
+    name: 'probe',
+    uses: { pets: petsTable.allow('get') },
+    handler: (_dependencies, config) => {
+      if (!config) throw new Error('A build always passes its configuration');
+      return config;
+    },
+  });
 
   it('is wherever the function reaches a DynamoDB of its own (an endpoint), never in Lambda, where IAM does it', () => {
     const local = probe.build(tables.config);
@@ -114,7 +118,7 @@ describe('where the grants are enforced', () => {
 
     expect(local.dynamoDb.grants).toEqual({
       name: 'probe',
-      data: DATA_ACCESS.pets.get,
+      data: [{ table: 'pets', actions: ['dynamodb:GetItem'] }],
       tables: tables.names,
     });
     expect(lambda.dynamoDb.grants).toBeUndefined();
@@ -132,7 +136,7 @@ describe('the DynamoDB calls of the pet repository', () => {
       },
       { step: 'initialize', name: 'recordInputs' },
     );
-    const pets = new DynamoDbPetRepository({
+    const pets = new PetsTable({
       client: DynamoDBDocumentClient.from(base),
       petsTable: tables.names.pets,
     });

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getPetRoot } from '#functions/get-pet/root';
+import { getPetFunction } from '#functions/get-pet';
 import { esbuildOptions } from '#infra/bundling';
+import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { ENV } from '#shared/config';
 import { findLambdaNode, installLambdaNode } from '../../bench/lambda-node';
@@ -33,7 +34,7 @@ let child: ReturnType<typeof findLambdaNode>;
 /** getPet's bundle answering its request in a process of its own: its status, and what it logged. */
 const runGetPet = async (env: Record<string, string>) => {
   const script = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
-    const event = ${JSON.stringify(requestTo(getPetRoot.operation))};
+    const event = ${JSON.stringify(requestTo(getPetFunction.operation))};
     event.requestContext.requestTimeEpoch = Date.now();
     const context = { functionName: 'getPet', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 };
     const answer = await handler(event, context);
@@ -70,7 +71,7 @@ const lambdaEnvironment = (): Record<string, string> => {
     [ENV.dynamoDbEndpoint]: _local,
     AWS_EC2_METADATA_DISABLED: _off,
     ...env
-  } = childEnvironment(getPetRoot, tables.endpoint, tables.names);
+  } = childEnvironment(getPetFunction, tables.endpoint, tables.names);
   // No shared files to fall back on, whatever this machine holds.
   return { ...env, HOME: dir, AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint };
 };
@@ -78,7 +79,7 @@ const lambdaEnvironment = (): Record<string, string> => {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'environment-credentials-'));
   await build({
-    ...esbuildOptions(join(PROJECT_ROOT, getPetRoot.entry), join(dir, 'index.mjs')),
+    ...esbuildOptions(join(PROJECT_ROOT, lambdaEntry(getPetFunction)), join(dir, 'index.mjs')),
     absWorkingDir: PROJECT_ROOT,
   });
   tables = await createTestTables('environment-credentials');

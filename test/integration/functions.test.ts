@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { createPetRoot } from '#functions/create-pet/root';
-import { getPetRoot } from '#functions/get-pet/root';
-import { listPetsRoot } from '#functions/list-pets/root';
-import { updatePetRoot } from '#functions/update-pet/root';
+import { authorizerFunction } from '#functions/authorizer';
+import { createPetFunction } from '#functions/create-pet';
+import { getPetFunction } from '#functions/get-pet';
+import { listPetsFunction } from '#functions/list-pets';
+import { updatePetFunction } from '#functions/update-pet';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
@@ -52,11 +52,11 @@ beforeAll(async () => {
 // then part of each test, for the mutation run's coverage as for a reader.
 beforeEach(() => {
   const config = { ...tables.config, corsOrigins: [APP] };
-  listPets = listPetsRoot.build(config);
-  createPet = createPetRoot.build(config);
-  getPet = getPetRoot.build(config);
-  updatePet = updatePetRoot.build(config);
-  authorizer = authorizerRoot.build(tables.config);
+  listPets = listPetsFunction.build(config);
+  createPet = createPetFunction.build(config);
+  getPet = getPetFunction.build(config);
+  updatePet = updatePetFunction.build(config);
+  authorizer = authorizerFunction.build(tables.config);
 });
 
 let requests = 0;

@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPet } from '#functions/create-pet/contract';
-import { createPetHandler } from '#functions/create-pet/handler';
-import { DATA_ACCESS } from '#shared/adapters/dynamodb/access';
+import { createPet, createPetEndpoint } from '#functions/create-pet';
+
 import {
   createDocumentClient,
   createDynamoDbClient,
   documentClientOf,
 } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import {
+  DynamoDbIdempotencyStore,
+  idempotencyTable,
+} from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import type { Pet } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
 import type { PetRepository } from '#shared/ports/pet-repository';
@@ -55,7 +57,7 @@ const recordingClient = (endpoint: string) => {
 
 interface CreatePetOptions {
   /** The pets, stored through another DynamoDB endpoint (a proxy) or repository. */
-  readonly pets?: (real: DynamoDbPetRepository) => PetRepository;
+  readonly pets?: (real: PetsTable) => PetRepository;
   readonly petsEndpoint?: string;
   /** Where the records are kept. */
   readonly recordsEndpoint?: string;
@@ -71,8 +73,8 @@ const createPetOn = (options: CreatePetOptions = {}) => {
   const recordsClient = options.recordsEndpoint
     ? createDocumentClient({ endpoint: options.recordsEndpoint })
     : recorded.client;
-  const real = new DynamoDbPetRepository({ client: petsClient, petsTable: tables.names.pets });
-  const handler = createPetHandler({
+  const real = new PetsTable({ client: petsClient, petsTable: tables.names.pets });
+  const handler = createPetEndpoint({
     pets: new PetService({
       pets: options.pets?.(real) ?? real,
       ids: new DynamoDbIdSequence({
@@ -153,10 +155,6 @@ describe('a record', () => {
     const { handler } = createPetOn({
       lockMs: 60_000,
       pets: (real) => ({
-        get: (id) => real.get(id),
-        list: (options) => real.list(options),
-        update: (id, patch, expected) => real.update(id, patch, expected),
-        remove: (id, expected) => real.remove(id, expected),
         create: async (pet) => {
           entered();
           await released;
@@ -245,7 +243,7 @@ describe('the calls of a create with a key', () => {
       'UpdateItem idempotency',
     ]);
     expect(commands).toEqual(['PutItem idempotency']);
-    const declared = DATA_ACCESS.idempotency.record.flatMap((access) => access.actions);
+    const declared = idempotencyTable.allow('records').data.flatMap((access) => access.actions);
     for (const call of [...firstCalls, ...commands].filter((command) => command.endsWith('idempotency'))) {
       expect(declared).toContain(`dynamodb:${call.split(' ')[0]}`);
     }
@@ -257,11 +255,7 @@ describe('a create with a key', () => {
     const stored: Pet[] = [];
     const { handler } = createPetOn({
       recordsEndpoint: 'http://127.0.0.1:9',
-      pets: (real) => ({
-        get: (id) => real.get(id),
-        list: (options) => real.list(options),
-        update: (id, patch, expected) => real.update(id, patch, expected),
-        remove: (id, expected) => real.remove(id, expected),
+      pets: () => ({
         create: async (pet) => void stored.push(pet),
       }),
     });

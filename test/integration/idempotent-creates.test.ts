@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPet } from '#functions/create-pet/contract';
-import { createPetHandler } from '#functions/create-pet/handler';
+import { createPet, createPetEndpoint } from '#functions/create-pet';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { DynamoDbIdempotencyStore } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import { fingerprintOf } from '#shared/domain/idempotency';
 import type { Pet } from '#shared/domain/pet';
@@ -47,17 +46,13 @@ const createPetWith = (
   options: { beforeCreate?: (pet: Pet) => Promise<void>; endpoint?: string; lockMs?: number } = {},
 ) => {
   const client = createDocumentClient({ endpoint: options.endpoint ?? tables.endpoint });
-  const real = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+  const real = new PetsTable({ client, petsTable: tables.names.pets });
   const created: Pet[] = [];
   const logger = createLogger({ logLevel: 'SILENT' });
   const errors = vi.spyOn(logger, 'error');
-  const handler = createPetHandler({
+  const handler = createPetEndpoint({
     pets: new PetService({
       pets: {
-        get: (id) => real.get(id),
-        list: (listing) => real.list(listing),
-        update: (id, patch, expected) => real.update(id, patch, expected),
-        remove: (id, expected) => real.remove(id, expected),
         create: async (pet) => {
           await options.beforeCreate?.(pet);
           await real.create(pet);

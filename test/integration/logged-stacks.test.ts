@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { getPetRoot } from '#functions/get-pet/root';
+import { authorizerFunction } from '#functions/authorizer';
+import { getPetFunction } from '#functions/get-pet';
 import { esbuildOptions } from '#infra/bundling';
+import { lambdaEntry } from '#infra/lambda-entries';
 import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
@@ -61,10 +62,10 @@ const invoke = (name: string, event: unknown, env: NodeJS.ProcessEnv) => {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'logged-stacks-'));
   await Promise.all(
-    [getPetRoot, authorizerRoot].map(async (root) => {
+    [getPetFunction, authorizerFunction].map(async (root) => {
       const outfile = join(dir, root.name, 'index.mjs');
       await build({
-        ...esbuildOptions(join(PROJECT_ROOT, root.entry), outfile),
+        ...esbuildOptions(join(PROJECT_ROOT, lambdaEntry(root)), outfile),
         absWorkingDir: PROJECT_ROOT,
       });
       keepOwnSources(`${outfile}.map`);
@@ -82,16 +83,18 @@ beforeAll(async () => {
   installLambdaNode(() => undefined);
   child = findLambdaNode();
   getPet = invoke(
-    getPetRoot.name,
-    requestTo(getPetRoot.operation),
-    childEnvironment(getPetRoot, tables.endpoint, tables.names),
+    getPetFunction.name,
+    requestTo(getPetFunction.operation),
+    childEnvironment(getPetFunction, tables.endpoint, tables.names),
   );
   // The authorizer, its key table missing: DynamoDB refuses the GetItem.
-  const target = benchTargets('a-key').find((candidate) => candidate.entry === authorizerRoot.entry);
+  const target = benchTargets('a-key').find(
+    (candidate) => candidate.entry === lambdaEntry(authorizerFunction),
+  );
   authorizer = invoke(
-    authorizerRoot.name,
+    authorizerFunction.name,
     target?.event,
-    childEnvironment({ ...authorizerRoot, ...target }, tables.endpoint, {
+    childEnvironment({ ...authorizerFunction, ...target }, tables.endpoint, {
       ...tables.names,
       apiKeys: 'no-such-table',
     }),
@@ -114,7 +117,7 @@ describe("a 500's logged stack", () => {
     const source = readFileSync(join(PROJECT_ROOT, THROWN_AT), 'utf8').split('\n');
 
     expect(source[Number(line) - 1]).toContain('new InvalidStoredItemError(');
-    expect(getPet.error.stack).toContain(' functions/get-pet/handler.ts:');
+    expect(getPet.error.stack).toContain(' functions/get-pet.ts:');
     // Only the dependencies' frames (middy's) keep their place in the bundle.
     expect(getPet.error.stack.match(/index\.mjs:\d+:\d+/g)?.length ?? 0).toBeLessThan(
       getPet.error.stack.match(/\.ts:\d+:\d+/g)?.length ?? 0,

@@ -1,14 +1,10 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPet } from '#functions/create-pet/contract';
-import { createPetHandler } from '#functions/create-pet/handler';
-import { getPetHandler } from '#functions/get-pet/handler';
+import { createPetFunction } from '#functions/create-pet';
+import { getPetFunction } from '#functions/get-pet';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { petsTablePetService, writablePetService } from '#shared/composition/pets';
-import { PetService } from '#shared/domain/pet-service';
+import type { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { createLogger } from '#shared/observability/logger';
-import { createPetMetrics } from '#shared/observability/metrics';
-import type { PetRepository } from '#shared/ports/pet-repository';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
 import { createTestTables, type TestTables } from '../support/tables';
@@ -48,14 +44,8 @@ const metricLines = (name: string) =>
 
 const context = lambdaContext('createPet', { awsRequestId: 'req-1' });
 
-/** A pet store whose reads answer `get`, and whose other calls are not expected. */
-const petsThat = (get: PetRepository['get']): PetRepository => ({
-  get,
-  create: () => Promise.reject(new Error('not expected')),
-  list: () => Promise.reject(new Error('not expected')),
-  update: () => Promise.reject(new Error('not expected')),
-  remove: () => Promise.reject(new Error('not expected')),
-});
+/** getPet's pets table, its reads answering `get`. */
+const petsThat = (get: PetsTable['get']): Pick<PetsTable, 'get'> => ({ get });
 
 let tables: TestTables;
 beforeAll(async () => {
@@ -64,15 +54,11 @@ beforeAll(async () => {
 
 describe('EMF metrics', () => {
   it('counts a created pet in namespace PetStore, tagged with the service and the stage', async () => {
-    const logger = createLogger({ logLevel: 'SILENT' });
-    const handler = createPetHandler({
-      pets: writablePetService(tables.config, {
-        keyPrefix: createPet.operationId,
-        retentionSeconds: createPet.idempotency.retentionSeconds,
-        problems: logger,
-      }),
-      logger,
-      metrics: createPetMetrics({ stage: 'production' }),
+    const handler = createPetFunction.build({
+      ...tables.config,
+      logLevel: 'SILENT',
+      metrics: true,
+      stage: 'production',
     });
     captureStdout();
 
@@ -95,8 +81,8 @@ describe('EMF metrics', () => {
   });
 
   it('are written by createPet alone: a read answers, error or not, with no EMF line', async () => {
-    const handler = getPetHandler({
-      pets: new PetService({ pets: petsThat(async () => undefined) }),
+    const handler = getPetFunction.handler({
+      pets: petsThat(async () => undefined),
       logger: createLogger({ logLevel: 'INFO' }),
     });
     captureStdout();
@@ -129,8 +115,8 @@ describe('EMF metrics', () => {
 describe('logs', () => {
   it('log the cause of a 500 at ERROR, and only its generic message reaches the client', async () => {
     const failing = petsThat(() => Promise.reject(new Error('disk on fire at shard 7')));
-    const handler = getPetHandler({
-      pets: new PetService({ pets: failing }),
+    const handler = getPetFunction.handler({
+      pets: failing,
       logger: createLogger({ logLevel: 'INFO' }),
     });
     captureStdout();
@@ -167,10 +153,7 @@ describe('logs', () => {
       }),
     );
     raw.destroy();
-    const handler = getPetHandler({
-      pets: petsTablePetService(tables.config),
-      logger: createLogger({ logLevel: 'INFO' }),
-    });
+    const handler = getPetFunction.build({ ...tables.config, logLevel: 'INFO' });
     captureStdout();
 
     const result = await handler(
@@ -198,8 +181,8 @@ describe('logs', () => {
   });
 
   it("name the request on every line by API Gateway's request id, the Error body's requestId, and forget it after", async () => {
-    const handler = getPetHandler({
-      pets: new PetService({ pets: petsThat(async () => undefined) }),
+    const handler = getPetFunction.handler({
+      pets: petsThat(async () => undefined),
       logger: createLogger({ logLevel: 'INFO' }),
     });
     const request = (requestId: string) =>

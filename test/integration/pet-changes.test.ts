@@ -1,9 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
-import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
+import { InvalidStoredItemError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import type { ListPosition, Pet, PetStatus } from '#shared/domain/pet';
 import { FaultProxy } from '../support/fault-proxy';
 import { createTestTables, type TestTables } from '../support/tables';
@@ -15,11 +15,11 @@ import { createTestTables, type TestTables } from '../support/tables';
  */
 
 let tables: TestTables;
-let repository: DynamoDbPetRepository;
+let repository: PetsTable;
 let nextId = 1;
 beforeAll(async () => {
   tables = await createTestTables('changes');
-  repository = new DynamoDbPetRepository({
+  repository = new PetsTable({
     client: createDocumentClient({ endpoint: tables.endpoint }),
     petsTable: tables.names.pets,
   });
@@ -85,18 +85,14 @@ describe('a change', () => {
     expect(await repository.get(id)).toBeUndefined();
   });
 
-  it('reads a pet stored before versions as version 1, and its first change makes it 2', async () => {
+  it('never serves an item without a version: every pet is written with one, so it is not a pet', async () => {
     const id = nextId++;
-    const { version: _none, ...unversioned } = petItem({ id, name: 'Old', categoryId: 1, status: 'pending' });
+    const { version: _none, ...unversioned } = petItem({ id, name: 'Odd', categoryId: 1, status: 'pending' });
     await createDocumentClient({ endpoint: tables.endpoint }).send(
       new PutCommand({ TableName: tables.names.pets, Item: unversioned }),
     );
 
-    expect((await repository.get(id))?.version).toBe(1);
-    await expect(repository.update(id, { status: 'sold' }, [2])).rejects.toBeInstanceOf(
-      PetVersionMismatchError,
-    );
-    expect((await repository.update(id, { status: 'sold' }, [1])).version).toBe(2);
+    await expect(repository.get(id)).rejects.toBeInstanceOf(InvalidStoredItemError);
   });
 
   it('of ten at once under one version: exactly one applies, the nine others change nothing', async () => {
@@ -120,21 +116,21 @@ describe('a removal', () => {
   it('removes the pet from the table and its status listing; a second is PetNotFoundError', async () => {
     const pet = await stored('pending');
 
-    await repository.remove(pet.id, undefined);
+    await repository.delete(pet.id, undefined);
 
     expect(await repository.get(pet.id)).toBeUndefined();
     expect(await idsWith('pending')).not.toContain(pet.id);
-    await expect(repository.remove(pet.id, undefined)).rejects.toBeInstanceOf(PetNotFoundError);
-    await expect(repository.remove(pet.id, [1])).rejects.toBeInstanceOf(PetNotFoundError);
+    await expect(repository.delete(pet.id, undefined)).rejects.toBeInstanceOf(PetNotFoundError);
+    await expect(repository.delete(pet.id, [1])).rejects.toBeInstanceOf(PetNotFoundError);
   });
 
   it('under a stale version is PetVersionMismatchError, and the pet stays', async () => {
     const pet = await stored();
     await repository.update(pet.id, { name: 'Moved on' }, undefined);
 
-    await expect(repository.remove(pet.id, [1])).rejects.toBeInstanceOf(PetVersionMismatchError);
+    await expect(repository.delete(pet.id, [1])).rejects.toBeInstanceOf(PetVersionMismatchError);
     expect(await repository.get(pet.id)).toMatchObject({ version: 2 });
-    await repository.remove(pet.id, [2]);
+    await repository.delete(pet.id, [2]);
     expect(await repository.get(pet.id)).toBeUndefined();
   });
 });
@@ -160,7 +156,7 @@ describe('walks beside changes and removals', () => {
                 ? repository
                     .update(pet.id, { status: 'sold' }, undefined)
                     .then(() => repository.update(pet.id, { status: 'available' }, undefined))
-                : repository.remove(pet.id, undefined).catch(() => undefined),
+                : repository.delete(pet.id, undefined).catch(() => undefined),
             ),
         ]);
         seen.push(...page.pets.map((pet) => pet.id));
@@ -187,7 +183,7 @@ describe('a write whose answer was lost, sent again by the SDK', () => {
     const pet = await stored();
     const proxy = await FaultProxy.start(tables.endpoint);
     try {
-      const viaProxy = new DynamoDbPetRepository({
+      const viaProxy = new PetsTable({
         client: createDocumentClient({ endpoint: proxy.endpoint }),
         petsTable: tables.names.pets,
       });
@@ -207,7 +203,7 @@ describe('a write whose answer was lost, sent again by the SDK', () => {
     const pet = await stored();
     const proxy = await FaultProxy.start(tables.endpoint);
     try {
-      const viaProxy = new DynamoDbPetRepository({
+      const viaProxy = new PetsTable({
         client: createDocumentClient({ endpoint: proxy.endpoint }),
         petsTable: tables.names.pets,
       });
@@ -218,7 +214,7 @@ describe('a write whose answer was lost, sent again by the SDK', () => {
         times: 1,
       });
 
-      await viaProxy.remove(pet.id, [1]);
+      await viaProxy.delete(pet.id, [1]);
 
       await proxy.answersFailed(1);
       expect(await repository.get(pet.id)).toBeUndefined();

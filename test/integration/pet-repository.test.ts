@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import {
   IdSpaceExhaustedError,
@@ -47,10 +47,10 @@ const pet = (id: number, status: Pet['status'] = 'available'): Pet => ({
 const shardOrder = (ids: readonly number[]): number[] =>
   [...ids].sort((a, b) => (a % STATUS_SHARDS) - (b % STATUS_SHARDS) || a - b);
 
-describe('DynamoDbPetRepository', () => {
+describe('PetsTable', () => {
   it('stores a pet and reads it back', async () => {
     const { client } = countingClient(tables.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+    const repository = new PetsTable({ client, petsTable: tables.names.pets });
 
     await repository.create(pet(1_001));
 
@@ -60,7 +60,7 @@ describe('DynamoDbPetRepository', () => {
 
   it('refuses to overwrite an existing pet', async () => {
     const { client } = countingClient(tables.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+    const repository = new PetsTable({ client, petsTable: tables.names.pets });
     await repository.create(pet(2_001));
 
     await expect(repository.create({ ...pet(2_001), name: 'Impostor' })).rejects.toThrow(
@@ -71,7 +71,7 @@ describe('DynamoDbPetRepository', () => {
 
   it('takes a write that meets this very pet already stored for a success: an earlier attempt of it, applied', async () => {
     const { client } = countingClient(tables.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+    const repository = new PetsTable({ client, petsTable: tables.names.pets });
     await repository.create(pet(2_003));
 
     await repository.create(pet(2_003));
@@ -80,7 +80,7 @@ describe('DynamoDbPetRepository', () => {
   });
 
   it("reports a taken id to the operator by name and message, with DynamoDB's refusal as the cause", async () => {
-    const repository = new DynamoDbPetRepository({
+    const repository = new PetsTable({
       client: countingClient(tables.endpoint).client,
       petsTable: tables.names.pets,
     });
@@ -103,7 +103,7 @@ describe('DynamoDbPetRepository', () => {
   it('reads at most `limit + 1` items, filtered or not, whatever the size of the table', async () => {
     const own = await createTestTables('reads');
     const { client, reads } = countingClient(own.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.pets });
+    const repository = new PetsTable({ client, petsTable: own.names.pets });
     for (let id = 1; id <= 60; id += 1) await repository.create(pet(id, id % 2 === 0 ? 'sold' : 'pending'));
     reads.length = 0;
 
@@ -126,11 +126,11 @@ describe('DynamoDbPetRepository', () => {
     let walk: TestTables;
     const counting = () => {
       const { client, reads } = countingClient(walk.endpoint);
-      return { repository: new DynamoDbPetRepository({ client, petsTable: walk.names.pets }), reads };
+      return { repository: new PetsTable({ client, petsTable: walk.names.pets }), reads };
     };
     /** Every page of a listing, following `next` until a page has none. */
     const pagesOf = async (
-      repository: DynamoDbPetRepository,
+      repository: PetsTable,
       limit: number,
       status?: Pet['status'],
     ): Promise<Pet[][]> => {
@@ -226,7 +226,7 @@ describe('DynamoDbPetRepository', () => {
 
   it('translates an unreachable DynamoDB into StoreUnavailableError', async () => {
     const client = DynamoDBDocumentClient.from(createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }));
-    const repository = new DynamoDbPetRepository({ client, petsTable: 'unreachable' });
+    const repository = new PetsTable({ client, petsTable: 'unreachable' });
 
     await expect(repository.list({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
   });
@@ -288,7 +288,7 @@ describe('DynamoDbIdSequence', () => {
       sequence: PET_ID_SEQUENCE,
     });
     const service = new PetService({
-      pets: new DynamoDbPetRepository({ client, petsTable: own.names.pets }),
+      pets: new PetsTable({ client, petsTable: own.names.pets }),
       ids,
     });
     await ids.next(); // handed out, then lost (a crash between the two writes)
@@ -316,7 +316,7 @@ describe('items read from the pets table', () => {
   it('are checked as pets: a malformed one is never returned, but refused naming its id and each problem', async () => {
     const own = await createTestTables('malformed');
     await putMalformed(own, 3_001);
-    const repository = new DynamoDbPetRepository({
+    const repository = new PetsTable({
       client: countingClient(own.endpoint).client,
       petsTable: own.names.pets,
     });
@@ -335,7 +335,7 @@ describe('items read from the pets table', () => {
 
   it('are checked in a listing too, filtered or not, and the whole page is refused rather than served without it', async () => {
     const own = await createTestTables('malformed-list');
-    const repository = new DynamoDbPetRepository({
+    const repository = new PetsTable({
       client: countingClient(own.endpoint).client,
       petsTable: own.names.pets,
     });
@@ -374,12 +374,18 @@ describe('items read from the pets table', () => {
       await raw.send(
         new PutItemCommand({
           TableName: own.names.pets,
-          Item: { id: { N: String(id) }, name: { S: name }, categoryId: { N: '1' }, status: { S: 'sold' } },
+          Item: {
+            id: { N: String(id) },
+            name: { S: name },
+            categoryId: { N: '1' },
+            status: { S: 'sold' },
+            version: { N: '1' },
+          },
         }),
       );
     }
     raw.destroy();
-    const repository = new DynamoDbPetRepository({
+    const repository = new PetsTable({
       client: countingClient(own.endpoint).client,
       petsTable: own.names.pets,
     });
@@ -402,12 +408,13 @@ describe('items read from the pets table', () => {
           name: { S: 'Rex' },
           categoryId: { N: '1' },
           status: { S: 'sold' },
+          version: { N: '1' },
           internalNote: { S: 'not for clients' },
         },
       }),
     );
     raw.destroy();
-    const repository = new DynamoDbPetRepository({
+    const repository = new PetsTable({
       client: countingClient(own.endpoint).client,
       petsTable: own.names.pets,
     });

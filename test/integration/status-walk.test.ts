@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { Pet } from '#shared/domain/pet';
 import { createTestTables, type TestTables } from '../support/tables';
@@ -45,7 +45,7 @@ describe('the sharded status index', () => {
   });
   const repositoryOf = () => {
     const { client, queries } = recordingClient(tables.endpoint);
-    return { repository: new DynamoDbPetRepository({ client, petsTable: tables.names.pets }), queries };
+    return { repository: new PetsTable({ client, petsTable: tables.names.pets }), queries };
   };
 
   it('stores each pet with the key of its shard: status, then id modulo 16', async () => {
@@ -75,7 +75,7 @@ describe('the sharded status index', () => {
   it('crosses into the next shard within a page, and starts the next page at the first pet not shown', async () => {
     const own = await createTestTables('status-cross');
     const { client, queries } = recordingClient(own.endpoint);
-    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.pets });
+    const repository = new PetsTable({ client, petsTable: own.names.pets });
     // Shard 0: 16, 32, 48; shard 1: 1, 17, 33; shard 2: 2.
     for (const id of [1, 2, 16, 17, 32, 33, 48]) await repository.create(pet(id, 'available'));
 
@@ -117,7 +117,7 @@ describe('the sharded status index', () => {
         }),
       );
     }
-    const repository = new DynamoDbPetRepository({ client, petsTable: own.names.pets });
+    const repository = new PetsTable({ client, petsTable: own.names.pets });
 
     const page = await repository.list({ limit: 10, status: 'sold' });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
-import { DynamoDbPetRepository } from '#shared/adapters/dynamodb/dynamodb-pet-repository';
+import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { type ListPosition, PET_STATUSES, type Pet, type PetStatus } from '#shared/domain/pet';
 import { PetService } from '#shared/domain/pet-service';
 import { createTestTables } from '../support/tables';
@@ -35,7 +35,7 @@ describe('a walk by status while pets are being created', () => {
         const tables = await createTestTables('walk-during-creates');
         const client = createDocumentClient({ endpoint: tables.endpoint });
         try {
-          const repository = new DynamoDbPetRepository({ client, petsTable: tables.names.pets });
+          const repository = new PetsTable({ client, petsTable: tables.names.pets });
           // Function instances side by side, each leasing its own blocks of ids.
           const services = Array.from(
             { length: instances },

@@ -1,7 +1,7 @@
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
 import type { ApiFunction } from '#infra/constructs/api-function';
 import type { PetStoreStack } from '#infra/pet-store-stack';
@@ -11,7 +11,7 @@ import { type Environment, type TemplateJson, TemplateResolver } from './templat
 
 /**
  * The calls the deployed system makes at run time, derived from a synthesized template (and, for
- * each function, the DynamoDB calls its composition root declares, which the stack grants), with
+ * each function, the DynamoDB calls its uses declare, which the stack grants), with
  * every policy AWS evaluates for each: the caller's identity policies and the resource's policy.
  * `evaluate` hands them to an IAM evaluator the project did not write (`@cloud-copilot/iam-simulate`,
  * a devDependency: AGPL-3.0, never bundled).
@@ -125,7 +125,7 @@ export const CODEDEPLOY_ALIAS_ACTIONS = ['lambda:GetAlias', 'lambda:UpdateAlias'
 
 /**
  * DynamoDB's data-plane actions on a table (DynamoDB's entry of the Service Authorization
- * Reference): what a function's role is refused unless its root declares it.
+ * Reference): what a function's role is refused unless its uses declare it.
  */
 export const DYNAMODB_TABLE_ACTIONS = [
   'dynamodb:BatchGetItem',
@@ -154,7 +154,7 @@ export interface FunctionGrants {
   readonly functionId: string;
   readonly roleArn: string;
   readonly identityPolicies: IamCall['identityPolicies'];
-  /** Its root's declaration, each access resolved to its table's or index's ARN. */
+  /** Its uses' declaration, each access resolved to its table's or index's ARN. */
   readonly declared: readonly { readonly resource: string; readonly actions: readonly string[] }[];
   readonly logGroupName: string;
 }
@@ -475,7 +475,7 @@ const deploymentCalls = (resolver: TemplateResolver): IamCall[] =>
 const logicalId = (stack: PetStoreStack, element: unknown): string =>
   stack.getLogicalId(element as CfnElement);
 
-/** Each function of the stack with the declaration its root makes (the one the stack grants from). */
+/** Each function of the stack with the declaration its uses make (the one the stack grants from). */
 const functionGrants = (stack: PetStoreStack, resolver: TemplateResolver): FunctionGrants[] => {
   const declared: [string, ApiFunction, readonly TableAccess[]][] = [
     ...OPERATIONS.map((root): [string, ApiFunction, readonly TableAccess[]] => {
@@ -483,7 +483,7 @@ const functionGrants = (stack: PetStoreStack, resolver: TemplateResolver): Funct
       if (!fn) throw new Error(`${stack.stackName} has no function for ${root.operation.operationId}`);
       return [root.operation.operationId, fn, root.data];
     }),
-    [authorizerRoot.name, stack.authorizer, authorizerRoot.data],
+    [authorizerFunction.name, stack.authorizer, authorizerFunction.data],
   ];
   return declared.map(([name, fn, data]) => {
     const functionId = logicalId(stack, fn.function.node.defaultChild);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizerFunction } from '#functions/authorizer';
 import { buildOperationHandlers } from '#functions/operations';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/constructs/pet-store-api';
 import { STAGE_PLANS } from '#infra/stage-plans';
@@ -134,7 +134,7 @@ export const measureLogBytes = async ({
   const gateway = await startLocalGateway({
     port: 0,
     handlers: buildOperationHandlers(config),
-    authorizer: authorizerRoot.build(config),
+    authorizer: authorizerFunction.build(config),
   });
   const call = async (path: string, init: RequestInit = {}, expected = 200): Promise<string> => {
     const response = await fetch(`${gateway.baseUrl}${path}`, {

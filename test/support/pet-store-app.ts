@@ -4,6 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { inject } from 'vitest';
 import { createPetStoreApp, type PetStoreApp, type PetStoreAppOptions } from '#infra/pet-store-app';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { type DevStageName, STAGE_SETTING } from '#infra/stage-names';
 import type { StageName } from '#infra/stages';
 
 /** The context `cdk synth` gets from cdk.json (feature flags): tests build the same templates. */
@@ -49,4 +50,12 @@ export const synthStages = (): SynthesizedStages => {
       production: Template.fromStack(stacks.production),
     },
   };
+};
+
+/** The app as `npm run deploy -- --stage <stage>` builds it: staging, production and the developer's stage. */
+export const synthDevStage = (stage: DevStageName = 'dev-test') => {
+  const { app, stacks } = buildTestApp({ context: { [STAGE_SETTING]: stage } });
+  const stack = stacks[stage];
+  if (!stack) throw new Error(`The app holds no stack for ${stage}`);
+  return { app, stacks, stack, template: Template.fromStack(stack) };
 };

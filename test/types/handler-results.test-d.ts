@@ -1,8 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createPet } from '#functions/create-pet/contract';
-import { deletePet } from '#functions/delete-pet/contract';
-import { getPet } from '#functions/get-pet/contract';
-import type { listPets } from '#functions/list-pets/contract';
+import { createPet } from '#functions/create-pet';
+import { deletePet } from '#functions/delete-pet';
+import { getPet } from '#functions/get-pet';
+import type { listPets } from '#functions/list-pets';
 import type { Pet } from '#shared/domain/pet';
 import { type EndpointHandler, type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
 import { jsonEndpoint } from '#shared/http/middleware/json-body';

@@ -1,7 +1,6 @@
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { authorizerHandler } from '#functions/authorizer/handler';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizerFunction, authorizerHandler } from '#functions/authorizer';
 import { recordFor } from '#shared/auth/api-key';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -77,7 +76,7 @@ describe('the authorizer', () => {
   });
 
   it('built by its root, logs at the level configured', async () => {
-    const handler = authorizerRoot.build({
+    const handler = authorizerFunction.build({
       tables: { apiKeys: 'keys' },
       dynamoDb: { endpoint: 'http://127.0.0.1:9' },
       logLevel: 'WARN',

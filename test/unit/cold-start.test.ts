@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { authorizerRoot } from '#functions/authorizer/root';
-import { getPetRoot } from '#functions/get-pet/root';
+import { authorizerFunction } from '#functions/authorizer';
+import { getPetFunction } from '#functions/get-pet';
 import {
   createDynamoDbClient,
   createLocalClient,
@@ -13,7 +13,7 @@ import {
 } from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
-import { entryFile, fromEnvironment } from '#shared/composition/root';
+import { fromEnvironment, moduleOf } from '#shared/composition/function';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { decodeCursor } from '#shared/http/cursor';
@@ -57,10 +57,10 @@ describe('configuration', () => {
     vi.stubEnv('PETS_TABLE_NAME', 'PetStore-Pets');
     vi.stubEnv('API_KEYS_TABLE_NAME', '');
 
-    const handler = fromEnvironment(getPetRoot);
+    const handler = fromEnvironment(getPetFunction);
 
     expect(typeof handler).toBe('function');
-    expect(() => fromEnvironment(authorizerRoot)).toThrow(
+    expect(() => fromEnvironment(authorizerFunction)).toThrow(
       new ConfigError('Environment variable API_KEYS_TABLE_NAME must be set'),
     );
   });
@@ -139,14 +139,6 @@ describe('the authorizer', () => {
 });
 
 describe('the pet service', () => {
-  it('refuses to create a pet when it was built read-only, saying so', async () => {
-    const service = new PetService({ pets: { create: async () => undefined } as never });
-
-    await expect(service.create({ name: 'Rex', categoryId: 1 })).rejects.toThrow(
-      'PetService was built without an IdSequence: it cannot create pets',
-    );
-  });
-
   it('refuses a create by key when it was built without an idempotency store, before drawing an id', async () => {
     let drawn = 0;
     const service = new PetService({
@@ -162,13 +154,13 @@ describe('the pet service', () => {
 });
 
 describe('an operation', () => {
-  it('lives in a folder named after its id in kebab-case, its Lambda entry lambda.ts', () => {
-    expect(entryFile('listPets')).toBe('functions/list-pets/lambda.ts');
-    expect(entryFile('authorizer')).toBe('functions/authorizer/lambda.ts');
+  it('lives in the module named after its id in kebab-case', () => {
+    expect(moduleOf('listPets')).toBe('functions/list-pets.ts');
+    expect(moduleOf('authorizer')).toBe('functions/authorizer.ts');
   });
 
   it('of a function that allows no origin sends no CORS header at all, not even Vary', async () => {
-    const handler = getPetRoot.build({
+    const handler = getPetFunction.build({
       tables: { pets: 'PetStore-Pets' },
       dynamoDb: { endpoint: 'http://127.0.0.1:9' },
       logLevel: 'SILENT',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPetRoot } from '#functions/create-pet/root';
-import { listPetsRoot } from '#functions/list-pets/root';
+import { createPetFunction } from '#functions/create-pet';
+import { listPetsFunction } from '#functions/list-pets';
 import { ConfigError, ENV, readFunctionConfig } from '#shared/config';
 
 /** What a function's cold start does with the environment Lambda gives it. */
@@ -51,10 +51,10 @@ describe('readFunctionConfig', () => {
 
 describe('the composition roots', () => {
   it('declare the tables their function needs, so a missing one fails the cold start', () => {
-    expect(listPetsRoot.tables).toEqual(['pets']);
-    expect(createPetRoot.tables).toEqual(['counters', 'pets', 'idempotency']);
+    expect(listPetsFunction.tables).toEqual(['pets']);
+    expect(createPetFunction.tables).toEqual(['counters', 'pets', 'idempotency']);
     expect(() =>
-      createPetRoot.build(readFunctionConfig(createPetRoot.tables, { PETS_TABLE_NAME: 'p' })),
+      createPetFunction.build(readFunctionConfig(createPetFunction.tables, { PETS_TABLE_NAME: 'p' })),
     ).toThrow('Environment variable COUNTERS_TABLE_NAME must be set');
   });
 });

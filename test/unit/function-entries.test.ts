@@ -1,27 +1,38 @@
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { authorizer } from '#functions/authorizer/contract';
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizer, authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
+import { lambdaEntry } from '#infra/lambda-entries';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { kebabName, moduleOf } from '#shared/composition/function';
 
-/** Where each function's code is, and what the stack and the local gateway read from them. */
+/** Where each function's code is, and the Lambda entry made from it for the stack and the bench. */
 
-describe('the functions', () => {
-  it('each have their Lambda entry in the folder their name gives, the authorizer included', () => {
-    const entries = [authorizerRoot, ...OPERATIONS].map((root) => root.entry);
+const FUNCTIONS = [authorizerFunction, ...OPERATIONS];
 
-    expect(entries).toEqual([
-      'functions/authorizer/lambda.ts',
-      'functions/list-pets/lambda.ts',
-      'functions/create-pet/lambda.ts',
-      'functions/get-pet/lambda.ts',
-      'functions/update-pet/lambda.ts',
-      'functions/delete-pet/lambda.ts',
-    ]);
-    for (const entry of entries) expect(existsSync(entry)).toBe(true);
-  });
+describe('a function', () => {
+  it.each(FUNCTIONS.map((fn) => [fn.name, fn] as const))(
+    '%s lives in the module its name gives, under the name its Lambda entry imports',
+    async (name, fn) => {
+      const module: Record<string, unknown> = await import(join(PROJECT_ROOT, moduleOf(name)));
 
-  it('read the key from the Authorization header, for API Gateway as for the local gateway', () => {
+      expect(module[`${name}Function`]).toBe(fn);
+    },
+  );
+
+  it.each(FUNCTIONS.map((fn) => [fn.name, fn] as const))(
+    '%s gets a generated Lambda entry that imports its own module and nothing of another function',
+    (name, fn) => {
+      const source = readFileSync(join(PROJECT_ROOT, lambdaEntry(fn)), 'utf8');
+
+      const imports = [...source.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier);
+      expect(imports).toEqual([`#functions/${kebabName(name)}`, '#shared/composition/function']);
+      expect(source).toContain(`export const handler = fromEnvironment(${name}Function);`);
+    },
+  );
+
+  it('the authorizer reads the key from the Authorization header, for API Gateway as for the local gateway', () => {
     expect(authorizer.identitySource).toBe('Authorization');
   });
 });

@@ -98,4 +98,17 @@ describe('keys command line', () => {
       'Table "PetStore-staging-TablesApiKeys330F873D-1A2B3C4D5E6F" does not belong to stack PetStore-production',
     );
   });
+
+  it("finds a developer's stage from its table's name, and keeps one developer's tools off another's table", () => {
+    const annsTable = 'PetStore-dev-ann-TablesApiKeys330F873D-1A2B3C4D5E6F';
+
+    expect(stageOf({ table: annsTable })).toBe('dev-ann');
+    expect(parseKeysArgs(['list', '--stage', 'dev-ann', '--table', annsTable])).toEqual({
+      command: 'list',
+      target: { table: annsTable, stage: 'dev-ann' },
+    });
+    expect(() => parseKeysArgs(['list', '--stage', 'dev-an', '--table', annsTable])).toThrow(
+      `Table "${annsTable}" does not belong to stack PetStore-dev-an`,
+    );
+  });
 });

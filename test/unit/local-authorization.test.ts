@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { authorizerHandler } from '#functions/authorizer/handler';
+import { authorizerHandler } from '#functions/authorizer';
 import { recordFor } from '#shared/auth/api-key';
 import { UnauthorizedError } from '#shared/auth/authorize';
 import { StoreUnavailableError } from '#shared/domain/errors';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { CreatePetHeaders } from '#functions/create-pet/contract';
-import { getPet } from '#functions/get-pet/contract';
-import { listPets } from '#functions/list-pets/contract';
+import { CreatePetHeaders } from '#functions/create-pet';
+import { getPet } from '#functions/get-pet';
+import { listPets } from '#functions/list-pets';
 import { MAX_ID, NewPet, PET_STATUSES } from '#shared/domain/pet';
 import { requestSchema } from '#shared/http/middleware/validate-request';
 

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createPetHandler } from '#functions/create-pet/handler';
-import { getPetHandler } from '#functions/get-pet/handler';
-import { listPetsHandler } from '#functions/list-pets/handler';
+import { createPetEndpoint } from '#functions/create-pet';
+import { getPetFunction } from '#functions/get-pet';
+import { listPetsFunction } from '#functions/list-pets';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
@@ -11,31 +11,17 @@ import {
 import { PetService } from '#shared/domain/pet-service';
 import { toHttpError } from '#shared/http/error-mapper';
 import { retryHeaders } from '#shared/http/retry';
-import type { PetRepository } from '#shared/ports/pet-repository';
 import { silent } from '../support/observability';
 
 /**
  * What a real DynamoDB Local cannot do: throttle, time out, or fail in an unexpected way. The
- * repository is replaced here, and only here, by one that fails on purpose.
+ * table is replaced here, and only here, by one that fails on purpose: a stand-in has only the
+ * methods its function declares.
  */
 
-const failingWith = (error: unknown): PetRepository => ({
-  create: async () => {
-    throw error;
-  },
-  get: async () => {
-    throw error;
-  },
-  update: async () => {
-    throw error;
-  },
-  remove: async () => {
-    throw error;
-  },
-  list: async () => {
-    throw error;
-  },
-});
+const failingWith = (error: unknown) => async (): Promise<never> => {
+  throw error;
+};
 
 const event = (overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent =>
   ({
@@ -60,11 +46,11 @@ const bodyOf = (result: APIGatewayProxyResult) => JSON.parse(result.body) as Rec
 
 describe('errors the store raises', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the store is throttled', async () => {
-    const pets = new PetService({
-      pets: failingWith(new StoreUnavailableError('DynamoDB Query failed: ThrottlingException')),
-    });
+    const pets = {
+      list: failingWith(new StoreUnavailableError('DynamoDB Query failed: ThrottlingException')),
+    };
 
-    const result = await listPetsHandler({ pets, ...silent() })(event(), context);
+    const result = await listPetsFunction.handler({ pets, ...silent() })(event(), context);
 
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
@@ -78,9 +64,9 @@ describe('errors the store raises', () => {
 
   it('answers 500 INTERNAL_ERROR without leaking the message or stack of an unexpected error', async () => {
     const secret = new Error('ValidationException: table arn:aws:dynamodb:eu-west-1:123:table/Pets-XYZ');
-    const pets = new PetService({ pets: failingWith(secret) });
+    const pets = { get: failingWith(secret) };
 
-    const result = await getPetHandler({ pets, ...silent() })(
+    const result = await getPetFunction.handler({ pets, ...silent() })(
       event({ pathParameters: { petId: '1' }, resource: '/pets/{petId}' }),
       context,
     );
@@ -97,9 +83,9 @@ describe('errors the store raises', () => {
   });
 
   it('keeps the deprecation headers on errors of the deprecated operation', async () => {
-    const pets = new PetService({ pets: failingWith(new Error('boom')) });
+    const pets = { get: failingWith(new Error('boom')) };
 
-    const result = await getPetHandler({ pets, ...silent() })(
+    const result = await getPetFunction.handler({ pets, ...silent() })(
       event({ pathParameters: { petId: '1' } }),
       context,
     );
@@ -108,17 +94,11 @@ describe('errors the store raises', () => {
   });
 
   it('answers 503 with Retry-After 500 ms before the Lambda timeout, not when Lambda kills it', async () => {
-    const slow: PetRepository = {
-      ...failingWith(new Error('unused')),
-      list: () => new Promise(() => undefined),
-    };
+    const slow = { list: () => new Promise<never>(() => undefined) };
     const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 800 } as Context;
     const started = performance.now();
 
-    const result = await listPetsHandler({ pets: new PetService({ pets: slow }), ...silent() })(
-      event(),
-      nearlyOutOfTime,
-    );
+    const result = await listPetsFunction.handler({ pets: slow, ...silent() })(event(), nearlyOutOfTime);
 
     // 800 ms left, a 500 ms margin: the answer comes after about 300 ms, not before (the margin
     // is not the whole budget) and before the 800 ms the Lambda had.
@@ -133,17 +113,11 @@ describe('errors the store raises', () => {
 
 describe('a function near its Lambda timeout', () => {
   it('keeps the whole 500 ms margin: with 600 ms left, it answers 503 after about 100 ms', async () => {
-    const slow: PetRepository = {
-      ...failingWith(new Error('unused')),
-      list: () => new Promise(() => undefined),
-    };
+    const slow = { list: () => new Promise<never>(() => undefined) };
     const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 600 } as Context;
     const started = performance.now();
 
-    const result = await listPetsHandler({ pets: new PetService({ pets: slow }), ...silent() })(
-      event(),
-      nearlyOutOfTime,
-    );
+    const result = await listPetsFunction.handler({ pets: slow, ...silent() })(event(), nearlyOutOfTime);
 
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(90);
@@ -156,7 +130,7 @@ describe('a create that cannot get an id', () => {
   it('answers 500, not a half-created pet, when the id sequence fails', async () => {
     const stored: unknown[] = [];
     const pets = new PetService({
-      pets: { ...failingWith(new Error('unused')), create: async (pet) => void stored.push(pet) },
+      pets: { create: async (pet) => void stored.push(pet) },
       ids: {
         next: async () => {
           throw new Error('sequence broken');
@@ -164,7 +138,7 @@ describe('a create that cannot get an id', () => {
       },
     });
 
-    const result = await createPetHandler({ pets, ...silent() })(
+    const result = await createPetEndpoint({ pets, ...silent() })(
       event({
         httpMethod: 'POST',
         headers: { 'Content-Type': 'application/json' },

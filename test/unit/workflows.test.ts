@@ -78,6 +78,22 @@ describe('deploy', () => {
     expect(smoke).toBeGreaterThan(deploy);
   });
 
+  it('verifies staging in AWS after its smoke run, and deploys production only when both passed', () => {
+    const steps = (jobs.staging as Job).steps as (Step & { 'continue-on-error'?: unknown })[];
+    const smoke = steps.findIndex((step) => step.run?.startsWith('npm run smoke'));
+    const verify = steps.findIndex((step) => step.run === 'npm run verify -- --stage staging');
+
+    expect(verify).toBeGreaterThan(smoke);
+    expect(smoke).toBeGreaterThan(0);
+    expect([jobs.production?.needs].flat()).toContain('staging');
+    for (const step of [steps[smoke], steps[verify]]) {
+      expect(step?.['continue-on-error']).toBeUndefined();
+      expect(step?.run).not.toMatch(/\|\||; *true|set \+e/);
+    }
+    // Not production: its alarm check would notify whoever production's alarms page.
+    expect((jobs.production as Job).steps.some((step) => step.run?.startsWith('npm run verify'))).toBe(false);
+  });
+
   it('smokes production read-only, so production holds no smoke pets; staging gets the whole suite', () => {
     const smokeOf = (stage: string) =>
       (jobs[stage] as Job).steps.map((step) => step.run ?? '').find((run) => run.startsWith('npm run smoke'));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { listPets } from '#functions/list-pets/contract';
+import { listPets } from '#functions/list-pets';
 import { CONTRACTS } from '#functions/operations';
 import { corsAllowedHeaders, corsExposedHeaders } from '#shared/http/gateway-behaviour';
 import type { ObservedExchange } from './api-client';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { listPets } from '#functions/list-pets/contract';
+import { listPets } from '#functions/list-pets';
 import { assertAtMost, assertError, detailsOf } from './assertions';
 import { type ContractArea, check } from './check';
 

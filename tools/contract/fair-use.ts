@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createPet } from '#functions/create-pet/contract';
-import { listPets } from '#functions/list-pets/contract';
+import { createPet } from '#functions/create-pet';
+import { listPets } from '#functions/list-pets';
 import { allowedMethods } from '#functions/operations';
 import { parseRateLimitPolicy, ratePolicyName } from '#shared/http/rate-limit-policy';
 import { HTTP_METHODS } from '#shared/operations/operation';

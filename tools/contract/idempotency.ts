@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createPet } from '#functions/create-pet/contract';
+import { createPet } from '#functions/create-pet';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
 import type { ApiClient, ObservedExchange } from './api-client';
 import { assertError, detailsOf } from './assertions';

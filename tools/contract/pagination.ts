@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createPet } from '#functions/create-pet/contract';
-import { listPets } from '#functions/list-pets/contract';
+import { createPet } from '#functions/create-pet';
+import { listPets } from '#functions/list-pets';
 import { BASE_PATH } from '#shared/http/paths';
 import type { ObservedExchange } from './api-client';
 import { assertAtLeast, assertContains, assertError, detailsOf } from './assertions';

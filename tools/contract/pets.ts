@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createPet } from '#functions/create-pet/contract';
+import { createPet } from '#functions/create-pet';
 import { DEFAULT_PET_STATUS } from '#shared/domain/pet';
 import { BASE_PATH } from '#shared/http/paths';
 import type { ApiClient } from './api-client';

@@ -5,8 +5,15 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OUTPUT } from '#infra/outputs';
-import { STAGE_NAMES, type StageName, stackName } from '#infra/stage-names';
-import { LOCAL_PLANS, STAGE_PLANS } from '#infra/stage-plans';
+import {
+  type AnyStageName,
+  DEV_STAGE_PREFIX,
+  isDevStageName,
+  isPipelineStage,
+  STAGE_NAMES,
+  stackName,
+} from '#infra/stage-names';
+import { DEV_PLANS, LOCAL_PLANS, plansOf, STAGE_PLANS } from '#infra/stage-plans';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
@@ -35,9 +42,10 @@ export const USAGE = `Usage:
 
 Options:
   --table <name>      the stack output ${OUTPUT.tableName(API_KEYS_TABLE)} of the stage (required)
-  --plan <plan>       a plan of the stage (staging: ${planNames(STAGE_PLANS.staging).join(', ')}; production: ${planNames(STAGE_PLANS.production).join(', ')});
+  --plan <plan>       a plan of the stage (staging: ${planNames(STAGE_PLANS.staging).join(', ')}; production: ${planNames(STAGE_PLANS.production).join(', ')};
+                      ${DEV_STAGE_PREFIX}<name>: ${planNames(DEV_PLANS).join(', ')});
                       create's default is the stage's default plan
-  --stage <stage>     ${STAGE_NAMES.join(' | ')}: refuses a table of another stage's stack (in AWS,
+  --stage <stage>     ${STAGE_NAMES.join(' | ')} | ${DEV_STAGE_PREFIX}<name>: refuses a table of another stage's stack (in AWS,
                       read from the table's name when not given)
   --region <region>   AWS region of the table (default: AWS_REGION or your AWS profile)
   --endpoint <url>    a DynamoDB other than AWS's, e.g. DynamoDB Local of the local server
@@ -57,7 +65,7 @@ export class SetupError extends Error {
 
 export interface KeysTarget {
   readonly table: string;
-  readonly stage?: StageName;
+  readonly stage?: AnyStageName;
   readonly region?: string;
   readonly endpoint?: string;
 }
@@ -69,12 +77,14 @@ export type KeysCommand =
   | { readonly command: 'revoke'; readonly keyId: string; readonly target: KeysTarget }
   | { readonly command: 'move'; readonly keyId: string; readonly plan: string; readonly target: KeysTarget };
 
-const isStage = (value: string): value is StageName => (STAGE_NAMES as readonly string[]).includes(value);
+const isStage = (value: string): value is AnyStageName => isPipelineStage(value) || isDevStageName(value);
 
 const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget => {
   const { table, stage, region, endpoint } = values;
   if (stage !== undefined && !isStage(stage))
-    throw new UsageError(`--stage must be one of ${STAGE_NAMES.join(', ')}, not "${stage}"`);
+    throw new UsageError(
+      `--stage must be one of ${STAGE_NAMES.join(', ')} or ${DEV_STAGE_PREFIX}<name>, not "${stage}"`,
+    );
   if (!table) {
     throw new UsageError(
       stage
@@ -269,8 +279,15 @@ const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
   }
 };
 
-export const stageOf = (target: KeysTarget): StageName => {
-  const stage = target.stage ?? STAGE_NAMES.find((name) => target.table.startsWith(`${stackName(name)}-`));
+/** A developer stack's table: `PetStore-dev-<name>-<logical id>-<suffix>` (a dev name holds no hyphen). */
+const DEV_TABLE = new RegExp(`^${stackName(`${DEV_STAGE_PREFIX}`)}([a-z][a-z0-9]*)-`);
+
+export const stageOf = (target: KeysTarget): AnyStageName => {
+  const devName = DEV_TABLE.exec(target.table)?.[1];
+  const stage =
+    target.stage ??
+    STAGE_NAMES.find((name) => target.table.startsWith(`${stackName(name)}-`)) ??
+    (devName ? (`${DEV_STAGE_PREFIX}${devName}` as const) : undefined);
   if (!stage)
     throw new UsageError(
       `--stage is required: the table "${target.table}" is not named after a stage's stack, and the stage says which plans and usage plans the keys have`,
@@ -298,7 +315,7 @@ export const repositoryFor = (target: KeysTarget): KeysRepository => {
   return {
     apiKeys: new DynamoDbApiKeyRepository({ client, apiKeysTable: target.table }),
     registry: new ApiGatewayRegistry({ client: apiGateway, stackName: stackName(stage), ...region }),
-    plans: STAGE_PLANS[stage],
+    plans: plansOf(stage),
     ready: () => checkAwsSetup(base),
     close: () => {
       client.destroy();

@@ -1,4 +1,4 @@
-import { authorizerRoot } from '#functions/authorizer/root';
+import { authorizerFunction } from '#functions/authorizer';
 import { buildOperationHandlers } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
@@ -47,7 +47,7 @@ export const localFunctions = ({
   const functionConfig: FunctionConfig = { ...config, dynamoDb: { endpoint }, metrics: false, plans };
   return {
     handlers: buildOperationHandlers(functionConfig),
-    authorizer: authorizerRoot.build(functionConfig),
+    authorizer: authorizerFunction.build(functionConfig),
   };
 };
 

@@ -462,6 +462,14 @@ const introduction = (operations: readonly Operation[]): string => {
   ].join('\n\n');
 };
 
+/** What the operations do, by the first word of each summary: `list, add, get, change and remove`. */
+const whatTheyDo = (operations: readonly Operation[]): string => {
+  const verbs = [
+    ...new Set(operations.map((operation) => operation.summary.split(' ')[0]?.toLowerCase() ?? '')),
+  ];
+  return verbs.length > 1 ? `${verbs.slice(0, -1).join(', ')} and ${verbs.at(-1)}` : (verbs[0] ?? '');
+};
+
 /** The OpenAPI 3.1 document of the operations; `npm run openapi` writes it to docs/openapi.yaml. */
 export const buildDocument = (operations: readonly Operation[] = CONTRACTS): OpenApiDocument => {
   const schemas = new SchemaConverter();
@@ -492,7 +500,7 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS): Ope
     info: {
       title: 'Pet Store API',
       version: API_VERSION,
-      summary: 'Animals of the pet store: list, add, get, change and remove them.',
+      summary: `Animals of the pet store: ${whatTheyDo(operations)} them.`,
       description: introduction(operations),
     },
     servers: (['production', 'staging'] as const).map((stage) => ({

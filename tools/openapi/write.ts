@@ -1,10 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
+import { CONTRACTS } from '#functions/operations';
 import { buildDocument } from '#tools/openapi/build-document';
 import { OPENAPI_YAML_PATH, toYaml } from '#tools/openapi/document-file';
+import { INTERFACE_DOC_PATH, readInterfaceDoc, withOperationsTable } from '#tools/openapi/operations-table';
 
-/** `npm run openapi`: regenerates docs/openapi.yaml from the code. */
+/** `npm run openapi`: regenerates docs/openapi.yaml, and docs/interface.md's table of operations, from the code. */
 const document = await buildDocument();
 mkdirSync(dirname(OPENAPI_YAML_PATH), { recursive: true });
 writeFileSync(OPENAPI_YAML_PATH, toYaml(document));
 console.log(`Wrote ${relative(process.cwd(), OPENAPI_YAML_PATH)}`);
+writeFileSync(INTERFACE_DOC_PATH, withOperationsTable(readInterfaceDoc(), CONTRACTS));
+console.log(`Wrote the table of operations in ${relative(process.cwd(), INTERFACE_DOC_PATH)}`);

@@ -1,13 +1,14 @@
-import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '#shared/config';
 
 /**
- * What each adapter method calls, on which table or index. A function's root lists the entries
- * of the methods it uses (its `data`); the stack grants exactly these actions on exactly these
- * resources, and sets exactly these tables' variables. Outside AWS the function's client refuses
- * any other call (`refusalOf`), so a missing entry fails npm start and the tests as it would fail
- * in Lambda; the contract suite's run checks that each root declares no call its function never
- * makes (test/http/contract.test.ts).
+ * Typed access to a table: each table's adapter declares, per method, the DynamoDB calls it makes
+ * (`defineTable`), and a function declares the methods it uses (`petsTable.allow('update')`). Its
+ * handler is given the adapter typed as those methods alone (`Pick<PetsTable, 'update'>`), so a
+ * call it does not declare fails to compile; the stack grants exactly their actions on exactly
+ * their resources and sets exactly their tables' variables; and outside AWS the function's client
+ * refuses any other call (`refusalOf`), as IAM would. The contract suite's run checks that no
+ * function declares a call it never makes (test/http/contract.test.ts).
  */
 
 export type DynamoDbAction =
@@ -25,39 +26,35 @@ export interface TableAccess {
   readonly actions: readonly DynamoDbAction[];
 }
 
-export const DATA_ACCESS = {
-  pets: {
-    /** Strongly consistent GetItem by id. */
-    get: [{ table: 'pets', actions: ['dynamodb:GetItem'] }],
-    /** A Scan of the table (unfiltered) or Queries of the status index, shard after shard (filtered). */
-    list: [
-      { table: 'pets', actions: ['dynamodb:Scan'] },
-      { table: 'pets', index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
-    ],
-    /** A conditional PutItem of a new pet (returning the item it met when refused). */
-    create: [{ table: 'pets', actions: ['dynamodb:PutItem'] }],
-    /** One conditional UpdateItem (returning the item it met when refused). */
-    update: [{ table: 'pets', actions: ['dynamodb:UpdateItem'] }],
-    /** One conditional DeleteItem (returning the item it met when refused). */
-    remove: [{ table: 'pets', actions: ['dynamodb:DeleteItem'] }],
-  },
-  ids: {
-    /** An atomic ADD on the counter item, once per block of ids (hi/lo). */
-    next: [{ table: 'counters', actions: ['dynamodb:UpdateItem'] }],
-  },
-  apiKeys: {
-    /** GetItem by the key's hash: all the authorizer does. */
-    findByHash: [{ table: 'apiKeys', actions: ['dynamodb:GetItem'] }],
-  },
-  idempotency: {
-    /**
-     * The records of idempotent creates: a conditional PutItem starts one, conditional
-     * UpdateItems take its lock over, complete it or release its lock. Refused writes return the
-     * record they met, so no GetItem is needed; a record is never deleted (its TTL ends it).
-     */
-    record: [{ table: 'idempotency', actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] }],
-  },
-} as const satisfies Record<string, Record<string, readonly TableAccess[]>>;
+/** What one adapter method calls: on its table, or on an index of it. */
+export type TableCalls = readonly Omit<TableAccess, 'table'>[];
+
+/** The methods of a table's adapter a function uses: their calls, and how to open the adapter. */
+export interface TableUse<T> {
+  readonly table: TableKey;
+  readonly data: readonly TableAccess[];
+  readonly open: (client: DynamoDBDocumentClient, tableName: string) => T;
+}
+
+/**
+ * A table's adapter as functions use it: `open` builds it on a function's client, `calls` names
+ * what each method asks of DynamoDB, and `allow(...methods)` is a function's typed use of those.
+ */
+export const defineTable = <A, const C extends { readonly [M in keyof A]?: TableCalls }>(
+  table: TableKey,
+  calls: C,
+  open: (client: DynamoDBDocumentClient, tableName: string) => A,
+) => ({
+  table,
+  calls,
+  allow: <const M extends keyof C & keyof A & string>(...methods: M[]): TableUse<Pick<A, M>> => ({
+    table,
+    data: methods.flatMap((method) =>
+      ((calls[method] ?? []) as TableCalls).map((call) => ({ table, ...call })),
+    ),
+    open,
+  }),
+});
 
 /** The tables a list of accesses touches, each once. */
 export const tablesOf = (accesses: readonly TableAccess[]): TableKey[] => [
@@ -66,7 +63,7 @@ export const tablesOf = (accesses: readonly TableAccess[]): TableKey[] => [
 
 /**
  * A function's grants as its DynamoDB client enforces them where IAM is absent (DynamoDB Local):
- * its root's `data`, and the names its configuration gives those tables.
+ * its declared uses, and the names its configuration gives those tables.
  */
 export interface DataGrants {
   /** The function, as a refusal names it. */
@@ -107,8 +104,8 @@ export const refusalOf = (grants: DataGrants, call: DynamoDbCall): string | unde
     ? `{ table: '${table}', ${call.index ? `index: '${call.index}', ` : ''}actions: ['${call.action}'] }`
     : `one for a table its configuration does not name`;
   return (
-    `User: ${grants.name} (a local run, where its root's data stands in for its role) is not authorized to perform: ` +
+    `User: ${grants.name} (a local run, where its declared uses stand in for its role) is not authorized to perform: ` +
     `${call.action} on resource: ${resource} because no identity-based policy allows the ${call.action} action. ` +
-    `Its root's data (DATA_ACCESS, shared/adapters/dynamodb/access.ts) lacks ${missing}`
+    `Its declared uses (its module in functions/) lack ${missing}`
   );
 };

@@ -88,7 +88,7 @@ export const timeBudget = (): Pick<DynamoDBClientConfig, 'maxAttempts' | 'reques
 /**
  * Refuses, before it is sent, any call outside `grants`, with the error AWS answers it with
  * (`AccessDeniedException`, a client fault, HTTP 400): the adapter and the function see what they
- * would see in Lambda, and the message names the entry of the root's `data` that is missing.
+ * would see in Lambda, and the message names the call its function's uses lack.
  */
 const enforceGrants = (client: DynamoDBClient, grants: DataGrants): void => {
   client.middlewareStack.add(

@@ -6,6 +6,7 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { defineTable } from '#shared/adapters/dynamodb/access';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import type { ApiKeyRecord, UsageIdentifier } from '#shared/auth/api-key';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -144,3 +145,10 @@ export class DynamoDbApiKeyRepository implements ApiKeyRepository {
     return true;
   }
 }
+
+/** The API keys table as functions use it: the authorizer's GetItem by hash. */
+export const apiKeysTable = defineTable(
+  'apiKeys',
+  { findByHash: [{ actions: ['dynamodb:GetItem'] }] },
+  (client, apiKeysTable) => new DynamoDbApiKeyRepository({ client, apiKeysTable }),
+);

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { defineTable } from '#shared/adapters/dynamodb/access';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { nextBlockSize } from '#shared/adapters/dynamodb/id-blocks';
 import { IdSpaceExhaustedError } from '#shared/domain/errors';
@@ -122,3 +123,10 @@ export class DynamoDbIdSequence implements IdSequence {
     return Number(Attributes?.value);
   }
 }
+
+/** The counters table as functions use it: pet ids, an atomic ADD once per block (hi/lo). */
+export const petIdsTable = defineTable(
+  'counters',
+  { next: [{ actions: ['dynamodb:UpdateItem'] }] },
+  (client, countersTable) => new DynamoDbIdSequence({ client, countersTable, sequence: PET_ID_SEQUENCE }),
+);

@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
+import { defineTable } from '#shared/adapters/dynamodb/access';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { IDEMPOTENCY_TABLE } from '#shared/adapters/dynamodb/table-design';
@@ -204,3 +205,18 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
     };
   }
 }
+
+/**
+ * The idempotency table as functions use it: the records of idempotent creates, each for the
+ * operation and the retention its contract names. A conditional PutItem starts one, conditional
+ * UpdateItems take its lock over, complete it or release its lock. Refused writes return the
+ * record they met, so no GetItem is needed; a record is never deleted (its TTL ends it).
+ */
+export const idempotencyTable = defineTable(
+  'idempotency',
+  { records: [{ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] }] },
+  (client, idempotencyTable) => ({
+    records: (options: Pick<DynamoDbIdempotencyStoreOptions, 'keyPrefix' | 'retentionSeconds'>) =>
+      new DynamoDbIdempotencyStore({ client, idempotencyTable, ...options }),
+  }),
+);

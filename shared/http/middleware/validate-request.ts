@@ -1,4 +1,3 @@
-import type middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as v from 'valibot';
 import { type ErrorDetail, shownDetails } from '#shared/http/error-body';
@@ -119,17 +118,15 @@ const refuseAnyQuery = (event: APIGatewayProxyEvent): void => {
 };
 
 /**
- * Validates the parts of the request that `parts` names and puts the result on `event.input`. A
- * part with no schema must be absent where a client could send it by mistake: an operation
- * without a query schema refuses any query parameter.
+ * The reader of an operation's request: validates the parts that `parts` names and returns them
+ * parsed, for the endpoint to hand its handler as an argument. A part with no schema must be
+ * absent where a client could send it by mistake: an operation without a query schema refuses any
+ * query parameter.
  */
-export const validateRequest = (parts: RequestParts): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+export const requestReader = <I>(parts: RequestParts): ((event: APIGatewayProxyEvent) => I) => {
   const schema = requestSchema(parts);
-  return {
-    before: (request) => {
-      if (!parts.query) refuseAnyQuery(request.event);
-      const input = parseRequest(schema, rawRequest(request.event, parts));
-      Object.assign(request.event, { input });
-    },
+  return (event) => {
+    if (!parts.query) refuseAnyQuery(event);
+    return parseRequest(schema, rawRequest(event, parts)) as I;
   };
 };

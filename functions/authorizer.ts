@@ -1,6 +1,9 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { apiKeysTable } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { authorize, isUnauthorized, UnknownPlanError } from '#shared/auth/authorize';
+import { defineFunction } from '#shared/composition/function';
+import { requirePlans } from '#shared/config';
 import { requestDeadline, withinDeadline } from '#shared/deadline';
 import type { Plans } from '#shared/fair-use/plans';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
@@ -8,8 +11,20 @@ import { invocationLogging, type Logger } from '#shared/observability/logger';
 import { inSources } from '#shared/observability/source-stack';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
+/**
+ * Not an operation of the API but the function API Gateway calls before each of them (a TOKEN
+ * authorizer): what the stack needs to know of it beyond its function.
+ */
+export const authorizer = {
+  name: 'authorizer',
+  // Stryker disable next-line StringLiteral: the function's description in the Lambda console, read by the stack only
+  description: 'TOKEN authorizer: Authorization: Bearer <API key>',
+  /** Where API Gateway finds the token. */
+  identitySource: 'Authorization',
+} as const;
+
 export interface AuthorizerDependencies {
-  readonly apiKeys: ApiKeyRepository;
+  readonly apiKeys: Pick<ApiKeyRepository, 'findByHash'>;
   readonly logger: Logger;
   /** The stage's plans: each key is on one of them. */
   readonly plans: Plans;
@@ -50,3 +65,14 @@ const authorizerStack = ({ apiKeys, logger, plans }: AuthorizerDependencies): To
         throw error;
       }
     });
+
+/**
+ * The authorizer's function: a GetItem on the API keys table only, so its bundle carries no pet
+ * code; and the stage's plans (PETSTORE_PLANS), required at cold start.
+ */
+export const authorizerFunction = defineFunction({
+  name: authorizer.name,
+  uses: { apiKeys: apiKeysTable.allow('findByHash') },
+  handler: ({ apiKeys, logger }, config) =>
+    authorizerHandler({ apiKeys, logger, plans: requirePlans(config ?? {}) }),
+});

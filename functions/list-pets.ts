@@ -1,10 +1,14 @@
 import * as v from 'valibot';
+import { petsTable } from '#shared/adapters/dynamodb/pets-table';
+import { operationFunction } from '#shared/composition/function';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListPetsOptions, PetStatus, Pets } from '#shared/domain/pet';
 import { cursorMatchesStatus, cursorParam } from '#shared/http/cursor';
 import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
+import { httpEndpoint } from '#shared/http/endpoint';
 import { nextPageLink } from '#shared/http/pagination';
 import { integerParam, QUERY_PARAMETERS } from '#shared/http/params';
 import { BASE_PATH, PETS_PATH } from '#shared/http/paths';
+import { ok } from '#shared/http/responses';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
 import { strictObject } from '#shared/schema/objects';
@@ -72,4 +76,17 @@ export const listPets = defineOperation({
     },
   },
   examples: { invalid: { summary: `\`limit\` above ${LIST_LIMIT_MAX}`, query: { limit: '500' } } },
+});
+
+/** listPets' function: one page of pets, optionally of one status, and a `Link` to the next. */
+export const listPetsFunction = operationFunction(listPets, {
+  uses: { pets: petsTable.allow('list') },
+  handler: ({ pets, ...dependencies }) =>
+    httpEndpoint(listPets, dependencies, async ({ query }) => {
+      const { limit, status, cursor } = query;
+      const page = await pets.list({ limit, status, ...(cursor ? { after: cursor.positions } : {}) });
+      return page.next
+        ? ok(page.pets, { Link: nextPageLink(listPets.path, { limit, status }, page.next) })
+        : ok(page.pets);
+    }),
 });

@@ -1,8 +1,12 @@
+import { petsTable } from '#shared/adapters/dynamodb/pets-table';
+import { operationFunction } from '#shared/composition/function';
 import { PetNotFoundError } from '#shared/domain/errors';
 import { Pet } from '#shared/domain/pet';
-import { ETAG_HEADER } from '#shared/http/conditional';
+import { ETAG_HEADER, etagOf } from '#shared/http/conditional';
+import { httpEndpoint } from '#shared/http/endpoint';
 import { PETS_PATH } from '#shared/http/paths';
 import { PetIdPath } from '#shared/http/pet-path';
+import { ok } from '#shared/http/responses';
 import { defineOperation } from '#shared/operations/operation';
 
 const DEPRECATED_AT = new Date('2026-11-21T00:00:00Z');
@@ -31,4 +35,15 @@ export const getPet = defineOperation({
   errors: [{ summary: 'No animal has this id', example: () => new PetNotFoundError(987654321) }],
   deprecation: { deprecatedAt: DEPRECATED_AT, sunsetAt: SUNSET_AT, successor: PETS_PATH },
   examples: { invalid: { summary: '`petId` is not a positive integer', path: { petId: 'abc' } } },
+});
+
+/** getPet's function: one strongly consistent read of the pets table; the pet and its ETag. */
+export const getPetFunction = operationFunction(getPet, {
+  uses: { pets: petsTable.allow('get') },
+  handler: ({ pets, ...dependencies }) =>
+    httpEndpoint(getPet, dependencies, async ({ path }) => {
+      const found = await pets.get(path.petId);
+      if (!found) throw new PetNotFoundError(path.petId);
+      return ok(found.pet, { ETag: etagOf(found.version) });
+    }),
 });

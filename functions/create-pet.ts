@@ -1,10 +1,24 @@
 import * as v from 'valibot';
+import { petIdsTable } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
+import { idempotencyTable } from '#shared/adapters/dynamodb/dynamodb-idempotency-store';
+import { petsTable } from '#shared/adapters/dynamodb/pets-table';
+import { operationFunction } from '#shared/composition/function';
+import { REQUEST_BUDGET_MS } from '#shared/deadline';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '#shared/domain/errors';
-import { DEFAULT_PET_STATUS, NewPet, Pet } from '#shared/domain/pet';
-import { ETAG_HEADER } from '#shared/http/conditional';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
+import { DEFAULT_PET_STATUS, FIRST_VERSION, NewPet, Pet } from '#shared/domain/pet';
+import { PetService } from '#shared/domain/pet-service';
+import { ETAG_HEADER, etagOf } from '#shared/http/conditional';
+import type { FunctionDependencies } from '#shared/http/endpoint';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
+} from '#shared/http/idempotency-headers';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
+import { jsonEndpoint } from '#shared/http/middleware/json-body';
 import { petLocation } from '#shared/http/paths';
+import { created } from '#shared/http/responses';
+import { createPetMetrics, NO_METRICS, type PetMetrics } from '#shared/observability/metrics';
 import { defineOperation } from '#shared/operations/operation';
 import { describe } from '#shared/schema/describe';
 import { object } from '#shared/schema/objects';
@@ -90,4 +104,52 @@ export const createPet = defineOperation({
       body: { name: '', categoryId: 0, staus: 'sold' },
     },
   },
+});
+
+export interface CreatePetDependencies extends FunctionDependencies {
+  /** The create's service: its pets, ids and idempotency records. */
+  readonly pets: PetService;
+  readonly metrics: PetMetrics;
+}
+
+/**
+ * createPet's endpoint: adds a pet; 201 with the pet and where to read it. With an
+ * Idempotency-Key, once: a repeat gets the first pet, marked `Idempotent-Replayed: true`.
+ */
+export const createPetEndpoint = ({ pets, metrics, ...dependencies }: CreatePetDependencies) =>
+  jsonEndpoint(createPet, dependencies, async ({ body, headers }, event) => {
+    const { pet, replayed } = await pets.create(body, idempotencyKeyOf(event, headers['idempotency-key']));
+    if (!replayed) metrics.countPetCreated();
+    // A new pet's first version; a replay's too, as the first answer had it.
+    const location = { Location: petLocation(pet.id), ETag: etagOf(FIRST_VERSION) };
+    return created(pet, replayed ? { ...location, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : location);
+  });
+
+/**
+ * createPet's function: the pets table, the id counter and the idempotency records, all on one
+ * client, behind the create's service (exactly once, shared/domain/pet-service.ts). A record's
+ * lock lasts as long as a request may: past it, the request has given up, and a retry may take
+ * over. And PetsCreated, the one function's metric (shared/observability/metrics.ts).
+ */
+export const createPetFunction = operationFunction(createPet, {
+  uses: {
+    ids: petIdsTable.allow('next'),
+    pets: petsTable.allow('create'),
+    idempotency: idempotencyTable.allow('records'),
+  },
+  handler: ({ pets, ids, idempotency, ...dependencies }, config) =>
+    createPetEndpoint({
+      pets: new PetService({
+        pets,
+        ids,
+        records: idempotency.records({
+          keyPrefix: createPet.operationId,
+          retentionSeconds: createPet.idempotency.retentionSeconds,
+        }),
+        lockMs: REQUEST_BUDGET_MS,
+        problems: dependencies.logger,
+      }),
+      metrics: config?.metrics ? createPetMetrics(config) : NO_METRICS,
+      ...dependencies,
+    }),
 });

@@ -1,6 +1,10 @@
+import { petsTable } from '#shared/adapters/dynamodb/pets-table';
+import { operationFunction } from '#shared/composition/function';
 import { PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
-import { IfMatch } from '#shared/http/conditional';
+import { expectedVersions, IfMatch } from '#shared/http/conditional';
+import { httpEndpoint } from '#shared/http/endpoint';
 import { PetIdPath } from '#shared/http/pet-path';
+import { noContent } from '#shared/http/responses';
 import { defineOperation } from '#shared/operations/operation';
 import { object } from '#shared/schema/objects';
 
@@ -27,4 +31,14 @@ export const deletePet = defineOperation({
     },
   ],
   examples: { invalid: { summary: '`petId` is not a positive integer', path: { petId: 'abc' } } },
+});
+
+/** deletePet's function: one conditional DeleteItem, under its If-Match; 204, no body. */
+export const deletePetFunction = operationFunction(deletePet, {
+  uses: { pets: petsTable.allow('delete') },
+  handler: ({ pets, ...dependencies }) =>
+    httpEndpoint(deletePet, dependencies, async ({ path, headers }) => {
+      await pets.delete(path.petId, expectedVersions(headers['if-match']));
+      return noContent();
+    }),
 });

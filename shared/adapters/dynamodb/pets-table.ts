@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
+import { defineTable } from '#shared/adapters/dynamodb/access';
 import { sdkCall } from '#shared/adapters/dynamodb/errors';
 import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
@@ -29,10 +30,9 @@ import {
   StoredPet,
   type VersionedPet,
 } from '#shared/domain/pet';
-import type { PetRepository } from '#shared/ports/pet-repository';
 import { object } from '#shared/schema/objects';
 
-export interface DynamoDbPetRepositoryOptions {
+export interface PetsTableOptions {
   readonly client: DynamoDBDocumentClient;
   readonly petsTable: string;
 }
@@ -45,15 +45,9 @@ export interface DynamoDbPetRepositoryOptions {
  */
 const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
 
-/**
- * A stored pet's version. A pet stored before versions existed has none and reads as the first:
- * its first change writes the second, so every change still changes its ETag.
- */
+/** A stored pet's version: every pet is written with one (FIRST_VERSION on create). */
 const StoredVersion = object({
-  version: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
-    FIRST_VERSION,
-  ),
+  version: v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
 });
 
 const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
@@ -67,9 +61,8 @@ const versionCondition = (expected: readonly number[]) => {
   // a missing pet (404) from one at another version (412).
   const versions = expected.length > 0 ? expected : [0];
   const values = Object.fromEntries(versions.map((version, index) => [`:v${index}`, version]));
-  const unversioned = versions.includes(FIRST_VERSION) ? ' OR attribute_not_exists(#version)' : '';
   return {
-    expression: ` AND (#version IN (${Object.keys(values).join(', ')})${unversioned})`,
+    expression: ` AND #version IN (${Object.keys(values).join(', ')})`,
     values,
   };
 };
@@ -112,13 +105,15 @@ const singlePosition = (after: readonly ListPosition[] = []): ListPosition | und
 
 /**
  * Pets in DynamoDB: one item per pet (pk `id`), and a GSI `status-shard-index` (pk `statusShard`,
- * `<status>#<id mod 16>`, sk `id`) that spreads each status over 16 partition keys.
+ * `<status>#<id mod 16>`, sk `id`) that spreads each status over 16 partition keys. Its methods
+ * are named for the operations that call them, and translate the SDK's failures into domain
+ * errors, so no SDK type leaves this file.
  */
-export class DynamoDbPetRepository implements PetRepository {
+export class PetsTable {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
 
-  constructor(options: DynamoDbPetRepositoryOptions) {
+  constructor(options: PetsTableOptions) {
     this.client = options.client;
     this.table = options.petsTable;
   }
@@ -178,7 +173,7 @@ export class DynamoDbPetRepository implements PetRepository {
           new UpdateCommand({
             TableName: this.table,
             Key: { id },
-            UpdateExpression: `SET #version = if_not_exists(#version, :first) + :one, ${sets.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
+            UpdateExpression: `SET #version = #version + :one, ${sets.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
             ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
             ExpressionAttributeNames: {
               '#id': 'id',
@@ -186,7 +181,6 @@ export class DynamoDbPetRepository implements PetRepository {
               ...Object.fromEntries(sets.map(([name], index) => [`#f${index}`, name])),
             },
             ExpressionAttributeValues: {
-              ':first': FIRST_VERSION,
               ':one': 1,
               ...Object.fromEntries(sets.map(([, value], index) => [`:f${index}`, value])),
               ...condition?.values,
@@ -210,7 +204,7 @@ export class DynamoDbPetRepository implements PetRepository {
    * sent it before (an attempt whose answer was lost): that attempt may have removed it, and the
    * pet is gone either way, so it is a success. Refused with a pet there: another version.
    */
-  async remove(id: number, expected: ExpectedVersions): Promise<void> {
+  async delete(id: number, expected: ExpectedVersions): Promise<void> {
     const condition = expected === undefined ? undefined : versionCondition(expected);
     try {
       await sdkCall('DeleteItem', () =>
@@ -318,3 +312,24 @@ export class DynamoDbPetRepository implements PetRepository {
     return following ? { pets, next: [{ fromId: toPet(following).id }] } : { pets };
   }
 }
+
+/** The pets table as functions use it: each method's DynamoDB calls (the stack's grants). */
+export const petsTable = defineTable(
+  'pets',
+  {
+    /** Strongly consistent GetItem by id. */
+    get: [{ actions: ['dynamodb:GetItem'] }],
+    /** A Scan of the table (unfiltered) or Queries of the status index, shard after shard (filtered). */
+    list: [
+      { actions: ['dynamodb:Scan'] },
+      { index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
+    ],
+    /** A conditional PutItem of a new pet (returning the item it met when refused). */
+    create: [{ actions: ['dynamodb:PutItem'] }],
+    /** One conditional UpdateItem (returning the item it met when refused). */
+    update: [{ actions: ['dynamodb:UpdateItem'] }],
+    /** One conditional DeleteItem (returning the item it met when refused). */
+    delete: [{ actions: ['dynamodb:DeleteItem'] }],
+  },
+  (client, petsTable) => new PetsTable({ client, petsTable }),
+);

@@ -1,0 +1,39 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { kebabName, moduleOf } from '#shared/composition/function';
+
+/** Where the Lambda entries are written (gitignored): they are made from the list, never by hand. */
+export const ENTRIES_DIR = '.build/entries';
+
+/**
+ * The Lambda entry of a function, as its bundle starts: its own module only (so a bundle never
+ * carries another function), configured once, at cold start, from the environment.
+ */
+export const entrySource = (name: string): string =>
+  [
+    `// Made by infra/lambda-entries.ts from ${moduleOf(name)}: do not edit.`,
+    `import { ${name}Function } from '#functions/${kebabName(name)}';`,
+    `import { fromEnvironment } from '#shared/composition/function';`,
+    '',
+    `export const handler = fromEnvironment(${name}Function);`,
+    '',
+  ].join('\n');
+
+/**
+ * The entry file of the function `name` (`createPet`, `authorizer`), relative to the project
+ * root, written if it is missing or stale. Written whole and then renamed, so a build reading it
+ * while another process writes never sees half a file.
+ */
+export const lambdaEntry = ({ name }: { readonly name: string }): string => {
+  const entry = join(ENTRIES_DIR, `${kebabName(name)}.ts`);
+  const file = join(PROJECT_ROOT, entry);
+  const source = entrySource(name);
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== source) {
+    mkdirSync(dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, source);
+    renameSync(temporary, file);
+  }
+  return entry;
+};

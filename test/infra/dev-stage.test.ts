@@ -1,0 +1,279 @@
+import { spawnSync } from 'node:child_process';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { DEV_NAME_MAX_LENGTH, parseStageName, StageNameError } from '#infra/stage-names';
+import { DEV_PLANS } from '#infra/stage-plans';
+import { devStage, resolveStages, STAGE_DEFAULTS, stackName } from '#infra/stages';
+import { ENV } from '#shared/config';
+import { synthDevStage, synthStages, testOutdir } from '../support/pet-store-app';
+
+/**
+ * A developer's own stack, `dev-<name>`: the same service, isolated by name, and gone without a
+ * trace after `cdk destroy`. Read from the synthesized template, as CloudFormation will.
+ */
+
+type Resource = {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
+
+const resourcesOf = (template: Template): Record<string, Resource> =>
+  template.toJSON().Resources as Record<string, Resource>;
+
+const { stack, template } = synthDevStage('dev-ann');
+const resources = resourcesOf(template);
+
+/**
+ * Names that must be unique in an account (and region), by resource type: a literal one would
+ * collide with another stack's. Properties CloudFormation fills in when absent.
+ */
+const ACCOUNT_UNIQUE_NAMES: Readonly<Record<string, readonly string[]>> = {
+  'AWS::DynamoDB::Table': ['TableName'],
+  'AWS::Lambda::Function': ['FunctionName'],
+  'AWS::IAM::Role': ['RoleName'],
+  'AWS::IAM::ManagedPolicy': ['ManagedPolicyName'],
+  'AWS::Logs::LogGroup': ['LogGroupName'],
+  'AWS::Logs::QueryDefinition': ['Name'],
+  'AWS::CloudWatch::Alarm': ['AlarmName'],
+  'AWS::CloudWatch::Dashboard': ['DashboardName'],
+  'AWS::SNS::Topic': ['TopicName'],
+  'AWS::KMS::Alias': ['AliasName'],
+  'AWS::ApiGateway::RestApi': ['Name'],
+  'AWS::ApiGateway::UsagePlan': ['UsagePlanName'],
+  'AWS::ApiGateway::ApiKey': ['Name'],
+  'AWS::CodeDeploy::Application': ['ApplicationName'],
+  'AWS::CodeDeploy::DeploymentGroup': ['DeploymentGroupName'],
+  'AWS::WAFv2::WebACL': ['Name'],
+};
+
+/** A name as text: literals kept, a reference to one of the stack's own resources as `{Ref:<id>}`, the region as `{Region}`. */
+const nameText = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  const node = value as Record<string, unknown>;
+  if ('Ref' in node) return node.Ref === 'AWS::Region' ? '{Region}' : `{Ref:${String(node.Ref)}}`;
+  if ('Fn::GetAtt' in node) return `{Ref:${String((node['Fn::GetAtt'] as unknown[])[0])}}`;
+  if ('Fn::Join' in node) {
+    const [separator, parts] = node['Fn::Join'] as [string, unknown[]];
+    return parts.map(nameText).join(separator);
+  }
+  throw new Error(`A name built in a way this test cannot read: ${JSON.stringify(value)}`);
+};
+
+/** Every account-unique name the template gives, with the resource that gives it. */
+const physicalNames = (of: Record<string, Resource>) =>
+  Object.entries(of).flatMap(([id, resource]) =>
+    (ACCOUNT_UNIQUE_NAMES[resource.Type] ?? [])
+      .filter((property) => resource.Properties?.[property] !== undefined)
+      .map((property) => ({ id, type: resource.Type, name: nameText(resource.Properties?.[property]) })),
+  );
+
+describe('the name of a developer stage', () => {
+  it.each(['dev-ann', 'dev-a', 'dev-ann2', `dev-${'a'.repeat(DEV_NAME_MAX_LENGTH)}`])(
+    'accepts %s',
+    (name) => {
+      expect(parseStageName(name)).toBe(name);
+    },
+  );
+
+  it.each([
+    'dev-',
+    'dev-Ann',
+    'dev-ann-2',
+    'dev-2ann',
+    'dev-ann_b',
+    `dev-${'a'.repeat(DEV_NAME_MAX_LENGTH + 1)}`,
+    'ann',
+    'prod',
+  ])('refuses %s in one sentence naming the setting', (name) => {
+    const refuse = () => parseStageName(name, '--stage');
+
+    expect(refuse).toThrow(StageNameError);
+    expect(refuse).toThrow(
+      new RegExp(
+        `^The setting --stage is "${name}": it must be staging, production or dev-<name>, [^\n]+\\.$`,
+      ),
+    );
+  });
+
+  it('fails the app, not a construct, on a bad stage context', () => {
+    const refuse = () => resolveStages({ context: (key) => ({ stage: 'dev-Ann' })[key], env: {} });
+
+    expect(refuse).toThrow(StageNameError);
+    expect(refuse).toThrow(/^The setting -c stage is "dev-Ann"/);
+  });
+
+  it('stops cdk with that one sentence and no stack trace', () => {
+    const app = spawnSync(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({ stage: 'dev-Ann' }),
+        CDK_OUTDIR: testOutdir(),
+      },
+    });
+
+    expect(app.status).toBe(1);
+    expect(app.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^The setting -c stage is "dev-Ann": .+\.$/),
+    ]);
+  });
+
+  it('adds a stack named after the developer, and only when the context names a stage', () => {
+    const withDev = resolveStages({ context: (key) => ({ stage: 'dev-ann' })[key], env: {} });
+    const withStaging = resolveStages({ context: (key) => ({ stage: 'staging' })[key], env: {} });
+
+    expect(withDev.map((stage) => stackName(stage.name))).toEqual([
+      'PetStore-staging',
+      'PetStore-production',
+      'PetStore-dev-ann',
+    ]);
+    expect(withStaging.map((stage) => stage.name)).toEqual(['staging', 'production']);
+    expect(stack.stackName).toBe('PetStore-dev-ann');
+  });
+});
+
+describe('a developer stage leaves nothing behind after cdk destroy', () => {
+  it('holds no resource CloudFormation keeps: every deletion and replacement policy is Delete or absent', () => {
+    const kept = Object.entries(resources).filter(
+      ([, resource]) =>
+        ![undefined, 'Delete'].includes(resource.DeletionPolicy) ||
+        ![undefined, 'Delete'].includes(resource.UpdateReplacePolicy),
+    );
+
+    expect(kept).toEqual([]);
+  });
+
+  it('says Delete outright for everything that holds data: tables, log groups, the alarm key', () => {
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::Logs::LogGroup', 'AWS::KMS::Key']) {
+      const ofType = Object.values(resources).filter((resource) => resource.Type === type);
+
+      expect(ofType.length).toBeGreaterThan(0);
+      for (const resource of ofType)
+        expect([resource.DeletionPolicy, resource.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
+    }
+  });
+
+  it('protects nothing from deletion: no table deletion protection, no stack termination protection', () => {
+    template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
+    template.allResourcesProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+    });
+
+    expect(stack.terminationProtection).toBe(false);
+  });
+
+  it('keeps logs a week and lets KMS delete the alarm key after its shortest wait, 7 days', () => {
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+    template.allResourcesProperties('AWS::KMS::Key', { PendingWindowInDays: 7 });
+  });
+
+  it('writes every function log and API log to a log group of its own template, so none is made outside it', () => {
+    const logGroups = new Set(
+      Object.entries(resources)
+        .filter(([, resource]) => resource.Type === 'AWS::Logs::LogGroup')
+        .map(([id]) => id),
+    );
+    const functions = Object.values(resources).filter(
+      (resource) => resource.Type === 'AWS::Lambda::Function',
+    );
+
+    expect(functions.length).toBeGreaterThan(0);
+    for (const fn of functions) {
+      const logGroup = (fn.Properties?.LoggingConfig as { LogGroup?: { Ref?: string } } | undefined)
+        ?.LogGroup;
+      expect(logGroups.has(logGroup?.Ref ?? '')).toBe(true);
+    }
+    // API Gateway's execution log group, named as API Gateway would create it, by the stack first.
+    const executionLogs = physicalNames(resources).filter(({ name }) =>
+      name.startsWith('API-Gateway-Execution-Logs_'),
+    );
+    expect(executionLogs.map(({ name }) => name)).toEqual([
+      'API-Gateway-Execution-Logs_{Ref:ApiCD79AAA0}/v1',
+    ]);
+  });
+
+  it('has no custom resource, whose function and log group CloudFormation would not remove', () => {
+    const custom = Object.values(resources).filter(
+      (resource) =>
+        resource.Type.startsWith('Custom::') || resource.Type === 'AWS::CloudFormation::CustomResource',
+    );
+
+    expect(custom).toEqual([]);
+  });
+});
+
+describe('a developer stage is isolated by name', () => {
+  const others = [...Object.values(synthStages().templates), synthDevStage('dev-bob').template].map(
+    resourcesOf,
+  );
+
+  it('names every account-wide resource after its own stack, or after one of its own resources', () => {
+    const foreign = physicalNames(resources).filter(
+      ({ name }) =>
+        !name.startsWith('PetStore-dev-ann-') &&
+        !name.startsWith('PetStore-dev-ann/') &&
+        name !== 'PetStore-dev-ann' &&
+        !/\{Ref:(?!AWS::)[A-Za-z0-9]+\}/.test(name),
+    );
+
+    expect(physicalNames(resources).length).toBeGreaterThan(0);
+    expect(foreign).toEqual([]);
+  });
+
+  it("shares no name with staging, production or another developer's stack", () => {
+    const ours = new Set(
+      physicalNames(resources)
+        .map(({ name }) => name)
+        .filter((name) => !name.includes('{Ref:')),
+    );
+    const theirs = others.flatMap((other) => physicalNames(other).map(({ name }) => name));
+
+    expect(ours.size).toBeGreaterThan(0);
+    expect(theirs.filter((name) => ours.has(name))).toEqual([]);
+  });
+
+  it('exports no output: another stack could not come to depend on it, nor collide with its exports', () => {
+    const outputs = (template.toJSON().Outputs ?? {}) as Record<string, { Export?: unknown }>;
+
+    expect(Object.keys(outputs).length).toBeGreaterThan(0);
+    expect(Object.values(outputs).filter((output) => output.Export !== undefined)).toEqual([]);
+  });
+
+  it('tags its functions and metrics with its own stage', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: { [ENV.stage]: 'dev-ann' } },
+    });
+  });
+});
+
+describe('a developer stage is small', () => {
+  it("throttles and plans within staging's, deploys at once, and has no firewall", () => {
+    const dev = devStage('dev-ann');
+
+    expect(dev.throttling.rateLimit).toBeLessThanOrEqual(STAGE_DEFAULTS.staging.throttling.rateLimit);
+    expect(dev.throttling.burstLimit).toBeLessThanOrEqual(STAGE_DEFAULTS.staging.throttling.burstLimit);
+    for (const plan of Object.values(DEV_PLANS.plans)) {
+      expect(plan.rateLimit).toBeLessThanOrEqual(dev.throttling.rateLimit);
+      expect(plan.burstLimit).toBeLessThanOrEqual(dev.throttling.burstLimit);
+    }
+    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    template.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', {
+      DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
+    });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: 10,
+          ThrottlingBurstLimit: 20,
+        }),
+      ]),
+    });
+    expect(dev.writeThrottling.rateLimit).toBeLessThanOrEqual(dev.throttling.rateLimit);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { StageNameError } from '#infra/stage-names';
+import { cdkArguments } from '#tools/deploy/deploy';
+
+describe('npm run deploy and npm run destroy', () => {
+  it("deploy a developer's own stack, with the stage in the context the app reads", () => {
+    expect(cdkArguments('deploy', ['--stage', 'dev-ann'])).toEqual([
+      'deploy',
+      'PetStore-dev-ann',
+      '-c',
+      'stage=dev-ann',
+    ]);
+  });
+
+  it('pass every other argument to cdk unchanged', () => {
+    expect(cdkArguments('destroy', ['--force', '--stage=dev-ann'])).toEqual([
+      'destroy',
+      'PetStore-dev-ann',
+      '-c',
+      'stage=dev-ann',
+      '--force',
+    ]);
+    expect(cdkArguments('deploy', ['--stage', 'staging', '--require-approval', 'never'])).toEqual([
+      'deploy',
+      'PetStore-staging',
+      '-c',
+      'stage=staging',
+      '--require-approval',
+      'never',
+    ]);
+  });
+
+  it('refuse a stage name that is not one, in one sentence naming --stage', () => {
+    expect(() => cdkArguments('deploy', ['--stage', 'dev-Ann'])).toThrow(
+      /^The setting --stage is "dev-Ann": it must be staging, production or dev-<name>/,
+    );
+    expect(() => cdkArguments('deploy', ['--stage'])).toThrow(StageNameError);
+  });
+
+  it('refuse to run without --stage, rather than deploy every stack', () => {
+    expect(() => cdkArguments('deploy', ['--all'])).toThrow(/^--stage is required\./);
+  });
+});

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Operation } from '#shared/operations/operation';
+
+/** docs/interface.md, whose table of operations `npm run openapi` writes from the list. */
+export const INTERFACE_DOC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/interface.md');
+
+/** The marker the table follows in the document. */
+export const OPERATIONS_MARKER = '<!-- operations: made by npm run openapi from OPERATIONS -->';
+
+const successOf = (operation: Operation): string =>
+  Object.entries(operation.responses)
+    .map(([status, response]) => {
+      const headers = Object.keys(response.headers ?? {}).map((name) => `\`${name}\``);
+      return headers.length > 0 ? `${status}, with ${headers.join(', ')}` : status;
+    })
+    .join('; ');
+
+/** The table of every operation: its id, method and path, what it does, and what it answers. */
+export const operationsTable = (operations: readonly Operation[]): string =>
+  [
+    '| Operation | Method and path | What it does | Success |',
+    '|---|---|---|---|',
+    ...operations.map(
+      (operation) =>
+        `| \`${operation.operationId}\`${operation.deprecation ? ' (deprecated)' : ''} | \`${operation.method} ${operation.path}\` | ${operation.summary} | ${successOf(operation)} |`,
+    ),
+  ].join('\n');
+
+/** `text` (docs/interface.md) with the table below its marker made from `operations`. */
+export const withOperationsTable = (text: string, operations: readonly Operation[]): string => {
+  const lines = text.split('\n');
+  const start = lines.indexOf(OPERATIONS_MARKER);
+  if (start < 0) throw new Error(`docs/interface.md has no line ${OPERATIONS_MARKER}`);
+  let end = start + 1;
+  while (lines[end]?.startsWith('|')) end += 1;
+  return [...lines.slice(0, start + 1), operationsTable(operations), ...lines.slice(end)].join('\n');
+};
+
+export const readInterfaceDoc = (): string => readFileSync(INTERFACE_DOC_PATH, 'utf8');

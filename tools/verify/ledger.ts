@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
+
+/**
+ * The rows of docs/aws-ledger.md that a first deployment must confirm: those whose "How sure" says
+ * *reported* or *assumed*. Read from the ledger itself, so a row added there is listed by
+ * `npm run verify` without a change here.
+ */
+
+export const LEDGER_PATH = join(PROJECT_ROOT, 'docs', 'aws-ledger.md');
+
+export interface LedgerRow {
+  /** Its "Behaviour" cell: the row's name. */
+  readonly behaviour: string;
+  readonly howSure: string;
+  /** Its "Confirmed by" cell: a smoke check's words or a command to run by hand. */
+  readonly confirmedBy: string;
+}
+
+const HEADER = ['Behaviour', 'AWS documentation', 'How sure', 'Confirmed by'];
+
+const cellsOf = (line: string): string[] =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((cell) => cell.trim());
+
+/** Every row of the ledger's tables (those with its four columns). */
+export const ledgerRows = (text: string = readFileSync(LEDGER_PATH, 'utf8')): LedgerRow[] => {
+  const rows: LedgerRow[] = [];
+  let inTable = false;
+  for (const line of text.split('\n')) {
+    if (!line.trim().startsWith('|')) {
+      inTable = false;
+      continue;
+    }
+    const cells = cellsOf(line);
+    if (cells.join('|') === HEADER.join('|')) {
+      inTable = true;
+      continue;
+    }
+    if (!inTable || cells.every((cell) => /^-*$/.test(cell))) continue;
+    const [behaviour = '', , howSure = '', confirmedBy = ''] = cells;
+    rows.push({ behaviour, howSure, confirmedBy });
+  }
+  return rows;
+};
+
+/** What a deployment has yet to confirm: the rows AWS's documentation does not settle. */
+export const rowsToConfirm = (rows: readonly LedgerRow[] = ledgerRows()): LedgerRow[] =>
+  rows.filter((row) => /\b(reported|assumed)\b/.test(row.howSure));
+
+/** The one row whose behaviour starts with `start`; an error if none or several do. */
+export const rowNamed = (start: string, rows: readonly LedgerRow[] = ledgerRows()): LedgerRow => {
+  const found = rows.filter((row) => row.behaviour.startsWith(start));
+  if (found.length !== 1)
+    throw new Error(`docs/aws-ledger.md has ${found.length} rows starting "${start}", not one`);
+  return found[0] as LedgerRow;
+};

@@ -1,0 +1,151 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
+import { parseStageName, StageNameError, stackName } from '#infra/stage-names';
+import { stageDefaults } from '#infra/stages';
+import {
+  type CheckResult,
+  formatResult,
+  runChecks,
+  type VerifyClients,
+  type VerifyTiming,
+} from '#tools/verify/checks';
+import { readDeployedStack, VerifySetupError } from '#tools/verify/deployed-stack';
+
+/**
+ * `npm run verify -- --stage <stage>` (USAGE): after a deployment, what only AWS can show, read
+ * with the caller's credentials. One line a check; exits 1 when a check fails, 2 when it cannot
+ * run (no stack, no credentials, a bad argument).
+ */
+
+export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>] [--alarm]
+<stage>: staging, production or dev-<name>; the stack PetStore-<stage> in your credentials' account.
+Reads the stack (CloudFormation, API Gateway, CodeDeploy, CloudWatch, CloudWatch Logs); writes only
+one alarm's state, to ALARM and back to OK, to see its notification delivered: on production only
+with --alarm, since its subscribers are paged.`;
+
+export interface VerifyIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+interface VerifyArguments {
+  readonly stage: ReturnType<typeof parseStageName>;
+  readonly region?: string;
+  readonly timing: VerifyTiming;
+  readonly tryAlarm: boolean;
+}
+
+const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      stage: { type: 'string' },
+      region: { type: 'string' },
+      'alarm-wait-seconds': { type: 'string' },
+      alarm: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  if (values.stage === undefined) throw new StageNameError(`--stage is required. ${USAGE}`);
+  const wait = values['alarm-wait-seconds'];
+  const seconds = wait === undefined ? undefined : Number(wait);
+  if (seconds !== undefined && !(Number.isInteger(seconds) && seconds > 0))
+    throw new StageNameError(`--alarm-wait-seconds must be a whole number of seconds, not "${wait}".`);
+  const stage = parseStageName(values.stage, '--stage');
+  return {
+    stage,
+    tryAlarm: values.alarm ?? stage !== 'production',
+    ...(values.region ? { region: values.region } : {}),
+    timing: seconds === undefined ? {} : { alarmWaitMs: seconds * 1000 },
+  };
+};
+
+/** The SDK clients of the caller's credentials and region (`--region`, else AWS_REGION or the profile's). */
+export const createClients = (region?: string): VerifyClients => {
+  const config = region ? { region } : {};
+  return {
+    cloudFormation: new CloudFormationClient(config),
+    cloudWatch: new CloudWatchClient(config),
+    logs: new CloudWatchLogsClient(config),
+    apiGateway: new APIGatewayClient(config),
+    codeDeploy: new CodeDeployClient(config),
+  };
+};
+
+/** A region and credentials, or one sentence saying which is missing. */
+const checkAwsSetup = async (client: CloudFormationClient): Promise<void> => {
+  try {
+    await client.config.region();
+  } catch {
+    throw new VerifySetupError(
+      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
+    );
+  }
+  try {
+    await client.config.credentials();
+  } catch {
+    throw new VerifySetupError(
+      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+    );
+  }
+};
+
+/** `npm run verify`: resolves to the exit code; every failure to start is one line on stderr. */
+export const main = async (
+  argv: readonly string[],
+  io: VerifyIo = { out: (line) => console.log(line), err: (line) => console.error(line) },
+  /** @default createClients (the caller's AWS account) */
+  clientsFor: (region?: string) => VerifyClients = createClients,
+): Promise<number> => {
+  let args: VerifyArguments | 'help';
+  try {
+    args = parse(argv);
+  } catch (error) {
+    io.err(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
+  if (args === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const clients = clientsFor(args.region);
+  let results: CheckResult[];
+  try {
+    await checkAwsSetup(clients.cloudFormation);
+    const stack = await readDeployedStack(clients.cloudFormation, args.stage);
+    io.out(`Verifying ${stackName(args.stage)} in ${await clients.cloudFormation.config.region()}`);
+    results = await runChecks({
+      clients,
+      stack,
+      config: stageDefaults(args.stage),
+      timing: args.timing,
+      tryAlarm: args.tryAlarm,
+    });
+  } catch (error) {
+    if (!(error instanceof VerifySetupError)) throw error;
+    io.err(`Cannot verify: ${error.message}`);
+    return 2;
+  } finally {
+    for (const client of Object.values(clients)) client.destroy();
+  }
+  for (const result of results) io.out(formatResult(result));
+  const failed = results.filter((result) => result.status === 'fail').length;
+  io.out(
+    failed === 0
+      ? 'Every check passed; the ledger rows marked BY HAND are yours to confirm once.'
+      : `${failed} check(s) failed.`,
+  );
+  return failed === 0 ? 0 : 1;
+};
+
+const entry = process.argv[1];
+if (entry && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
+  process.exitCode = await main(process.argv.slice(2));
+}
