@@ -22,7 +22,7 @@ if (!node.lambdaMajor) {
   process.exit(2);
 }
 console.log(`The unit, integration and http projects on Node ${node.version} (${node.path})`);
-const projects = ['unit', 'integration', 'http'].flatMap((name) => ['--project', name]);
+const projects = ['unit', 'integration', 'http', 'http-load'].flatMap((name) => ['--project', name]);
 const result = spawnSync(
   node.path,
   [join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...projects, ...process.argv.slice(2)],
