@@ -21,7 +21,9 @@ if (!node.lambdaMajor) {
   console.error(`Cannot run the tests on Node ${LAMBDA_NODE_MAJOR}: ${node.line}`);
   process.exit(2);
 }
-console.log(`The unit, integration and http projects (http-load included) on Node ${node.version} (${node.path})`);
+console.log(
+  `The unit, integration and http projects (http-load included) on Node ${node.version} (${node.path})`,
+);
 const projects = ['unit', 'integration', 'http', 'http-load'].flatMap((name) => ['--project', name]);
 const result = spawnSync(
   node.path,
