@@ -1,14 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
 import { writesData } from '#infra/constructs/pet-store-api';
-import { PROJECT_ROOT } from '#infra/project-root';
 import { DATA_MODEL_CEILING_CREATES_PER_SECOND, STAGE_DEFAULTS, STAGE_NAMES } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { STAGE_NAME } from '#shared/http/paths';
+import { readDeployDoc, withThrottleTable } from '#tools/openapi/throttle-table';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
 import {
@@ -276,18 +274,35 @@ describe('stage differences', () => {
   });
 
   it("gives docs/deploy.md the throttle's real bounds as this template computes them, methods × each one's limit", () => {
-    const deploy = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8').replace(/\s+/g, ' ');
+    const deploy = readDeployDoc();
     const figure = (value: number) => value.toLocaleString('en-US');
-    const production = throttleBounds(templates.production);
-    const staging = throttleBounds(templates.staging);
+    const row = (label: string, values: readonly string[]) => `| ${label} | ${values.join(' | ')} |`;
+    const bounds = STAGE_NAMES.map((name) => throttleBounds(templates[name]));
 
-    expect(deploy).toContain(`production admits up to ${figure(production.stageRate)} requests a second`);
-    expect(deploy).toContain(`staging up to ${figure(staging.stageRate)}`);
-    expect(deploy).toContain(`the operations' functions up to ${figure(production.functionRate)} a second`);
+    // The table npm run openapi writes from the list and the stages is the one in the document…
+    expect(withThrottleTable(deploy, ROUTES)).toBe(deploy);
+    // …and it says what the synthesized templates admit.
     expect(deploy).toContain(
-      `≈ ${figure(Math.ceil((production.functionRate * 25) / 1_000))} invocations at once`,
+      row(
+        'Requests a second the stage admits',
+        bounds.map((b) => figure(b.stageRate)),
+      ),
     );
-    expect(deploy).toContain(`writes up to ${figure(production.writeRate)} a second`);
-    expect(deploy).toContain(`${figure(production.writesBusiestSecond)} writes in the busiest second`);
+    expect(deploy).toContain(
+      row(
+        "Requests a second to the operations' functions",
+        bounds.map((b) => figure(b.functionRate)),
+      ),
+    );
+    expect(deploy).toContain(
+      row(
+        'Invocations at once, at 25 ms each',
+        bounds.map((b) => figure(Math.ceil((b.functionRate * 25) / 1_000))),
+      ),
+    );
+    for (const b of bounds) {
+      expect(deploy).toContain(` ${figure(b.writeRate)}, ${figure(b.writeRate * 2)} |`);
+      expect(deploy).toContain(` ${figure(b.writesBusiestSecond)}, `);
+    }
   });
 });

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writesData } from '#infra/constructs/pet-store-api';
+import { STAGE_DEFAULTS, STAGE_NAMES, type StageConfig } from '#infra/stages';
+import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
+import type { Operation } from '#shared/operations/operation';
+import { resourcePathsOf } from '#shared/operations/routes';
+
+/** docs/deploy.md, whose table of the throttle's bounds `npm run openapi` writes from the list. */
+export const DEPLOY_DOC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/deploy.md');
+
+export const THROTTLE_MARKER = '<!-- throttle: made by npm run openapi from OPERATIONS and the stages -->';
+
+/** What a function invocation takes, for the concurrency estimate (BENCHMARKS.md's warm figures, rounded up). */
+const INVOCATION_MS = 25;
+/** Write units of a create, change or removal, table and status index together. */
+const WCU_PER_WRITE = 2;
+/** API Gateway REST API, US dollars per million requests (docs/costs.md). */
+const PRICE_PER_MILLION_REQUESTS = 3.5;
+
+/**
+ * What a stage admits with every method at its limit. A stage's throttle applies to each method
+ * ("Throttle requests to your REST APIs for better throughput in API Gateway"): every operation's,
+ * and each resource's `ANY` (405) and `OPTIONS` (preflight) mock.
+ */
+export const throttleBounds = (
+  stage: Pick<StageConfig, 'throttling' | 'writeThrottling'>,
+  operations: readonly Operation[],
+) => {
+  const writes = operations.filter(writesData);
+  const mocks = 2 * resourcePathsOf(operations).length;
+  const functionRate =
+    (operations.length - writes.length) * stage.throttling.rateLimit +
+    writes.length * stage.writeThrottling.rateLimit;
+  return {
+    methods: operations.length + mocks,
+    stageRate: functionRate + mocks * stage.throttling.rateLimit,
+    functionRate,
+    writeRate: writes.length * stage.writeThrottling.rateLimit,
+    writesBusiestSecond: writes.length * (stage.writeThrottling.rateLimit + stage.writeThrottling.burstLimit),
+  };
+};
+
+const figure = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+/** The table of the pipeline stages' bounds, every method at its limit, and what follows from them. */
+export const throttleTable = (operations: readonly Operation[]): string => {
+  const bounds = STAGE_NAMES.map((name) => throttleBounds(STAGE_DEFAULTS[name], operations));
+  const row = (label: string, value: (b: ReturnType<typeof throttleBounds>) => string) =>
+    `| ${label} | ${bounds.map(value).join(' | ')} |`;
+  return [
+    `| Every method at its limit | ${STAGE_NAMES.join(' | ')} |`,
+    `|---|${STAGE_NAMES.map(() => '---:').join('|')}|`,
+    row('Methods, each with its own bucket', (b) => figure(b.methods)),
+    row('Requests a second the stage admits', (b) => figure(b.stageRate)),
+    row('… a day, and its price at API Gateway alone', (b) => {
+      const perDay = b.stageRate * 86_400;
+      return `${figure(perDay / 1e6, 1)} million, $${figure((perDay / 1e6) * PRICE_PER_MILLION_REQUESTS)}`;
+    }),
+    row("Requests a second to the operations' functions", (b) => figure(b.functionRate)),
+    row(`Invocations at once, at ${INVOCATION_MS} ms each`, (b) =>
+      figure(Math.ceil((b.functionRate * INVOCATION_MS) / 1_000)),
+    ),
+    row(
+      `Writes a second, and their write units (${WCU_PER_WRITE} each)`,
+      (b) => `${figure(b.writeRate)}, ${figure(b.writeRate * WCU_PER_WRITE)}`,
+    ),
+    row(
+      `Writes in the busiest second (rate + burst), and the units on each of a status's ${STATUS_SHARDS} keys`,
+      (b) => {
+        const perKey = b.writesBusiestSecond / STATUS_SHARDS;
+        return `${figure(b.writesBusiestSecond)}, ${figure(perKey)} WCU/s (${Math.round(perKey / 10)} % of 1,000)`;
+      },
+    ),
+  ].join('\n');
+};
+
+/** `text` (docs/deploy.md) with the table below its marker made from `operations`. */
+export const withThrottleTable = (text: string, operations: readonly Operation[]): string => {
+  const lines = text.split('\n');
+  const start = lines.indexOf(THROTTLE_MARKER);
+  if (start < 0) throw new Error(`docs/deploy.md has no line ${THROTTLE_MARKER}`);
+  let end = start + 1;
+  while (lines[end]?.startsWith('|')) end += 1;
+  return [...lines.slice(0, start + 1), throttleTable(operations), ...lines.slice(end)].join('\n');
+};
+
+export const readDeployDoc = (): string => readFileSync(DEPLOY_DOC_PATH, 'utf8');
