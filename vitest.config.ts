@@ -5,6 +5,7 @@ import { findChromium, HOW_TO_INSTALL } from './test/support/browser.ts';
 const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
 /** Test CDK apps synthesize into a directory the run removes (test/support/pet-store-app.ts). */
 const cdkOutdirSetup = ['test/support/cdk-outdir-global-setup.ts'];
+const UNDER_LOAD = 'test/http/under-load.test.ts';
 
 // The AWS SDK warns once per process that this machine's Node.js is older than the Lambda's; the
 // tests know. Set before the global setups create their first client, in this process and, through
@@ -60,9 +61,23 @@ export default defineConfig({
         test: {
           name: 'http',
           include: ['test/http/**/*.test.ts'],
+          exclude: [UNDER_LOAD],
           globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        // A burst of 1,500 requests from a child process takes both cores: run beside the other
+        // files it would starve the ones that time a deadline, so it runs after every other project.
+        test: {
+          name: 'http-load',
+          include: [UNDER_LOAD],
+          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {

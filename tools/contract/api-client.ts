@@ -40,19 +40,62 @@ export class QuotaExhausted extends Error {
 /** The User-Agent the suite sends: AWS's managed rules in front of a stage block a request without one. */
 export const SUITE_USER_AGENT = 'petstore-contract-suite/1';
 
-/** Keeps a client within its key's plan: a token bucket of the rate the first `RateLimit-Policy` names. */
+/** The time a pacer reads and the waits it makes: the real clock, or a test's. */
+export interface PacingClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: PacingClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+
+/**
+ * Keeps a client within its key's plan: a token bucket of the rate the first `RateLimit-Policy`
+ * names. Until an answer has named it, requests go one at a time: a client sending at once as
+ * many as it runs checks, then a whole bucket, would send more than the burst before it knew it.
+ */
 export class Pacer {
   private bucket: TokenBucket | undefined;
+  /** The request in flight while the plan is not known yet. */
+  private probe: { readonly answered: Promise<void>; readonly release: () => void } | undefined;
+
+  constructor(private readonly clock: PacingClock = REAL_CLOCK) {}
 
   learn(headers: Headers): void {
     const rate = this.bucket ? undefined : parseRateLimitPolicy(headers.get('ratelimit-policy'))?.[1];
+    if (!rate) return;
     // One below the burst: API Gateway's bucket and this one are not filled at the same instant.
-    if (rate)
-      this.bucket = new TokenBucket(Math.max(1, rate.quota - 1), rate.quota / rate.windowSeconds, Date.now());
+    this.bucket = new TokenBucket(
+      Math.max(1, rate.quota - 1),
+      rate.quota / rate.windowSeconds,
+      this.clock.now(),
+    );
+    // The request whose answer named the plan was sent under it too.
+    this.bucket.take(this.clock.now());
   }
 
   async take(): Promise<void> {
-    while (this.bucket && !this.bucket.take(Date.now())) await sleep(1_000 / this.bucket.refillPerSecond);
+    while (!this.bucket && this.probe) await this.probe.answered;
+    if (!this.bucket) {
+      let release = () => {};
+      const answered = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.probe = { answered, release };
+      return;
+    }
+    while (!this.bucket.take(this.clock.now())) await this.clock.sleep(1_000 / this.bucket.refillPerSecond);
+  }
+
+  /** A request's answer (or failure) is in: the next may go if the plan is still unknown. */
+  settled(): void {
+    const probe = this.probe;
+    this.probe = undefined;
+    probe?.release();
+  }
+
+  /** Waits out an answer's `Retry-After`. */
+  retryAfter(seconds: number): Promise<void> {
+    return this.clock.sleep(seconds * 1_000);
   }
 }
 
@@ -109,7 +152,12 @@ export class ApiClient {
   async request(path: string, request: ApiRequest = {}): Promise<ObservedExchange> {
     for (let tryNumber = 1; ; tryNumber += 1) {
       await this.pacer?.take();
-      const exchange = await this.send(path, request);
+      let exchange: ObservedExchange;
+      try {
+        exchange = await this.send(path, request);
+      } finally {
+        this.pacer?.settled();
+      }
       const waitable =
         exchange.status === 429 || (exchange.status === 503 && repeatable(exchange.method, request.headers));
       if (!this.pacer || !waitable || tryNumber === TRIES) {
@@ -118,7 +166,7 @@ export class ApiClient {
       }
       const { code } = (exchange.json ?? {}) as { code?: unknown };
       if (code === 'QUOTA_EXCEEDED') throw new QuotaExhausted(this.baseUrl);
-      await sleep(Number(exchange.headers.get('retry-after') ?? 1) * 1_000);
+      await this.pacer.retryAfter(Number(exchange.headers.get('retry-after') ?? 1));
     }
   }
 

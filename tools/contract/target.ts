@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SMOKE_PREFIX } from '#tools/pet-names';
-import { ApiClient, Pacer, type ResponseCheck } from './api-client';
+import { ApiClient, Pacer, type PacingClock, type ResponseCheck } from './api-client';
 import { type Contract, loadContract } from './conformance';
 
 /**
@@ -46,6 +46,8 @@ export const contractTarget = (options: {
   readonly origins?: 'listed' | 'any';
   readonly readOnly?: boolean;
   readonly throttleKey?: string;
+  /** The clock the suite paces itself by. @default the real one */
+  readonly clock?: PacingClock;
 }): ContractTarget => {
   contract ??= loadContract();
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -58,7 +60,7 @@ export const contractTarget = (options: {
       baseUrl,
       options.apiKey,
       readOnly ? createsNothing : undefined,
-      new Pacer(),
+      new Pacer(options.clock),
     ),
     ...(options.allowedOrigin ? { allowedOrigin: options.allowedOrigin } : {}),
     ...(options.origins ? { origins: options.origins } : {}),

@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { delimiter, dirname, join } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { findLambdaNode, installLambdaNode, LAMBDA_NODE_MAJOR } from '../bench/lambda-node';
+
+/**
+ * `npm run test:lambda-node`: the function-level test projects (unit, integration, http) on the
+ * Node.js major Lambda runs the functions on, installed from the npm registry into
+ * bench/lambda-node (as the bench does), whatever Node runs this script. That Node comes first on
+ * PATH, so the processes the tests start (npm start, tsx, the smoke command) run on it too.
+ * Arguments are passed on to vitest (`-- test/unit/cursor.test.ts`).
+ */
+
+const failed = installLambdaNode((line) => console.log(line));
+if (failed) {
+  console.error(`Cannot run the tests on Node ${LAMBDA_NODE_MAJOR}: ${failed}`);
+  process.exit(2);
+}
+const node = findLambdaNode();
+if (!node.lambdaMajor) {
+  console.error(`Cannot run the tests on Node ${LAMBDA_NODE_MAJOR}: ${node.line}`);
+  process.exit(2);
+}
+console.log(
+  `The unit, integration and http projects (http-load included) on Node ${node.version} (${node.path})`,
+);
+const projects = ['unit', 'integration', 'http', 'http-load'].flatMap((name) => ['--project', name]);
+const result = spawnSync(
+  node.path,
+  [join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...projects, ...process.argv.slice(2)],
+  {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PATH: [dirname(node.path), process.env.PATH].join(delimiter) },
+  },
+);
+process.exit(result.status ?? 1);
