@@ -28,14 +28,21 @@ export const operationsTable = (operations: readonly Operation[]): string =>
     ),
   ].join('\n');
 
-/** `text` (docs/interface.md) with the table below its marker made from `operations`. */
-export const withOperationsTable = (text: string, operations: readonly Operation[]): string => {
+/**
+ * `text` with the Markdown table below the line `marker` replaced by `table`: how every table
+ * `npm run openapi` writes into a document is kept there. Fails naming `doc` when the marker is missing.
+ */
+export const withTableAfter = (text: string, marker: string, table: string, doc: string): string => {
   const lines = text.split('\n');
-  const start = lines.indexOf(OPERATIONS_MARKER);
-  if (start < 0) throw new Error(`docs/interface.md has no line ${OPERATIONS_MARKER}`);
+  const start = lines.indexOf(marker);
+  if (start < 0) throw new Error(`${doc} has no line ${marker}`);
   let end = start + 1;
   while (lines[end]?.startsWith('|')) end += 1;
-  return [...lines.slice(0, start + 1), operationsTable(operations), ...lines.slice(end)].join('\n');
+  return [...lines.slice(0, start + 1), table, ...lines.slice(end)].join('\n');
 };
+
+/** `text` (docs/interface.md) with the table below its marker made from `operations`. */
+export const withOperationsTable = (text: string, operations: readonly Operation[]): string =>
+  withTableAfter(text, OPERATIONS_MARKER, operationsTable(operations), 'docs/interface.md');
 
 export const readInterfaceDoc = (): string => readFileSync(INTERFACE_DOC_PATH, 'utf8');

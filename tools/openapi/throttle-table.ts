@@ -6,6 +6,7 @@ import { STAGE_DEFAULTS, STAGE_NAMES, type StageConfig } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { Operation } from '#shared/operations/operation';
 import { resourcePathsOf } from '#shared/operations/routes';
+import { withTableAfter } from '#tools/openapi/operations-table';
 
 /** docs/deploy.md, whose table of the throttle's bounds `npm run openapi` writes from the list. */
 export const DEPLOY_DOC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/deploy.md');
@@ -78,13 +79,7 @@ export const throttleTable = (operations: readonly Operation[]): string => {
 };
 
 /** `text` (docs/deploy.md) with the table below its marker made from `operations`. */
-export const withThrottleTable = (text: string, operations: readonly Operation[]): string => {
-  const lines = text.split('\n');
-  const start = lines.indexOf(THROTTLE_MARKER);
-  if (start < 0) throw new Error(`docs/deploy.md has no line ${THROTTLE_MARKER}`);
-  let end = start + 1;
-  while (lines[end]?.startsWith('|')) end += 1;
-  return [...lines.slice(0, start + 1), throttleTable(operations), ...lines.slice(end)].join('\n');
-};
+export const withThrottleTable = (text: string, operations: readonly Operation[]): string =>
+  withTableAfter(text, THROTTLE_MARKER, throttleTable(operations), 'docs/deploy.md');
 
 export const readDeployDoc = (): string => readFileSync(DEPLOY_DOC_PATH, 'utf8');
