@@ -15,7 +15,8 @@ export const REQUEST_BUDGET_MS = 3_000;
 
 /** A point in time (epoch ms) after which a request stops waiting for DynamoDB. */
 export class Deadline {
-  private aborted: AbortSignal | undefined;
+  private controller: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly at: number) {}
 
@@ -27,10 +28,30 @@ export class Deadline {
     return Math.max(0, this.at - now);
   }
 
-  /** Aborts at the deadline (one timer per request, made on first use; it keeps no process alive). */
+  /**
+   * Aborts at the deadline with the reason `AbortSignal.timeout` gives (a `TimeoutError`): one
+   * timer per request, made on first use, that keeps no process alive and stops when the request
+   * ends (`end`).
+   */
   get signal(): AbortSignal {
-    this.aborted ??= AbortSignal.timeout(this.remainingMs());
-    return this.aborted;
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.timer = setTimeout(
+        () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+        this.remainingMs(),
+      );
+      this.timer.unref?.();
+      this.controller = controller;
+    }
+    return this.controller.signal;
+  }
+
+  /**
+   * Stops the timer once the request has its answer. `AbortSignal.timeout` cannot be stopped: each
+   * request's timer fired 3 s later, in whatever invocation ran then, and cost it an abort event.
+   */
+  end(): void {
+    clearTimeout(this.timer);
   }
 }
 
@@ -62,8 +83,10 @@ export const withDeadline = <T>(deadline: Deadline, work: () => T): T => {
 /** The deadline of the request being served; none outside a request (tools, tests, set-up). */
 export const currentDeadline = (): Deadline | undefined => current.getStore();
 
-/** A Lambda handler whose every invocation runs under the deadline `deadlineOf` gives it. */
+/** A Lambda handler whose every invocation runs under the deadline `deadlineOf` gives it, ended with it. */
 export const withinDeadline =
   <E, C, R>(deadlineOf: (event: E, context: C) => Deadline, handler: (event: E, context: C) => Promise<R>) =>
-  (event: E, context: C): Promise<R> =>
-    withDeadline(deadlineOf(event, context), () => handler(event, context));
+  (event: E, context: C): Promise<R> => {
+    const deadline = deadlineOf(event, context);
+    return withDeadline(deadline, () => handler(event, context)).finally(() => deadline.end());
+  };

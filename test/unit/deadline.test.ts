@@ -6,6 +6,7 @@ import {
   REQUEST_BUDGET_MS,
   requestDeadline,
   withDeadline,
+  withinDeadline,
 } from '#shared/deadline';
 
 const NOW = 1_800_000_000_000;
@@ -43,6 +44,8 @@ describe("a request's deadline", () => {
     await once(deadline.signal, 'abort');
 
     expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.signal.reason).toBeInstanceOf(DOMException);
+    expect((deadline.signal.reason as DOMException).name).toBe('TimeoutError');
     // Timers run on the monotonic clock, `at` is wall-clock time: they may differ by a millisecond.
     expect(deadline.remainingMs()).toBeLessThanOrEqual(1);
   });
@@ -76,5 +79,38 @@ describe('the deadline of the request being served', () => {
 
     expect(withLater).toBe(request);
     expect(withSooner).toBe(sooner);
+  });
+});
+
+describe('a handler within its deadline', () => {
+  it('stops the deadline when the invocation ends: nothing is left to fire in a later one', async () => {
+    let signal: AbortSignal | undefined;
+    const handler = withinDeadline(
+      () => Deadline.in(20),
+      async () => {
+        signal = currentDeadline()?.signal;
+        return 'answer';
+      },
+    );
+
+    await expect(handler(undefined, undefined)).resolves.toBe('answer');
+    // A later deadline's timer fires after the first one's would have: timers keep their order.
+    await once(Deadline.in(60).signal, 'abort');
+
+    expect(signal?.aborted).toBe(false);
+  });
+
+  it('still aborts what the invocation awaits when the deadline comes first', async () => {
+    const handler = withinDeadline(
+      () => Deadline.in(20),
+      async () => {
+        const signal = currentDeadline()?.signal;
+        await new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(signal.reason)),
+        );
+      },
+    );
+
+    await expect(handler(undefined, undefined)).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 });
