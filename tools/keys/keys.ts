@@ -19,6 +19,7 @@ import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { planNames } from '#shared/fair-use/plans';
+import { AwsSetupError, checkAwsSetup } from '#tools/aws-setup';
 import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
 import {
   describe,
@@ -57,10 +58,6 @@ Find the table of a stage:
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
-}
-
-export class SetupError extends Error {
-  override readonly name = 'SetupError';
 }
 
 export interface KeysTarget {
@@ -250,7 +247,7 @@ export const runKeys = async (
 };
 
 export interface KeysRepository extends KeysStores {
-  /** Fails with a SetupError naming the setting to give when AWS's region or credentials are missing. */
+  /** Fails with an AwsSetupError naming the setting to give when AWS's region or credentials are missing. */
   readonly ready: () => Promise<void>;
   readonly close: () => void;
 }
@@ -260,24 +257,6 @@ const OPERATOR_TIME_BUDGET = {
   maxAttempts: 3,
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
 } as const;
-
-/** Says which setting is missing, rather than the SDK's own error from deep inside the first call. */
-const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
-  try {
-    await client.config.region();
-  } catch {
-    throw new SetupError(
-      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
-    );
-  }
-  try {
-    await client.config.credentials();
-  } catch {
-    throw new SetupError(
-      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
-    );
-  }
-};
 
 /** A developer stack's table: `PetStore-dev-<name>-<logical id>-<suffix>` (a dev name holds no hyphen). */
 const DEV_TABLE = new RegExp(`^${stackName(`${DEV_STAGE_PREFIX}`)}([a-z][a-z0-9]*)-`);
@@ -349,7 +328,7 @@ export const main = async (
     await repository.ready();
     return await runKeys(command, repository, io);
   } catch (error) {
-    if (error instanceof SetupError || error instanceof UnknownPlanError) {
+    if (error instanceof AwsSetupError || error instanceof UnknownPlanError) {
       io.err(error.message);
       return 2;
     }

@@ -6,11 +6,7 @@ import {
 } from '@aws-sdk/client-cloudformation';
 import { stackName } from '#infra/stage-names';
 import type { AnyStageName } from '#infra/stages';
-
-/** What `npm run verify` cannot start without: no stack, no credentials, no region. One sentence, said as is. */
-export class VerifySetupError extends Error {
-  override readonly name = 'VerifySetupError';
-}
+import { AwsSetupError } from '#tools/aws-setup';
 
 /** A stack as CloudFormation describes it after a deployment: its outputs and its resources' physical ids. */
 export interface DeployedStack {
@@ -39,14 +35,14 @@ export const readDeployedStack = async (
     described = await client.send(new DescribeStacksCommand({ StackName: name }));
   } catch (error) {
     if (isValidationError(error))
-      throw new VerifySetupError(
+      throw new AwsSetupError(
         `No stack ${name} in this account and region: deploy it first (npm run deploy -- --stage ${stage}), or set AWS_REGION to the region it is in.`,
       );
     throw error;
   }
   const stack = described.Stacks?.[0];
   if (!stack?.StackStatus || !SETTLED.has(stack.StackStatus))
-    throw new VerifySetupError(
+    throw new AwsSetupError(
       `Stack ${name} is ${stack?.StackStatus ?? 'not described'}: verify a stack whose deployment has finished (npm run deploy -- --stage ${stage}).`,
     );
   const outputs = Object.fromEntries(

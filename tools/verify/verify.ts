@@ -8,6 +8,7 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
 import { parseStageName, StageNameError, stackName } from '#infra/stage-names';
 import { stageDefaults } from '#infra/stages';
+import { AwsSetupError, checkAwsSetup } from '#tools/aws-setup';
 import {
   type CheckResult,
   formatResult,
@@ -15,7 +16,7 @@ import {
   type VerifyClients,
   type VerifyTiming,
 } from '#tools/verify/checks';
-import { readDeployedStack, VerifySetupError } from '#tools/verify/deployed-stack';
+import { readDeployedStack } from '#tools/verify/deployed-stack';
 
 /**
  * `npm run verify -- --stage <stage>` (USAGE): after a deployment, what only AWS can show, read
@@ -79,24 +80,6 @@ export const createClients = (region?: string): VerifyClients => {
   };
 };
 
-/** A region and credentials, or one sentence saying which is missing. */
-const checkAwsSetup = async (client: CloudFormationClient): Promise<void> => {
-  try {
-    await client.config.region();
-  } catch {
-    throw new VerifySetupError(
-      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
-    );
-  }
-  try {
-    await client.config.credentials();
-  } catch {
-    throw new VerifySetupError(
-      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
-    );
-  }
-};
-
 /** `npm run verify`: resolves to the exit code; every failure to start is one line on stderr. */
 export const main = async (
   argv: readonly string[],
@@ -129,7 +112,7 @@ export const main = async (
       tryAlarm: args.tryAlarm,
     });
   } catch (error) {
-    if (!(error instanceof VerifySetupError)) throw error;
+    if (!(error instanceof AwsSetupError)) throw error;
     io.err(`Cannot verify: ${error.message}`);
     return 2;
   } finally {
