@@ -10,11 +10,14 @@ import type { DeployedStack } from '#tools/verify/deployed-stack';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'by hand';
 
-export interface CheckResult {
+/** What a check found and what to do, in one line. */
+export interface Finding {
   readonly status: CheckStatus;
-  readonly name: string;
-  /** What it found and what to do, in one line. */
   readonly line: string;
+}
+
+export interface CheckResult extends Finding {
+  readonly name: string;
 }
 
 export interface VerifyClients {
@@ -25,32 +28,20 @@ export interface VerifyClients {
   readonly codeDeploy: CodeDeployClient;
 }
 
-export interface VerifyTiming {
-  /** How long to wait for the alarm's action to be recorded. @default 120 s */
-  readonly alarmWaitMs?: number;
-  /** Between two reads of the alarm's history. @default 5 s */
-  readonly pollMs?: number;
-}
-
 export interface VerifyContext {
   readonly clients: VerifyClients;
   readonly stack: DeployedStack;
   /** What the stage is configured as (infra/stages.ts): what should be deployed. */
   readonly config: Omit<StageConfig, 'env'>;
-  readonly timing?: VerifyTiming;
-  /**
-   * Whether to set an alarm to ALARM to see its notification delivered: its topic's subscribers get
-   * the message.
-   * @default true
-   */
-  readonly tryAlarm?: boolean;
+  /** How long to wait for the tried alarm's action to be recorded. */
+  readonly alarmWaitMs: number;
+  /** Whether to set an alarm to ALARM to see its notification delivered: its topic's subscribers get the message. */
+  readonly tryAlarm: boolean;
 }
 
-export const result = (status: CheckStatus, name: string, line: string): CheckResult => ({
-  status,
-  name,
-  line,
-});
+export const pass = (line: string): Finding => ({ status: 'pass', line });
+export const fail = (line: string): Finding => ({ status: 'fail', line });
+export const skip = (line: string): Finding => ({ status: 'skip', line });
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -58,20 +49,25 @@ export const nameOf = (error: unknown): string => (error instanceof Error ? erro
 
 export const list = (items: readonly string[]): string => items.join(', ');
 
-/** A check that could not read what it needed fails saying which error AWS gave, never the whole run. */
-export const guarded =
-  (name: string, check: (context: VerifyContext) => Promise<CheckResult[]>) =>
+/**
+ * The check `name`: its finding, or the results it names itself. One that could not read what it
+ * needed fails saying which error AWS gave, never the whole run.
+ */
+export const check =
+  (name: string, run: (context: VerifyContext) => Promise<Finding | CheckResult[]>) =>
   async (context: VerifyContext): Promise<CheckResult[]> => {
     try {
-      return await check(context);
+      const found = await run(context);
+      return Array.isArray(found) ? found : [{ name, ...found }];
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return [
-        result(
-          'fail',
+        {
           name,
-          `could not read it (${nameOf(error)}: ${message}); the caller needs the read permissions of docs/deploy.md, "What verify needs"`,
-        ),
+          ...fail(
+            `could not read it (${nameOf(error)}: ${message}); the caller needs the read permissions of docs/deploy.md, "What verify needs"`,
+          ),
+        },
       ];
     }
   };

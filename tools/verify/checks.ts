@@ -1,6 +1,6 @@
 import { accessLogAndLedger, CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
 import { alarmNotification } from '#tools/verify/alarm-check';
-import { type CheckResult, type CheckStatus, result, type VerifyContext } from '#tools/verify/check';
+import type { CheckResult, CheckStatus, VerifyContext } from '#tools/verify/check';
 import { rowsToConfirm } from '#tools/verify/ledger';
 import { authorizer, canary, gatewayResponses, stageThrottle, usagePlans } from '#tools/verify/stage-checks';
 
@@ -9,21 +9,16 @@ import { authorizer, canary, gatewayResponses, stageThrottle, usagePlans } from 
  * call is a read, except the alarm check's two `SetAlarmState`s (to ALARM, and back to OK).
  */
 
-export { CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
-export type {
-  CheckResult,
-  CheckStatus,
-  VerifyClients,
-  VerifyContext,
-  VerifyTiming,
-} from '#tools/verify/check';
-
 /** The ledger's rows to confirm that no read-only call can: each with the ledger's own way to confirm it. */
-export const byHandRows = (): CheckResult[] => {
+const byHandRows = (): CheckResult[] => {
   const automated: readonly string[] = Object.values(CONFIRMED_ROWS);
   return rowsToConfirm()
     .filter((row) => !automated.some((start) => row.behaviour.startsWith(start)))
-    .map((row) => result('by hand', `ledger: ${row.behaviour}`, `to confirm by hand: ${row.confirmedBy}`));
+    .map((row) => ({
+      status: 'by hand',
+      name: `ledger: ${row.behaviour}`,
+      line: `to confirm by hand: ${row.confirmedBy}`,
+    }));
 };
 
 export const runChecks = async (context: VerifyContext): Promise<CheckResult[]> => {

@@ -6,16 +6,11 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
-import { parseStageName, StageNameError, stackName } from '#infra/stage-names';
+import { parseStageName, StageNameError } from '#infra/stage-names';
 import { stageDefaults } from '#infra/stages';
 import { AwsSetupError, checkAwsSetup } from '#tools/aws-setup';
-import {
-  type CheckResult,
-  formatResult,
-  runChecks,
-  type VerifyClients,
-  type VerifyTiming,
-} from '#tools/verify/checks';
+import type { CheckResult, VerifyClients } from '#tools/verify/check';
+import { formatResult, runChecks } from '#tools/verify/checks';
 import { readDeployedStack } from '#tools/verify/deployed-stack';
 
 /**
@@ -35,20 +30,13 @@ export interface VerifyIo {
   readonly err: (line: string) => void;
 }
 
-interface VerifyArguments {
-  readonly stage: ReturnType<typeof parseStageName>;
-  readonly region?: string;
-  readonly timing: VerifyTiming;
-  readonly tryAlarm: boolean;
-}
-
-const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
+const parse = (argv: readonly string[]) => {
   const { values } = parseArgs({
     args: [...argv],
     options: {
       stage: { type: 'string' },
       region: { type: 'string' },
-      'alarm-wait-seconds': { type: 'string' },
+      'alarm-wait-seconds': { type: 'string', default: '120' },
       alarm: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -56,15 +44,15 @@ const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
   if (values.help) return 'help';
   if (values.stage === undefined) throw new StageNameError(`--stage is required. ${USAGE}`);
   const wait = values['alarm-wait-seconds'];
-  const seconds = wait === undefined ? undefined : Number(wait);
-  if (seconds !== undefined && !(Number.isInteger(seconds) && seconds > 0))
+  const seconds = Number(wait);
+  if (!(Number.isInteger(seconds) && seconds > 0))
     throw new StageNameError(`--alarm-wait-seconds must be a whole number of seconds, not "${wait}".`);
   const stage = parseStageName(values.stage, '--stage');
   return {
     stage,
+    region: values.region,
+    alarmWaitMs: seconds * 1000,
     tryAlarm: values.alarm ?? stage !== 'production',
-    ...(values.region ? { region: values.region } : {}),
-    timing: seconds === undefined ? {} : { alarmWaitMs: seconds * 1000 },
   };
 };
 
@@ -87,7 +75,7 @@ export const main = async (
   /** @default createClients (the caller's AWS account) */
   clientsFor: (region?: string) => VerifyClients = createClients,
 ): Promise<number> => {
-  let args: VerifyArguments | 'help';
+  let args: ReturnType<typeof parse>;
   try {
     args = parse(argv);
   } catch (error) {
@@ -98,19 +86,14 @@ export const main = async (
     io.out(USAGE);
     return 0;
   }
-  const clients = clientsFor(args.region);
+  const { stage, region, ...choices } = args;
+  const clients = clientsFor(region);
   let results: CheckResult[];
   try {
     await checkAwsSetup(clients.cloudFormation);
-    const stack = await readDeployedStack(clients.cloudFormation, args.stage);
-    io.out(`Verifying ${stackName(args.stage)} in ${await clients.cloudFormation.config.region()}`);
-    results = await runChecks({
-      clients,
-      stack,
-      config: stageDefaults(args.stage),
-      timing: args.timing,
-      tryAlarm: args.tryAlarm,
-    });
+    const stack = await readDeployedStack(clients.cloudFormation, stage);
+    io.out(`Verifying ${stack.name} in ${await clients.cloudFormation.config.region()}`);
+    results = await runChecks({ clients, stack, config: stageDefaults(stage), ...choices });
   } catch (error) {
     if (!(error instanceof AwsSetupError)) throw error;
     io.err(`Cannot verify: ${error.message}`);
