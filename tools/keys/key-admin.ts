@@ -1,6 +1,7 @@
 import { type ApiKeyRecord, generateApiKey, type UsageIdentifier } from '#shared/auth/api-key';
 import { isPlanName, type Plans, planNames } from '#shared/fair-use/plans';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { describe } from '#tools/command';
 import type { UsageRegistry } from '#tools/keys/usage-registry';
 
 /**
@@ -40,9 +41,6 @@ export interface KeyAdminOptions extends KeysStores {
   readonly rerun: (args: string) => string;
   readonly now?: () => Date;
 }
-
-export const describe = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 export class KeyAdmin {
   private readonly apiKeys: ApiKeyRepository;

@@ -1,5 +1,3 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -19,15 +17,9 @@ import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { planNames } from '#shared/fair-use/plans';
-import { AwsSetupError, checkAwsSetup } from '#tools/aws-setup';
+import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, describe, isEntry } from '#tools/command';
 import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
-import {
-  describe,
-  IncompleteChangeError,
-  KeyAdmin,
-  type KeysStores,
-  UnknownPlanError,
-} from '#tools/keys/key-admin';
+import { IncompleteChangeError, KeyAdmin, type KeysStores, UnknownPlanError } from '#tools/keys/key-admin';
 
 /**
  * `npm run keys -- <command>` (USAGE): a stage's API keys, each on a plan. A new key is printed
@@ -149,11 +141,8 @@ const parse = (argv: readonly string[]) =>
     },
   });
 
-export interface KeysIo {
-  /** Results: the new key alone, or the list. */
-  readonly out: (line: string) => void;
-  /** Everything said about the results. */
-  readonly err: (line: string) => void;
+/** `out` takes the results: the new key alone, or the list. */
+export interface KeysIo extends CommandIo {
   readonly now?: () => Date;
 }
 
@@ -306,7 +295,7 @@ export const repositoryFor = (target: KeysTarget): KeysRepository => {
 /** `npm run keys`: resolves to the exit code; every failure is one line on stderr, never a stack. */
 export const main = async (
   argv: readonly string[],
-  io: KeysIo = { out: (line) => console.log(line), err: (line) => console.error(line) },
+  io: KeysIo = CONSOLE,
   /** Where a target's keys are. @default repositoryFor (AWS, or the endpoint given) */
   open: (target: KeysTarget) => KeysRepository = repositoryFor,
 ): Promise<number> => {
@@ -347,8 +336,7 @@ export const main = async (
   }
 };
 
-const entry = process.argv[1];
-if (entry && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
+if (isEntry(import.meta.url)) {
   // The SDK's notice about this machine's Node.js version says nothing about the keys: keep the output to them.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.exitCode = await main(process.argv.slice(2));

@@ -5,7 +5,7 @@ import {
   type MetricAlarm,
   SetAlarmStateCommand,
 } from '@aws-sdk/client-cloudwatch';
-import { check, fail, nameOf, parseJsonObject, pass, skip, sleep } from '#tools/verify/check';
+import { check, fail, parseJsonObject, pass, skip, sleep } from '#tools/verify/check';
 import { deploymentGroupsOf } from '#tools/verify/stage-checks';
 
 /** An alarm's notification, delivered: the one check that writes (an alarm's state, and back). */
@@ -119,7 +119,8 @@ export const alarmNotification = check('alarm notification', async (context) => 
         }),
       );
     } catch (error) {
-      notPutBack = `could NOT put it back to OK (${nameOf(error)}): aws cloudwatch set-alarm-state --alarm-name ${alarmName} --state-value OK --state-reason 'after npm run verify'`;
+      const reason = error instanceof Error ? error.name : String(error);
+      notPutBack = `could NOT put it back to OK (${reason}): aws cloudwatch set-alarm-state --alarm-name ${alarmName} --state-value OK --state-reason 'after npm run verify'`;
     }
   }
   const set = `set ${alarmName} to ALARM`;

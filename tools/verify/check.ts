@@ -1,10 +1,16 @@
-import type { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import type { CodeDeployClient } from '@aws-sdk/client-codedeploy';
-import type { StageConfig } from '#infra/stages';
-import type { DeployedStack } from '#tools/verify/deployed-stack';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import {
+  CloudFormationClient,
+  DescribeStacksCommand,
+  paginateListStackResources,
+  type StackResourceSummary,
+} from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
+import { stackName } from '#infra/stage-names';
+import type { AnyStageName, StageConfig } from '#infra/stages';
+import { AwsSetupError, describe } from '#tools/command';
 
 /** What every check of `npm run verify` is given and gives back, and the helpers they share. */
 
@@ -20,12 +26,26 @@ export interface CheckResult extends Finding {
   readonly name: string;
 }
 
-export interface VerifyClients {
-  readonly cloudFormation: CloudFormationClient;
-  readonly cloudWatch: CloudWatchClient;
-  readonly logs: CloudWatchLogsClient;
-  readonly apiGateway: APIGatewayClient;
-  readonly codeDeploy: CodeDeployClient;
+/** The SDK clients of the caller's credentials and region (`--region`, else AWS_REGION or the profile's). */
+export const createClients = (region?: string) => {
+  const config = region ? { region } : {};
+  return {
+    cloudFormation: new CloudFormationClient(config),
+    cloudWatch: new CloudWatchClient(config),
+    logs: new CloudWatchLogsClient(config),
+    apiGateway: new APIGatewayClient(config),
+    codeDeploy: new CodeDeployClient(config),
+  };
+};
+
+export type VerifyClients = ReturnType<typeof createClients>;
+
+/** A stack as CloudFormation describes it after a deployment: its outputs and its resources' physical ids. */
+export interface DeployedStack {
+  readonly name: string;
+  readonly outputs: Readonly<Record<string, string>>;
+  /** Physical ids of the stack's resources of `type`, e.g. every alarm name of `AWS::CloudWatch::Alarm`. */
+  readonly physicalIds: (type: string) => readonly string[];
 }
 
 export interface VerifyContext {
@@ -39,13 +59,48 @@ export interface VerifyContext {
   readonly tryAlarm: boolean;
 }
 
+/** Statuses a stack is in once a create or update has finished well. */
+const SETTLED = new Set(['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'IMPORT_COMPLETE']);
+
+/** `PetStore-<stage>` from CloudFormation: DescribeStacks for its outputs, ListStackResources for the rest. */
+export const readDeployedStack = async (
+  client: CloudFormationClient,
+  stage: AnyStageName,
+): Promise<DeployedStack> => {
+  const name = stackName(stage);
+  const described = await client.send(new DescribeStacksCommand({ StackName: name })).catch((error) => {
+    // CloudFormation's error for an unknown stack (it has no exception class of its own).
+    if (error instanceof Error && error.name === 'ValidationError')
+      throw new AwsSetupError(
+        `No stack ${name} in this account and region: deploy it first (npm run deploy -- --stage ${stage}), or set AWS_REGION to the region it is in.`,
+      );
+    throw error;
+  });
+  const stack = described.Stacks?.[0];
+  if (!stack?.StackStatus || !SETTLED.has(stack.StackStatus))
+    throw new AwsSetupError(
+      `Stack ${name} is ${stack?.StackStatus ?? 'not described'}: verify a stack whose deployment has finished (npm run deploy -- --stage ${stage}).`,
+    );
+  const outputs = Object.fromEntries(
+    (stack.Outputs ?? []).flatMap(({ OutputKey, OutputValue }) =>
+      OutputKey && OutputValue ? [[OutputKey, OutputValue]] : [],
+    ),
+  );
+  const resources: StackResourceSummary[] = [];
+  for await (const page of paginateListStackResources({ client }, { StackName: name }))
+    resources.push(...(page.StackResourceSummaries ?? []));
+  const physicalIds = (type: string) =>
+    resources.flatMap(({ ResourceType, PhysicalResourceId }) =>
+      ResourceType === type && PhysicalResourceId ? [PhysicalResourceId] : [],
+    );
+  return { name, outputs, physicalIds };
+};
+
 export const pass = (line: string): Finding => ({ status: 'pass', line });
 export const fail = (line: string): Finding => ({ status: 'fail', line });
 export const skip = (line: string): Finding => ({ status: 'skip', line });
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export const nameOf = (error: unknown): string => (error instanceof Error ? error.name : String(error));
 
 export const list = (items: readonly string[]): string => items.join(', ');
 
@@ -60,15 +115,8 @@ export const check =
       const found = await run(context);
       return Array.isArray(found) ? found : [{ name, ...found }];
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return [
-        {
-          name,
-          ...fail(
-            `could not read it (${nameOf(error)}: ${message}); the caller needs the read permissions of docs/deploy.md, "What verify needs"`,
-          ),
-        },
-      ];
+      const line = `could not read it (${describe(error)}); the caller needs the read permissions of docs/deploy.md, "What verify needs"`;
+      return [{ name, ...fail(line) }];
     }
   };
 

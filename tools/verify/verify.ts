@@ -1,22 +1,24 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
 import { parseStageName, StageNameError } from '#infra/stage-names';
 import { stageDefaults } from '#infra/stages';
-import { AwsSetupError, checkAwsSetup } from '#tools/aws-setup';
-import type { CheckResult, VerifyClients } from '#tools/verify/check';
-import { formatResult, runChecks } from '#tools/verify/checks';
-import { readDeployedStack } from '#tools/verify/deployed-stack';
+import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, isEntry } from '#tools/command';
+import { accessLogAndLedger, CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
+import { alarmNotification } from '#tools/verify/alarm-check';
+import {
+  type CheckResult,
+  createClients,
+  readDeployedStack,
+  type VerifyClients,
+  type VerifyContext,
+} from '#tools/verify/check';
+import { rowsToConfirm } from '#tools/verify/ledger';
+import { authorizer, canary, gatewayResponses, stageThrottle, usagePlans } from '#tools/verify/stage-checks';
 
 /**
  * `npm run verify -- --stage <stage>` (USAGE): after a deployment, what only AWS can show, read
  * with the caller's credentials. One line a check; exits 1 when a check fails, 2 when it cannot
- * run (no stack, no credentials, a bad argument).
+ * run (no stack, no credentials, a bad argument). Every call is a read, except the alarm check's
+ * two `SetAlarmState`s (to ALARM, and back to OK).
  */
 
 export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>] [--alarm]
@@ -24,11 +26,6 @@ export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region
 Reads the stack (CloudFormation, API Gateway, CodeDeploy, CloudWatch, CloudWatch Logs); writes only
 one alarm's state, to ALARM and back to OK, to see its notification delivered: on production only
 with --alarm, since its subscribers are paged.`;
-
-export interface VerifyIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
 
 const parse = (argv: readonly string[]) => {
   const { values } = parseArgs({
@@ -56,22 +53,37 @@ const parse = (argv: readonly string[]) => {
   };
 };
 
-/** The SDK clients of the caller's credentials and region (`--region`, else AWS_REGION or the profile's). */
-export const createClients = (region?: string): VerifyClients => {
-  const config = region ? { region } : {};
-  return {
-    cloudFormation: new CloudFormationClient(config),
-    cloudWatch: new CloudWatchClient(config),
-    logs: new CloudWatchLogsClient(config),
-    apiGateway: new APIGatewayClient(config),
-    codeDeploy: new CodeDeployClient(config),
-  };
+/** The ledger's rows to confirm that no read-only call can: each with the ledger's own way to confirm it. */
+const byHandRows = (): CheckResult[] => {
+  const automated: readonly string[] = Object.values(CONFIRMED_ROWS);
+  return rowsToConfirm()
+    .filter((row) => !automated.some((start) => row.behaviour.startsWith(start)))
+    .map((row) => ({
+      status: 'by hand',
+      name: `ledger: ${row.behaviour}`,
+      line: `to confirm by hand: ${row.confirmedBy}`,
+    }));
 };
+
+/** Every check in order: the reads, then the alarm (its one write), then the rows to confirm by hand. */
+const runChecks = async (context: VerifyContext): Promise<CheckResult[]> => {
+  const readOnly = await Promise.all(
+    [stageThrottle, authorizer, gatewayResponses, usagePlans, canary, accessLogAndLedger].map((check) =>
+      check(context),
+    ),
+  );
+  const alarm = await alarmNotification(context);
+  return [...readOnly.flat(), ...alarm, ...byHandRows()];
+};
+
+/** One line a check: its status, its name, what it found and what to do. */
+const formatResult = ({ status, name, line }: CheckResult): string =>
+  `${status.toUpperCase().padEnd(7)} ${name}: ${line}`;
 
 /** `npm run verify`: resolves to the exit code; every failure to start is one line on stderr. */
 export const main = async (
   argv: readonly string[],
-  io: VerifyIo = { out: (line) => console.log(line), err: (line) => console.error(line) },
+  io: CommandIo = CONSOLE,
   /** @default createClients (the caller's AWS account) */
   clientsFor: (region?: string) => VerifyClients = createClients,
 ): Promise<number> => {
@@ -111,7 +123,6 @@ export const main = async (
   return failed === 0 ? 0 : 1;
 };
 
-const entry = process.argv[1];
-if (entry && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
+if (isEntry(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));
 }

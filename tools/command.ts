@@ -1,3 +1,26 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** What the operator commands (npm run keys, verify, deploy) share. */
+
+/** Where a command writes: its results to `out`, everything said about them to `err`. */
+export interface CommandIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+export const CONSOLE: CommandIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** Whether the module at `url` is the script Node.js was started with, rather than imported (as by a test). */
+export const isEntry = (url: string): boolean => {
+  const entry = process.argv[1];
+  return entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(url));
+};
+
+/** An error as `Name: message`. */
+export const describe = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
 /** What a command calling AWS cannot start without (a region, credentials, its stack): one sentence, said as is. */
 export class AwsSetupError extends Error {
   override readonly name = 'AwsSetupError';
