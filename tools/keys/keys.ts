@@ -89,14 +89,27 @@ const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget
   return { table, stage, region, endpoint };
 };
 
-export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
-  let parsed: ReturnType<typeof parse>;
+const parse = (argv: readonly string[]) => {
   try {
-    parsed = parse(argv);
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        table: { type: 'string' },
+        stage: { type: 'string' },
+        region: { type: 'string' },
+        endpoint: { type: 'string' },
+        plan: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
+};
+
+export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
+  const { values, positionals } = parse(argv);
   if (values.help) return { command: 'help' };
   const [command, argument, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
@@ -125,21 +138,6 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
       throw new UsageError(`Unknown command "${command}": create, list, revoke or move`);
   }
 };
-
-const parse = (argv: readonly string[]) =>
-  parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      table: { type: 'string' },
-      stage: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
-      plan: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
 
 /** `out` takes the results: the new key alone, or the list. */
 export interface KeysIo extends CommandIo {

@@ -37,9 +37,7 @@ const singleAndMulti = (pairs: Pairs) => {
   const multi: Record<string, string[]> = Object.create(null);
   for (const [name, value] of pairs) {
     single[name] = value;
-    const values = multi[name];
-    if (values) values.push(value);
-    else multi[name] = [value];
+    multi[name] = [...(multi[name] ?? []), value];
   }
   return { single, multi, any: Object.keys(single).length > 0 };
 };
