@@ -6,11 +6,7 @@ import { callerIdentity } from '#tools/lambda/context';
 /** Events as API Gateway (REST API) sends them, in null-prototype objects: a header `__proto__` is data. */
 
 /** Account, API and region of the method ARN. */
-export interface ApiIdentity {
-  readonly accountId: string;
-  readonly apiId: string;
-  readonly region: string;
-}
+export type ApiIdentity = Readonly<Record<'accountId' | 'apiId' | 'region', string>>;
 
 export const LOCAL_API: ApiIdentity = { accountId: '000000000000', apiId: 'local', region: 'local' };
 
