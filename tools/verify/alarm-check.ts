@@ -13,17 +13,15 @@ import { deploymentGroupsOf } from '#tools/verify/stage-checks';
 /** Between two reads of the alarm's history. */
 const POLL_MS = 5_000;
 
-type ActionOutcome =
-  | { readonly state: 'Succeeded'; readonly resource: string }
-  | { readonly state: 'Failed'; readonly resource: string; readonly error: string }
-  | { readonly state: 'none' };
+/** An action CloudWatch executed: on which of the alarm's targets, and its error if it failed. */
+type Action = { readonly resource: string; readonly error?: string };
 
 /** The first action CloudWatch recorded for `alarm` since `since` on one of its own actions' targets. */
 const recordedAction = async (
   cloudWatch: CloudWatchClient,
   alarm: MetricAlarm,
   since: Date,
-): Promise<ActionOutcome> => {
+): Promise<Action | undefined> => {
   const { AlarmHistoryItems = [] } = await cloudWatch.send(
     new DescribeAlarmHistoryCommand({
       AlarmName: alarm.AlarmName,
@@ -38,11 +36,10 @@ const recordedAction = async (
       | undefined;
     const resource = data?.notificationResource ?? '';
     if (!alarm.AlarmActions?.includes(resource)) continue;
-    if (data?.actionState === 'Succeeded') return { state: 'Succeeded', resource };
-    if (data?.actionState === 'Failed')
-      return { state: 'Failed', resource, error: data.error ?? 'no error given' };
+    if (data?.actionState === 'Succeeded') return { resource };
+    if (data?.actionState === 'Failed') return { resource, error: data.error ?? 'no error given' };
   }
-  return { state: 'none' };
+  return undefined;
 };
 
 /**
@@ -91,7 +88,7 @@ export const alarmNotification = check('alarm notification', async (context) => 
       `none of the ${alarms.length} alarms can be tried (each is watched by a deployment, in ALARM already, or has no enabled action): verify again once an alarm is OK`,
     );
   const alarmName = alarm.AlarmName;
-  let outcome: ActionOutcome = { state: 'none' };
+  let action: Action | undefined;
   let notPutBack: string | undefined;
   try {
     await clients.cloudWatch.send(
@@ -105,8 +102,8 @@ export const alarmNotification = check('alarm notification', async (context) => 
     const since = await stateChangedAt(clients.cloudWatch, alarmName);
     const deadline = Date.now() + alarmWaitMs;
     for (;;) {
-      outcome = await recordedAction(clients.cloudWatch, alarm, since);
-      if (outcome.state !== 'none' || Date.now() >= deadline) break;
+      action = await recordedAction(clients.cloudWatch, alarm, since);
+      if (action || Date.now() >= deadline) break;
       await sleep(POLL_MS);
     }
   } finally {
@@ -125,13 +122,14 @@ export const alarmNotification = check('alarm notification', async (context) => 
   }
   const set = `set ${alarmName} to ALARM`;
   const back = notPutBack ?? 'put back to OK';
-  if (outcome.state === 'Succeeded') {
-    const line = `${set}: CloudWatch delivered its notification to ${outcome.resource}; ${back}`;
-    return notPutBack ? fail(line) : pass(line);
-  }
-  return fail(
-    outcome.state === 'Failed'
-      ? `${set}: CloudWatch failed to notify ${outcome.resource} (${outcome.error}); the topic's policy must let cloudwatch.amazonaws.com publish and its key let CloudWatch use it (infra/constructs/monitoring.ts); ${back}`
-      : `${set}: its history shows no action after ${Math.round(alarmWaitMs / 1000)} s; look with aws cloudwatch describe-alarm-history --alarm-name ${alarmName} --history-item-type Action; ${back}`,
-  );
+  if (!action)
+    return fail(
+      `${set}: its history shows no action after ${Math.round(alarmWaitMs / 1000)} s; look with aws cloudwatch describe-alarm-history --alarm-name ${alarmName} --history-item-type Action; ${back}`,
+    );
+  if (action.error !== undefined)
+    return fail(
+      `${set}: CloudWatch failed to notify ${action.resource} (${action.error}); the topic's policy must let cloudwatch.amazonaws.com publish and its key let CloudWatch use it (infra/constructs/monitoring.ts); ${back}`,
+    );
+  const line = `${set}: CloudWatch delivered its notification to ${action.resource}; ${back}`;
+  return notPutBack ? fail(line) : pass(line);
 });
