@@ -38,8 +38,8 @@ import { OUTPUT } from '#infra/outputs';
 import { DEV_PLANS, usagePlanName } from '#infra/stage-plans';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
-import type { VerifyClients } from '#tools/verify/checks';
-import { CONFIRMED_ROWS } from '#tools/verify/checks';
+import { CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
+import type { VerifyClients } from '#tools/verify/check';
 import { rowsToConfirm } from '#tools/verify/ledger';
 import { main } from '#tools/verify/verify';
 

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseStageName, STAGE_SETTING, StageNameError, stackName } from '#infra/stage-names';
+import { isEntry } from '#tools/command';
 
 /**
  * `npm run deploy -- --stage <stage> [cdk options]` and `npm run destroy -- --stage <stage>`: the
@@ -55,8 +54,7 @@ export const main = async (action: CdkAction, argv: readonly string[]): Promise<
   return runCdk(args);
 };
 
-const entry = process.argv[1];
-if (entry && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
+if (isEntry(import.meta.url)) {
   const [action, ...argv] = process.argv.slice(2);
   if (action !== 'deploy' && action !== 'destroy') {
     console.error(USAGE);

@@ -14,27 +14,13 @@ import { usagePlanName } from '#infra/stage-plans';
 import type { UsageIdentifier } from '#shared/auth/api-key';
 import type { UsageRegistry } from '#tools/keys/usage-registry';
 
-export interface ApiGatewayRegistryOptions {
-  readonly client: APIGatewayClient;
-  /** Its usage plans are named `<stack>-<plan>`. */
-  readonly stackName: string;
-  readonly region?: string;
-}
-
 export class UsagePlanNotFoundError extends Error {
   override readonly name = 'UsagePlanNotFoundError';
 }
 
-/** Runs `call`, taking API Gateway's `error` answer as the work already done. */
-const tolerating = async (
-  error: new (...args: never[]) => Error,
-  call: () => Promise<unknown>,
-): Promise<void> => {
-  try {
-    await call();
-  } catch (caught) {
-    if (!(caught instanceof error)) throw caught;
-  }
+/** Takes API Gateway's "not found" as the work already done. */
+const unlessNotFound = (error: unknown): void => {
+  if (!(error instanceof NotFoundException)) throw error;
 };
 
 /**
@@ -49,7 +35,11 @@ export class ApiGatewayRegistry implements UsageRegistry {
   private readonly region: string | undefined;
   private usagePlanIds: Promise<Map<string, string>> | undefined;
 
-  constructor(options: ApiGatewayRegistryOptions) {
+  constructor(options: {
+    readonly client: APIGatewayClient;
+    readonly stackName: string;
+    readonly region?: string;
+  }) {
     ({ client: this.client, stackName: this.stackName, region: this.region } = options);
     this.name = `API Gateway (${options.stackName})`;
   }
@@ -89,16 +79,14 @@ export class ApiGatewayRegistry implements UsageRegistry {
   async removeFromPlan(identifierId: string, plan: string): Promise<void> {
     const usagePlanId = await this.usagePlanId(plan);
     // Not in that usage plan (or no longer there): done.
-    await tolerating(NotFoundException, () =>
-      this.client.send(new DeleteUsagePlanKeyCommand({ usagePlanId, keyId: identifierId })),
-    );
+    await this.client
+      .send(new DeleteUsagePlanKeyCommand({ usagePlanId, keyId: identifierId }))
+      .catch(unlessNotFound);
   }
 
   async deleteIdentifier(identifierId: string): Promise<void> {
     // Gone already: done.
-    await tolerating(NotFoundException, () =>
-      this.client.send(new DeleteApiKeyCommand({ apiKey: identifierId })),
-    );
+    await this.client.send(new DeleteApiKeyCommand({ apiKey: identifierId })).catch(unlessNotFound);
   }
 
   deleteCommand(identifierId: string): string {

@@ -1,6 +1,7 @@
 import { type ApiKeyRecord, generateApiKey, type UsageIdentifier } from '#shared/auth/api-key';
 import { isPlanName, type Plans, planNames } from '#shared/fair-use/plans';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
+import { describe } from '#tools/command';
 import type { UsageRegistry } from '#tools/keys/usage-registry';
 
 /**
@@ -41,32 +42,22 @@ export interface KeyAdminOptions extends KeysStores {
   readonly now?: () => Date;
 }
 
-export const describe = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-
 export class KeyAdmin {
-  private readonly apiKeys: ApiKeyRepository;
-  private readonly registry: UsageRegistry | undefined;
-  private readonly plans: Plans;
-  private readonly rerun: (args: string) => string;
-  private readonly now: () => Date;
+  constructor(private readonly options: KeyAdminOptions) {}
 
-  constructor(options: KeyAdminOptions) {
-    ({ apiKeys: this.apiKeys, registry: this.registry, plans: this.plans, rerun: this.rerun } = options);
-    this.now = options.now ?? (() => new Date());
-  }
+  private readonly now = () => this.options.now?.() ?? new Date();
 
   /** A new key on `plan`, metered first, then its record stored. */
   async create(
     name: string,
-    plan: string = this.plans.defaultPlan,
+    plan: string = this.options.plans.defaultPlan,
   ): Promise<{ key: string; record: ApiKeyRecord }> {
     this.checkPlan(plan);
     const { key, record } = generateApiKey(name, this.now());
     const usage = await this.meter(record.keyId, plan);
     const stored: ApiKeyRecord = { ...record, plan, ...(usage ? { usage } : {}) };
     try {
-      await this.apiKeys.put(stored);
+      await this.options.apiKeys.put(stored);
     } catch (error) {
       if (usage)
         await this.undo(`the record of ${record.keyId} was not stored (${describe(error)})`, error, usage);
@@ -81,21 +72,21 @@ export class KeyAdmin {
    * finishes a revocation that stopped half-way.
    */
   async revoke(keyId: string): Promise<Outcome<ApiKeyRecord>> {
-    const record = await this.apiKeys.findById(keyId);
+    const record = await this.options.apiKeys.findById(keyId);
     if (!record) return { done: false, reason: `No key ${keyId}` };
-    await this.apiKeys.revoke(keyId, this.now().toISOString());
-    if (this.registry && record.usage) {
+    await this.options.apiKeys.revoke(keyId, this.now().toISOString());
+    if (this.options.registry && record.usage) {
       try {
-        await this.registry.deleteIdentifier(record.usage.id);
+        await this.options.registry.deleteIdentifier(record.usage.id);
       } catch (error) {
         throw new IncompleteChangeError(
-          `${keyId} is revoked (the authorizer refuses it within its cache time), but its usage identifier ${record.usage.id} could not be deleted from ${this.registry.name} (${describe(error)}); run again:`,
-          [this.rerun(`revoke ${keyId}`)],
+          `${keyId} is revoked (the authorizer refuses it within its cache time), but its usage identifier ${record.usage.id} could not be deleted from ${this.options.registry.name} (${describe(error)}); run again:`,
+          [this.options.rerun(`revoke ${keyId}`)],
           { cause: error },
         );
       }
     }
-    return { done: true, value: (await this.apiKeys.findById(keyId)) ?? record };
+    return { done: true, value: (await this.options.apiKeys.findById(keyId)) ?? record };
   }
 
   /**
@@ -105,13 +96,13 @@ export class KeyAdmin {
    */
   async move(keyId: string, plan: string): Promise<Outcome<ApiKeyRecord>> {
     this.checkPlan(plan);
-    const record = await this.apiKeys.findById(keyId);
+    const record = await this.options.apiKeys.findById(keyId);
     if (!record) return { done: false, reason: `No key ${keyId}` };
     if (record.revokedAt) return { done: false, reason: `${keyId} is revoked: it has no plan to change` };
-    if (this.registry && record.usage)
-      await this.moveIdentifier(record, record.usage, record.plan ?? this.plans.defaultPlan, plan);
+    if (this.options.registry && record.usage)
+      await this.moveIdentifier(record, record.usage, record.plan ?? this.options.plans.defaultPlan, plan);
     else await this.assign(record, plan);
-    return { done: true, value: (await this.apiKeys.findById(keyId)) ?? record };
+    return { done: true, value: (await this.options.apiKeys.findById(keyId)) ?? record };
   }
 
   private async moveIdentifier(
@@ -130,8 +121,8 @@ export class KeyAdmin {
         throw new IncompleteChangeError(
           `Moving ${record.keyId} from plan ${from} to ${to} failed (${describe(error)}) and could not be undone (${describe(undoError)}): API Gateway may refuse the key until one of these has run, to finish the move or to go back:`,
           [
-            this.rerun(`move ${record.keyId} --plan ${to}`),
-            this.rerun(`move ${record.keyId} --plan ${from}`),
+            this.options.rerun(`move ${record.keyId} --plan ${to}`),
+            this.options.rerun(`move ${record.keyId} --plan ${from}`),
           ],
           { cause: error },
         );
@@ -141,22 +132,22 @@ export class KeyAdmin {
   }
 
   private async place(identifierId: string, plan: string): Promise<void> {
-    const registry = this.registry as UsageRegistry;
-    for (const other of planNames(this.plans).filter((name) => name !== plan))
+    const registry = this.options.registry as UsageRegistry;
+    for (const other of planNames(this.options.plans).filter((name) => name !== plan))
       await registry.removeFromPlan(identifierId, other);
     await registry.addToPlan(identifierId, plan);
   }
 
   private async assign(record: ApiKeyRecord, plan: string): Promise<void> {
-    if (!(await this.apiKeys.assignPlan(record.keyHash, plan)))
+    if (!(await this.options.apiKeys.assignPlan(record.keyHash, plan)))
       throw new Error(`${record.keyId} was deleted while its plan was being changed`);
   }
 
   private async meter(keyId: string, plan: string): Promise<UsageIdentifier | undefined> {
-    if (!this.registry) return undefined;
-    const usage = await this.registry.createIdentifier(keyId);
+    if (!this.options.registry) return undefined;
+    const usage = await this.options.registry.createIdentifier(keyId);
     try {
-      await this.registry.addToPlan(usage.id, plan);
+      await this.options.registry.addToPlan(usage.id, plan);
     } catch (error) {
       await this.undo(
         `${keyId}'s usage identifier could not be put in plan ${plan} (${describe(error)})`,
@@ -169,7 +160,7 @@ export class KeyAdmin {
   }
 
   private async undo(what: string, cause: unknown, usage: UsageIdentifier): Promise<void> {
-    const registry = this.registry as UsageRegistry;
+    const registry = this.options.registry as UsageRegistry;
     try {
       await registry.deleteIdentifier(usage.id);
     } catch (error) {
@@ -182,9 +173,9 @@ export class KeyAdmin {
   }
 
   private checkPlan(plan: string): void {
-    if (!isPlanName(this.plans, plan))
+    if (!isPlanName(this.options.plans, plan))
       throw new UnknownPlanError(
-        `Plan "${plan}" is not one of this stage's: ${planNames(this.plans).join(', ')}`,
+        `Plan "${plan}" is not one of this stage's: ${planNames(this.options.plans).join(', ')}`,
       );
   }
 }

@@ -1,5 +1,3 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -19,14 +17,9 @@ import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { planNames } from '#shared/fair-use/plans';
+import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, describe, isEntry } from '#tools/command';
 import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
-import {
-  describe,
-  IncompleteChangeError,
-  KeyAdmin,
-  type KeysStores,
-  UnknownPlanError,
-} from '#tools/keys/key-admin';
+import { IncompleteChangeError, KeyAdmin, type KeysStores, UnknownPlanError } from '#tools/keys/key-admin';
 
 /**
  * `npm run keys -- <command>` (USAGE): a stage's API keys, each on a plan. A new key is printed
@@ -57,10 +50,6 @@ Find the table of a stage:
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
-}
-
-export class SetupError extends Error {
-  override readonly name = 'SetupError';
 }
 
 export interface KeysTarget {
@@ -100,14 +89,27 @@ const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget
   return { table, stage, region, endpoint };
 };
 
-export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
-  let parsed: ReturnType<typeof parse>;
+const parse = (argv: readonly string[]) => {
   try {
-    parsed = parse(argv);
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        table: { type: 'string' },
+        stage: { type: 'string' },
+        region: { type: 'string' },
+        endpoint: { type: 'string' },
+        plan: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
+};
+
+export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
+  const { values, positionals } = parse(argv);
   if (values.help) return { command: 'help' };
   const [command, argument, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
@@ -137,26 +139,8 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
   }
 };
 
-const parse = (argv: readonly string[]) =>
-  parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      table: { type: 'string' },
-      stage: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
-      plan: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-
-export interface KeysIo {
-  /** Results: the new key alone, or the list. */
-  readonly out: (line: string) => void;
-  /** Everything said about the results. */
-  readonly err: (line: string) => void;
+/** `out` takes the results: the new key alone, or the list. */
+export interface KeysIo extends CommandIo {
   readonly now?: () => Date;
 }
 
@@ -250,7 +234,7 @@ export const runKeys = async (
 };
 
 export interface KeysRepository extends KeysStores {
-  /** Fails with a SetupError naming the setting to give when AWS's region or credentials are missing. */
+  /** Fails with an AwsSetupError naming the setting to give when AWS's region or credentials are missing. */
   readonly ready: () => Promise<void>;
   readonly close: () => void;
 }
@@ -260,24 +244,6 @@ const OPERATOR_TIME_BUDGET = {
   maxAttempts: 3,
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
 } as const;
-
-/** Says which setting is missing, rather than the SDK's own error from deep inside the first call. */
-const checkAwsSetup = async (client: DynamoDBClient): Promise<void> => {
-  try {
-    await client.config.region();
-  } catch {
-    throw new SetupError(
-      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
-    );
-  }
-  try {
-    await client.config.credentials();
-  } catch {
-    throw new SetupError(
-      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
-    );
-  }
-};
 
 /** A developer stack's table: `PetStore-dev-<name>-<logical id>-<suffix>` (a dev name holds no hyphen). */
 const DEV_TABLE = new RegExp(`^${stackName(`${DEV_STAGE_PREFIX}`)}([a-z][a-z0-9]*)-`);
@@ -327,7 +293,7 @@ export const repositoryFor = (target: KeysTarget): KeysRepository => {
 /** `npm run keys`: resolves to the exit code; every failure is one line on stderr, never a stack. */
 export const main = async (
   argv: readonly string[],
-  io: KeysIo = { out: (line) => console.log(line), err: (line) => console.error(line) },
+  io: KeysIo = CONSOLE,
   /** Where a target's keys are. @default repositoryFor (AWS, or the endpoint given) */
   open: (target: KeysTarget) => KeysRepository = repositoryFor,
 ): Promise<number> => {
@@ -349,7 +315,7 @@ export const main = async (
     await repository.ready();
     return await runKeys(command, repository, io);
   } catch (error) {
-    if (error instanceof SetupError || error instanceof UnknownPlanError) {
+    if (error instanceof AwsSetupError || error instanceof UnknownPlanError) {
       io.err(error.message);
       return 2;
     }
@@ -368,8 +334,7 @@ export const main = async (
   }
 };
 
-const entry = process.argv[1];
-if (entry && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
+if (isEntry(import.meta.url)) {
   // The SDK's notice about this machine's Node.js version says nothing about the keys: keep the output to them.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.exitCode = await main(process.argv.slice(2));

@@ -4,13 +4,10 @@ import type { APIGatewayEventIdentity, Context } from 'aws-lambda';
 /** Free of project imports: the bench's child harness bundles it and must load nothing else. */
 
 export interface LambdaContextOptions {
-  /** The Lambda timeout the handler sees in `getRemainingTimeInMillis`. @default 10_000 */
+  /** The Lambda timeout the handler sees in `getRemainingTimeInMillis`. */
   readonly timeoutMs?: number;
-  /** @default 'local' */
   readonly region?: string;
-  /** @default 'local' */
   readonly logStreamName?: string;
-  /** @default a new UUID */
   readonly awsRequestId?: string;
 }
 

@@ -6,11 +6,7 @@ import { callerIdentity } from '#tools/lambda/context';
 /** Events as API Gateway (REST API) sends them, in null-prototype objects: a header `__proto__` is data. */
 
 /** Account, API and region of the method ARN. */
-export interface ApiIdentity {
-  readonly accountId: string;
-  readonly apiId: string;
-  readonly region: string;
-}
+export type ApiIdentity = Readonly<Record<'accountId' | 'apiId' | 'region', string>>;
 
 export const LOCAL_API: ApiIdentity = { accountId: '000000000000', apiId: 'local', region: 'local' };
 
@@ -37,9 +33,7 @@ const singleAndMulti = (pairs: Pairs) => {
   const multi: Record<string, string[]> = Object.create(null);
   for (const [name, value] of pairs) {
     single[name] = value;
-    const values = multi[name];
-    if (values) values.push(value);
-    else multi[name] = [value];
+    multi[name] = [...(multi[name] ?? []), value];
   }
   return { single, multi, any: Object.keys(single).length > 0 };
 };

@@ -5,25 +5,23 @@ import {
   type MetricAlarm,
   SetAlarmStateCommand,
 } from '@aws-sdk/client-cloudwatch';
-import { type CheckStatus, guarded, nameOf, parseJsonObject, result, sleep } from '#tools/verify/check';
+import { check, fail, parseJsonObject, pass, skip, sleep } from '#tools/verify/check';
 import { deploymentGroupsOf } from '#tools/verify/stage-checks';
 
 /** An alarm's notification, delivered: the one check that writes (an alarm's state, and back). */
 
-const DEFAULT_ALARM_WAIT_MS = 120_000;
-const DEFAULT_POLL_MS = 5_000;
+/** Between two reads of the alarm's history. */
+const POLL_MS = 5_000;
 
-type ActionOutcome =
-  | { readonly state: 'Succeeded'; readonly resource: string }
-  | { readonly state: 'Failed'; readonly resource: string; readonly error: string }
-  | { readonly state: 'none' };
+/** An action CloudWatch executed: on which of the alarm's targets, and its error if it failed. */
+type Action = { readonly resource: string; readonly error?: string };
 
 /** The first action CloudWatch recorded for `alarm` since `since` on one of its own actions' targets. */
 const recordedAction = async (
   cloudWatch: CloudWatchClient,
   alarm: MetricAlarm,
   since: Date,
-): Promise<ActionOutcome> => {
+): Promise<Action | undefined> => {
   const { AlarmHistoryItems = [] } = await cloudWatch.send(
     new DescribeAlarmHistoryCommand({
       AlarmName: alarm.AlarmName,
@@ -38,11 +36,10 @@ const recordedAction = async (
       | undefined;
     const resource = data?.notificationResource ?? '';
     if (!alarm.AlarmActions?.includes(resource)) continue;
-    if (data?.actionState === 'Succeeded') return { state: 'Succeeded', resource };
-    if (data?.actionState === 'Failed')
-      return { state: 'Failed', resource, error: data.error ?? 'no error given' };
+    if (data?.actionState === 'Succeeded') return { resource };
+    if (data?.actionState === 'Failed') return { resource, error: data.error ?? 'no error given' };
   }
-  return { state: 'none' };
+  return undefined;
 };
 
 /**
@@ -56,16 +53,12 @@ const stateChangedAt = async (cloudWatch: CloudWatchClient, alarmName: string): 
   return new Date(changed - 1_000);
 };
 
-export const alarmNotification = guarded('alarm notification', async (context) => {
-  const { clients, stack, timing = {}, tryAlarm = true } = context;
+export const alarmNotification = check('alarm notification', async (context) => {
+  const { clients, stack, alarmWaitMs, tryAlarm } = context;
   if (!tryAlarm)
-    return [
-      result(
-        'skip',
-        'alarm notification',
-        `not tried on ${stack.name}: whoever its alarms notify would get an ALARM; give --alarm to try it (subscribers warned)`,
-      ),
-    ];
+    return skip(
+      `not tried on ${stack.name}: whoever its alarms notify would get an ALARM; give --alarm to try it (subscribers warned)`,
+    );
   const names = [...stack.physicalIds('AWS::CloudWatch::Alarm')];
   // An alarm a deployment group watches could roll back a deployment running meanwhile.
   const watched = new Set(
@@ -91,18 +84,12 @@ export const alarmNotification = guarded('alarm notification', async (context) =
     )
     .sort((a, b) => (a.AlarmName ?? '').localeCompare(b.AlarmName ?? ''));
   if (!alarm?.AlarmName)
-    return [
-      result(
-        'fail',
-        'alarm notification',
-        `none of the ${alarms.length} alarms can be tried (each is watched by a deployment, in ALARM already, or has no enabled action): verify again once an alarm is OK`,
-      ),
-    ];
+    return fail(
+      `none of the ${alarms.length} alarms can be tried (each is watched by a deployment, in ALARM already, or has no enabled action): verify again once an alarm is OK`,
+    );
   const alarmName = alarm.AlarmName;
-  const waitMs = timing.alarmWaitMs ?? DEFAULT_ALARM_WAIT_MS;
-  const pollMs = timing.pollMs ?? DEFAULT_POLL_MS;
-  let outcome: ActionOutcome = { state: 'none' };
-  let putBack: string | undefined;
+  let action: Action | undefined;
+  let notPutBack: string | undefined;
   try {
     await clients.cloudWatch.send(
       new SetAlarmStateCommand({
@@ -113,11 +100,11 @@ export const alarmNotification = guarded('alarm notification', async (context) =
       }),
     );
     const since = await stateChangedAt(clients.cloudWatch, alarmName);
-    const deadline = Date.now() + waitMs;
+    const deadline = Date.now() + alarmWaitMs;
     for (;;) {
-      outcome = await recordedAction(clients.cloudWatch, alarm, since);
-      if (outcome.state !== 'none' || Date.now() >= deadline) break;
-      await sleep(pollMs);
+      action = await recordedAction(clients.cloudWatch, alarm, since);
+      if (action || Date.now() >= deadline) break;
+      await sleep(POLL_MS);
     }
   } finally {
     try {
@@ -129,40 +116,20 @@ export const alarmNotification = guarded('alarm notification', async (context) =
         }),
       );
     } catch (error) {
-      putBack = `could NOT put it back to OK (${nameOf(error)}): aws cloudwatch set-alarm-state --alarm-name ${alarmName} --state-value OK --state-reason 'after npm run verify'`;
+      const reason = error instanceof Error ? error.name : String(error);
+      notPutBack = `could NOT put it back to OK (${reason}): aws cloudwatch set-alarm-state --alarm-name ${alarmName} --state-value OK --state-reason 'after npm run verify'`;
     }
   }
-  const back = putBack ?? 'put back to OK';
-  const status: CheckStatus = outcome.state === 'Succeeded' && !putBack ? 'pass' : 'fail';
-  switch (outcome.state) {
-    case 'Succeeded':
-      return [
-        result(
-          status,
-          'alarm notification',
-          `set ${alarmName} to ALARM: CloudWatch delivered its notification to ${outcome.resource}; ${back}`,
-        ),
-      ];
-    case 'Failed':
-      return [
-        result(
-          'fail',
-          'alarm notification',
-          `set ${alarmName} to ALARM: CloudWatch failed to notify ${outcome.resource} (${outcome.error}); the topic's policy must let cloudwatch.amazonaws.com publish and its key let CloudWatch use it (infra/constructs/monitoring.ts); ${back}`,
-        ),
-      ];
-    default:
-      return [
-        result(
-          'fail',
-          'alarm notification',
-          `set ${alarmName} to ALARM: its history shows no action after ${Math.round(waitMs / 1000)} s; look with aws cloudwatch describe-alarm-history --alarm-name ${alarmName} --history-item-type Action; ${back}`,
-        ),
-      ];
-  }
+  const set = `set ${alarmName} to ALARM`;
+  const back = notPutBack ?? 'put back to OK';
+  if (!action)
+    return fail(
+      `${set}: its history shows no action after ${Math.round(alarmWaitMs / 1000)} s; look with aws cloudwatch describe-alarm-history --alarm-name ${alarmName} --history-item-type Action; ${back}`,
+    );
+  if (action.error !== undefined)
+    return fail(
+      `${set}: CloudWatch failed to notify ${action.resource} (${action.error}); the topic's policy must let cloudwatch.amazonaws.com publish and its key let CloudWatch use it (infra/constructs/monitoring.ts); ${back}`,
+    );
+  const line = `${set}: CloudWatch delivered its notification to ${action.resource}; ${back}`;
+  return notPutBack ? fail(line) : pass(line);
 });
-
-/**
- * Every check, in order: the read-only ones first, then the alarm (the one that writes), then the
- * ledger rows left to confirm by hand.
- */

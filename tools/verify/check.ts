@@ -1,35 +1,51 @@
-import type { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import type { CodeDeployClient } from '@aws-sdk/client-codedeploy';
-import type { StageConfig } from '#infra/stages';
-import type { DeployedStack } from '#tools/verify/deployed-stack';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import {
+  CloudFormationClient,
+  DescribeStacksCommand,
+  paginateListStackResources,
+  type StackResourceSummary,
+} from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
+import { stackName } from '#infra/stage-names';
+import type { AnyStageName, StageConfig } from '#infra/stages';
+import { AwsSetupError, describe } from '#tools/command';
 
 /** What every check of `npm run verify` is given and gives back, and the helpers they share. */
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'by hand';
 
-export interface CheckResult {
+/** What a check found and what to do, in one line. */
+export interface Finding {
   readonly status: CheckStatus;
-  readonly name: string;
-  /** What it found and what to do, in one line. */
   readonly line: string;
 }
 
-export interface VerifyClients {
-  readonly cloudFormation: CloudFormationClient;
-  readonly cloudWatch: CloudWatchClient;
-  readonly logs: CloudWatchLogsClient;
-  readonly apiGateway: APIGatewayClient;
-  readonly codeDeploy: CodeDeployClient;
+export interface CheckResult extends Finding {
+  readonly name: string;
 }
 
-export interface VerifyTiming {
-  /** How long to wait for the alarm's action to be recorded. @default 120 s */
-  readonly alarmWaitMs?: number;
-  /** Between two reads of the alarm's history. @default 5 s */
-  readonly pollMs?: number;
+/** The SDK clients of the caller's credentials and region (`--region`, else AWS_REGION or the profile's). */
+export const createClients = (region?: string) => {
+  const config = region ? { region } : {};
+  return {
+    cloudFormation: new CloudFormationClient(config),
+    cloudWatch: new CloudWatchClient(config),
+    logs: new CloudWatchLogsClient(config),
+    apiGateway: new APIGatewayClient(config),
+    codeDeploy: new CodeDeployClient(config),
+  };
+};
+
+export type VerifyClients = ReturnType<typeof createClients>;
+
+/** A stack as CloudFormation describes it after a deployment: its outputs and its resources' physical ids. */
+export interface DeployedStack {
+  readonly name: string;
+  readonly outputs: Readonly<Record<string, string>>;
+  /** Physical ids of the stack's resources of `type`, e.g. every alarm name of `AWS::CloudWatch::Alarm`. */
+  readonly physicalIds: (type: string) => readonly string[];
 }
 
 export interface VerifyContext {
@@ -37,42 +53,70 @@ export interface VerifyContext {
   readonly stack: DeployedStack;
   /** What the stage is configured as (infra/stages.ts): what should be deployed. */
   readonly config: Omit<StageConfig, 'env'>;
-  readonly timing?: VerifyTiming;
-  /**
-   * Whether to set an alarm to ALARM to see its notification delivered: its topic's subscribers get
-   * the message.
-   * @default true
-   */
-  readonly tryAlarm?: boolean;
+  /** How long to wait for the tried alarm's action to be recorded. */
+  readonly alarmWaitMs: number;
+  /** Whether to set an alarm to ALARM to see its notification delivered: its topic's subscribers get the message. */
+  readonly tryAlarm: boolean;
 }
 
-export const result = (status: CheckStatus, name: string, line: string): CheckResult => ({
-  status,
-  name,
-  line,
-});
+/** Statuses a stack is in once a create or update has finished well. */
+const SETTLED = new Set(['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'IMPORT_COMPLETE']);
+
+/** `PetStore-<stage>` from CloudFormation: DescribeStacks for its outputs, ListStackResources for the rest. */
+export const readDeployedStack = async (
+  client: CloudFormationClient,
+  stage: AnyStageName,
+): Promise<DeployedStack> => {
+  const name = stackName(stage);
+  const described = await client.send(new DescribeStacksCommand({ StackName: name })).catch((error) => {
+    // CloudFormation's error for an unknown stack (it has no exception class of its own).
+    if (error instanceof Error && error.name === 'ValidationError')
+      throw new AwsSetupError(
+        `No stack ${name} in this account and region: deploy it first (npm run deploy -- --stage ${stage}), or set AWS_REGION to the region it is in.`,
+      );
+    throw error;
+  });
+  const stack = described.Stacks?.[0];
+  if (!stack?.StackStatus || !SETTLED.has(stack.StackStatus))
+    throw new AwsSetupError(
+      `Stack ${name} is ${stack?.StackStatus ?? 'not described'}: verify a stack whose deployment has finished (npm run deploy -- --stage ${stage}).`,
+    );
+  const outputs = Object.fromEntries(
+    (stack.Outputs ?? []).flatMap(({ OutputKey, OutputValue }) =>
+      OutputKey && OutputValue ? [[OutputKey, OutputValue]] : [],
+    ),
+  );
+  const resources: StackResourceSummary[] = [];
+  for await (const page of paginateListStackResources({ client }, { StackName: name }))
+    resources.push(...(page.StackResourceSummaries ?? []));
+  const physicalIds = (type: string) =>
+    resources.flatMap(({ ResourceType, PhysicalResourceId }) =>
+      ResourceType === type && PhysicalResourceId ? [PhysicalResourceId] : [],
+    );
+  return { name, outputs, physicalIds };
+};
+
+export const pass = (line: string): Finding => ({ status: 'pass', line });
+export const fail = (line: string): Finding => ({ status: 'fail', line });
+export const skip = (line: string): Finding => ({ status: 'skip', line });
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export const nameOf = (error: unknown): string => (error instanceof Error ? error.name : String(error));
-
 export const list = (items: readonly string[]): string => items.join(', ');
 
-/** A check that could not read what it needed fails saying which error AWS gave, never the whole run. */
-export const guarded =
-  (name: string, check: (context: VerifyContext) => Promise<CheckResult[]>) =>
+/**
+ * The check `name`: its finding, or the results it names itself. One that could not read what it
+ * needed fails saying which error AWS gave, never the whole run.
+ */
+export const check =
+  (name: string, run: (context: VerifyContext) => Promise<Finding | CheckResult[]>) =>
   async (context: VerifyContext): Promise<CheckResult[]> => {
     try {
-      return await check(context);
+      const found = await run(context);
+      return Array.isArray(found) ? found : [{ name, ...found }];
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return [
-        result(
-          'fail',
-          name,
-          `could not read it (${nameOf(error)}: ${message}); the caller needs the read permissions of docs/deploy.md, "What verify needs"`,
-        ),
-      ];
+      const line = `could not read it (${describe(error)}); the caller needs the read permissions of docs/deploy.md, "What verify needs"`;
+      return [{ name, ...fail(line) }];
     }
   };
 

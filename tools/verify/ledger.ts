@@ -8,8 +8,6 @@ import { PROJECT_ROOT } from '#infra/project-root';
  * `npm run verify` without a change here.
  */
 
-export const LEDGER_PATH = join(PROJECT_ROOT, 'docs', 'aws-ledger.md');
-
 export interface LedgerRow {
   /** Its "Behaviour" cell: the row's name. */
   readonly behaviour: string;
@@ -18,44 +16,35 @@ export interface LedgerRow {
   readonly confirmedBy: string;
 }
 
-const HEADER = ['Behaviour', 'AWS documentation', 'How sure', 'Confirmed by'];
-
-const cellsOf = (line: string): string[] =>
-  line
-    .trim()
-    .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split('|')
-    .map((cell) => cell.trim());
+const HEADER = 'Behaviour|AWS documentation|How sure|Confirmed by';
 
 /** Every row of the ledger's tables (those with its four columns). */
-export const ledgerRows = (text: string = readFileSync(LEDGER_PATH, 'utf8')): LedgerRow[] => {
+const ledgerRows = (): LedgerRow[] => {
   const rows: LedgerRow[] = [];
   let inTable = false;
-  for (const line of text.split('\n')) {
-    if (!line.trim().startsWith('|')) {
-      inTable = false;
-      continue;
+  for (const line of readFileSync(join(PROJECT_ROOT, 'docs', 'aws-ledger.md'), 'utf8').split('\n')) {
+    const cells = line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((cell) => cell.trim());
+    if (!line.trim().startsWith('|')) inTable = false;
+    else if (cells.join('|') === HEADER) inTable = true;
+    else if (inTable && !cells.every((cell) => /^-*$/.test(cell))) {
+      const [behaviour = '', , howSure = '', confirmedBy = ''] = cells;
+      rows.push({ behaviour, howSure, confirmedBy });
     }
-    const cells = cellsOf(line);
-    if (cells.join('|') === HEADER.join('|')) {
-      inTable = true;
-      continue;
-    }
-    if (!inTable || cells.every((cell) => /^-*$/.test(cell))) continue;
-    const [behaviour = '', , howSure = '', confirmedBy = ''] = cells;
-    rows.push({ behaviour, howSure, confirmedBy });
   }
   return rows;
 };
 
 /** What a deployment has yet to confirm: the rows AWS's documentation does not settle. */
-export const rowsToConfirm = (rows: readonly LedgerRow[] = ledgerRows()): LedgerRow[] =>
-  rows.filter((row) => /\b(reported|assumed)\b/.test(row.howSure));
+export const rowsToConfirm = (): LedgerRow[] =>
+  ledgerRows().filter((row) => /\b(reported|assumed)\b/.test(row.howSure));
 
 /** The one row whose behaviour starts with `start`; an error if none or several do. */
-export const rowNamed = (start: string, rows: readonly LedgerRow[] = ledgerRows()): LedgerRow => {
-  const found = rows.filter((row) => row.behaviour.startsWith(start));
+export const rowNamed = (start: string): LedgerRow => {
+  const found = ledgerRows().filter((row) => row.behaviour.startsWith(start));
   if (found.length !== 1)
     throw new Error(`docs/aws-ledger.md has ${found.length} rows starting "${start}", not one`);
   return found[0] as LedgerRow;

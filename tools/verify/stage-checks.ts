@@ -19,14 +19,14 @@ import type { Throttle } from '#infra/stages';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
 import { STAGE_NAME } from '#shared/http/paths';
-import { guarded, list, outputOf, restApiIdOf, result, type VerifyContext } from '#tools/verify/check';
+import { check, fail, list, outputOf, pass, restApiIdOf, type VerifyContext } from '#tools/verify/check';
 
 /** The stage as the ledger expects it, read from API Gateway and CodeDeploy. */
 
 /** A method's key in a stage's `methodSettings`: its resource path with `/` written `~1`, then its method. */
 const methodSettingKey = (path: string, method: string): string => `${path.replaceAll('/', '~1')}/${method}`;
 
-export const stageThrottle = guarded('throttle per method', async ({ clients, stack, config }) => {
+export const stageThrottle = check('throttle per method', async ({ clients, stack, config }) => {
   const stage = await clients.apiGateway.send(
     new GetStageCommand({ restApiId: restApiIdOf(stack), stageName: STAGE_NAME }),
   );
@@ -49,67 +49,44 @@ export const stageThrottle = guarded('throttle per method', async ({ clients, st
   });
   const { rateLimit, burstLimit } = config.throttling;
   return differing.length === 0
-    ? [
-        result(
-          'pass',
-          'throttle per method',
-          `stage ${STAGE_NAME} throttles each method (*/*) at rate ${rateLimit}, burst ${burstLimit}, and each write method at its own limit, as infra/stages.ts says`,
-        ),
-      ]
-    : [
-        result(
-          'fail',
-          'throttle per method',
-          `stage ${STAGE_NAME} throttles ${list(differing)} (infra/stages.ts): changed outside CloudFormation? deploy the stack again`,
-        ),
-      ];
+    ? pass(
+        `stage ${STAGE_NAME} throttles each method (*/*) at rate ${rateLimit}, burst ${burstLimit}, and each write method at its own limit, as infra/stages.ts says`,
+      )
+    : fail(
+        `stage ${STAGE_NAME} throttles ${list(differing)} (infra/stages.ts): changed outside CloudFormation? deploy the stack again`,
+      );
 });
 
-export const authorizer = guarded('authorizer', async ({ clients, stack, config }) => {
+export const authorizer = check('authorizer', async ({ clients, stack, config }) => {
   const { items = [] } = await clients.apiGateway.send(
     new GetAuthorizersCommand({ restApiId: restApiIdOf(stack) }),
   );
   const token = items.filter((item) => item.type === 'TOKEN');
   const [only] = token;
   if (token.length !== 1 || !only)
-    return [
-      result(
-        'fail',
-        'authorizer',
-        `${token.length} TOKEN authorizers on the API, not one: deploy the stack again`,
-      ),
-    ];
+    return fail(`${token.length} TOKEN authorizers on the API, not one: deploy the stack again`);
   const identitySource = `method.request.header.${authorizerContract.identitySource}`;
   const validation =
     only.identityValidationExpression === IDENTITY_VALIDATION_EXPRESSION &&
     only.identitySource === identitySource
-      ? result(
-          'pass',
-          'authorizer identity validation',
-          `${identitySource} must match ${IDENTITY_VALIDATION_EXPRESSION}, as shared/auth/api-key.ts says`,
-        )
-      : result(
-          'fail',
-          'authorizer identity validation',
+      ? pass(`${identitySource} must match ${IDENTITY_VALIDATION_EXPRESSION}, as shared/auth/api-key.ts says`)
+      : fail(
           `${only.identitySource} must match ${only.identityValidationExpression ?? 'nothing'}, not ${identitySource} and IDENTITY_VALIDATION_EXPRESSION (shared/auth/api-key.ts): malformed headers would reach the function or good ones be refused; deploy the stack again`,
         );
   const ttl = only.authorizerResultTtlInSeconds;
   const cache =
     ttl === config.authorizerCacheTtlSeconds
-      ? result(
-          'pass',
-          'authorizer cache TTL',
-          `decisions cached ${ttl} s, as infra/stages.ts says: a revoked key stops within that`,
-        )
-      : result(
-          'fail',
-          'authorizer cache TTL',
+      ? pass(`decisions cached ${ttl} s, as infra/stages.ts says: a revoked key stops within that`)
+      : fail(
           `decisions cached ${ttl ?? 'default'} s, not ${config.authorizerCacheTtlSeconds} s (infra/stages.ts): a revoked key works that long; deploy the stack again`,
         );
-  return [validation, cache];
+  return [
+    { name: 'authorizer identity validation', ...validation },
+    { name: 'authorizer cache TTL', ...cache },
+  ];
 });
 
-export const gatewayResponses = guarded('gateway responses', async ({ clients, stack }) => {
+export const gatewayResponses = check('gateway responses', async ({ clients, stack }) => {
   const { items = [] } = await clients.apiGateway.send(
     new GetGatewayResponsesCommand({ restApiId: restApiIdOf(stack), limit: 500 }),
   );
@@ -121,29 +98,21 @@ export const gatewayResponses = guarded('gateway responses', async ({ clients, s
     .filter((type) => byType.get(type)?.statusCode !== String(gatewayResponse(type).status))
     .map((type) => `${type} ${byType.get(type)?.statusCode} (not ${gatewayResponse(type).status})`);
   if (missing.length === 0 && differing.length === 0)
-    return [
-      result(
-        'pass',
-        'gateway responses',
-        `each of the ${types.length} types of shared/http/gateway-behaviour.ts has its own response and status`,
-      ),
-    ];
-  return [
-    result(
-      'fail',
-      'gateway responses',
-      [
-        missing.length ? `API Gateway's default answers ${list(missing)}` : '',
-        differing.length ? `statuses differ: ${list(differing)}` : '',
-      ]
-        .filter(Boolean)
-        .join('; ') +
-        ' (shared/http/gateway-behaviour.ts): clients get another status or shape; deploy the stack again',
-    ),
-  ];
+    return pass(
+      `each of the ${types.length} types of shared/http/gateway-behaviour.ts has its own response and status`,
+    );
+  return fail(
+    [
+      missing.length ? `API Gateway's default answers ${list(missing)}` : '',
+      differing.length ? `statuses differ: ${list(differing)}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ') +
+      ' (shared/http/gateway-behaviour.ts): clients get another status or shape; deploy the stack again',
+  );
 });
 
-export const usagePlans = guarded('usage plans', async ({ clients, stack, config }) => {
+export const usagePlans = check('usage plans', async ({ clients, stack, config }) => {
   const all: UsagePlan[] = [];
   for await (const page of paginateGetUsagePlans({ client: clients.apiGateway }, {}))
     all.push(...(page.items ?? []));
@@ -161,14 +130,10 @@ export const usagePlans = guarded('usage plans', async ({ clients, stack, config
     return same ? [] : [`${name} differs`];
   });
   return problems.length === 0
-    ? [
-        result(
-          'pass',
-          'usage plans',
-          `${list(Object.keys(config.plans.plans))}: rate, burst and quota as infra/stage-plans.ts says, on stage ${STAGE_NAME}`,
-        ),
-      ]
-    : [result('fail', 'usage plans', `${list(problems)} (infra/stage-plans.ts): deploy the stack again`)];
+    ? pass(
+        `${list(Object.keys(config.plans.plans))}: rate, burst and quota as infra/stage-plans.ts says, on stage ${STAGE_NAME}`,
+      )
+    : fail(`${list(problems)} (infra/stage-plans.ts): deploy the stack again`);
 });
 
 export const deploymentGroupsOf = async ({
@@ -187,7 +152,7 @@ export const deploymentGroupsOf = async ({
   return groups.flatMap(({ deploymentGroupInfo }) => (deploymentGroupInfo ? [deploymentGroupInfo] : []));
 };
 
-export const canary = guarded('gradual deployments', async (context) => {
+export const canary = check('gradual deployments', async (context) => {
   const groups = await deploymentGroupsOf(context);
   const expected = context.config.deployment.deploymentConfigName;
   const wrong = groups.filter(
@@ -198,20 +163,12 @@ export const canary = guarded('gradual deployments', async (context) => {
       !group.autoRollbackConfiguration?.enabled,
   );
   if (groups.length > 0 && wrong.length === 0)
-    return [
-      result(
-        'pass',
-        'gradual deployments',
-        `${groups.length} deployment groups shift traffic by ${expected}, watch their alarms and roll back`,
-      ),
-    ];
-  return [
-    result(
-      'fail',
-      'gradual deployments',
-      groups.length === 0
-        ? 'the CodeDeploy application has no deployment group: deploy the stack again'
-        : `${list(wrong.map((group) => `${group.deploymentGroupName} (${group.deploymentConfigName}${group.alarmConfiguration?.enabled ? '' : ', alarms off'}${group.autoRollbackConfiguration?.enabled ? '' : ', no rollback'})`))} not ${expected} with alarms and rollback (infra/stages.ts): deploy the stack again`,
-    ),
-  ];
+    return pass(
+      `${groups.length} deployment groups shift traffic by ${expected}, watch their alarms and roll back`,
+    );
+  return fail(
+    groups.length === 0
+      ? 'the CodeDeploy application has no deployment group: deploy the stack again'
+      : `${list(wrong.map((group) => `${group.deploymentGroupName} (${group.deploymentConfigName}${group.alarmConfiguration?.enabled ? '' : ', alarms off'}${group.autoRollbackConfiguration?.enabled ? '' : ', no rollback'})`))} not ${expected} with alarms and rollback (infra/stages.ts): deploy the stack again`,
+  );
 });

@@ -1,26 +1,24 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
-import { parseStageName, StageNameError, stackName } from '#infra/stage-names';
+import { parseStageName, StageNameError } from '#infra/stage-names';
 import { stageDefaults } from '#infra/stages';
+import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, isEntry } from '#tools/command';
+import { accessLogAndLedger, CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
+import { alarmNotification } from '#tools/verify/alarm-check';
 import {
   type CheckResult,
-  formatResult,
-  runChecks,
+  createClients,
+  readDeployedStack,
   type VerifyClients,
-  type VerifyTiming,
-} from '#tools/verify/checks';
-import { readDeployedStack, VerifySetupError } from '#tools/verify/deployed-stack';
+  type VerifyContext,
+} from '#tools/verify/check';
+import { rowsToConfirm } from '#tools/verify/ledger';
+import { authorizer, canary, gatewayResponses, stageThrottle, usagePlans } from '#tools/verify/stage-checks';
 
 /**
  * `npm run verify -- --stage <stage>` (USAGE): after a deployment, what only AWS can show, read
  * with the caller's credentials. One line a check; exits 1 when a check fails, 2 when it cannot
- * run (no stack, no credentials, a bad argument).
+ * run (no stack, no credentials, a bad argument). Every call is a read, except the alarm check's
+ * two `SetAlarmState`s (to ALARM, and back to OK).
  */
 
 export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>] [--alarm]
@@ -29,25 +27,13 @@ Reads the stack (CloudFormation, API Gateway, CodeDeploy, CloudWatch, CloudWatch
 one alarm's state, to ALARM and back to OK, to see its notification delivered: on production only
 with --alarm, since its subscribers are paged.`;
 
-export interface VerifyIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
-
-interface VerifyArguments {
-  readonly stage: ReturnType<typeof parseStageName>;
-  readonly region?: string;
-  readonly timing: VerifyTiming;
-  readonly tryAlarm: boolean;
-}
-
-const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
+const parse = (argv: readonly string[]) => {
   const { values } = parseArgs({
     args: [...argv],
     options: {
       stage: { type: 'string' },
       region: { type: 'string' },
-      'alarm-wait-seconds': { type: 'string' },
+      'alarm-wait-seconds': { type: 'string', default: '120' },
       alarm: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -55,56 +41,53 @@ const parse = (argv: readonly string[]): VerifyArguments | 'help' => {
   if (values.help) return 'help';
   if (values.stage === undefined) throw new StageNameError(`--stage is required. ${USAGE}`);
   const wait = values['alarm-wait-seconds'];
-  const seconds = wait === undefined ? undefined : Number(wait);
-  if (seconds !== undefined && !(Number.isInteger(seconds) && seconds > 0))
+  const seconds = Number(wait);
+  if (!(Number.isInteger(seconds) && seconds > 0))
     throw new StageNameError(`--alarm-wait-seconds must be a whole number of seconds, not "${wait}".`);
   const stage = parseStageName(values.stage, '--stage');
   return {
     stage,
+    region: values.region,
+    alarmWaitMs: seconds * 1000,
     tryAlarm: values.alarm ?? stage !== 'production',
-    ...(values.region ? { region: values.region } : {}),
-    timing: seconds === undefined ? {} : { alarmWaitMs: seconds * 1000 },
   };
 };
 
-/** The SDK clients of the caller's credentials and region (`--region`, else AWS_REGION or the profile's). */
-export const createClients = (region?: string): VerifyClients => {
-  const config = region ? { region } : {};
-  return {
-    cloudFormation: new CloudFormationClient(config),
-    cloudWatch: new CloudWatchClient(config),
-    logs: new CloudWatchLogsClient(config),
-    apiGateway: new APIGatewayClient(config),
-    codeDeploy: new CodeDeployClient(config),
-  };
+/** The ledger's rows to confirm that no read-only call can: each with the ledger's own way to confirm it. */
+const byHandRows = (): CheckResult[] => {
+  const automated: readonly string[] = Object.values(CONFIRMED_ROWS);
+  return rowsToConfirm()
+    .filter((row) => !automated.some((start) => row.behaviour.startsWith(start)))
+    .map((row) => ({
+      status: 'by hand',
+      name: `ledger: ${row.behaviour}`,
+      line: `to confirm by hand: ${row.confirmedBy}`,
+    }));
 };
 
-/** A region and credentials, or one sentence saying which is missing. */
-const checkAwsSetup = async (client: CloudFormationClient): Promise<void> => {
-  try {
-    await client.config.region();
-  } catch {
-    throw new VerifySetupError(
-      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
-    );
-  }
-  try {
-    await client.config.credentials();
-  } catch {
-    throw new VerifySetupError(
-      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
-    );
-  }
+/** Every check in order: the reads, then the alarm (its one write), then the rows to confirm by hand. */
+const runChecks = async (context: VerifyContext): Promise<CheckResult[]> => {
+  const readOnly = await Promise.all(
+    [stageThrottle, authorizer, gatewayResponses, usagePlans, canary, accessLogAndLedger].map((check) =>
+      check(context),
+    ),
+  );
+  const alarm = await alarmNotification(context);
+  return [...readOnly.flat(), ...alarm, ...byHandRows()];
 };
+
+/** One line a check: its status, its name, what it found and what to do. */
+const formatResult = ({ status, name, line }: CheckResult): string =>
+  `${status.toUpperCase().padEnd(7)} ${name}: ${line}`;
 
 /** `npm run verify`: resolves to the exit code; every failure to start is one line on stderr. */
 export const main = async (
   argv: readonly string[],
-  io: VerifyIo = { out: (line) => console.log(line), err: (line) => console.error(line) },
+  io: CommandIo = CONSOLE,
   /** @default createClients (the caller's AWS account) */
   clientsFor: (region?: string) => VerifyClients = createClients,
 ): Promise<number> => {
-  let args: VerifyArguments | 'help';
+  let args: ReturnType<typeof parse>;
   try {
     args = parse(argv);
   } catch (error) {
@@ -115,21 +98,16 @@ export const main = async (
     io.out(USAGE);
     return 0;
   }
-  const clients = clientsFor(args.region);
+  const { stage, region, ...choices } = args;
+  const clients = clientsFor(region);
   let results: CheckResult[];
   try {
     await checkAwsSetup(clients.cloudFormation);
-    const stack = await readDeployedStack(clients.cloudFormation, args.stage);
-    io.out(`Verifying ${stackName(args.stage)} in ${await clients.cloudFormation.config.region()}`);
-    results = await runChecks({
-      clients,
-      stack,
-      config: stageDefaults(args.stage),
-      timing: args.timing,
-      tryAlarm: args.tryAlarm,
-    });
+    const stack = await readDeployedStack(clients.cloudFormation, stage);
+    io.out(`Verifying ${stack.name} in ${await clients.cloudFormation.config.region()}`);
+    results = await runChecks({ clients, stack, config: stageDefaults(stage), ...choices });
   } catch (error) {
-    if (!(error instanceof VerifySetupError)) throw error;
+    if (!(error instanceof AwsSetupError)) throw error;
     io.err(`Cannot verify: ${error.message}`);
     return 2;
   } finally {
@@ -145,7 +123,6 @@ export const main = async (
   return failed === 0 ? 0 : 1;
 };
 
-const entry = process.argv[1];
-if (entry && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
+if (isEntry(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));
 }
