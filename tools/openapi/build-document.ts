@@ -9,7 +9,7 @@ import { deprecationHeaders } from '#shared/http/deprecation';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
 import { invalidJson } from '#shared/http/error-mapper';
 import { ErrorBody } from '#shared/http/error-schema';
-import { methodNotAllowed } from '#shared/http/gateway-behaviour';
+import { type GatewayResponseType, methodNotAllowed } from '#shared/http/gateway-behaviour';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { checkBody } from '#shared/http/middleware/json-body';
 import { parseRequest, requestSchema } from '#shared/http/middleware/validate-request';
@@ -102,12 +102,32 @@ export interface OpenApiDocument {
 
 const ref = (section: string, name: string): Reference => ({ $ref: `#/components/${section}/${name}` });
 
+const headerRefs = (names: readonly string[]): Headers =>
+  Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
+
+const header = (
+  description: string,
+  schema: JsonSchema,
+  example?: unknown,
+  required = true,
+): HeaderObject => ({
+  description,
+  required,
+  schema,
+  ...(example === undefined ? {} : { example }),
+});
+
 interface ErrorExample {
   /** Name of the example; the code when omitted. */
   readonly name?: string;
   readonly summary: string;
   readonly value: ErrorBody;
 }
+
+const gateway = (summary: string, type: GatewayResponseType): ErrorExample => ({
+  summary,
+  value: gatewayExample(type),
+});
 
 /**
  * A response carrying the Error object, its schema narrowed to the codes of the examples and to
@@ -144,51 +164,44 @@ const errorResponse = (
   };
 };
 
-const REQUEST_ID_HEADERS = { [REQUEST_ID_HEADER]: ref('headers', REQUEST_ID_HEADER) };
-
-/** API Gateway's own gateway responses carry it in `x-amz-apigw-id` only (docs/aws-ledger.md). */
-const GATEWAY_ID_HEADERS = { [API_GATEWAY_ID_HEADER]: ref('headers', API_GATEWAY_ID_HEADER) };
+/** API Gateway's own gateway responses carry the request id in `x-amz-apigw-id` only (docs/aws-ledger.md). */
+const GATEWAY_ID_HEADERS = headerRefs([API_GATEWAY_ID_HEADER]);
 
 /** An answer after the key was accepted also names the caller's plan. */
-const CALLER_HEADERS = {
-  ...REQUEST_ID_HEADERS,
-  [RATE_LIMIT_POLICY_HEADER]: ref('headers', RATE_LIMIT_POLICY_HEADER),
-};
+const CALLER_HEADERS = headerRefs([REQUEST_ID_HEADER, RATE_LIMIT_POLICY_HEADER]);
 
+const ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 128 } as const;
 const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
 
 /** An answer a function or API Gateway itself may give: `Request-Id` and the plan only from a function. */
 const CALLER_HEADERS_IF_ACCEPTED = {
-  [REQUEST_ID_HEADER]: {
-    description:
-      "The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`.",
-    required: false,
-    schema: { type: 'string', minLength: 1, maxLength: 128 } as const,
-  },
-  [RATE_LIMIT_POLICY_HEADER]: {
-    description: "The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own.",
-    required: false,
-    schema: RATE_LIMIT_POLICY_SCHEMA,
-  },
+  [REQUEST_ID_HEADER]: header(
+    "The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`.",
+    ID_SCHEMA,
+    undefined,
+    false,
+  ),
+  [RATE_LIMIT_POLICY_HEADER]: header(
+    "The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own.",
+    RATE_LIMIT_POLICY_SCHEMA,
+    undefined,
+    false,
+  ),
 };
 
 const sharedResponses = (schemas: SchemaConverter) => ({
   Unauthorized: errorResponse(
     schemas,
-    [{ summary: 'No key, or a key the service does not accept', value: gatewayExample('UNAUTHORIZED') }],
+    [gateway('No key, or a key the service does not accept', 'UNAUTHORIZED')],
     { headers: GATEWAY_ID_HEADERS },
   ),
-  Forbidden: errorResponse(
-    schemas,
-    [{ summary: 'Blocked by the firewall', value: gatewayExample('WAF_FILTERED') }],
-    {
-      lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").',
-      headers: GATEWAY_ID_HEADERS,
-    },
-  ),
+  Forbidden: errorResponse(schemas, [gateway('Blocked by the firewall', 'WAF_FILTERED')], {
+    lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").',
+    headers: GATEWAY_ID_HEADERS,
+  }),
   NotFound: errorResponse(
     schemas,
-    [{ summary: 'A path the API does not have', value: gatewayExample('MISSING_AUTHENTICATION_TOKEN') }],
+    [gateway('A path the API does not have', 'MISSING_AUTHENTICATION_TOKEN')],
     {
       lead: 'Answered by API Gateway, before the key is checked, for any path under `/v1` that the API does not have.',
       headers: GATEWAY_ID_HEADERS,
@@ -197,12 +210,12 @@ const sharedResponses = (schemas: SchemaConverter) => ({
   TooManyRequests: errorResponse(
     schemas,
     [
-      { summary: "Faster than the key's plan allows", value: gatewayExample('THROTTLED') },
-      { summary: "The key's plan quota is used up", value: gatewayExample('QUOTA_EXCEEDED') },
+      gateway("Faster than the key's plan allows", 'THROTTLED'),
+      gateway("The key's plan quota is used up", 'QUOTA_EXCEEDED'),
     ],
     {
       lead: 'Two codes say which limit was reached: `TOO_MANY_REQUESTS` a rate (retry after `Retry-After` seconds), `QUOTA_EXCEEDED` a quota (until the next calendar day or month, UTC).',
-      headers: { 'Retry-After': ref('headers', 'Retry-After'), ...GATEWAY_ID_HEADERS },
+      headers: headerRefs(['Retry-After', API_GATEWAY_ID_HEADER]),
     },
   ),
   InternalError: errorResponse(
@@ -213,17 +226,13 @@ const sharedResponses = (schemas: SchemaConverter) => ({
   ServiceUnavailable: errorResponse(
     schemas,
     [
+      { summary: 'The database is unavailable', value: errorExample(new StoreUnavailableError('throttled')) },
       {
-        summary: 'The database is unavailable',
-        value: errorExample(new StoreUnavailableError('throttled')),
-      },
-      {
+        ...gateway('The authorizer is unavailable', 'AUTHORIZER_FAILURE'),
         name: 'SERVICE_UNAVAILABLE_authorizer',
-        summary: 'The authorizer is unavailable',
-        value: gatewayExample('AUTHORIZER_FAILURE'),
       },
     ],
-    { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...CALLER_HEADERS_IF_ACCEPTED } },
+    { headers: { ...headerRefs(['Retry-After']), ...CALLER_HEADERS_IF_ACCEPTED } },
   ),
 });
 
@@ -239,6 +248,30 @@ const HEADER_DESCRIPTIONS: Readonly<Record<keyof ReturnType<typeof deprecationHe
   Deprecation: 'When the operation was deprecated (RFC 9745): `@` and the epoch seconds.',
   Sunset: 'When the operation will be removed (RFC 8594), as an HTTP date.',
   Link: 'The replacement (`rel="successor-version"`).',
+};
+
+/** The headers that answers refer to, after the deprecation ones. */
+const HEADERS = {
+  [REQUEST_ID_HEADER]: header(
+    "The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.",
+    ID_SCHEMA,
+    EXAMPLE_REQUEST_ID,
+  ),
+  [API_GATEWAY_ID_HEADER]: header(
+    "API Gateway's header for the same request id, on every answer it sends: the only place the id is on API Gateway's own errors (401, 403, 404 of a path, 413, 415, 429, its 5xx) besides the Error object's `requestId`.",
+    ID_SCHEMA,
+    EXAMPLE_REQUEST_ID,
+  ),
+  [RATE_LIMIT_POLICY_HEADER]: header(
+    "The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.",
+    RATE_LIMIT_POLICY_SCHEMA,
+    '"standard";q=10000;w=86400, "standard-rate";q=20;w=2',
+  ),
+  'Retry-After': header(
+    'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use: 1, but 3600 for `QUOTA_EXCEEDED` (the quota resets at the start of the next calendar day or month, UTC).',
+    { type: 'integer', minimum: 0 },
+    RETRY_AFTER_SECONDS,
+  ),
 };
 
 const KIB = MAX_BODY_BYTES / 1024;
@@ -337,39 +370,30 @@ const responsesOf = (
   operations: readonly Operation[],
 ): OperationObject['responses'] => {
   // Headers on every answer of the operation's function: its own plus the deprecation ones.
-  const deprecation = operation.deprecation
-    ? Object.fromEntries(
-        Object.keys(deprecationHeaders(operation.deprecation)).map((name) => [name, ref('headers', name)]),
-      )
-    : {};
+  const deprecation = headerRefs(
+    Object.keys(operation.deprecation ? deprecationHeaders(operation.deprecation) : {}),
+  );
   const fromFunction = (own: Headers = {}) => ({
     headers: { ...own, ...deprecation, ...CALLER_HEADERS },
   });
 
+  // Integer keys: the statuses come out in ascending order.
   const responses: Record<string, ResponseObject | Reference> = {};
-  for (const [status, response] of Object.entries(operation.responses)) {
+  for (const [status, { description, headers = {}, body, example }] of Object.entries(operation.responses)) {
+    const own = Object.entries(headers).map(([name, { description, schema, example, required }]) => [
+      name,
+      header(description, schemas.convert(schema, 'output'), example, required),
+    ]);
     responses[status] = {
-      description: response.description,
-      ...fromFunction(
-        Object.fromEntries(
-          Object.entries(response.headers ?? {}).map(([name, header]) => [
-            name,
-            {
-              description: header.description,
-              required: header.required,
-              schema: schemas.convert(header.schema, 'output'),
-              ...(header.example === undefined ? {} : { example: header.example }),
-            },
-          ]),
-        ),
-      ),
+      description,
+      ...fromFunction(Object.fromEntries(own)),
       // A response without a body (204) has no content at all.
-      ...(response.body
+      ...(body
         ? {
             content: {
               [JSON_TYPE]: {
-                schema: schemas.convert(response.body, 'output'),
-                examples: { example: { value: response.example } },
+                schema: schemas.convert(body, 'output'),
+                examples: { example: { value: example } },
               },
             },
           }
@@ -396,37 +420,27 @@ const responsesOf = (
   responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(schemas, badRequest, fromFunction());
   for (const { summary, example } of operation.errors ?? []) {
     const value = errorExample(example());
-    const retry = Object.keys(retryHeaders(value.code)).map((name) => [name, ref('headers', name)]);
     responses[value.status] = errorResponse(schemas, [{ summary, value }], {
       lead: `${summary}.`,
-      ...fromFunction(Object.fromEntries(retry)),
+      ...fromFunction(headerRefs(Object.keys(retryHeaders(value.code)))),
     });
   }
   const allowed = allowedMethodsIn(operations, operation.path);
   const allow = allowed.join(', ');
   const { message, code } = methodNotAllowed(allowed).error;
-  responses[ERROR_STATUS.METHOD_NOT_ALLOWED] = errorResponse(
-    schemas,
-    [
-      {
-        summary: `A method other than ${allow}`,
-        value: errorBody(code, message, { requestId: EXAMPLE_REQUEST_ID }),
-      },
-    ],
-    {
-      headers: {
-        Allow: {
-          description: 'The methods this path accepts.',
-          required: true,
-          schema: { type: 'string', const: allow },
-        },
-        // The 405 mock is behind the authorizer: its answers follow an accepted key.
-        ...CALLER_HEADERS,
-      },
+  const notAllowed = {
+    summary: `A method other than ${allow}`,
+    value: errorBody(code, message, { requestId: EXAMPLE_REQUEST_ID }),
+  };
+  responses[ERROR_STATUS.METHOD_NOT_ALLOWED] = errorResponse(schemas, [notAllowed], {
+    // The 405 mock is behind the authorizer: its answers follow an accepted key.
+    headers: {
+      Allow: header('The methods this path accepts.', { type: 'string', const: allow }),
+      ...CALLER_HEADERS,
     },
-  );
+  });
   for (const [status, name] of Object.entries(SHARED_BY_STATUS)) responses[status] = ref('responses', name);
-  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+  return responses;
 };
 
 /** The deprecated operations: their headers are components with constant values, so all must send the same. */
@@ -523,46 +537,18 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS): Ope
         described.map(({ responses }) => responses),
       ]),
       headers: {
-        ...(deprecated
-          ? Object.fromEntries(
-              Object.entries(deprecationHeaders(deprecated.deprecation)).map(([name, value]) => [
-                name,
-                {
-                  description: HEADER_DESCRIPTIONS[name as keyof typeof HEADER_DESCRIPTIONS],
-                  required: true,
-                  schema: { type: 'string', const: value },
-                },
-              ]),
-            )
-          : {}),
-        [REQUEST_ID_HEADER]: {
-          description:
-            "The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.",
-          required: true,
-          schema: { type: 'string', minLength: 1, maxLength: 128 },
-          example: EXAMPLE_REQUEST_ID,
-        },
-        [API_GATEWAY_ID_HEADER]: {
-          description:
-            "API Gateway's header for the same request id, on every answer it sends: the only place the id is on API Gateway's own errors (401, 403, 404 of a path, 413, 415, 429, its 5xx) besides the Error object's `requestId`.",
-          required: true,
-          schema: { type: 'string', minLength: 1, maxLength: 128 },
-          example: EXAMPLE_REQUEST_ID,
-        },
-        [RATE_LIMIT_POLICY_HEADER]: {
-          description:
-            "The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.",
-          required: true,
-          schema: RATE_LIMIT_POLICY_SCHEMA,
-          example: '"standard";q=10000;w=86400, "standard-rate";q=20;w=2',
-        },
-        'Retry-After': {
-          description:
-            'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use: 1, but 3600 for `QUOTA_EXCEEDED` (the quota resets at the start of the next calendar day or month, UTC).',
-          required: true,
-          schema: { type: 'integer', minimum: 0 },
-          example: RETRY_AFTER_SECONDS,
-        },
+        ...Object.fromEntries(
+          Object.entries(deprecated ? deprecationHeaders(deprecated.deprecation) : {}).map(
+            ([name, value]) => [
+              name,
+              header(HEADER_DESCRIPTIONS[name as keyof typeof HEADER_DESCRIPTIONS], {
+                type: 'string',
+                const: value,
+              }),
+            ],
+          ),
+        ),
+        ...HEADERS,
       },
       responses,
       securitySchemes: {
