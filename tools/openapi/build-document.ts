@@ -49,56 +49,16 @@ interface HeaderObject {
 
 type Headers = Readonly<Record<string, HeaderObject | Reference>>;
 
-interface MediaTypeObject {
-  readonly schema: JsonSchema;
-  readonly examples: Readonly<Record<string, { readonly summary?: string; readonly value: unknown }>>;
-}
-
 interface ResponseObject {
   readonly description: string;
   readonly headers?: Headers;
-  readonly content?: Readonly<Record<string, MediaTypeObject>>;
+  readonly content?: Readonly<Record<string, { readonly schema: JsonSchema; readonly examples: unknown }>>;
 }
 
-interface ParameterObject {
-  readonly in: 'query' | 'path' | 'header';
-  readonly name: string;
-  readonly schema: JsonSchema;
-  readonly required?: true;
-  readonly description?: string;
-}
-
-interface OperationObject {
-  readonly operationId: string;
-  readonly tags: readonly string[];
-  readonly summary: string;
-  readonly description: string;
-  readonly deprecated?: true;
-  readonly parameters?: readonly ParameterObject[];
-  readonly requestBody?: {
-    readonly required: true;
-    readonly content: Readonly<Record<string, MediaTypeObject>>;
-  };
-  readonly responses: Readonly<Record<string, ResponseObject | Reference>>;
-}
-
-type PathItem = Partial<Record<Lowercase<HttpMethod>, OperationObject>>;
+type Responses = Readonly<Record<string, ResponseObject | Reference>>;
 
 /** The document, as the YAML and JSON files hold it. */
-export interface OpenApiDocument {
-  readonly openapi: '3.1.0';
-  readonly info: Readonly<Record<string, string>>;
-  readonly servers: readonly unknown[];
-  readonly security: readonly Readonly<Record<string, readonly string[]>>[];
-  readonly tags: readonly { readonly name: string; readonly description: string }[];
-  readonly paths: Readonly<Record<string, PathItem>>;
-  readonly components: {
-    readonly schemas: Readonly<Record<string, JsonSchema>>;
-    readonly headers: Headers;
-    readonly responses: Readonly<Record<string, ResponseObject>>;
-    readonly securitySchemes: Readonly<Record<string, unknown>>;
-  };
-}
+export type OpenApiDocument = ReturnType<typeof buildDocument>;
 
 const ref = (section: string, name: string): Reference => ({ $ref: `#/components/${section}/${name}` });
 
@@ -301,27 +261,23 @@ const isOptional = (schema: v.GenericSchema): boolean =>
 /** A parameter is documented by the value the function works with (`limit`: an integer), not its text. */
 const parameterSchema = (schemas: SchemaConverter, entry: v.GenericSchema): JsonSchema => {
   // An integer parameter is `describe(optional(integerParam(…), default))` or `describe(integerParam(…))`.
-  const described = openApiMetadataOf(entry);
-  const value = described?.schema ?? entry;
-  const optional = isOptional(value) ? (value as v.OptionalSchema<v.GenericSchema, unknown>) : undefined;
-  const param = optional?.wrapped ?? value;
-  const decoded = decodedIntegerOf(param);
-  if (!decoded) return schemas.convert(entry, 'input');
-  const fallback = optional ? v.getDefault(optional) : undefined;
-  const meta = described?.meta;
+  const value = openApiMetadataOf(entry)?.schema ?? entry;
+  const param = isOptional(value) ? (value as v.OptionalSchema<v.GenericSchema, unknown>).wrapped : value;
+  if (!decodedIntegerOf(param)) return schemas.convert(entry, 'input');
+  // As output, the pipe converts from its last schema, the integer; its default is the text, decoded here.
+  const { default: fallback, description, ...integer } = schemas.convert(entry, 'output');
   return {
     ...(fallback === undefined ? {} : { default: v.parse(param, fallback) as JsonSchema['default'] }),
-    ...schemas.convert(decoded, 'output'),
-    // The parameter's own description, not that of the value type it decodes to.
-    ...(meta?.description === undefined ? {} : { description: meta.description }),
+    ...integer,
+    ...(description === undefined ? {} : { description }),
   };
 };
 
 const parametersOf = (
   schemas: SchemaConverter,
-  where: ParameterObject['in'],
+  where: 'query' | 'path' | 'header',
   part: v.GenericSchema | undefined,
-): ParameterObject[] => {
+) => {
   const entries: Readonly<Record<string, v.GenericSchema>> =
     (part as { entries?: v.ObjectEntries })?.entries ?? {};
   return Object.entries(entries).map(([name, entry]) => {
@@ -336,10 +292,7 @@ const parametersOf = (
   });
 };
 
-const requestOf = (
-  schemas: SchemaConverter,
-  operation: Operation,
-): Pick<OperationObject, 'parameters' | 'requestBody'> => {
+const requestOf = (schemas: SchemaConverter, operation: Operation) => {
   const { query, path, headers, body } = operation.request;
   const parameters = [
     ...parametersOf(schemas, 'query', query),
@@ -368,7 +321,7 @@ const responsesOf = (
   schemas: SchemaConverter,
   operation: Operation,
   operations: readonly Operation[],
-): OperationObject['responses'] => {
+): Responses => {
   // Headers on every answer of the operation's function: its own plus the deprecation ones.
   const deprecation = headerRefs(
     Object.keys(operation.deprecation ? deprecationHeaders(operation.deprecation) : {}),
@@ -485,32 +438,32 @@ const whatTheyDo = (operations: readonly Operation[]): string => {
 };
 
 /** The OpenAPI 3.1 document of the operations; `npm run openapi` writes it to docs/openapi.yaml. */
-export const buildDocument = (operations: readonly Operation[] = CONTRACTS): OpenApiDocument => {
+const operationObject = (
+  schemas: SchemaConverter,
+  operation: Operation,
+  operations: readonly Operation[],
+) => ({
+  operationId: operation.operationId,
+  tags: [TAG],
+  summary: operation.summary,
+  description: operation.description,
+  ...(operation.deprecation ? { deprecated: true } : {}),
+  ...requestOf(schemas, operation),
+  responses: responsesOf(schemas, operation, operations),
+});
+
+/** The OpenAPI 3.1 document of the operations; `npm run openapi` writes it to docs/openapi.yaml. */
+export const buildDocument = (operations: readonly Operation[] = CONTRACTS) => {
   const schemas = new SchemaConverter();
-  const described = operations.map((operation) => ({
-    operation,
-    request: requestOf(schemas, operation),
-    responses: responsesOf(schemas, operation, operations),
-  }));
+  const described = operations.map((operation) => operationObject(schemas, operation, operations));
   const responses = sharedResponses(schemas);
-  const paths: Record<string, PathItem> = {};
-  for (const { operation, request, responses } of described) {
-    paths[operation.path] = {
-      ...paths[operation.path],
-      [operation.method.toLowerCase()]: {
-        operationId: operation.operationId,
-        tags: [TAG],
-        summary: operation.summary,
-        description: operation.description,
-        ...(operation.deprecation ? { deprecated: true } : {}),
-        ...request,
-        responses,
-      },
-    };
+  const paths: Record<string, Partial<Record<Lowercase<HttpMethod>, (typeof described)[number]>>> = {};
+  for (const [index, { path, method }] of operations.entries()) {
+    paths[path] = { ...paths[path], [method.toLowerCase()]: described[index] };
   }
   const [deprecated] = deprecatedOperations(operations);
   return {
-    openapi: '3.1.0',
+    openapi: '3.1.0' as const,
     info: {
       title: 'Pet Store API',
       version: API_VERSION,
@@ -532,7 +485,7 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS): Ope
       // In the order a reader meets them: in the requests, then in the shared responses, then in
       // each operation's own responses.
       schemas: schemas.componentsIn([
-        described.map(({ request }) => request),
+        described.map(({ parameters, requestBody }) => ({ parameters, requestBody })),
         responses,
         described.map(({ responses }) => responses),
       ]),
