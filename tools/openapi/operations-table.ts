@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
 import type { Operation } from '#shared/operations/operation';
 
-/** docs/interface.md, whose table of operations `npm run openapi` writes from the list. */
-export const INTERFACE_DOC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/interface.md');
-
-/** The marker the table follows in the document. */
+/** docs/interface.md, whose table of operations `npm run openapi` writes below this marker. */
+export const INTERFACE_DOC_PATH = resolve(PROJECT_ROOT, 'docs/interface.md');
 export const OPERATIONS_MARKER = '<!-- operations: made by npm run openapi from OPERATIONS -->';
 
 const successOf = (operation: Operation): string =>

@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { writesData } from '#infra/constructs/pet-store-api';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { STAGE_DEFAULTS, STAGE_NAMES, type StageConfig } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { Operation } from '#shared/operations/operation';
 import { resourcePathsOf } from '#shared/operations/routes';
 import { withTableAfter } from '#tools/openapi/operations-table';
 
-/** docs/deploy.md, whose table of the throttle's bounds `npm run openapi` writes from the list. */
-export const DEPLOY_DOC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/deploy.md');
-
+/** docs/deploy.md, whose table of the throttle's bounds `npm run openapi` writes below this marker. */
+export const DEPLOY_DOC_PATH = resolve(PROJECT_ROOT, 'docs/deploy.md');
 export const THROTTLE_MARKER = '<!-- throttle: made by npm run openapi from OPERATIONS and the stages -->';
 
 /** What a function invocation takes, for the concurrency estimate (BENCHMARKS.md's warm figures, rounded up). */

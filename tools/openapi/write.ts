@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { CONTRACTS } from '#functions/operations';
 import { buildDocument } from '#tools/openapi/build-document';
 import { OPENAPI_YAML_PATH, toYaml } from '#tools/openapi/document-file';
@@ -10,9 +10,7 @@ import { DEPLOY_DOC_PATH, readDeployDoc, withThrottleTable } from '#tools/openap
  * `npm run openapi`: regenerates docs/openapi.yaml, docs/interface.md's table of operations and
  * docs/deploy.md's table of the throttle's bounds, from the code.
  */
-const document = await buildDocument();
-mkdirSync(dirname(OPENAPI_YAML_PATH), { recursive: true });
-writeFileSync(OPENAPI_YAML_PATH, toYaml(document));
+writeFileSync(OPENAPI_YAML_PATH, toYaml(buildDocument()));
 console.log(`Wrote ${relative(process.cwd(), OPENAPI_YAML_PATH)}`);
 writeFileSync(INTERFACE_DOC_PATH, withOperationsTable(readInterfaceDoc(), CONTRACTS));
 console.log(`Wrote the table of operations in ${relative(process.cwd(), INTERFACE_DOC_PATH)}`);
