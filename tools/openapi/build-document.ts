@@ -36,18 +36,8 @@ export const TAG = 'animals';
 export const SECURITY_SCHEME = 'bearerAuth';
 const JSON_TYPE = 'application/json';
 
-interface Reference {
-  readonly $ref: string;
-}
-
-interface HeaderObject {
-  readonly description: string;
-  readonly required: boolean;
-  readonly schema: JsonSchema;
-  readonly example?: unknown;
-}
-
-type Headers = Readonly<Record<string, HeaderObject | Reference>>;
+type Reference = ReturnType<typeof ref>;
+type Headers = Readonly<Record<string, ReturnType<typeof header> | Reference>>;
 
 interface ResponseObject {
   readonly description: string;
@@ -60,7 +50,7 @@ type Responses = Readonly<Record<string, ResponseObject | Reference>>;
 /** The document, as the YAML and JSON files hold it. */
 export type OpenApiDocument = ReturnType<typeof buildDocument>;
 
-const ref = (section: string, name: string): Reference => ({ $ref: `#/components/${section}/${name}` });
+const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
 
 const headerRefs = (names: readonly string[]): Headers =>
   Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
@@ -68,9 +58,8 @@ const headerRefs = (names: readonly string[]): Headers =>
 const header = (
   description: string,
   schema: JsonSchema,
-  example?: unknown,
-  required = true,
-): HeaderObject => ({
+  { example, required = true }: { readonly example?: unknown; readonly required?: boolean } = {},
+) => ({
   description,
   required,
   schema,
@@ -138,14 +127,12 @@ const CALLER_HEADERS_IF_ACCEPTED = {
   [REQUEST_ID_HEADER]: header(
     "The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`.",
     ID_SCHEMA,
-    undefined,
-    false,
+    { required: false },
   ),
   [RATE_LIMIT_POLICY_HEADER]: header(
     "The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own.",
     RATE_LIMIT_POLICY_SCHEMA,
-    undefined,
-    false,
+    { required: false },
   ),
 };
 
@@ -215,22 +202,22 @@ const HEADERS = {
   [REQUEST_ID_HEADER]: header(
     "The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.",
     ID_SCHEMA,
-    EXAMPLE_REQUEST_ID,
+    { example: EXAMPLE_REQUEST_ID },
   ),
   [API_GATEWAY_ID_HEADER]: header(
     "API Gateway's header for the same request id, on every answer it sends: the only place the id is on API Gateway's own errors (401, 403, 404 of a path, 413, 415, 429, its 5xx) besides the Error object's `requestId`.",
     ID_SCHEMA,
-    EXAMPLE_REQUEST_ID,
+    { example: EXAMPLE_REQUEST_ID },
   ),
   [RATE_LIMIT_POLICY_HEADER]: header(
     "The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.",
     RATE_LIMIT_POLICY_SCHEMA,
-    '"standard";q=10000;w=86400, "standard-rate";q=20;w=2',
+    { example: '"standard";q=10000;w=86400, "standard-rate";q=20;w=2' },
   ),
   'Retry-After': header(
     'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use: 1, but 3600 for `QUOTA_EXCEEDED` (the quota resets at the start of the next calendar day or month, UTC).',
     { type: 'integer', minimum: 0 },
-    RETRY_AFTER_SECONDS,
+    { example: RETRY_AFTER_SECONDS },
   ),
 };
 
@@ -335,7 +322,7 @@ const responsesOf = (
   for (const [status, { description, headers = {}, body, example }] of Object.entries(operation.responses)) {
     const own = Object.entries(headers).map(([name, { description, schema, example, required }]) => [
       name,
-      header(description, schemas.convert(schema, 'output'), example, required),
+      header(description, schemas.convert(schema, 'output'), { example, required }),
     ]);
     responses[status] = {
       description,
@@ -401,10 +388,8 @@ const deprecatedOperations = (operations: readonly Operation[]) => {
   const deprecated = operations.flatMap((operation) =>
     operation.deprecation ? [{ operation, deprecation: operation.deprecation }] : [],
   );
-  const variants = new Set(
-    deprecated.map(({ deprecation }) => JSON.stringify(deprecationHeaders(deprecation))),
-  );
-  if (variants.size > 1) {
+  const variants = deprecated.map(({ deprecation }) => JSON.stringify(deprecationHeaders(deprecation)));
+  if (new Set(variants).size > 1) {
     throw new Error(
       `${deprecated.map(({ operation }) => operation.operationId).join(', ')} send different deprecation headers; the document's header components hold one set`,
     );
@@ -423,21 +408,16 @@ const introduction = (operations: readonly Operation[]): string => {
     prose,
     ['| code | status |', '|---|---|', ...codes].join('\n'),
     "API Gateway answers some requests itself, with the same Error object: an unknown path under `/v1`\n(`404`, before the key is checked), another method on a known path (`405` with `Allow`, after\nthe key is checked), a plan's rate or quota reached (`429`), and failures of its own (`500`, `503`);\nthe firewall in front of production answers `403` to what it blocks.",
-    ['## Versioning', `The major version is the \`${BASE_PATH}\` base path. ${deprecated.join(' ')}`].join(
-      '\n',
-    ),
+    `## Versioning\nThe major version is the \`${BASE_PATH}\` base path. ${deprecated.join(' ')}`,
   ].join('\n\n');
 };
 
 /** What the operations do, by the first word of each summary: `list, add, get, change and remove`. */
-const whatTheyDo = (operations: readonly Operation[]): string => {
-  const verbs = [
-    ...new Set(operations.map((operation) => operation.summary.split(' ')[0]?.toLowerCase() ?? '')),
-  ];
-  return verbs.length > 1 ? `${verbs.slice(0, -1).join(', ')} and ${verbs.at(-1)}` : (verbs[0] ?? '');
-};
+const whatTheyDo = (operations: readonly Operation[]): string =>
+  new Intl.ListFormat('en-GB').format(
+    new Set(operations.map((operation) => operation.summary.split(' ')[0]?.toLowerCase() ?? '')),
+  );
 
-/** The OpenAPI 3.1 document of the operations; `npm run openapi` writes it to docs/openapi.yaml. */
 const operationObject = (
   schemas: SchemaConverter,
   operation: Operation,
