@@ -38,24 +38,17 @@ export class SchemaConverter {
    */
   componentsIn(roots: readonly unknown[]): Record<string, JsonSchema> {
     const ordered: Record<string, JsonSchema> = {};
-    const visit = (value: unknown): void => {
-      if (Array.isArray(value)) {
-        for (const item of value) visit(item);
-      } else if (typeof value === 'object' && value !== null) {
-        for (const [key, item] of Object.entries(value)) {
-          if (key === '$ref' && typeof item === 'string' && item.startsWith(COMPONENT_REF)) {
-            const name = item.slice(COMPONENT_REF.length);
-            const component = this.components.get(name);
-            if (component && !(name in ordered)) {
-              ordered[name] = component;
-              visit(component);
-            }
-          } else {
-            visit(item);
-          }
+    // JSON.stringify's replacer sees every key of the tree, depth first and in order.
+    const visit = (value: unknown) =>
+      JSON.stringify(value, (key, item: unknown) => {
+        const name = typeof item === 'string' && key === '$ref' ? item.slice(COMPONENT_REF.length) : '';
+        const component = item === `${COMPONENT_REF}${name}` ? this.components.get(name) : undefined;
+        if (component && !(name in ordered)) {
+          ordered[name] = component;
+          visit(component);
         }
-      }
-    };
+        return item;
+      });
     visit(roots);
     return ordered;
   }
