@@ -221,8 +221,6 @@ const HEADERS = {
   ),
 };
 
-const KIB = MAX_BODY_BYTES / 1024;
-
 /** The refusal of a body of `bytes` sent as `contentType`, as the body check gives it. */
 const bodyRefusal = (bytes: number, contentType = JSON_TYPE, mediaTypes?: readonly string[]) =>
   errorExample(refusalOf(() => checkBody({ bytes, contentType }, MAX_BODY_BYTES, mediaTypes)));
@@ -313,9 +311,7 @@ const responsesOf = (
   const deprecation = headerRefs(
     Object.keys(operation.deprecation ? deprecationHeaders(operation.deprecation) : {}),
   );
-  const fromFunction = (own: Headers = {}) => ({
-    headers: { ...own, ...deprecation, ...CALLER_HEADERS },
-  });
+  const fromFunction = (own: Headers = {}) => ({ headers: { ...own, ...deprecation, ...CALLER_HEADERS } });
 
   // Integer keys: the statuses come out in ascending order.
   const responses: Record<string, ResponseObject | Reference> = {};
@@ -349,7 +345,10 @@ const responsesOf = (
     );
     // The function's, or API Gateway's own past its 10 MB (before the key is checked).
     const ifAccepted = { headers: CALLER_HEADERS_IF_ACCEPTED };
-    const tooLarge = { summary: `A body over ${KIB} KiB`, value: bodyRefusal(MAX_BODY_BYTES + 1) };
+    const tooLarge = {
+      summary: `A body over ${MAX_BODY_BYTES / 1024} KiB`,
+      value: bodyRefusal(MAX_BODY_BYTES + 1),
+    };
     responses[ERROR_STATUS.PAYLOAD_TOO_LARGE] = errorResponse(schemas, [tooLarge], ifAccepted);
     const textPlain = {
       summary: 'A body sent as text/plain',
