@@ -197,8 +197,8 @@ const HEADER_DESCRIPTIONS: Readonly<Record<keyof ReturnType<typeof deprecationHe
   Link: 'The replacement (`rel="successor-version"`).',
 };
 
-/** The headers that answers refer to, after the deprecation ones. */
-const HEADERS = {
+/** `components.headers`, which answers refer to, after the deprecation ones. */
+const COMPONENT_HEADERS = {
   [REQUEST_ID_HEADER]: header(
     "The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.",
     ID_SCHEMA,
@@ -480,7 +480,7 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS) => {
             ],
           ),
         ),
-        ...HEADERS,
+        ...COMPONENT_HEADERS,
       },
       responses,
       securitySchemes: {
