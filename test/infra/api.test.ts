@@ -6,7 +6,7 @@ import { DATA_MODEL_CEILING_CREATES_PER_SECOND, STAGE_DEFAULTS, STAGE_NAMES } fr
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { STAGE_NAME } from '#shared/http/paths';
-import { readDeployDoc, withThrottleTable } from '#tools/openapi/throttle-table';
+import { THROTTLE_TABLE } from '#tools/openapi/throttle-table';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
 import {
@@ -274,13 +274,13 @@ describe('stage differences', () => {
   });
 
   it("gives docs/deploy.md the throttle's real bounds as this template computes them, methods × each one's limit", () => {
-    const deploy = readDeployDoc();
+    const deploy = THROTTLE_TABLE.read();
     const figure = (value: number) => value.toLocaleString('en-US');
     const row = (label: string, values: readonly string[]) => `| ${label} | ${values.join(' | ')} |`;
     const bounds = STAGE_NAMES.map((name) => throttleBounds(templates[name]));
 
     // The table npm run openapi writes from the list and the stages is the one in the document…
-    expect(withThrottleTable(deploy, ROUTES)).toBe(deploy);
+    expect(THROTTLE_TABLE.update(deploy, ROUTES)).toBe(deploy);
     // …and it says what the synthesized templates admit.
     expect(deploy).toContain(
       row(

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACTS, OPERATIONS } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { kebabName } from '#shared/composition/function';
-import { OPERATIONS_MARKER, readInterfaceDoc, withOperationsTable } from '#tools/openapi/operations-table';
+import { OPERATIONS_TABLE } from '#tools/openapi/operations-table';
 
 /**
  * A document that counts the operations, or lists some of them as if they were all, goes stale
@@ -111,10 +111,10 @@ describe.each(DOCUMENTS)('%s', (document) => {
 
 describe('docs/interface.md', () => {
   it('holds the table of operations `npm run openapi` makes from the list (run it when this fails)', () => {
-    const text = readInterfaceDoc();
+    const text = OPERATIONS_TABLE.read();
 
-    expect(text).toContain(OPERATIONS_MARKER);
-    expect(withOperationsTable(text, CONTRACTS)).toBe(text);
+    expect(text).toContain(OPERATIONS_TABLE.marker);
+    expect(OPERATIONS_TABLE.update(text, CONTRACTS)).toBe(text);
   });
 });
 

@@ -9,7 +9,7 @@ import { deprecationHeaders } from '#shared/http/deprecation';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
 import { invalidJson } from '#shared/http/error-mapper';
 import { ErrorBody } from '#shared/http/error-schema';
-import { methodNotAllowed } from '#shared/http/gateway-behaviour';
+import { type GatewayResponseType, methodNotAllowed } from '#shared/http/gateway-behaviour';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { checkBody } from '#shared/http/middleware/json-body';
 import { parseRequest, requestSchema } from '#shared/http/middleware/validate-request';
@@ -36,71 +36,35 @@ export const TAG = 'animals';
 export const SECURITY_SCHEME = 'bearerAuth';
 const JSON_TYPE = 'application/json';
 
-interface Reference {
-  readonly $ref: string;
-}
-
-interface HeaderObject {
-  readonly description: string;
-  readonly required: boolean;
-  readonly schema: JsonSchema;
-  readonly example?: unknown;
-}
-
-type Headers = Readonly<Record<string, HeaderObject | Reference>>;
-
-interface MediaTypeObject {
-  readonly schema: JsonSchema;
-  readonly examples: Readonly<Record<string, { readonly summary?: string; readonly value: unknown }>>;
-}
+type Reference = ReturnType<typeof ref>;
+type Headers = Readonly<Record<string, ReturnType<typeof header> | Reference>>;
 
 interface ResponseObject {
   readonly description: string;
   readonly headers?: Headers;
-  readonly content?: Readonly<Record<string, MediaTypeObject>>;
+  readonly content?: Readonly<Record<string, { readonly schema: JsonSchema; readonly examples: unknown }>>;
 }
 
-interface ParameterObject {
-  readonly in: 'query' | 'path' | 'header';
-  readonly name: string;
-  readonly schema: JsonSchema;
-  readonly required?: true;
-  readonly description?: string;
-}
-
-interface OperationObject {
-  readonly operationId: string;
-  readonly tags: readonly string[];
-  readonly summary: string;
-  readonly description: string;
-  readonly deprecated?: true;
-  readonly parameters?: readonly ParameterObject[];
-  readonly requestBody?: {
-    readonly required: true;
-    readonly content: Readonly<Record<string, MediaTypeObject>>;
-  };
-  readonly responses: Readonly<Record<string, ResponseObject | Reference>>;
-}
-
-type PathItem = Partial<Record<Lowercase<HttpMethod>, OperationObject>>;
+type Responses = Readonly<Record<string, ResponseObject | Reference>>;
 
 /** The document, as the YAML and JSON files hold it. */
-export interface OpenApiDocument {
-  readonly openapi: '3.1.0';
-  readonly info: Readonly<Record<string, string>>;
-  readonly servers: readonly unknown[];
-  readonly security: readonly Readonly<Record<string, readonly string[]>>[];
-  readonly tags: readonly { readonly name: string; readonly description: string }[];
-  readonly paths: Readonly<Record<string, PathItem>>;
-  readonly components: {
-    readonly schemas: Readonly<Record<string, JsonSchema>>;
-    readonly headers: Headers;
-    readonly responses: Readonly<Record<string, ResponseObject>>;
-    readonly securitySchemes: Readonly<Record<string, unknown>>;
-  };
-}
+export type OpenApiDocument = ReturnType<typeof buildDocument>;
 
-const ref = (section: string, name: string): Reference => ({ $ref: `#/components/${section}/${name}` });
+const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
+
+const headerRefs = (names: readonly string[]): Headers =>
+  Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
+
+const header = (
+  description: string,
+  schema: JsonSchema,
+  { example, required = true }: { readonly example?: unknown; readonly required?: boolean } = {},
+) => ({
+  description,
+  required,
+  schema,
+  ...(example === undefined ? {} : { example }),
+});
 
 interface ErrorExample {
   /** Name of the example; the code when omitted. */
@@ -108,6 +72,11 @@ interface ErrorExample {
   readonly summary: string;
   readonly value: ErrorBody;
 }
+
+const gateway = (summary: string, type: GatewayResponseType): ErrorExample => ({
+  summary,
+  value: gatewayExample(type),
+});
 
 /**
  * A response carrying the Error object, its schema narrowed to the codes of the examples and to
@@ -144,51 +113,42 @@ const errorResponse = (
   };
 };
 
-const REQUEST_ID_HEADERS = { [REQUEST_ID_HEADER]: ref('headers', REQUEST_ID_HEADER) };
-
-/** API Gateway's own gateway responses carry it in `x-amz-apigw-id` only (docs/aws-ledger.md). */
-const GATEWAY_ID_HEADERS = { [API_GATEWAY_ID_HEADER]: ref('headers', API_GATEWAY_ID_HEADER) };
+/** API Gateway's own gateway responses carry the request id in `x-amz-apigw-id` only (docs/aws-ledger.md). */
+const GATEWAY_ID_HEADERS = headerRefs([API_GATEWAY_ID_HEADER]);
 
 /** An answer after the key was accepted also names the caller's plan. */
-const CALLER_HEADERS = {
-  ...REQUEST_ID_HEADERS,
-  [RATE_LIMIT_POLICY_HEADER]: ref('headers', RATE_LIMIT_POLICY_HEADER),
-};
+const CALLER_HEADERS = headerRefs([REQUEST_ID_HEADER, RATE_LIMIT_POLICY_HEADER]);
 
+const ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 128 } as const;
 const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
 
 /** An answer a function or API Gateway itself may give: `Request-Id` and the plan only from a function. */
 const CALLER_HEADERS_IF_ACCEPTED = {
-  [REQUEST_ID_HEADER]: {
-    description:
-      "The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`.",
-    required: false,
-    schema: { type: 'string', minLength: 1, maxLength: 128 } as const,
-  },
-  [RATE_LIMIT_POLICY_HEADER]: {
-    description: "The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own.",
-    required: false,
-    schema: RATE_LIMIT_POLICY_SCHEMA,
-  },
+  [REQUEST_ID_HEADER]: header(
+    "The request's id, when a function answers; API Gateway's own answer names it in `x-amz-apigw-id`.",
+    ID_SCHEMA,
+    { required: false },
+  ),
+  [RATE_LIMIT_POLICY_HEADER]: header(
+    "The caller's plan, on a function's answer to an accepted key; absent on API Gateway's own.",
+    RATE_LIMIT_POLICY_SCHEMA,
+    { required: false },
+  ),
 };
 
 const sharedResponses = (schemas: SchemaConverter) => ({
   Unauthorized: errorResponse(
     schemas,
-    [{ summary: 'No key, or a key the service does not accept', value: gatewayExample('UNAUTHORIZED') }],
+    [gateway('No key, or a key the service does not accept', 'UNAUTHORIZED')],
     { headers: GATEWAY_ID_HEADERS },
   ),
-  Forbidden: errorResponse(
-    schemas,
-    [{ summary: 'Blocked by the firewall', value: gatewayExample('WAF_FILTERED') }],
-    {
-      lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").',
-      headers: GATEWAY_ID_HEADERS,
-    },
-  ),
+  Forbidden: errorResponse(schemas, [gateway('Blocked by the firewall', 'WAF_FILTERED')], {
+    lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").',
+    headers: GATEWAY_ID_HEADERS,
+  }),
   NotFound: errorResponse(
     schemas,
-    [{ summary: 'A path the API does not have', value: gatewayExample('MISSING_AUTHENTICATION_TOKEN') }],
+    [gateway('A path the API does not have', 'MISSING_AUTHENTICATION_TOKEN')],
     {
       lead: 'Answered by API Gateway, before the key is checked, for any path under `/v1` that the API does not have.',
       headers: GATEWAY_ID_HEADERS,
@@ -197,12 +157,12 @@ const sharedResponses = (schemas: SchemaConverter) => ({
   TooManyRequests: errorResponse(
     schemas,
     [
-      { summary: "Faster than the key's plan allows", value: gatewayExample('THROTTLED') },
-      { summary: "The key's plan quota is used up", value: gatewayExample('QUOTA_EXCEEDED') },
+      gateway("Faster than the key's plan allows", 'THROTTLED'),
+      gateway("The key's plan quota is used up", 'QUOTA_EXCEEDED'),
     ],
     {
       lead: 'Two codes say which limit was reached: `TOO_MANY_REQUESTS` a rate (retry after `Retry-After` seconds), `QUOTA_EXCEEDED` a quota (until the next calendar day or month, UTC).',
-      headers: { 'Retry-After': ref('headers', 'Retry-After'), ...GATEWAY_ID_HEADERS },
+      headers: headerRefs(['Retry-After', API_GATEWAY_ID_HEADER]),
     },
   ),
   InternalError: errorResponse(
@@ -213,17 +173,13 @@ const sharedResponses = (schemas: SchemaConverter) => ({
   ServiceUnavailable: errorResponse(
     schemas,
     [
+      { summary: 'The database is unavailable', value: errorExample(new StoreUnavailableError('throttled')) },
       {
-        summary: 'The database is unavailable',
-        value: errorExample(new StoreUnavailableError('throttled')),
-      },
-      {
+        ...gateway('The authorizer is unavailable', 'AUTHORIZER_FAILURE'),
         name: 'SERVICE_UNAVAILABLE_authorizer',
-        summary: 'The authorizer is unavailable',
-        value: gatewayExample('AUTHORIZER_FAILURE'),
       },
     ],
-    { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...CALLER_HEADERS_IF_ACCEPTED } },
+    { headers: { ...headerRefs(['Retry-After']), ...CALLER_HEADERS_IF_ACCEPTED } },
   ),
 });
 
@@ -241,7 +197,29 @@ const HEADER_DESCRIPTIONS: Readonly<Record<keyof ReturnType<typeof deprecationHe
   Link: 'The replacement (`rel="successor-version"`).',
 };
 
-const KIB = MAX_BODY_BYTES / 1024;
+/** `components.headers`, which answers refer to, after the deprecation ones. */
+const COMPONENT_HEADERS = {
+  [REQUEST_ID_HEADER]: header(
+    "The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.",
+    ID_SCHEMA,
+    { example: EXAMPLE_REQUEST_ID },
+  ),
+  [API_GATEWAY_ID_HEADER]: header(
+    "API Gateway's header for the same request id, on every answer it sends: the only place the id is on API Gateway's own errors (401, 403, 404 of a path, 413, 415, 429, its 5xx) besides the Error object's `requestId`.",
+    ID_SCHEMA,
+    { example: EXAMPLE_REQUEST_ID },
+  ),
+  [RATE_LIMIT_POLICY_HEADER]: header(
+    "The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.",
+    RATE_LIMIT_POLICY_SCHEMA,
+    { example: '"standard";q=10000;w=86400, "standard-rate";q=20;w=2' },
+  ),
+  'Retry-After': header(
+    'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use: 1, but 3600 for `QUOTA_EXCEEDED` (the quota resets at the start of the next calendar day or month, UTC).',
+    { type: 'integer', minimum: 0 },
+    { example: RETRY_AFTER_SECONDS },
+  ),
+};
 
 /** The refusal of a body of `bytes` sent as `contentType`, as the body check gives it. */
 const bodyRefusal = (bytes: number, contentType = JSON_TYPE, mediaTypes?: readonly string[]) =>
@@ -268,27 +246,23 @@ const isOptional = (schema: v.GenericSchema): boolean =>
 /** A parameter is documented by the value the function works with (`limit`: an integer), not its text. */
 const parameterSchema = (schemas: SchemaConverter, entry: v.GenericSchema): JsonSchema => {
   // An integer parameter is `describe(optional(integerParam(…), default))` or `describe(integerParam(…))`.
-  const described = openApiMetadataOf(entry);
-  const value = described?.schema ?? entry;
-  const optional = isOptional(value) ? (value as v.OptionalSchema<v.GenericSchema, unknown>) : undefined;
-  const param = optional?.wrapped ?? value;
-  const decoded = decodedIntegerOf(param);
-  if (!decoded) return schemas.convert(entry, 'input');
-  const fallback = optional ? v.getDefault(optional) : undefined;
-  const meta = described?.meta;
+  const value = openApiMetadataOf(entry)?.schema ?? entry;
+  const param = isOptional(value) ? (value as v.OptionalSchema<v.GenericSchema, unknown>).wrapped : value;
+  if (!decodedIntegerOf(param)) return schemas.convert(entry, 'input');
+  // As output, the pipe converts from its last schema, the integer; its default is the text, decoded here.
+  const { default: fallback, description, ...integer } = schemas.convert(entry, 'output');
   return {
     ...(fallback === undefined ? {} : { default: v.parse(param, fallback) as JsonSchema['default'] }),
-    ...schemas.convert(decoded, 'output'),
-    // The parameter's own description, not that of the value type it decodes to.
-    ...(meta?.description === undefined ? {} : { description: meta.description }),
+    ...integer,
+    ...(description === undefined ? {} : { description }),
   };
 };
 
 const parametersOf = (
   schemas: SchemaConverter,
-  where: ParameterObject['in'],
+  where: 'query' | 'path' | 'header',
   part: v.GenericSchema | undefined,
-): ParameterObject[] => {
+) => {
   const entries: Readonly<Record<string, v.GenericSchema>> =
     (part as { entries?: v.ObjectEntries })?.entries ?? {};
   return Object.entries(entries).map(([name, entry]) => {
@@ -303,10 +277,7 @@ const parametersOf = (
   });
 };
 
-const requestOf = (
-  schemas: SchemaConverter,
-  operation: Operation,
-): Pick<OperationObject, 'parameters' | 'requestBody'> => {
+const requestOf = (schemas: SchemaConverter, operation: Operation) => {
   const { query, path, headers, body } = operation.request;
   const parameters = [
     ...parametersOf(schemas, 'query', query),
@@ -335,41 +306,30 @@ const responsesOf = (
   schemas: SchemaConverter,
   operation: Operation,
   operations: readonly Operation[],
-): OperationObject['responses'] => {
+): Responses => {
   // Headers on every answer of the operation's function: its own plus the deprecation ones.
-  const deprecation = operation.deprecation
-    ? Object.fromEntries(
-        Object.keys(deprecationHeaders(operation.deprecation)).map((name) => [name, ref('headers', name)]),
-      )
-    : {};
-  const fromFunction = (own: Headers = {}) => ({
-    headers: { ...own, ...deprecation, ...CALLER_HEADERS },
-  });
+  const deprecation = headerRefs(
+    Object.keys(operation.deprecation ? deprecationHeaders(operation.deprecation) : {}),
+  );
+  const fromFunction = (own: Headers = {}) => ({ headers: { ...own, ...deprecation, ...CALLER_HEADERS } });
 
+  // Integer keys: the statuses come out in ascending order.
   const responses: Record<string, ResponseObject | Reference> = {};
-  for (const [status, response] of Object.entries(operation.responses)) {
+  for (const [status, { description, headers = {}, body, example }] of Object.entries(operation.responses)) {
+    const own = Object.entries(headers).map(([name, { description, schema, example, required }]) => [
+      name,
+      header(description, schemas.convert(schema, 'output'), { example, required }),
+    ]);
     responses[status] = {
-      description: response.description,
-      ...fromFunction(
-        Object.fromEntries(
-          Object.entries(response.headers ?? {}).map(([name, header]) => [
-            name,
-            {
-              description: header.description,
-              required: header.required,
-              schema: schemas.convert(header.schema, 'output'),
-              ...(header.example === undefined ? {} : { example: header.example }),
-            },
-          ]),
-        ),
-      ),
+      description,
+      ...fromFunction(Object.fromEntries(own)),
       // A response without a body (204) has no content at all.
-      ...(response.body
+      ...(body
         ? {
             content: {
               [JSON_TYPE]: {
-                schema: schemas.convert(response.body, 'output'),
-                examples: { example: { value: response.example } },
+                schema: schemas.convert(body, 'output'),
+                examples: { example: { value: example } },
               },
             },
           }
@@ -385,7 +345,10 @@ const responsesOf = (
     );
     // The function's, or API Gateway's own past its 10 MB (before the key is checked).
     const ifAccepted = { headers: CALLER_HEADERS_IF_ACCEPTED };
-    const tooLarge = { summary: `A body over ${KIB} KiB`, value: bodyRefusal(MAX_BODY_BYTES + 1) };
+    const tooLarge = {
+      summary: `A body over ${MAX_BODY_BYTES / 1024} KiB`,
+      value: bodyRefusal(MAX_BODY_BYTES + 1),
+    };
     responses[ERROR_STATUS.PAYLOAD_TOO_LARGE] = errorResponse(schemas, [tooLarge], ifAccepted);
     const textPlain = {
       summary: 'A body sent as text/plain',
@@ -396,37 +359,27 @@ const responsesOf = (
   responses[ERROR_STATUS.VALIDATION_FAILED] = errorResponse(schemas, badRequest, fromFunction());
   for (const { summary, example } of operation.errors ?? []) {
     const value = errorExample(example());
-    const retry = Object.keys(retryHeaders(value.code)).map((name) => [name, ref('headers', name)]);
     responses[value.status] = errorResponse(schemas, [{ summary, value }], {
       lead: `${summary}.`,
-      ...fromFunction(Object.fromEntries(retry)),
+      ...fromFunction(headerRefs(Object.keys(retryHeaders(value.code)))),
     });
   }
   const allowed = allowedMethodsIn(operations, operation.path);
   const allow = allowed.join(', ');
   const { message, code } = methodNotAllowed(allowed).error;
-  responses[ERROR_STATUS.METHOD_NOT_ALLOWED] = errorResponse(
-    schemas,
-    [
-      {
-        summary: `A method other than ${allow}`,
-        value: errorBody(code, message, { requestId: EXAMPLE_REQUEST_ID }),
-      },
-    ],
-    {
-      headers: {
-        Allow: {
-          description: 'The methods this path accepts.',
-          required: true,
-          schema: { type: 'string', const: allow },
-        },
-        // The 405 mock is behind the authorizer: its answers follow an accepted key.
-        ...CALLER_HEADERS,
-      },
+  const notAllowed = {
+    summary: `A method other than ${allow}`,
+    value: errorBody(code, message, { requestId: EXAMPLE_REQUEST_ID }),
+  };
+  responses[ERROR_STATUS.METHOD_NOT_ALLOWED] = errorResponse(schemas, [notAllowed], {
+    // The 405 mock is behind the authorizer: its answers follow an accepted key.
+    headers: {
+      Allow: header('The methods this path accepts.', { type: 'string', const: allow }),
+      ...CALLER_HEADERS,
     },
-  );
+  });
   for (const [status, name] of Object.entries(SHARED_BY_STATUS)) responses[status] = ref('responses', name);
-  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+  return responses;
 };
 
 /** The deprecated operations: their headers are components with constant values, so all must send the same. */
@@ -434,10 +387,8 @@ const deprecatedOperations = (operations: readonly Operation[]) => {
   const deprecated = operations.flatMap((operation) =>
     operation.deprecation ? [{ operation, deprecation: operation.deprecation }] : [],
   );
-  const variants = new Set(
-    deprecated.map(({ deprecation }) => JSON.stringify(deprecationHeaders(deprecation))),
-  );
-  if (variants.size > 1) {
+  const variants = deprecated.map(({ deprecation }) => JSON.stringify(deprecationHeaders(deprecation)));
+  if (new Set(variants).size > 1) {
     throw new Error(
       `${deprecated.map(({ operation }) => operation.operationId).join(', ')} send different deprecation headers; the document's header components hold one set`,
     );
@@ -456,47 +407,42 @@ const introduction = (operations: readonly Operation[]): string => {
     prose,
     ['| code | status |', '|---|---|', ...codes].join('\n'),
     "API Gateway answers some requests itself, with the same Error object: an unknown path under `/v1`\n(`404`, before the key is checked), another method on a known path (`405` with `Allow`, after\nthe key is checked), a plan's rate or quota reached (`429`), and failures of its own (`500`, `503`);\nthe firewall in front of production answers `403` to what it blocks.",
-    ['## Versioning', `The major version is the \`${BASE_PATH}\` base path. ${deprecated.join(' ')}`].join(
-      '\n',
-    ),
+    `## Versioning\nThe major version is the \`${BASE_PATH}\` base path. ${deprecated.join(' ')}`,
   ].join('\n\n');
 };
 
 /** What the operations do, by the first word of each summary: `list, add, get, change and remove`. */
-const whatTheyDo = (operations: readonly Operation[]): string => {
-  const verbs = [
-    ...new Set(operations.map((operation) => operation.summary.split(' ')[0]?.toLowerCase() ?? '')),
-  ];
-  return verbs.length > 1 ? `${verbs.slice(0, -1).join(', ')} and ${verbs.at(-1)}` : (verbs[0] ?? '');
-};
+const whatTheyDo = (operations: readonly Operation[]): string =>
+  new Intl.ListFormat('en-GB').format(
+    new Set(operations.map((operation) => operation.summary.split(' ')[0]?.toLowerCase() ?? '')),
+  );
+
+const operationObject = (
+  schemas: SchemaConverter,
+  operation: Operation,
+  operations: readonly Operation[],
+) => ({
+  operationId: operation.operationId,
+  tags: [TAG],
+  summary: operation.summary,
+  description: operation.description,
+  ...(operation.deprecation ? { deprecated: true } : {}),
+  ...requestOf(schemas, operation),
+  responses: responsesOf(schemas, operation, operations),
+});
 
 /** The OpenAPI 3.1 document of the operations; `npm run openapi` writes it to docs/openapi.yaml. */
-export const buildDocument = (operations: readonly Operation[] = CONTRACTS): OpenApiDocument => {
+export const buildDocument = (operations: readonly Operation[] = CONTRACTS) => {
   const schemas = new SchemaConverter();
-  const described = operations.map((operation) => ({
-    operation,
-    request: requestOf(schemas, operation),
-    responses: responsesOf(schemas, operation, operations),
-  }));
+  const described = operations.map((operation) => operationObject(schemas, operation, operations));
   const responses = sharedResponses(schemas);
-  const paths: Record<string, PathItem> = {};
-  for (const { operation, request, responses } of described) {
-    paths[operation.path] = {
-      ...paths[operation.path],
-      [operation.method.toLowerCase()]: {
-        operationId: operation.operationId,
-        tags: [TAG],
-        summary: operation.summary,
-        description: operation.description,
-        ...(operation.deprecation ? { deprecated: true } : {}),
-        ...request,
-        responses,
-      },
-    };
+  const paths: Record<string, Partial<Record<Lowercase<HttpMethod>, (typeof described)[number]>>> = {};
+  for (const [index, { path, method }] of operations.entries()) {
+    paths[path] = { ...paths[path], [method.toLowerCase()]: described[index] };
   }
   const [deprecated] = deprecatedOperations(operations);
   return {
-    openapi: '3.1.0',
+    openapi: '3.1.0' as const,
     info: {
       title: 'Pet Store API',
       version: API_VERSION,
@@ -518,51 +464,23 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS): Ope
       // In the order a reader meets them: in the requests, then in the shared responses, then in
       // each operation's own responses.
       schemas: schemas.componentsIn([
-        described.map(({ request }) => request),
+        described.map(({ parameters, requestBody }) => ({ parameters, requestBody })),
         responses,
         described.map(({ responses }) => responses),
       ]),
       headers: {
-        ...(deprecated
-          ? Object.fromEntries(
-              Object.entries(deprecationHeaders(deprecated.deprecation)).map(([name, value]) => [
-                name,
-                {
-                  description: HEADER_DESCRIPTIONS[name as keyof typeof HEADER_DESCRIPTIONS],
-                  required: true,
-                  schema: { type: 'string', const: value },
-                },
-              ]),
-            )
-          : {}),
-        [REQUEST_ID_HEADER]: {
-          description:
-            "The request's id, which API Gateway generated, on every answer of a function or of API Gateway's 405 and preflights: the same value as the Error object's `requestId` and as `x-amz-apigw-id`. Quote it when you ask for help.",
-          required: true,
-          schema: { type: 'string', minLength: 1, maxLength: 128 },
-          example: EXAMPLE_REQUEST_ID,
-        },
-        [API_GATEWAY_ID_HEADER]: {
-          description:
-            "API Gateway's header for the same request id, on every answer it sends: the only place the id is on API Gateway's own errors (401, 403, 404 of a path, 413, 415, 429, its 5xx) besides the Error object's `requestId`.",
-          required: true,
-          schema: { type: 'string', minLength: 1, maxLength: 128 },
-          example: EXAMPLE_REQUEST_ID,
-        },
-        [RATE_LIMIT_POLICY_HEADER]: {
-          description:
-            "The caller's plan (IETF draft-ietf-httpapi-ratelimit-headers): two quota policies, the plan's quota (named as the plan; `q` requests per `w` seconds, a calendar day 86400 or month 2592000, reset at 00:00 UTC) and its rate (named `<plan>-rate`; `q` requests at once, and no more than `q` per `w` seconds on average). On every answer to a request whose key was accepted. What remains of them is not sent.",
-          required: true,
-          schema: RATE_LIMIT_POLICY_SCHEMA,
-          example: '"standard";q=10000;w=86400, "standard-rate";q=20;w=2',
-        },
-        'Retry-After': {
-          description:
-            'Seconds to wait before retrying. Every 429 and 503 carries it, whether the function or API Gateway answers, and so does a 409 for an Idempotency-Key still in use: 1, but 3600 for `QUOTA_EXCEEDED` (the quota resets at the start of the next calendar day or month, UTC).',
-          required: true,
-          schema: { type: 'integer', minimum: 0 },
-          example: RETRY_AFTER_SECONDS,
-        },
+        ...Object.fromEntries(
+          Object.entries(deprecated ? deprecationHeaders(deprecated.deprecation) : {}).map(
+            ([name, value]) => [
+              name,
+              header(HEADER_DESCRIPTIONS[name as keyof typeof HEADER_DESCRIPTIONS], {
+                type: 'string',
+                const: value,
+              }),
+            ],
+          ),
+        ),
+        ...COMPONENT_HEADERS,
       },
       responses,
       securitySchemes: {

@@ -1,7 +1,6 @@
 import { type ErrorCode, errorBody } from '#shared/http/error-body';
 import { toHttpError } from '#shared/http/error-mapper';
 import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-behaviour';
-import type { HttpError } from '#shared/http/http-error';
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from '#shared/http/limits';
 
 /** When each error code is sent, for people reading the document. */
@@ -47,9 +46,9 @@ export const EXAMPLE_REQUEST_ID = 'ZjyqcFWuvHcFSOA=';
 
 /** The Error object the service sends for `error`, mapped as at run time: no message is copied. */
 export const errorExample = (error: unknown) => {
-  const mapped: HttpError = toHttpError(error);
-  return errorBody(mapped.code, mapped.message, {
-    ...(mapped.details ? { details: [...mapped.details] } : {}),
+  const { code, message, details } = toHttpError(error);
+  return errorBody(code, message, {
+    ...(details ? { details: [...details] } : {}),
     requestId: EXAMPLE_REQUEST_ID,
   });
 };

@@ -7,35 +7,15 @@ import {
 import type * as v from 'valibot';
 import { isOpenApiMetadata, type OpenApiMeta } from '#shared/schema/describe';
 
-/**
- * The document's JSON Schema (2020-12), converted by `@valibot/to-json-schema`, its hooks adding
- * describe()'s metadata, what the converter leaves out or refuses, and the document's keyword order.
- */
-
-/** What a client sends, or what the service answers. */
-export type Direction = 'input' | 'output';
+/** What a client sends (`input`), or what the service answers (`output`). */
+type Direction = 'input' | 'output';
 
 const COMPONENT_REF = '#/components/schemas/';
 
-/** Checks JSON Schema cannot state: left to the prose. */
-const REFINEMENTS = new Set(['check', 'raw_check', 'partial_check']);
-
-const replaceKey = (object: JsonSchema, key: string, to: string, value: unknown): JsonSchema =>
-  Object.fromEntries(
-    Object.entries(object).map(([name, old]) => (name === key ? [to, value] : [name, old])),
-  ) as JsonSchema;
-
-const itemCountsFirst = ({ minItems, maxItems, ...rest }: JsonSchema): JsonSchema => ({
-  ...(minItems === undefined ? {} : { minItems }),
-  ...(maxItems === undefined ? {} : { maxItems }),
-  ...rest,
-});
-
-const keywordsOf = ({ id: _id, ...keywords }: OpenApiMeta): JsonSchema => keywords as JsonSchema;
-
 /**
- * The named components met while converting, and the conversion itself. One per document: a
- * component must convert to the same JSON Schema wherever it is met (a request or a response).
+ * The document's JSON Schema (2020-12), converted by `@valibot/to-json-schema`, its hooks adding
+ * describe()'s metadata, what the converter leaves out or refuses, and the document's keyword order.
+ * One per document: a component must convert to the same JSON Schema wherever it is met.
  */
 export class SchemaConverter {
   private readonly components = new Map<string, JsonSchema>();
@@ -44,6 +24,8 @@ export class SchemaConverter {
     const { $schema: _dialect, ...converted } = toJsonSchema(schema, {
       target: 'draft-2020-12',
       typeMode: direction,
+      // Checks JSON Schema cannot state: left to the prose.
+      ignoreActions: ['check', 'raw_check', 'partial_check'],
       overrideSchema: (context) => this.overrideSchema(context, direction),
       overrideAction: (context) => this.overrideAction(context),
     });
@@ -56,24 +38,17 @@ export class SchemaConverter {
    */
   componentsIn(roots: readonly unknown[]): Record<string, JsonSchema> {
     const ordered: Record<string, JsonSchema> = {};
-    const visit = (value: unknown): void => {
-      if (Array.isArray(value)) {
-        for (const item of value) visit(item);
-      } else if (typeof value === 'object' && value !== null) {
-        for (const [key, item] of Object.entries(value)) {
-          if (key === '$ref' && typeof item === 'string' && item.startsWith(COMPONENT_REF)) {
-            const name = item.slice(COMPONENT_REF.length);
-            const component = this.components.get(name);
-            if (component && !(name in ordered)) {
-              ordered[name] = component;
-              visit(component);
-            }
-          } else {
-            visit(item);
-          }
+    // JSON.stringify's replacer sees every key of the tree, depth first and in order.
+    const visit = (value: unknown) =>
+      JSON.stringify(value, (key, item: unknown) => {
+        const name = typeof item === 'string' && key === '$ref' ? item.slice(COMPONENT_REF.length) : '';
+        const component = item === `${COMPONENT_REF}${name}` ? this.components.get(name) : undefined;
+        if (component && !(name in ordered)) {
+          ordered[name] = component;
+          visit(component);
         }
-      }
-    };
+        return item;
+      });
     visit(roots);
     return ordered;
   }
@@ -108,7 +83,6 @@ export class SchemaConverter {
   }: OverrideActionContext): JsonSchema | undefined {
     if (isOpenApiMetadata(valibotAction))
       return this.described(valibotAction.schema, valibotAction.meta, jsonSchema);
-    if (REFINEMENTS.has(valibotAction.type)) return jsonSchema;
     switch (valibotAction.type) {
       case 'regex':
         return this.pattern((valibotAction as v.RegexAction<string, undefined>).requirement, jsonSchema);
@@ -121,8 +95,15 @@ export class SchemaConverter {
         };
       // An array's item counts come before its type, as they always have in this document.
       case 'min_length':
-      case 'max_length':
-        return jsonSchema.type === 'array' && !errors ? itemCountsFirst(jsonSchema) : undefined;
+      case 'max_length': {
+        if (jsonSchema.type !== 'array' || errors) return undefined;
+        const { minItems, maxItems, ...rest } = jsonSchema;
+        return {
+          ...(minItems === undefined ? {} : { minItems }),
+          ...(maxItems === undefined ? {} : { maxItems }),
+          ...rest,
+        };
+      }
       default:
         return undefined;
     }
@@ -133,17 +114,21 @@ export class SchemaConverter {
    * value that may be absent (a parameter's or a field's description first); with an `id`, a
    * reference to the component it becomes.
    */
-  private described(schema: v.GenericSchema, meta: OpenApiMeta, converted: JsonSchema): JsonSchema {
-    const keywords = keywordsOf(meta);
+  private described(
+    schema: v.GenericSchema,
+    { id, ...meta }: OpenApiMeta,
+    converted: JsonSchema,
+  ): JsonSchema {
+    const keywords = meta as JsonSchema;
     const result =
       schema.type === 'optional' ? { ...keywords, ...converted, ...keywords } : { ...converted, ...keywords };
-    if (meta.id === undefined) return result;
-    const known = this.components.get(meta.id);
+    if (id === undefined) return result;
+    const known = this.components.get(id);
     if (known && JSON.stringify(known) !== JSON.stringify(result)) {
-      throw new Error(`The schema ${meta.id} converts differently in a request and in a response`);
+      throw new Error(`The schema ${id} converts differently in a request and in a response`);
     }
-    this.components.set(meta.id, result);
-    return { $ref: `${COMPONENT_REF}${meta.id}` };
+    this.components.set(id, result);
+    return { $ref: `${COMPONENT_REF}${id}` };
   }
 
   /** A `pattern`, or several that must all match; written for the `u` flag, as validators read one. */
@@ -159,6 +144,10 @@ export class SchemaConverter {
     }
     if (jsonSchema.pattern === undefined || jsonSchema.pattern === source)
       return { ...jsonSchema, pattern: source };
-    return replaceKey(jsonSchema, 'pattern', 'allOf', [{ pattern: jsonSchema.pattern }, { pattern: source }]);
+    // The second becomes `allOf` with the first, where `pattern` stood.
+    const both = [{ pattern: jsonSchema.pattern }, { pattern: source }];
+    return Object.fromEntries(
+      Object.entries(jsonSchema).map(([key, value]) => (key === 'pattern' ? ['allOf', both] : [key, value])),
+    ) as JsonSchema;
   }
 }

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
 import type { Operation } from '#shared/operations/operation';
-
-/** docs/interface.md, whose table of operations `npm run openapi` writes from the list. */
-export const INTERFACE_DOC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/interface.md');
-
-/** The marker the table follows in the document. */
-export const OPERATIONS_MARKER = '<!-- operations: made by npm run openapi from OPERATIONS -->';
 
 const successOf = (operation: Operation): string =>
   Object.entries(operation.responses)
@@ -29,20 +23,29 @@ export const operationsTable = (operations: readonly Operation[]): string =>
   ].join('\n');
 
 /**
- * `text` with the Markdown table below the line `marker` replaced by `table`: how every table
- * `npm run openapi` writes into a document is kept there. Fails naming `doc` when the marker is missing.
+ * A table `npm run openapi` writes from the list into a document of the project (`file`), below the
+ * line `marker`: `update` gives the document's `text` with that table made anew.
  */
-export const withTableAfter = (text: string, marker: string, table: string, doc: string): string => {
-  const lines = text.split('\n');
-  const start = lines.indexOf(marker);
-  if (start < 0) throw new Error(`${doc} has no line ${marker}`);
-  let end = start + 1;
-  while (lines[end]?.startsWith('|')) end += 1;
-  return [...lines.slice(0, start + 1), table, ...lines.slice(end)].join('\n');
-};
+export const generatedTable = (
+  file: string,
+  marker: string,
+  table: (operations: readonly Operation[]) => string,
+) => ({
+  path: resolve(PROJECT_ROOT, file),
+  marker,
+  read: (): string => readFileSync(resolve(PROJECT_ROOT, file), 'utf8'),
+  update: (text: string, operations: readonly Operation[]): string => {
+    const lines = text.split('\n');
+    const start = lines.indexOf(marker);
+    if (start < 0) throw new Error(`${file} has no line ${marker}`);
+    let end = start + 1;
+    while (lines[end]?.startsWith('|')) end += 1;
+    return [...lines.slice(0, start + 1), table(operations), ...lines.slice(end)].join('\n');
+  },
+});
 
-/** `text` (docs/interface.md) with the table below its marker made from `operations`. */
-export const withOperationsTable = (text: string, operations: readonly Operation[]): string =>
-  withTableAfter(text, OPERATIONS_MARKER, operationsTable(operations), 'docs/interface.md');
-
-export const readInterfaceDoc = (): string => readFileSync(INTERFACE_DOC_PATH, 'utf8');
+export const OPERATIONS_TABLE = generatedTable(
+  'docs/interface.md',
+  '<!-- operations: made by npm run openapi from OPERATIONS -->',
+  operationsTable,
+);

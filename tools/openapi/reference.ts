@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { StaticRoutes } from '#tools/local/static-files';
 import { buildDocument } from '#tools/openapi/build-document';
-import { toJson, toYaml } from '#tools/openapi/document-file';
+import { toYaml } from '#tools/openapi/document-file';
 
 export const REDOCLY_CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 const TITLE = 'Pet Store API reference';
@@ -61,9 +61,10 @@ The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openap
  * code. Never fails: when the page cannot be rendered, `/docs` says so and links to the document.
  */
 export const referenceRoutes = async (): Promise<StaticRoutes> => {
-  const document = await buildDocument();
+  const document = buildDocument();
   const yaml = toYaml(document);
   const directory = mkdtempSync(join(tmpdir(), 'petstore-reference-'));
+  const [source, rendered] = [join(directory, 'openapi.yaml'), join(directory, 'index.html')];
   // Should the process end meanwhile, Redocly is stopped and nothing is left in the temporary directory.
   const rendering = new AbortController();
   const leaveNothing = () => {
@@ -73,14 +74,9 @@ export const referenceRoutes = async (): Promise<StaticRoutes> => {
   process.once('exit', leaveNothing);
   let html: string;
   try {
-    await writeFile(join(directory, 'openapi.yaml'), yaml);
-    await renderReference(
-      join(directory, 'openapi.yaml'),
-      join(directory, 'index.html'),
-      '/docs',
-      rendering.signal,
-    );
-    html = await readFile(join(directory, 'index.html'), 'utf8');
+    await writeFile(source, yaml);
+    await renderReference(source, rendered, '/docs', rendering.signal);
+    html = await readFile(rendered, 'utf8');
   } catch (error) {
     html = fallbackPage(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
   } finally {
@@ -92,6 +88,6 @@ export const referenceRoutes = async (): Promise<StaticRoutes> => {
     '/docs': page,
     '/docs/*': page, // the page's own routes, so a reload of /docs/animals works
     '/openapi.yaml': { contentType: 'application/yaml', body: yaml },
-    '/openapi.json': { contentType: 'application/json', body: toJson(document) },
+    '/openapi.json': { contentType: 'application/json', body: `${JSON.stringify(document, null, 2)}\n` },
   };
 };

@@ -1,17 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writesData } from '#infra/constructs/pet-store-api';
 import { STAGE_DEFAULTS, STAGE_NAMES, type StageConfig } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { Operation } from '#shared/operations/operation';
 import { resourcePathsOf } from '#shared/operations/routes';
-import { withTableAfter } from '#tools/openapi/operations-table';
-
-/** docs/deploy.md, whose table of the throttle's bounds `npm run openapi` writes from the list. */
-export const DEPLOY_DOC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/deploy.md');
-
-export const THROTTLE_MARKER = '<!-- throttle: made by npm run openapi from OPERATIONS and the stages -->';
+import { generatedTable } from '#tools/openapi/operations-table';
 
 /** What a function invocation takes, for the concurrency estimate (BENCHMARKS.md's warm figures, rounded up). */
 const INVOCATION_MS = 25;
@@ -78,8 +70,8 @@ export const throttleTable = (operations: readonly Operation[]): string => {
   ].join('\n');
 };
 
-/** `text` (docs/deploy.md) with the table below its marker made from `operations`. */
-export const withThrottleTable = (text: string, operations: readonly Operation[]): string =>
-  withTableAfter(text, THROTTLE_MARKER, throttleTable(operations), 'docs/deploy.md');
-
-export const readDeployDoc = (): string => readFileSync(DEPLOY_DOC_PATH, 'utf8');
+export const THROTTLE_TABLE = generatedTable(
+  'docs/deploy.md',
+  '<!-- throttle: made by npm run openapi from OPERATIONS and the stages -->',
+  throttleTable,
+);

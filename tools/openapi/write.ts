@@ -1,20 +1,15 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { CONTRACTS } from '#functions/operations';
 import { buildDocument } from '#tools/openapi/build-document';
 import { OPENAPI_YAML_PATH, toYaml } from '#tools/openapi/document-file';
-import { INTERFACE_DOC_PATH, readInterfaceDoc, withOperationsTable } from '#tools/openapi/operations-table';
-import { DEPLOY_DOC_PATH, readDeployDoc, withThrottleTable } from '#tools/openapi/throttle-table';
+import { OPERATIONS_TABLE } from '#tools/openapi/operations-table';
+import { THROTTLE_TABLE } from '#tools/openapi/throttle-table';
 
-/**
- * `npm run openapi`: regenerates docs/openapi.yaml, docs/interface.md's table of operations and
- * docs/deploy.md's table of the throttle's bounds, from the code.
- */
-const document = await buildDocument();
-mkdirSync(dirname(OPENAPI_YAML_PATH), { recursive: true });
-writeFileSync(OPENAPI_YAML_PATH, toYaml(document));
+/** `npm run openapi`: docs/openapi.yaml and the tables of docs/interface.md and docs/deploy.md, from the code. */
+writeFileSync(OPENAPI_YAML_PATH, toYaml(buildDocument()));
 console.log(`Wrote ${relative(process.cwd(), OPENAPI_YAML_PATH)}`);
-writeFileSync(INTERFACE_DOC_PATH, withOperationsTable(readInterfaceDoc(), CONTRACTS));
-console.log(`Wrote the table of operations in ${relative(process.cwd(), INTERFACE_DOC_PATH)}`);
-writeFileSync(DEPLOY_DOC_PATH, withThrottleTable(readDeployDoc(), CONTRACTS));
-console.log(`Wrote the table of the throttle's bounds in ${relative(process.cwd(), DEPLOY_DOC_PATH)}`);
+for (const table of [OPERATIONS_TABLE, THROTTLE_TABLE]) {
+  writeFileSync(table.path, table.update(table.read(), CONTRACTS));
+  console.log(`Wrote the table below its marker in ${relative(process.cwd(), table.path)}`);
+}
