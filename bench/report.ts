@@ -2,14 +2,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { type BudgetResult, kib, ms, NOT_JUDGED } from './budgets';
+import { type BudgetResult, kib, LIMITS, ms, NOT_JUDGED } from './budgets';
 import type { BuiltBundle, BundlePair } from './bundles';
 import type { CapacityReport, RequestCost } from './capacity';
 import type { ChildNode } from './lambda-node';
 import type { ColdStartSeries, ColdStarts, WarmRow } from './latency';
 import type { PartitionLoad } from './partition-load';
 import type { BenchSettings } from './settings';
-import { COLD_START_LIMIT, SAME_BUNDLING_LIMIT } from './targets';
 
 export interface BenchReport {
   readonly date: string;
@@ -80,6 +79,7 @@ export const budgetSummary = (report: BenchReport): string => {
 export const renderReport = (report: BenchReport): string => {
   const { settings, coldStarts, capacity, partitionLoad: load } = report;
   const { peer, sourceMap: map } = coldStarts;
+  const { coldStart, sameBundling } = LIMITS;
   const node = report.childNode.version;
   const share = percent(load.hottest[0]?.share ?? 0);
   const deployed = coldStarts.rows.find((row) => row.name === map.name)?.service.total.p50 ?? Number.NaN;
@@ -94,7 +94,7 @@ export const renderReport = (report: BenchReport): string => {
     ].join('\n'),
     section(
       'Budgets',
-      `Cold start ≤ ${COLD_START_LIMIT.read}× its baseline's (a raw function as usually built and deployed) for a read, ${COLD_START_LIMIT.write}× for a write, ${COLD_START_LIMIT.authorizer}× for the authorizer; ≤ ${SAME_BUNDLING_LIMIT.read}×, ${SAME_BUNDLING_LIMIT.write}× and ${SAME_BUNDLING_LIMIT.authorizer}× against that baseline built as the stack builds the function (the project's own code, like for like); and its init below the peer's: each the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
+      `Cold start ≤ ${coldStart.read}× its baseline's (a raw function as usually built and deployed) for a read, ${coldStart.write}× for a write, ${coldStart.authorizer}× for the authorizer; ≤ ${sameBundling.read}×, ${sameBundling.write}× and ${sameBundling.authorizer}× against that baseline built as the stack builds the function (the project's own code, like for like); and its init below the peer's: each the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
       table(
         'Budget|Function|Measured|Value|Limit|Result',
         report.budgets.map(({ budget, subject, measured, unit, value, comparison, limit, verdict }) => [
