@@ -1,37 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { markdownTable } from 'markdown-table';
+import type { runBench } from './bench';
 import { type BudgetResult, kib, LIMITS, ms, NOT_JUDGED } from './budgets';
-import type { BuiltBundle, BundlePair } from './bundles';
-import type { CapacityReport, RequestCost } from './capacity';
-import type { ChildNode } from './lambda-node';
-import type { ColdStartSeries, ColdStarts, WarmRow } from './latency';
-import type { PartitionLoad } from './partition-load';
-import type { BenchSettings } from './settings';
+import type { RequestCost } from './capacity';
+import type { ColdStartSeries } from './latency';
 
-export interface BenchReport {
-  readonly date: string;
-  readonly durationSeconds: number;
-  readonly settings: BenchSettings;
-  readonly machine: string;
-  /** The Node of the parent (bundling, tables, capacity, the partition load), and of the children. */
-  readonly parentNode: string;
-  readonly childNode: ChildNode;
-  readonly bundles: readonly BundlePair[];
-  readonly peerBundle: BuiltBundle;
-  readonly coldStarts: ColdStarts;
-  readonly warm: readonly WarmRow[];
-  readonly capacity: CapacityReport;
-  readonly partitionLoad: PartitionLoad;
-  readonly budgets: readonly BudgetResult[];
-}
-
-export const describeMachine = (java: string, load: number): string => {
-  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const memory = (totalmem() / 1024 ** 3).toFixed(1);
-  return `${cpu}, ${cpus().length} cores, ${memory} GiB; ${process.platform} ${process.arch}; ${java}; load average ${load.toFixed(1)} as the run began`;
-};
+export type BenchReport = Awaited<ReturnType<typeof runBench>>;
 
 type Cell = string | number;
 
@@ -50,12 +25,8 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const perSecond = (value: number) => `${Math.floor(value).toLocaleString('en-US')}/s`;
 const split = (series: ColdStartSeries) =>
   `${series.load.p50.toFixed(1)} / ${series.firstInvoke.p50.toFixed(1)} ms`;
-const costCells = (cost: RequestCost): Cell[] => [
-  cu(cost.readUnits),
-  cu(cost.writeUnits),
-  cu(cost.calls),
-  cu(cost.itemsScanned),
-];
+const costCells = (cost: RequestCost): Cell[] =>
+  [cost.readUnits, cost.writeUnits, cost.calls, cost.itemsScanned].map(cu);
 
 const shown = (unit: BudgetResult['unit'], value: number, limit = false): string => {
   if (unit === '×') return limit ? `${value}×` : times(value, 3);
