@@ -78,7 +78,7 @@ export const measureCapacity = async (
     const at = pets;
     for (const target of ordered) {
       const invoke = target.invoker(config);
-      const restore = restorerOf(target.event, () => options.admin, options.names.pets);
+      const restore = restorerOf(target.event, options.admin, options.names.pets);
       const calls: MeteredCall[] = [];
       for (let index = 0; index < requests; index++) {
         const answer = await metered(invoke, (status) => status);

@@ -24,14 +24,7 @@ export interface MeteredCall {
 /** The user agent of the bench's own calls, which the meter leaves out. */
 export const SETUP_AGENT = 'bench-setup';
 
-export interface Meter {
-  readonly endpoint: string;
-  /** Every call since the last `take()`. */
-  take(): MeteredCall[];
-  close(): Promise<void>;
-}
-
-export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
+export const startMeter = async (dynamoDbEndpoint: string) => {
   const upstream = new URL(dynamoDbEndpoint);
   const agent = new Agent({ keepAlive: true });
   // By the SDK's invocation id: a retried call is recorded once, as its last attempt was answered.
@@ -86,6 +79,7 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
   if (!address || typeof address === 'string') throw new Error('The meter listens on no TCP port');
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
+    /** Every call since the last `take()`. */
     take: () => {
       const taken = [...calls.values()];
       calls = new Map();
@@ -98,3 +92,5 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
     },
   };
 };
+
+export type Meter = Awaited<ReturnType<typeof startMeter>>;

@@ -15,28 +15,6 @@ import { benchConfig, invoke, requestTo } from './targets';
  */
 const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
 
-export interface KeyLoad {
-  /** `<Table>: <value>` or `<Table>/<index>: <value>` */
-  readonly key: string;
-  readonly writeUnits: number;
-  readonly share: number;
-}
-
-export interface PartitionLoad {
-  /** `create-pet` */
-  readonly subject: string;
-  readonly creates: number;
-  /** Side by side, each with its own id blocks. */
-  readonly instances: number;
-  readonly writeUnits: number;
-  readonly writeUnitsPerCreate: number;
-  /** The five keys with the most write units, most first. */
-  readonly hottest: readonly KeyLoad[];
-  /** Distinct partition keys written. */
-  readonly keys: number;
-  readonly ceilingCreatesPerSecond: number;
-}
-
 const plainValue = (attribute: unknown): string =>
   attribute && typeof attribute === 'object' ? String(Object.values(attribute)[0]) : String(attribute);
 
@@ -78,7 +56,7 @@ export const measurePartitionLoad = async (options: {
   readonly names: TableNames;
   readonly instances: number;
   readonly createsPerInstance: number;
-}): Promise<PartitionLoad> => {
+}) => {
   const config = benchConfig(options.meter.endpoint, options.names);
   const contract = createPetFunction.operation;
   await Promise.all(
@@ -98,6 +76,7 @@ export const measurePartitionLoad = async (options: {
     byKey.set(key, (byKey.get(key) ?? 0) + units);
   }
   const writeUnits = [...byKey.values()].reduce((sum, units) => sum + units, 0);
+  // The five keys with the most write units, most first; a key is `<Table>: <value>` or `<Table>/<index>: <value>`.
   const hottest = [...byKey]
     .map(([key, units]) => ({ key, writeUnits: units, share: units / writeUnits }))
     .sort((a, b) => b.writeUnits - a.writeUnits || a.key.localeCompare(b.key))
@@ -106,13 +85,17 @@ export const measurePartitionLoad = async (options: {
   if (!top) throw new Error('The run wrote nothing');
   const creates = options.instances * options.createsPerInstance;
   return {
+    /** `create-pet` */
     subject: kebabName(createPetFunction.name),
     creates,
     instances: options.instances,
     writeUnits,
     writeUnitsPerCreate: writeUnits / creates,
     hottest,
+    /** Distinct partition keys written. */
     keys: byKey.size,
     ceilingCreatesPerSecond: PARTITION_WRITE_UNITS_PER_SECOND / (top.share * (writeUnits / creates)),
   };
 };
+
+export type PartitionLoad = Awaited<ReturnType<typeof measurePartitionLoad>>;
