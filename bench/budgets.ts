@@ -47,7 +47,7 @@ export interface BudgetResult {
   readonly verdict: 'PASS' | 'MISS' | typeof NOT_JUDGED;
 }
 
-export interface Measurements {
+interface Measurements {
   readonly mode: BenchMode;
   readonly targets: readonly BenchTarget[];
   readonly bundles: readonly BundlePair[];
