@@ -104,13 +104,8 @@ export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
   // Like for like: the project's code is what a bundle carries beyond its baseline built the same way.
   for (const { name, service, sameBundling } of run.bundles) {
     const sizes = `${kib(service.bytes)} / ${kib(sameBundling.bytes)}`;
-    judge(
-      'bundle size (baseline built the same way)',
-      name,
-      sizes,
-      service.bytes / sameBundling.bytes,
-      LIMITS.bundle,
-    );
+    const ratio = service.bytes / sameBundling.bytes;
+    judge('bundle size (baseline built the same way)', name, sizes, ratio, LIMITS.bundle);
   }
   for (const { name, service, baseline } of run.warm) {
     const p50s = `${service.p50.toFixed(2)} ms / ${baseline.p50.toFixed(2)} ms`;

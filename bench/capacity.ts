@@ -57,9 +57,10 @@ export const measureCapacity = async (
   const config = benchConfig(meter.endpoint, options.names);
   const children = { ...options.children, endpoint: meter.endpoint, names: options.names };
   const list = listPetsFunction.build(config);
-  const writes = (target: BenchTarget) => 'httpMethod' in target.event && target.event.httpMethod !== 'GET';
   // Reads first, writes last: every create adds a pet, and the reads see exactly `pets` of them.
-  const ordered = [...options.targets].sort((a, b) => Number(writes(a)) - Number(writes(b)));
+  const ordered = [...options.targets].sort(
+    (a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'),
+  );
   let pets = 0;
 
   /** `call` on a clean meter, and its calls; a 503 (a busy machine's deadline) is made again, twice at most. */
