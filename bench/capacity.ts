@@ -58,9 +58,8 @@ export const measureCapacity = async (
   const children = { ...options.children, endpoint: meter.endpoint, names: options.names };
   const list = listPetsFunction.build(config);
   // Reads first, writes last: every create adds a pet, and the reads see exactly `pets` of them.
-  const ordered = [...options.targets].sort(
-    (a, b) => Number(a.kind === 'write') - Number(b.kind === 'write'),
-  );
+  const writes = (target: BenchTarget) => Number(target.kind === 'write');
+  const ordered = [...options.targets].sort((a, b) => writes(a) - writes(b));
   let pets = 0;
 
   /** `call` on a clean meter, and its calls; a 503 (a busy machine's deadline) is made again, twice at most. */

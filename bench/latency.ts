@@ -12,7 +12,7 @@ const summarise = (sample: readonly number[]) => {
   return { n: sorted.length, p50: at(50), p90: at(90), p99: at(99) };
 };
 
-/** One round's cold starts of a bundle: load + first invocation (`totalMs`, the cold start), and the load alone. */
+/** A bundle's cold starts, one a round: load + first invocation (`totalMs`, the cold start), and the load alone. */
 const series = (results: readonly { loadMs: number; firstInvokeMs: number }[]) => {
   const totalMs = results.map((result) => result.loadMs + result.firstInvokeMs);
   const loadMs = results.map((result) => result.loadMs);
