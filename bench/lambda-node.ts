@@ -35,16 +35,7 @@ const majorOf = (version: string): number => Number(/^v?(\d+)\./.exec(version)?.
 const shown = (path: string): string =>
   relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path);
 
-/** The Node the children run on, and in `line` which and why. */
-export interface ChildNode {
-  readonly path: string;
-  /** e.g. `v24.21.0` */
-  readonly version: string;
-  readonly lambdaMajor: boolean;
-  readonly line: string;
-}
-
-const fallback = (reason: string): ChildNode => {
+const fallback = (reason: string) => {
   const lambdaMajor = majorOf(process.version) === LAMBDA_NODE_MAJOR;
   const fit = lambdaMajor
     ? `that is the Lambda's major (${LAMBDA_NODE_MAJOR}) all the same`
@@ -57,7 +48,8 @@ const fallback = (reason: string): ChildNode => {
   };
 };
 
-export const findLambdaNode = (where: Site = {}): ChildNode => {
+/** The Node the children run on (`version` as `v24.21.0`), and in `line` which one and why. */
+export const findLambdaNode = (where: Site = {}) => {
   const site = siteOf(where);
   if (!site.pinned) return fallback(`${shown(site.dir)} pins no Node binary for ${site.platform}`);
   if (!existsSync(site.binary)) {
