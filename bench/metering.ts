@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 
 /**
  * What DynamoDB charges, seen from outside the functions: a proxy in front of DynamoDB Local that
@@ -13,11 +14,7 @@ export interface MeteredCall {
   readonly input: Readonly<Record<string, unknown>>;
   /** DynamoDB's HTTP status: 400 for a refused call (a failed condition), which reports no capacity. */
   readonly status: number;
-  readonly consumed?: {
-    readonly CapacityUnits?: number;
-    readonly Table?: { readonly CapacityUnits?: number };
-    readonly GlobalSecondaryIndexes?: Readonly<Record<string, { readonly CapacityUnits?: number }>>;
-  };
+  readonly consumed?: ConsumedCapacity;
   readonly scanned: number;
 }
 

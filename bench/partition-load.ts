@@ -1,3 +1,5 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { createPetFunction } from '#functions/create-pet';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { ALL_TABLES, type TableDesign } from '#shared/adapters/dynamodb/table-design';
@@ -15,9 +17,6 @@ import { benchConfig, invoke, requestTo } from './targets';
  */
 const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
 
-const plainValue = (attribute: unknown): string =>
-  attribute && typeof attribute === 'object' ? String(Object.values(attribute)[0]) : String(attribute);
-
 /** The write units of one write, by the partition key each went to; fails on a write it cannot place. */
 const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [string, number][] => {
   if (!/^(PutItem|UpdateItem|DeleteItem)$/.test(call.command)) {
@@ -31,18 +30,15 @@ const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [
     throw new Error(`An UpdateItem of ${design.logicalName}, whose indexes it may move, is not modelled`);
   }
   const units = call.consumed?.Table?.CapacityUnits ?? 0;
-  const written = call.input.Item ?? call.input.Key;
-  const item: Record<string, unknown> = written && typeof written === 'object' ? { ...written } : {};
+  const item = unmarshall((call.input.Item ?? call.input.Key ?? {}) as Record<string, AttributeValue>);
   return [
-    [`${design.logicalName}: ${plainValue(item[design.partitionKey.name])}`, units],
+    [`${design.logicalName}: ${item[design.partitionKey.name]}`, units],
     ...design.indexes.flatMap((index): [string, number][] => {
       const indexUnits = call.consumed?.GlobalSecondaryIndexes?.[index.indexName]?.CapacityUnits ?? 0;
       const value = item[index.partitionKey.name];
       if (value === undefined && indexUnits > 0)
         throw new Error(`${index.indexName} written without its key`);
-      return value === undefined
-        ? []
-        : [[`${design.logicalName}/${index.indexName}: ${plainValue(value)}`, indexUnits]];
+      return value === undefined ? [] : [[`${design.logicalName}/${index.indexName}: ${value}`, indexUnits]];
     }),
   ];
 };
