@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { generateApiKey } from '#shared/auth/api-key';
@@ -8,61 +8,52 @@ import { evaluateBudgets } from './budgets';
 import { buildBundles } from './bundles';
 import { measureCapacity } from './capacity';
 import type { Children } from './children';
-import { type ChildNode, findLambdaNode } from './lambda-node';
+import { findLambdaNode } from './lambda-node';
 import { measureColdStarts, measureWarm } from './latency';
 import { startMeter } from './metering';
 import { measurePartitionLoad } from './partition-load';
-import { type BenchReport, describeMachine } from './report';
 import { type BenchMode, SETTINGS } from './settings';
 import { adminFor, createBenchTables, seedPets } from './tables';
 import { benchTargets } from './targets';
 
-export interface RunBenchOptions {
+/** The machine as the run begins; Java's line is the one naming its version (others echo JAVA_TOOL_OPTIONS). */
+const describeMachine = (): string => {
+  const { stdout, stderr } = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const java = `${stderr}${stdout}`.split('\n').find((line) => / version /.test(line));
+  const [load = 0] = loadavg();
+  const memory = `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`;
+  const cpu = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores`;
+  return `${cpu}, ${memory}; ${process.platform} ${process.arch}; ${java?.trim() ?? 'java: unknown'}; load average ${load.toFixed(1)} as the run began`;
+};
+
+/** One run, each measurement after the other so none disturbs another, unless no timing is judged (`overlap`). */
+export const runBench = async (options: {
   readonly mode: BenchMode;
   /** Each measurement makes tables of its own there. */
   readonly dynamoDbEndpoint: string;
   readonly workDir: string;
-  /** The Node the children run on. @default findLambdaNode() */
-  readonly childNode?: ChildNode;
-  readonly progress?: (line: string) => void;
-}
-
-/** `openjdk version "17…"`: the line of `java -version` that names it (others echo JAVA_TOOL_OPTIONS). */
-const javaVersion = () =>
-  new Promise<string>((done) => {
-    execFile('java', ['-version'], (_error, stdout, stderr) =>
-      done(
-        `${stderr}${stdout}`
-          .split('\n')
-          .find((line) => / version /.test(line))
-          ?.trim() ?? 'java: unknown',
-      ),
-    );
-  });
-
-/** One run, each measurement after the other so none disturbs another, unless no timing is judged (`overlap`). */
-export const runBench = async (options: RunBenchOptions): Promise<BenchReport> => {
+  readonly progress: (line: string) => void;
+}) => {
+  const { mode, dynamoDbEndpoint: endpoint, workDir, progress } = options;
   const started = performance.now();
-  const [loadAverage = 0] = loadavg();
-  const settings = SETTINGS[options.mode];
-  const progress = options.progress ?? (() => undefined);
-  mkdirSync(options.workDir, { recursive: true });
-  const childNode = options.childNode ?? findLambdaNode();
+  const machine = describeMachine();
+  const settings = SETTINGS[mode];
+  mkdirSync(workDir, { recursive: true });
+  const childNode = findLambdaNode();
   progress(childNode.line);
-  const java = javaVersion();
-  const admin = adminFor(options.dynamoDbEndpoint);
+  const admin = adminFor(endpoint);
   // Capacity, then the partition load: never at the same time, so they can share one meter.
-  const meter = await startMeter(options.dynamoDbEndpoint);
+  const meter = await startMeter(endpoint);
   try {
     const { key, record } = generateApiKey('bench');
     const targets = benchTargets(key);
     progress('building bundles with infra/bundling.ts');
-    const bundles = await buildBundles(join(options.workDir, 'bundles'), targets);
+    const bundles = await buildBundles(join(workDir, 'bundles'), targets);
     const children = (names: TableNames): Children => ({
       node: childNode.path,
       harness: bundles.harness,
-      workDir: options.workDir,
-      endpoint: options.dynamoDbEndpoint,
+      workDir,
+      endpoint,
       names,
     });
     const timings = async () => {
@@ -73,8 +64,7 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
     };
     const costs = async () => {
       const names = await createBenchTables(admin, 'bench-capacity', record);
-      const at = { admin, meter, names, targets, children: children(names), bundles };
-      return measureCapacity(at, settings);
+      return measureCapacity({ admin, meter, names, targets, children: children(names), bundles }, settings);
     };
 
     const overlapped = settings.overlap ? ([timings(), costs()] as const) : undefined;
@@ -96,11 +86,12 @@ export const runBench = async (options: RunBenchOptions): Promise<BenchReport> =
       date: new Date().toISOString(),
       durationSeconds: (performance.now() - started) / 1000,
       settings,
-      machine: describeMachine(await java, loadAverage),
+      machine,
+      /** The Node of the parent (bundling, tables, capacity, the partition load); `childNode`, the children's. */
       parentNode: process.version,
       childNode,
       peerBundle: bundles.peer,
-      budgets: evaluateBudgets({ mode: options.mode, ...measured }),
+      budgets: evaluateBudgets({ mode, ...measured }),
     };
   } finally {
     admin.client.destroy();

@@ -10,46 +10,9 @@ import type { BenchSettings } from './settings';
 import { type Admin, restorerOf, seedPets } from './tables';
 import { type BenchTarget, benchConfig, requestTo } from './targets';
 
-export interface RequestCost {
-  readonly readUnits: number;
-  /** Read units with every Query and Scan at 0.5 at least, as DynamoDB bills them (Local reports 0 for none found). */
-  readonly billedReadUnits: number;
-  readonly writeUnits: number;
-  readonly calls: number;
-  /** Items a Query or Scan read (`ScannedCount`): what a listing's cost follows. */
-  readonly itemsScanned: number;
-}
-
-export interface CapacityRow {
-  readonly name: string;
-  /** When the row began (a create adds its own). */
-  readonly pets: number;
-  readonly service: RequestCost;
-  readonly baseline: RequestCost;
-}
-
-/** A walk of the listing following `Link` from its first page to its last, 20 a page. */
-export interface WalkCost {
-  readonly query: '' | '?status=available';
-  readonly pets: number;
-  readonly listed: number;
-  readonly pages: number;
-  /** Billed read units. */
-  readonly firstPage: number;
-  readonly billedReadUnits: { readonly mean: number; readonly max: number };
-  readonly calls: { readonly mean: number; readonly max: number };
-}
-
-export interface CapacityReport {
-  /** `list-pets` */
-  readonly listing: string;
-  readonly rows: readonly CapacityRow[];
-  readonly walks: readonly WalkCost[];
-}
-
 const READS = /^(GetItem|Query|Scan)$/;
 
-export const costOf = (calls: readonly MeteredCall[], requests: number): RequestCost => {
+export const costOf = (calls: readonly MeteredCall[], requests: number) => {
   const sum = (pick: (call: MeteredCall, units: number) => number) =>
     calls.reduce((total, call) => {
       // A refused call (the retry of a write applied after all) reports none; an answered one must.
@@ -60,11 +23,13 @@ export const costOf = (calls: readonly MeteredCall[], requests: number): Request
   const read = (call: MeteredCall) => READS.test(call.command);
   return {
     readUnits: sum((call, units) => (read(call) ? units : 0)),
+    /** With every Query and Scan at 0.5 at least, as DynamoDB bills them (Local reports 0 for none found). */
     billedReadUnits: sum((call, units) =>
       !read(call) ? 0 : call.command === 'GetItem' ? units : Math.max(0.5, units),
     ),
     writeUnits: sum((call, units) => (read(call) ? 0 : units)),
     calls: calls.length / requests,
+    /** Items a Query or Scan read (`ScannedCount`): what a listing's cost follows. */
     itemsScanned: sum((call) => call.scanned),
   };
 };
@@ -74,29 +39,27 @@ const spread = (values: readonly number[]) => ({
   max: Math.max(0, ...values),
 });
 
-export interface CapacityOptions {
-  readonly admin: Admin;
-  readonly meter: Meter;
-  /** Fresh tables. */
-  readonly names: TableNames;
-  readonly targets: readonly BenchTarget[];
-  readonly children: Children;
-  readonly bundles: BuiltBundles;
-}
-
 /** DynamoDB cost per request of every function and its baseline at two table sizes, and of whole walks. */
 export const measureCapacity = async (
-  options: CapacityOptions,
+  options: {
+    readonly admin: Admin;
+    readonly meter: Meter;
+    /** Fresh tables. */
+    readonly names: TableNames;
+    readonly targets: readonly BenchTarget[];
+    readonly children: Children;
+    readonly bundles: BuiltBundles;
+  },
   settings: Pick<BenchSettings, 'smallTable' | 'largeTable' | 'capacityRequests'>,
-): Promise<CapacityReport> => {
+) => {
   const { meter } = options;
   const requests = settings.capacityRequests;
   const config = benchConfig(meter.endpoint, options.names);
   const children = { ...options.children, endpoint: meter.endpoint, names: options.names };
   const list = listPetsFunction.build(config);
-  const writes = (target: BenchTarget) => 'httpMethod' in target.event && target.event.httpMethod !== 'GET';
   // Reads first, writes last: every create adds a pet, and the reads see exactly `pets` of them.
-  const ordered = [...options.targets].sort((a, b) => Number(writes(a)) - Number(writes(b)));
+  const writes = (target: BenchTarget) => Number(target.kind === 'write');
+  const ordered = [...options.targets].sort((a, b) => writes(a) - writes(b));
   let pets = 0;
 
   /** `call` on a clean meter, and its calls; a 503 (a busy machine's deadline) is made again, twice at most. */
@@ -110,12 +73,12 @@ export const measureCapacity = async (
   };
 
   /** Built afresh: a first create leases a block of ids, as its baseline's does. */
-  const measureAt = async (): Promise<CapacityRow[]> => {
-    const rows: CapacityRow[] = [];
+  const measureAt = async () => {
+    const rows: { name: string; pets: number; service: RequestCost; baseline: RequestCost }[] = [];
     const at = pets;
     for (const target of ordered) {
       const invoke = target.invoker(config);
-      const restore = restorerOf(target.event, () => options.admin, options.names.pets);
+      const restore = restorerOf(target.event, options.admin, options.names.pets);
       const calls: MeteredCall[] = [];
       for (let index = 0; index < requests; index++) {
         const answer = await metered(invoke, (status) => status);
@@ -135,8 +98,8 @@ export const measureCapacity = async (
     return rows;
   };
 
-  /** Every page of a walk, each metered on its own. */
-  const walk = async (query: WalkCost['query']): Promise<WalkCost> => {
+  /** A walk of the listing following `Link` from its first page to its last, 20 a page, each metered on its own. */
+  const walk = async (query: '' | '?status=available') => {
     const costs: RequestCost[] = [];
     let listed = 0;
     let cursor: string | null = null;
@@ -160,6 +123,7 @@ export const measureCapacity = async (
       pets,
       listed,
       pages: costs.length,
+      /** Billed read units. */
       firstPage: costs[0]?.billedReadUnits ?? 0,
       billedReadUnits: spread(costs.map((page) => page.billedReadUnits)),
       calls: spread(costs.map((page) => page.calls)),
@@ -176,8 +140,13 @@ export const measureCapacity = async (
   const largeWalks = [await walk(''), await walk('?status=available')];
   const large = await measureAt();
   return {
+    /** `list-pets` */
     listing: kebabName(listPetsFunction.name),
+    /** `pets`: when the row began (a create adds its own). */
     rows: [...small, ...large],
     walks: [...smallWalks, ...largeWalks],
   };
 };
+
+export type RequestCost = ReturnType<typeof costOf>;
+export type CapacityReport = Awaited<ReturnType<typeof measureCapacity>>;

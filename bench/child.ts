@@ -25,7 +25,7 @@ for (const bundle of bundles) {
 
 // Loaded after the imports are timed, and only for a removal: the SDK weighs on no bundle's init.
 const subject = removesItsPet(event)
-  ? await import('./tables').then(({ freshSubjectInChild }) => freshSubjectInChild(event))
+  ? await import('./tables').then(({ freshSubjectInChild }) => freshSubjectInChild())
   : async () => {};
 const samples = handlers.map((): number[] => []);
 const statuses = handlers.map(() => new Set<number>());

@@ -13,13 +13,6 @@ export interface Children {
   readonly names: TableNames;
 }
 
-/** One cold start: import of the bundle, then its first invocation (ms). */
-export interface ColdStart {
-  readonly loadMs: number;
-  readonly firstInvokeMs: number;
-  readonly totalMs: number;
-}
-
 /** Runs the harness on `bundles` (logs discarded): each import's time, then `iterations` timed invocations after `warmup`. */
 export const runChild = async (
   children: Children,
@@ -63,15 +56,4 @@ export const runChild = async (
   } finally {
     rmSync(resultPath, { force: true });
   }
-};
-
-export const coldStart = async (
-  children: Children,
-  target: ChildTarget,
-  bundle: string,
-  env?: Record<string, string>,
-): Promise<ColdStart> => {
-  const { loads, samples } = await runChild(children, target, [bundle], env ? { env } : {});
-  const [loadMs = Number.NaN, firstInvokeMs = Number.NaN] = [loads[0], samples[0]?.[0]];
-  return { loadMs, firstInvokeMs, totalMs: loadMs + firstInvokeMs };
 };

@@ -38,22 +38,18 @@ export const freshRequest = <E>(stored: E): E => {
   return event;
 };
 
+type Request = { httpMethod?: string; pathParameters?: Record<string, string> | null };
+
 /**
- * Whether a request changes or removes the pet it names (a write to `/pets/{petId}`: PATCH,
- * DELETE, any such operation the list gains): each must find its pet as seeded to measure a
- * whole change, so the bench puts it back, or gives it one of its own.
+ * Whether a request changes or removes the pet it names (a write to `/pets/{petId}`): each must
+ * find its pet as seeded, so the bench puts it back after each (bench/tables.ts), or in a child
+ * gives each removal a pet of its own (a change there would leave its pet behind, in the listings
+ * the bench walks after).
  */
 export const changesItsPet = (event: unknown): boolean => {
-  const { httpMethod = 'GET', pathParameters } = event as {
-    httpMethod?: string;
-    pathParameters?: Record<string, string> | null;
-  };
+  const { httpMethod = 'GET', pathParameters } = event as Request;
   return !['GET', 'HEAD', 'OPTIONS', 'POST'].includes(httpMethod) && pathParameters?.petId !== undefined;
 };
 
-/**
- * Whether a request removes the pet it names: in a child, each gets a pet of its own, which it
- * removes (a change there would leave its pet behind, in the listings the bench walks after).
- */
 export const removesItsPet = (event: unknown): boolean =>
-  changesItsPet(event) && (event as { httpMethod?: string }).httpMethod === 'DELETE';
+  changesItsPet(event) && (event as Request).httpMethod === 'DELETE';

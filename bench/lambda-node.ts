@@ -12,32 +12,18 @@ import { PROJECT_ROOT } from '#infra/project-root';
 
 export const LAMBDA_NODE_MAJOR = Number(/^node(\d+)$/.exec(NODE_TARGET)?.[1]);
 
-export interface ChildNode {
-  readonly path: string;
-  /** e.g. `v24.21.0` */
-  readonly version: string;
-  readonly lambdaMajor: boolean;
-  /** Which Node the children use and why, in one line. */
-  readonly line: string;
-}
-
-export interface LambdaNodeSite {
-  readonly dir?: string;
-  readonly platform?: string;
-  readonly arch?: string;
-}
-
+type Site = { readonly dir?: string; readonly platform?: string; readonly arch?: string };
 type PackageJson = { version?: string; packages?: Record<string, { version?: string }> } | undefined;
 const readJson = (file: string): PackageJson =>
   existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 
-const siteOf = ({ dir = join(PROJECT_ROOT, 'bench', 'lambda-node'), ...site }: LambdaNodeSite = {}) => {
-  const platform = `${site.platform ?? process.platform} ${site.arch ?? process.arch}`;
-  const name = `node-${platform.replace(' ', '-')}`;
+const siteOf = ({ dir = join(PROJECT_ROOT, 'bench', 'lambda-node'), ...site }: Site) => {
+  const [platform, arch] = [site.platform ?? process.platform, site.arch ?? process.arch];
+  const name = `node-${platform}-${arch}`;
   const packageDir = join(dir, 'node_modules', name);
   return {
     dir,
-    platform,
+    platform: `${platform} ${arch}`,
     name,
     binary: join(packageDir, 'bin', 'node'),
     pinned: readJson(join(dir, 'package-lock.json'))?.packages?.[`node_modules/${name}`]?.version,
@@ -49,7 +35,7 @@ const majorOf = (version: string): number => Number(/^v?(\d+)\./.exec(version)?.
 const shown = (path: string): string =>
   relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path);
 
-const fallback = (reason: string): ChildNode => {
+const fallback = (reason: string) => {
   const lambdaMajor = majorOf(process.version) === LAMBDA_NODE_MAJOR;
   const fit = lambdaMajor
     ? `that is the Lambda's major (${LAMBDA_NODE_MAJOR}) all the same`
@@ -62,7 +48,8 @@ const fallback = (reason: string): ChildNode => {
   };
 };
 
-export const findLambdaNode = (where?: LambdaNodeSite): ChildNode => {
+/** The Node the children run on (`version` as `v24.21.0`), and in `line` which one and why. */
+export const findLambdaNode = (where: Site = {}) => {
   const site = siteOf(where);
   if (!site.pinned) return fallback(`${shown(site.dir)} pins no Node binary for ${site.platform}`);
   if (!existsSync(site.binary)) {
@@ -81,7 +68,7 @@ export const findLambdaNode = (where?: LambdaNodeSite): ChildNode => {
 
 /** Installs the pinned binary into bench/lambda-node (about 5 s, once); returns what went wrong, if anything. */
 export const installLambdaNode = (progress: (line: string) => void): string | undefined => {
-  const site = siteOf();
+  const site = siteOf({});
   if (!site.pinned || site.installed() === site.pinned) return undefined;
   progress(`installing ${site.name}@${site.pinned} into bench/lambda-node (npm ci there, once)`);
   // npm's own CLI when run through `npm run`, so the same npm installs it; else npm on PATH.

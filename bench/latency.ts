@@ -1,76 +1,36 @@
 import { statSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { type BuiltBundles, pairOf } from './bundles';
-import { type Children, type ColdStart, coldStart, runChild } from './children';
+import { type Children, runChild } from './children';
 import type { BenchSettings } from './settings';
 import { type BenchTarget, type ChildTarget, PEER } from './targets';
 
-/** Summary of a sample (ms, or ratios): nearest-rank percentiles. */
-export interface Summary {
-  readonly n: number;
-  readonly p50: number;
-  readonly p90: number;
-  readonly p99: number;
-}
-
-export const summarise = (sample: readonly number[]): Summary => {
+/** Nearest-rank percentiles of a sample (ms, or ratios). */
+const summarise = (sample: readonly number[]) => {
   const sorted = [...sample].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1] ?? Number.NaN;
   return { n: sorted.length, p50: at(50), p90: at(90), p99: at(99) };
 };
 
-export interface ColdStartSeries {
-  /** Load + first invocation, per round (ms): the cold start; and the load alone. */
-  readonly totalMs: readonly number[];
-  readonly loadMs: readonly number[];
-  readonly total: Summary;
-  readonly load: Summary;
-  readonly firstInvoke: Summary;
-}
+/** A bundle's cold starts, one a round: load + first invocation (`totalMs`, the cold start), and the load alone. */
+const series = (results: readonly { loadMs: number; firstInvokeMs: number }[]) => {
+  const totalMs = results.map((result) => result.loadMs + result.firstInvokeMs);
+  const loadMs = results.map((result) => result.loadMs);
+  const firstInvoke = summarise(results.map((result) => result.firstInvokeMs));
+  return { totalMs, loadMs, total: summarise(totalMs), load: summarise(loadMs), firstInvoke };
+};
+export type ColdStartSeries = ReturnType<typeof series>;
 
-export interface ColdStartRow {
-  readonly name: string;
-  readonly service: ColdStartSeries;
-  /** Its baseline, as a raw function is usually deployed: no runtime source maps, no map. */
-  readonly baseline: ColdStartSeries;
-  /** Its baseline built as the stack builds the service: what the project's own code costs, like for like. */
-  readonly sameBundling: ColdStartSeries;
-  /** Service ÷ baseline within each round (the two ran back to back): what the budget reads. */
-  readonly ratioPerRound: Summary;
-  /** Service ÷ the baseline built the same way, within each round. */
-  readonly sameBundlingRatioPerRound: Summary;
-  /** Service ÷ the peer within each round, of the import alone (Lambda's Init Duration): their calls differ. */
-  readonly peerRatioPerRound: Summary;
-}
-
-export interface ColdStarts {
-  readonly rows: readonly ColdStartRow[];
-  /** The peer: middy and Powertools as usually written, deployed as usual (bench/peer.ts). */
-  readonly peer: ColdStartSeries;
-  /** What a source map read at run time costs: the first function with `--enable-source-maps`. */
-  readonly sourceMap: {
-    readonly name: string;
-    readonly mapBytes: number;
-    readonly series: ColdStartSeries;
-    /** With the map ÷ as deployed, within each round. */
-    readonly ratioPerRound: Summary;
-  };
-}
-
-const series = (results: readonly ColdStart[]): ColdStartSeries => ({
-  totalMs: results.map((result) => result.totalMs),
-  loadMs: results.map((result) => result.loadMs),
-  total: summarise(results.map((result) => result.totalMs)),
-  load: summarise(results.map((result) => result.loadMs)),
-  firstInvoke: summarise(results.map((result) => result.firstInvokeMs)),
-});
-
-const perRound = (a: ColdStartSeries, b: ColdStartSeries, part: 'totalMs' | 'loadMs' = 'totalMs'): Summary =>
+/** `a ÷ b` within each round (the two ran back to back), of the cold start or of the load alone. */
+const perRound = (a: ColdStartSeries, b: ColdStartSeries, part: 'totalMs' | 'loadMs' = 'totalMs') =>
   summarise(a[part].map((value, round) => value / (b[part][round] ?? Number.NaN)));
+
+/** A function as deployed; its baseline as a raw function is usually deployed, and as the stack builds the function. */
+const BUILDS = ['service', 'baseline', 'sameBundling'] as const;
 
 /**
  * Cold starts, each a fresh process that imports one bundle and answers one event. A round runs
- * every function, its baseline (as usually built, and as the stack builds), the peer, and the first function with its source map read at run
+ * every build of every function, the peer, and the first function with its source map read at run
  * time, in an order that alternates between rounds, so that drift hits all alike.
  */
 export const measureColdStarts = async (
@@ -79,74 +39,67 @@ export const measureColdStarts = async (
   targets: readonly BenchTarget[],
   settings: BenchSettings,
   progress: (line: string) => void,
-): Promise<ColdStarts> => {
+) => {
   const [first] = targets;
   if (!first) throw new Error('No function to time');
+  const firstBundle = pairOf(bundles, first.name).service.file;
   const runs: { key: string; target: ChildTarget; bundle: string; env?: Record<string, string> }[] = [
-    ...targets.flatMap((target) => [
-      { key: `${target.name}/service`, target, bundle: pairOf(bundles, target.name).service.file },
-      { key: `${target.name}/baseline`, target, bundle: pairOf(bundles, target.name).baseline.file },
-      {
-        key: `${target.name}/same-bundling`,
+    ...targets.flatMap((target) =>
+      BUILDS.map((build) => ({
+        key: `${target.name}/${build}`,
         target,
-        bundle: pairOf(bundles, target.name).sameBundling.file,
-      },
-    ]),
+        bundle: pairOf(bundles, target.name)[build].file,
+      })),
+    ),
     { key: 'peer', target: PEER, bundle: bundles.peer.file },
-    {
-      key: 'source map',
-      target: first,
-      bundle: pairOf(bundles, first.name).service.file,
-      env: { NODE_OPTIONS: '--enable-source-maps' },
-    },
+    { key: 'source map', target: first, bundle: firstBundle, env: { NODE_OPTIONS: '--enable-source-maps' } },
   ];
-  const results = new Map<string, ColdStart[]>();
+  const results = new Map(runs.map((run) => [run.key, [] as { loadMs: number; firstInvokeMs: number }[]]));
   const limit = pLimit(settings.childConcurrency);
   for (let round = settings.coldWarmupRound ? 0 : 1; round <= settings.coldRuns; round++) {
     const order = round % 2 === 0 ? runs : [...runs].reverse();
-    const measured = await Promise.all(
-      order.map((run) => limit(() => coldStart(children, run.target, run.bundle, run.env))),
-    );
-    if (round === 0) continue;
-    order.forEach((run, index) => {
-      const result = measured[index];
-      if (result) results.set(run.key, [...(results.get(run.key) ?? []), result]);
-    });
-    progress(`cold start: round ${round}/${settings.coldRuns}`);
+    const coldStart = async ({ key, target, bundle, env = {} }: (typeof runs)[number]) => {
+      const { loads, samples } = await runChild(children, target, [bundle], { env });
+      if (round > 0)
+        results
+          .get(key)
+          ?.push({ loadMs: loads[0] ?? Number.NaN, firstInvokeMs: samples[0]?.[0] ?? Number.NaN });
+    };
+    await Promise.all(order.map((run) => limit(() => coldStart(run))));
+    if (round > 0) progress(`cold start: round ${round}/${settings.coldRuns}`);
   }
   const of = (key: string) => series(results.get(key) ?? []);
   const peer = of('peer');
   return {
-    rows: targets.map((target) => {
-      const service = of(`${target.name}/service`);
-      const baseline = of(`${target.name}/baseline`);
-      const sameBundling = of(`${target.name}/same-bundling`);
-      const ratioPerRound = perRound(service, baseline);
+    rows: targets.map(({ name }) => {
+      const [service, baseline, sameBundling] = [
+        of(`${name}/service`),
+        of(`${name}/baseline`),
+        of(`${name}/sameBundling`),
+      ];
       return {
-        name: target.name,
+        name,
         service,
         baseline,
         sameBundling,
-        ratioPerRound,
+        ratioPerRound: perRound(service, baseline),
         sameBundlingRatioPerRound: perRound(service, sameBundling),
+        /** Of the import alone (Lambda's Init Duration): their calls differ. */
         peerRatioPerRound: perRound(service, peer, 'loadMs'),
       };
     }),
+    /** The peer: middy and Powertools as usually written, deployed as usual (bench/peer.ts). */
     peer,
+    /** What a source map read at run time costs: the first function with `--enable-source-maps`, against it as deployed. */
     sourceMap: {
       name: first.name,
-      mapBytes: statSync(`${pairOf(bundles, first.name).service.file}.map`).size,
+      mapBytes: statSync(`${firstBundle}.map`).size,
       series: of('source map'),
       ratioPerRound: perRound(of('source map'), of(`${first.name}/service`)),
     },
   };
 };
-
-export interface WarmRow {
-  readonly name: string;
-  readonly service: Summary;
-  readonly baseline: Summary;
-}
+export type ColdStarts = Awaited<ReturnType<typeof measureColdStarts>>;
 
 /** Warm invocations: per function (not variants), one process invoking its bundle and its baseline in turn. */
 export const measureWarm = async (
@@ -155,7 +108,7 @@ export const measureWarm = async (
   targets: readonly BenchTarget[],
   settings: BenchSettings,
   progress: (line: string) => void,
-): Promise<WarmRow[]> => {
+) => {
   const limit = pLimit(settings.childConcurrency);
   const own = targets.filter((target) => !target.variantOf);
   return Promise.all(
@@ -173,3 +126,4 @@ export const measureWarm = async (
     ),
   );
 };
+export type WarmRow = Awaited<ReturnType<typeof measureWarm>>[number];

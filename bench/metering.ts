@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 
 /**
  * What DynamoDB charges, seen from outside the functions: a proxy in front of DynamoDB Local that
@@ -13,25 +14,14 @@ export interface MeteredCall {
   readonly input: Readonly<Record<string, unknown>>;
   /** DynamoDB's HTTP status: 400 for a refused call (a failed condition), which reports no capacity. */
   readonly status: number;
-  readonly consumed?: {
-    readonly CapacityUnits?: number;
-    readonly Table?: { readonly CapacityUnits?: number };
-    readonly GlobalSecondaryIndexes?: Readonly<Record<string, { readonly CapacityUnits?: number }>>;
-  };
+  readonly consumed?: ConsumedCapacity;
   readonly scanned: number;
 }
 
 /** The user agent of the bench's own calls, which the meter leaves out. */
 export const SETUP_AGENT = 'bench-setup';
 
-export interface Meter {
-  readonly endpoint: string;
-  /** Every call since the last `take()`. */
-  take(): MeteredCall[];
-  close(): Promise<void>;
-}
-
-export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
+export const startMeter = async (dynamoDbEndpoint: string) => {
   const upstream = new URL(dynamoDbEndpoint);
   const agent = new Agent({ keepAlive: true });
   // By the SDK's invocation id: a retried call is recorded once, as its last attempt was answered.
@@ -86,6 +76,7 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
   if (!address || typeof address === 'string') throw new Error('The meter listens on no TCP port');
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
+    /** Every call since the last `take()`. */
     take: () => {
       const taken = [...calls.values()];
       calls = new Map();
@@ -98,3 +89,5 @@ export const startMeter = async (dynamoDbEndpoint: string): Promise<Meter> => {
     },
   };
 };
+
+export type Meter = Awaited<ReturnType<typeof startMeter>>;

@@ -1,3 +1,5 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { createPetFunction } from '#functions/create-pet';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
 import { ALL_TABLES, type TableDesign } from '#shared/adapters/dynamodb/table-design';
@@ -15,31 +17,6 @@ import { benchConfig, invoke, requestTo } from './targets';
  */
 const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
 
-export interface KeyLoad {
-  /** `<Table>: <value>` or `<Table>/<index>: <value>` */
-  readonly key: string;
-  readonly writeUnits: number;
-  readonly share: number;
-}
-
-export interface PartitionLoad {
-  /** `create-pet` */
-  readonly subject: string;
-  readonly creates: number;
-  /** Side by side, each with its own id blocks. */
-  readonly instances: number;
-  readonly writeUnits: number;
-  readonly writeUnitsPerCreate: number;
-  /** The five keys with the most write units, most first. */
-  readonly hottest: readonly KeyLoad[];
-  /** Distinct partition keys written. */
-  readonly keys: number;
-  readonly ceilingCreatesPerSecond: number;
-}
-
-const plainValue = (attribute: unknown): string =>
-  attribute && typeof attribute === 'object' ? String(Object.values(attribute)[0]) : String(attribute);
-
 /** The write units of one write, by the partition key each went to; fails on a write it cannot place. */
 const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [string, number][] => {
   if (!/^(PutItem|UpdateItem|DeleteItem)$/.test(call.command)) {
@@ -53,18 +30,15 @@ const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [
     throw new Error(`An UpdateItem of ${design.logicalName}, whose indexes it may move, is not modelled`);
   }
   const units = call.consumed?.Table?.CapacityUnits ?? 0;
-  const written = call.input.Item ?? call.input.Key;
-  const item: Record<string, unknown> = written && typeof written === 'object' ? { ...written } : {};
+  const item = unmarshall((call.input.Item ?? call.input.Key ?? {}) as Record<string, AttributeValue>);
   return [
-    [`${design.logicalName}: ${plainValue(item[design.partitionKey.name])}`, units],
+    [`${design.logicalName}: ${item[design.partitionKey.name]}`, units],
     ...design.indexes.flatMap((index): [string, number][] => {
       const indexUnits = call.consumed?.GlobalSecondaryIndexes?.[index.indexName]?.CapacityUnits ?? 0;
       const value = item[index.partitionKey.name];
       if (value === undefined && indexUnits > 0)
         throw new Error(`${index.indexName} written without its key`);
-      return value === undefined
-        ? []
-        : [[`${design.logicalName}/${index.indexName}: ${plainValue(value)}`, indexUnits]];
+      return value === undefined ? [] : [[`${design.logicalName}/${index.indexName}: ${value}`, indexUnits]];
     }),
   ];
 };
@@ -78,7 +52,7 @@ export const measurePartitionLoad = async (options: {
   readonly names: TableNames;
   readonly instances: number;
   readonly createsPerInstance: number;
-}): Promise<PartitionLoad> => {
+}) => {
   const config = benchConfig(options.meter.endpoint, options.names);
   const contract = createPetFunction.operation;
   await Promise.all(
@@ -98,6 +72,7 @@ export const measurePartitionLoad = async (options: {
     byKey.set(key, (byKey.get(key) ?? 0) + units);
   }
   const writeUnits = [...byKey.values()].reduce((sum, units) => sum + units, 0);
+  // The five keys with the most write units, most first; a key is `<Table>: <value>` or `<Table>/<index>: <value>`.
   const hottest = [...byKey]
     .map(([key, units]) => ({ key, writeUnits: units, share: units / writeUnits }))
     .sort((a, b) => b.writeUnits - a.writeUnits || a.key.localeCompare(b.key))
@@ -106,13 +81,17 @@ export const measurePartitionLoad = async (options: {
   if (!top) throw new Error('The run wrote nothing');
   const creates = options.instances * options.createsPerInstance;
   return {
+    /** `create-pet` */
     subject: kebabName(createPetFunction.name),
     creates,
     instances: options.instances,
     writeUnits,
     writeUnitsPerCreate: writeUnits / creates,
     hottest,
+    /** Distinct partition keys written. */
     keys: byKey.size,
     ceilingCreatesPerSecond: PARTITION_WRITE_UNITS_PER_SECOND / (top.share * (writeUnits / creates)),
   };
 };
+
+export type PartitionLoad = Awaited<ReturnType<typeof measurePartitionLoad>>;

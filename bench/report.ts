@@ -1,38 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { markdownTable } from 'markdown-table';
-import { type BudgetResult, kib, ms, NOT_JUDGED } from './budgets';
-import type { BuiltBundle, BundlePair } from './bundles';
-import type { CapacityReport, RequestCost } from './capacity';
-import type { ChildNode } from './lambda-node';
-import type { ColdStartSeries, ColdStarts, WarmRow } from './latency';
-import type { PartitionLoad } from './partition-load';
-import type { BenchSettings } from './settings';
-import { COLD_START_LIMIT, SAME_BUNDLING_LIMIT } from './targets';
+import type { runBench } from './bench';
+import { type BudgetResult, kib, LIMITS, ms, NOT_JUDGED } from './budgets';
+import type { RequestCost } from './capacity';
+import type { ColdStartSeries } from './latency';
 
-export interface BenchReport {
-  readonly date: string;
-  readonly durationSeconds: number;
-  readonly settings: BenchSettings;
-  readonly machine: string;
-  /** The Node of the parent (bundling, tables, capacity, the partition load), and of the children. */
-  readonly parentNode: string;
-  readonly childNode: ChildNode;
-  readonly bundles: readonly BundlePair[];
-  readonly peerBundle: BuiltBundle;
-  readonly coldStarts: ColdStarts;
-  readonly warm: readonly WarmRow[];
-  readonly capacity: CapacityReport;
-  readonly partitionLoad: PartitionLoad;
-  readonly budgets: readonly BudgetResult[];
-}
-
-export const describeMachine = (java: string, load: number): string => {
-  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const memory = (totalmem() / 1024 ** 3).toFixed(1);
-  return `${cpu}, ${cpus().length} cores, ${memory} GiB; ${process.platform} ${process.arch}; ${java}; load average ${load.toFixed(1)} as the run began`;
-};
+export type BenchReport = Awaited<ReturnType<typeof runBench>>;
 
 type Cell = string | number;
 
@@ -51,12 +24,8 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const perSecond = (value: number) => `${Math.floor(value).toLocaleString('en-US')}/s`;
 const split = (series: ColdStartSeries) =>
   `${series.load.p50.toFixed(1)} / ${series.firstInvoke.p50.toFixed(1)} ms`;
-const costCells = (cost: RequestCost): Cell[] => [
-  cu(cost.readUnits),
-  cu(cost.writeUnits),
-  cu(cost.calls),
-  cu(cost.itemsScanned),
-];
+const costCells = (cost: RequestCost): Cell[] =>
+  [cost.readUnits, cost.writeUnits, cost.calls, cost.itemsScanned].map(cu);
 
 const shown = (unit: BudgetResult['unit'], value: number, limit = false): string => {
   if (unit === '×') return limit ? `${value}×` : times(value, 3);
@@ -80,6 +49,7 @@ export const budgetSummary = (report: BenchReport): string => {
 export const renderReport = (report: BenchReport): string => {
   const { settings, coldStarts, capacity, partitionLoad: load } = report;
   const { peer, sourceMap: map } = coldStarts;
+  const { coldStart, sameBundling } = LIMITS;
   const node = report.childNode.version;
   const share = percent(load.hottest[0]?.share ?? 0);
   const deployed = coldStarts.rows.find((row) => row.name === map.name)?.service.total.p50 ?? Number.NaN;
@@ -94,7 +64,7 @@ export const renderReport = (report: BenchReport): string => {
     ].join('\n'),
     section(
       'Budgets',
-      `Cold start ≤ ${COLD_START_LIMIT.read}× its baseline's (a raw function as usually built and deployed) for a read, ${COLD_START_LIMIT.write}× for a write, ${COLD_START_LIMIT.authorizer}× for the authorizer; ≤ ${SAME_BUNDLING_LIMIT.read}×, ${SAME_BUNDLING_LIMIT.write}× and ${SAME_BUNDLING_LIMIT.authorizer}× against that baseline built as the stack builds the function (the project's own code, like for like); and its init below the peer's: each the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
+      `Cold start ≤ ${coldStart.read}× its baseline's (a raw function as usually built and deployed) for a read, ${coldStart.write}× for a write, ${coldStart.authorizer}× for the authorizer; ≤ ${sameBundling.read}×, ${sameBundling.write}× and ${sameBundling.authorizer}× against that baseline built as the stack builds the function (the project's own code, like for like); and its init below the peer's: each the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
       table(
         'Budget|Function|Measured|Value|Limit|Result',
         report.budgets.map(({ budget, subject, measured, unit, value, comparison, limit, verdict }) => [
@@ -114,12 +84,9 @@ export const renderReport = (report: BenchReport): string => {
         'Function|Service|Baseline|Baseline, same bundling|Ratio to it|Service gzip|Baseline gzip|Largest parts of the service bundle',
         report.bundles.map(({ name, service, baseline, sameBundling }) => [
           name,
-          kib(service.bytes),
-          kib(baseline.bytes),
-          kib(sameBundling.bytes),
+          ...[service.bytes, baseline.bytes, sameBundling.bytes].map(kib),
           times(service.bytes / sameBundling.bytes),
-          kib(service.gzipBytes),
-          kib(baseline.gzipBytes),
+          ...[service.gzipBytes, baseline.gzipBytes].map(kib),
           service.largest.map((part) => `${part.name} ${kib(part.bytes)}`).join(', '),
         ]),
       ),
@@ -131,15 +98,11 @@ export const renderReport = (report: BenchReport): string => {
         'Function|Service p50|Service p90|Baseline p50|Ratio per round p50|Same bundling p50|Ratio to it p50|Init against the peer|Load / 1st call|Load / 1st call (baseline)',
         coldStarts.rows.map((row) => [
           row.name,
-          ms(row.service.total.p50),
-          ms(row.service.total.p90),
-          ms(row.baseline.total.p50),
+          ...[row.service.total.p50, row.service.total.p90, row.baseline.total.p50].map((value) => ms(value)),
           times(row.ratioPerRound.p50, 3),
           ms(row.sameBundling.total.p50),
-          times(row.sameBundlingRatioPerRound.p50, 3),
-          times(row.peerRatioPerRound.p50, 3),
-          split(row.service),
-          split(row.baseline),
+          ...[row.sameBundlingRatioPerRound, row.peerRatioPerRound].map((ratio) => times(ratio.p50, 3)),
+          ...[row.service, row.baseline].map(split),
         ]),
       ),
       `The map's cost: ${map.name} with \`NODE_OPTIONS=--enable-source-maps\` and its ${kib(map.mapBytes)} map, ${ms(map.series.total.p50)} against ${ms(deployed)} as deployed: ${times(map.ratioPerRound.p50, 3)} per round.`,
@@ -151,10 +114,7 @@ export const renderReport = (report: BenchReport): string => {
         'Function|Service p50|Service p99|Baseline p50|Baseline p99|Ratio p50|Overhead p50',
         report.warm.map(({ name, service, baseline }) => [
           name,
-          ms(service.p50, 2),
-          ms(service.p99, 2),
-          ms(baseline.p50, 2),
-          ms(baseline.p99, 2),
+          ...[service.p50, service.p99, baseline.p50, baseline.p99].map((value) => ms(value, 2)),
           times(service.p50 / baseline.p50),
           `${Math.round((service.p50 - baseline.p50) * 1000)} µs`,
         ]),
@@ -203,9 +163,8 @@ export const renderReport = (report: BenchReport): string => {
 const BEGIN = '<!-- bench:begin (generated by `npm run bench`; edit outside these markers) -->';
 const END = '<!-- bench:end -->';
 
-/** Replaces the generated part of the Markdown file at `path`; what is written around it stays. */
+/** Replaces the generated part of the Markdown file at `path` (its folder made already); what is written around it stays. */
 export const writeReportFile = (report: BenchReport, path: string): void => {
-  mkdirSync(dirname(path), { recursive: true });
   const block = `${BEGIN}\n\n${renderReport(report)}\n\n${END}`;
   const current = existsSync(path) ? readFileSync(path, 'utf8') : `# Benchmarks\n\n${BEGIN}\n${END}\n`;
   const [begin, end] = [current.indexOf(BEGIN), current.indexOf(END)];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { runBench } from './bench';
-import { findLambdaNode, installLambdaNode } from './lambda-node';
+import { installLambdaNode } from './lambda-node';
 import { type BenchReport, budgetSummary, renderReport, writeReportFile } from './report';
 
 // The parent runs on the machine's Node on purpose: the SDK's notice about it measures nothing.
@@ -17,7 +17,6 @@ const log = (line: string) =>
 
 const installFailure = installLambdaNode(log);
 if (installFailure) log(installFailure);
-
 log(`mode ${mode}; starting DynamoDB Local (in memory)`);
 const db = await startDynamoDbLocal();
 let report: BenchReport;
@@ -26,7 +25,6 @@ try {
     mode,
     dynamoDbEndpoint: db.endpoint,
     workDir: join(PROJECT_ROOT, '.bench'),
-    childNode: findLambdaNode(),
     progress: log,
   });
 } finally {

@@ -1,36 +1,20 @@
 /** How much of each measurement a run does: `full` for `npm run bench`, `quick` for the test. */
-export type BenchMode = 'full' | 'quick';
-
-export interface BenchSettings {
-  readonly mode: BenchMode;
-  /** Rounds of cold starts (each function, baseline, the peer and the map's line once a round). */
-  readonly coldRuns: number;
-  /** Run one round of cold starts first and discard it (file cache, DynamoDB Local's first calls). */
-  readonly coldWarmupRound: boolean;
-  readonly warmIterations: number;
-  readonly warmWarmup: number;
-  /** Also the small table of the capacity measurement. */
-  readonly smallTable: number;
-  readonly largeTable: number;
-  readonly capacityRequests: number;
-  /** Function instances creating side by side, and creates each, all `available`. */
-  readonly partitionLoad: { readonly instances: number; readonly createsPerInstance: number };
-  /** Children at a time, and latency beside capacity: only for a run that judges no timing. */
-  readonly childConcurrency: number;
-  readonly overlap: boolean;
-}
-
-export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
+export const SETTINGS = {
   full: {
     mode: 'full',
+    /** Rounds of cold starts (each function, baseline, the peer and the map's line once a round). */
     coldRuns: 50,
+    /** One round first, discarded (file cache, DynamoDB Local's first calls). */
     coldWarmupRound: true,
     warmIterations: 1_000,
     warmWarmup: 200,
+    /** Also the small table of the capacity measurement. */
     smallTable: 100,
     largeTable: 10_000,
     capacityRequests: 5,
+    /** Function instances creating side by side, and creates each, all `available`. */
     partitionLoad: { instances: 4, createsPerInstance: 1_000 },
+    /** Children at a time, and latency beside capacity: only for a run that judges no timing. */
     childConcurrency: 1,
     overlap: false,
   },
@@ -51,4 +35,7 @@ export const SETTINGS: Readonly<Record<BenchMode, BenchSettings>> = {
     childConcurrency: 4,
     overlap: true,
   },
-};
+} as const;
+
+export type BenchMode = keyof typeof SETTINGS;
+export type BenchSettings = (typeof SETTINGS)[BenchMode];

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DynamoDBDocumentClient,
@@ -17,15 +16,11 @@ import { PET_STATUSES } from '#shared/domain/pet';
 import { changesItsPet } from './lambda-context';
 import { SETUP_AGENT } from './metering';
 
-export interface Admin {
-  readonly client: DynamoDBClient;
-  readonly doc: DynamoDBDocumentClient;
-}
-
-export const adminFor = (endpoint: string): Admin => {
+export const adminFor = (endpoint: string) => {
   const client = createLocalClient(endpoint, { maxAttempts: 10 });
   return { client, doc: DynamoDBDocumentClient.from(client) };
 };
+export type Admin = ReturnType<typeof adminFor>;
 
 /** Fresh tables named `<prefix>-<random>-pets` …, so runs never see each other's data; the bench's key stored. */
 export const createBenchTables = async (
@@ -53,29 +48,25 @@ const seededPet = (id: number) =>
  * its pet (PATCH, DELETE), the pet put back as seeded, outside the meter, so every change moves
  * it from its seeded status, every removal finds it, and so do the reads after them.
  */
-export const restorerOf = (event: unknown, admin: () => Admin, table: string): (() => Promise<void>) => {
+export const restorerOf = (event: unknown, admin: Admin, TableName: string): (() => Promise<void>) => {
   if (!changesItsPet(event)) return async () => {};
   const { pathParameters } = event as { pathParameters?: Record<string, string> };
-  const { doc } = admin();
   const Item = seededPet(Number(pathParameters?.petId));
-  return async () => void (await doc.send(new PutCommand({ TableName: table, Item })));
+  return async () => void (await admin.doc.send(new PutCommand({ TableName, Item })));
 };
 
 /**
  * In a child (bench/child.ts), whose service and baseline may run beside each other: before each
- * request that changes or removes its pet, a pet of its own put (outside the clock) and the request
- * pointed at it, so that every change moves a status, every removal finds its pet, and no other
- * request misses one. Its id is random
- * above 2^52, far past any id the sequence hands out.
+ * removal, a pet of its own put (outside the clock and the meter) and the request pointed at it,
+ * so that every removal finds its pet and no other request misses one.
  */
-export const freshSubjectInChild = (event: unknown): ((request: unknown) => Promise<void>) => {
-  if (!changesItsPet(event)) return async () => {};
+export const freshSubjectInChild = (): ((request: unknown) => Promise<void>) => {
   const doc = DynamoDBDocumentClient.from(
     createLocalClient(process.env[ENV.dynamoDbEndpoint] ?? '', { customUserAgent: SETUP_AGENT }),
   );
   const TableName = process.env[ENV.tables.pets] ?? '';
   return async (request) => {
-    // A multiple of 3 past 2^52 (itself 1 modulo 3): seeded `pending`, so a change moves its status.
+    // Random past 2^52, far past any id the sequence hands out; seeded `pending` (2^52 is 1 modulo 3).
     const id = 2 ** 52 + 3 * Math.floor(Math.random() * 2 ** 38);
     await doc.send(new PutCommand({ TableName, Item: seededPet(id) }));
     const target = request as { path: string; pathParameters: Record<string, string> };

@@ -17,44 +17,30 @@ import { lambdaContext } from '#tools/lambda/context';
 import { type ApiIdentity, methodArn, proxyEvent, tokenAuthorizerEvent } from '#tools/lambda/events';
 import { BENCH_CONTEXT, freshRequest, NEW_FOR_EACH_REQUEST, outcomeOf } from './lambda-context';
 
-type BenchEvent = APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
+/** What a child needs of a function: `event` is plain data, `status` its success (200 for an Allow policy). */
+export interface ChildTarget {
+  readonly name: string;
+  readonly tables: readonly TableKey[];
+  readonly event: APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
+  readonly status: number;
+  /** Variables the stack gives this function alone. */
+  readonly environment?: Readonly<Record<string, string>>;
+}
 
 /**
  * A function as the bench measures it, derived from OPERATIONS and the contracts (a new operation
  * needs only its baseline, `bench/baselines/<its folder>.ts`), or the authorizer.
  */
-export interface BenchTarget {
-  /** Its name in kebab case (`get-pet`); a variant adds what it sends (`create-pet-idempotent`). */
-  readonly name: string;
+export interface BenchTarget extends ChildTarget {
   /** Its generated Lambda entry, relative to the project root. */
   readonly entry: string;
   readonly baseline: string;
-  readonly tables: readonly TableKey[];
-  /** Plain data, handed to the children as JSON. */
-  readonly event: BenchEvent;
-  /** The contract's success; 200 for an Allow policy. */
-  readonly status: number;
-  /** Against its baseline as a raw function is usually built and deployed. */
-  readonly coldStartLimit: number;
-  /** Against its baseline built as the stack builds the service: the project's own code alone. */
-  readonly sameBundlingLimit: number;
-  /** The function whose bundle it is, for a variant (measured cold and for capacity, not warm). */
+  /** Which cold-start budgets hold it (LIMITS, bench/budgets.ts). */
+  readonly kind: 'read' | 'write' | 'authorizer';
+  /** For a variant (`create-pet-idempotent`: what it sends), the function whose bundle it is. */
   readonly variantOf?: string;
   readonly invoker: (config: FunctionConfig) => () => Promise<number>;
-  /** Variables the stack gives this function alone. */
-  readonly environment?: Readonly<Record<string, string>>;
 }
-
-export type ChildTarget = Pick<BenchTarget, 'name' | 'tables' | 'event' | 'status' | 'environment'>;
-
-/**
- * Cold-start budgets, against a raw function doing the same calls as it is usually built and
- * deployed (the deployment's gain counts): reads, writes, the authorizer.
- */
-export const COLD_START_LIMIT = { read: 1.02, write: 1.1, authorizer: 1.02 } as const;
-
-/** The same, against that raw function built as the stack builds the service: the project's own code alone. */
-export const SAME_BUNDLING_LIMIT = { read: 1.12, write: 1.2, authorizer: 1.06 } as const;
 
 const BENCH_API: ApiIdentity = { accountId: '000000000000', apiId: 'bench', region: 'us-east-1' };
 
@@ -108,31 +94,23 @@ export const benchTargets = (
   functions: readonly OperationFunction[] = OPERATIONS,
 ): BenchTarget[] => {
   const operations = functions.flatMap((root): BenchTarget[] => {
-    const contract = root.operation;
+    const { operation } = root;
     const name = kebabName(root.name);
-    const target = (event: APIGatewayProxyEvent) => ({
+    const target = (event: APIGatewayProxyEvent): Omit<BenchTarget, 'name'> => ({
       // The baseline first: a function without one is refused before its entry is written.
       baseline: baselineOf(name),
       entry: lambdaEntry(root),
       tables: root.tables,
       event,
-      status: Math.min(...Object.keys(contract.responses).map(Number)),
-      coldStartLimit: contract.method === 'GET' ? COLD_START_LIMIT.read : COLD_START_LIMIT.write,
-      sameBundlingLimit: contract.method === 'GET' ? SAME_BUNDLING_LIMIT.read : SAME_BUNDLING_LIMIT.write,
-      invoker: (config: FunctionConfig) => invoke(root.build(config), event),
+      status: Math.min(...Object.keys(operation.responses).map(Number)),
+      kind: operation.method === 'GET' ? 'read' : 'write',
+      invoker: (config) => invoke(root.build(config), event),
     });
-    const idempotency = contract.idempotency;
+    const key = operation.idempotency?.header;
+    const sent = key && requestTo(operation, { headers: [[key, NEW_FOR_EACH_REQUEST]] });
     return [
-      { name, ...target(requestTo(contract)) },
-      ...(idempotency
-        ? [
-            {
-              name: `${name}-idempotent`,
-              variantOf: name,
-              ...target(requestTo(contract, { headers: [[idempotency.header, NEW_FOR_EACH_REQUEST]] })),
-            },
-          ]
-        : []),
+      { name, ...target(requestTo(operation)) },
+      ...(sent ? [{ name: `${name}-idempotent`, variantOf: name, ...target(sent) }] : []),
     ];
   });
   const event = tokenAuthorizerEvent(`Bearer ${apiKey}`, methodArn(BENCH_API, 'GET', '/pets'));
@@ -145,8 +123,7 @@ export const benchTargets = (
       tables: authorizerFunction.tables,
       event,
       status: 200,
-      coldStartLimit: COLD_START_LIMIT.authorizer,
-      sameBundlingLimit: SAME_BUNDLING_LIMIT.authorizer,
+      kind: 'authorizer',
       invoker: (config) => invoke(authorizerFunction.build(config), event),
       // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
       environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },
