@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
 import { defineTable } from '#shared/adapters/dynamodb/access';
-import { sdkCall } from '#shared/adapters/dynamodb/errors';
+import { refusedItem, sdkCall } from '#shared/adapters/dynamodb/errors';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { IDEMPOTENCY_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { CreateRecord, IdempotencyKey, InProgressRecord, Lock } from '#shared/domain/idempotency';
@@ -54,12 +53,6 @@ const toRecord = (item: Record<string, unknown>): CreateRecord => {
         petId: stored.petId,
         lock: { token: stored.lockToken, until: stored.lockUntil },
       };
-};
-
-/** The item a refused conditional write met, as plain data (the exception carries it as DynamoDB sends it). */
-const metItem = (error: unknown): Record<string, unknown> | undefined => {
-  if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  return error.Item ? unmarshall(error.Item) : undefined;
 };
 
 /**
@@ -115,7 +108,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
       );
       return record;
     } catch (error) {
-      const met = metItem(error);
+      const met = refusedItem(error);
       if (!met) throw new Error('A refused idempotency record put returned no record', { cause: error });
       return toRecord(met);
     }
@@ -144,7 +137,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
       );
       return Attributes ? toRecord(Attributes) : undefined;
     } catch (error) {
-      const met = metItem(error);
+      const met = refusedItem(error);
       return met ? toRecord(met) : undefined;
     }
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -9,10 +9,9 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
 import { defineTable } from '#shared/adapters/dynamodb/access';
-import { sdkCall } from '#shared/adapters/dynamodb/errors';
+import { refusedItem, sdkCall } from '#shared/adapters/dynamodb/errors';
 import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
@@ -65,12 +64,6 @@ const versionCondition = (expected: readonly number[]) => {
     expression: ` AND #version IN (${Object.keys(values).join(', ')})`,
     values,
   };
-};
-
-/** What a conditional write on a pet answers when refused: the item it met (`ALL_OLD`), if any. */
-const refusedItem = (error: unknown): Record<string, unknown> | undefined => {
-  if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  return error.Item && unmarshall(error.Item);
 };
 
 /** Whether a stored item is this very pet (the same fields, and a pet's shape). */
@@ -138,9 +131,8 @@ export class PetsTable {
         ),
       );
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // The exception carries the item as DynamoDB sends it: the document client leaves it so.
-      if (error.Item && isStored(unmarshall(error.Item), pet)) return;
+      const item = refusedItem(error);
+      if (item && isStored(item, pet)) return;
       throw new PetIdTakenError(pet.id, { cause: error });
     }
   }
