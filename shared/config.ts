@@ -78,7 +78,7 @@ export const ENV = {
 /** The variable's value, trimmed; undefined when it is unset or blank. */
 export const optionalEnv = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
 
-export const requireEnv = (name: string, env: Env = process.env): string => {
+const requireEnv = (name: string, env: Env): string => {
   const value = optionalEnv(name, env);
   if (!value) throw new ConfigError(`Environment variable ${name} must be set`);
   return value;
@@ -99,8 +99,7 @@ export interface DynamoDbConfig {
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export const isLogLevel = (value: string): value is LogLevel =>
-  (LOG_LEVELS as readonly string[]).includes(value);
+const isLogLevel = (value: string): value is LogLevel => (LOG_LEVELS as readonly string[]).includes(value);
 
 /** POWERTOOLS_LOG_LEVEL, in any case; unset is undefined, anything else a ConfigError naming it. */
 export const readLogLevel = (env: Env): LogLevel | undefined => {

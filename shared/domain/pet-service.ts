@@ -25,8 +25,6 @@ export interface PetServiceDependencies {
   readonly records?: IdempotencyStore;
   /** How long a create holds its record before a retry may take it over: its deadline. @default 3 s */
   readonly lockMs?: number;
-  /** Epoch ms. @default Date.now */
-  readonly clock?: () => number;
   /** @default silence */
   readonly problems?: ProblemLog;
 }
@@ -47,12 +45,10 @@ const DEFAULT_LOCK_MS = 3_000;
 export class PetService {
   private readonly pets: PetRepository;
   private readonly lockMs: number;
-  private readonly now: () => number;
 
   constructor(private readonly deps: PetServiceDependencies) {
     this.pets = deps.pets;
     this.lockMs = deps.lockMs ?? DEFAULT_LOCK_MS;
-    this.now = deps.clock ?? Date.now;
   }
 
   /**
@@ -87,7 +83,7 @@ export class PetService {
   private async createOnce(newPet: NewPet, key: IdempotencyKey): Promise<CreateOutcome> {
     const records = this.recordsOrFail();
     const fingerprint = fingerprintOf(newPet);
-    const lock: Lock = { token: randomUUID(), until: this.now() + this.lockMs };
+    const lock: Lock = { token: randomUUID(), until: Date.now() + this.lockMs };
     const started = await records.start(key, {
       state: 'in-progress',
       fingerprint,
@@ -120,7 +116,7 @@ export class PetService {
   ): Promise<InProgressRecord | CompletedRecord> {
     if (record.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
     if (record.state === 'completed' || record.lock.token === lock.token) return record;
-    if (record.lock.until > this.now()) throw new IdempotencyKeyInUseError();
+    if (record.lock.until > Date.now()) throw new IdempotencyKeyInUseError();
     // Its request gave up or died: take over its reserved id. Only one retry gets it.
     const taken = await records.takeOver(key, record.lock, lock);
     if (taken?.fingerprint === fingerprint) {

@@ -36,7 +36,7 @@ export interface FunctionDependencies {
 }
 
 /** An operation whose request has no body: what `httpEndpoint` serves. */
-export type OperationWithoutBody = Operation & { readonly request: { readonly body?: undefined } };
+type OperationWithoutBody = Operation & { readonly request: { readonly body?: undefined } };
 
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
 export const TIMEOUT_MARGIN_MS = 500;

@@ -67,7 +67,7 @@ export const refuseInexactNumbers = (value: unknown): void => {
  * How deep `text` nests objects and arrays, read in one pass without recursion (brackets inside
  * strings do not count), so that no depth a client sends can overflow the stack here.
  */
-export const nestingDepth = (text: string): number => {
+const nestingDepth = (text: string): number => {
   let depth = 0;
   let deepest = 0;
   let inString = false;

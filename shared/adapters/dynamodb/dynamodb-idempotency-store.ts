@@ -18,8 +18,6 @@ export interface DynamoDbIdempotencyStoreOptions {
   readonly keyPrefix: string;
   /** How long a record is kept, and its key taken. */
   readonly retentionSeconds: number;
-  /** Epoch ms. @default Date.now */
-  readonly clock?: () => number;
 }
 
 /**
@@ -73,18 +71,16 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
   private readonly table: string;
   private readonly keyPrefix: string;
   private readonly retentionSeconds: number;
-  private readonly now: () => number;
 
   constructor(options: DynamoDbIdempotencyStoreOptions) {
     this.client = options.client;
     this.table = options.idempotencyTable;
     this.keyPrefix = options.keyPrefix;
     this.retentionSeconds = options.retentionSeconds;
-    this.now = options.clock ?? Date.now;
   }
 
   async start(key: IdempotencyKey, record: InProgressRecord): Promise<CreateRecord> {
-    const nowSeconds = Math.floor(this.now() / 1000);
+    const nowSeconds = Math.floor(Date.now() / 1000);
     try {
       await sdkCall('PutItem', () =>
         this.client.send(

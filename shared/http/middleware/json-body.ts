@@ -28,7 +28,7 @@ const bodyBytes = (event: APIGatewayProxyEvent): number =>
  */
 export const checkBody = (
   body: { readonly bytes: number; readonly contentType: string | undefined },
-  maxBytes = MAX_BODY_BYTES,
+  maxBytes: number,
   mediaTypes: readonly string[] = bodyMediaTypesOf({}),
 ): void => {
   if (body.bytes > maxBytes) {
@@ -48,7 +48,7 @@ export const checkBody = (
  * none, and a coded body read as JSON text would be garbage or, worse, accepted. 415, with
  * `Accept-Encoding: identity` saying what it takes (RFC 9110, 15.5.16). `identity` is no coding.
  */
-export const checkContentCoding = (values: readonly string[]): void => {
+const checkContentCoding = (values: readonly string[]): void => {
   const codings = values
     .flatMap((value) => value.split(','))
     .map((coding) => coding.trim().toLowerCase())
@@ -73,7 +73,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * client sent, so a body holding one is refused. U+FFFD written as the JSON escape `\ufffd`
  * passes: it is plain ASCII.
  */
-export const bodyText = (body: string, isBase64Encoded: boolean): string => {
+const bodyText = (body: string, isBase64Encoded: boolean): string => {
   if (isBase64Encoded) {
     try {
       return strictUtf8.decode(Buffer.from(body, 'base64'));
@@ -90,14 +90,11 @@ export const bodyText = (body: string, isBase64Encoded: boolean): string => {
   return body;
 };
 
-const bodyChecks = (
-  maxBytes: number,
-  mediaTypes: readonly string[],
-): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
+const bodyChecks = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
   before: ({ event }) => {
     checkBody(
       { bytes: bodyBytes(event), contentType: event.headers?.['content-type'] },
-      maxBytes,
+      MAX_BODY_BYTES,
       mediaTypes,
     );
     checkContentCoding(headerValues(event, 'content-encoding'));
@@ -121,9 +118,8 @@ type ParserOptions = Parameters<typeof httpJsonBodyParser>[0] & { readonly disab
  * not (Node 20: the tools and tests, from source). Whatever the parser throws is a malformed body:
  * the media type and the body's presence are checked before it runs.
  */
-export const parseJson = (
-  exactInParse = parseGivesNumberSource(),
-): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+export const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+  const exactInParse = parseGivesNumberSource();
   const options: ParserOptions = {
     disableContentTypeCheck: true,
     ...(exactInParse ? { reviver: exactNumbersReviver } : {}),
@@ -143,17 +139,8 @@ export const parseJson = (
   };
 };
 
-/**
- * JSON request bodies: the checks above, then the parser. Runs after middy's header normalizer
- * (header names in lower case).
- */
-const jsonBody = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent>[] => [
-  bodyChecks(MAX_BODY_BYTES, mediaTypes),
-  parseJson(),
-];
-
 /** An operation whose request has a body: what `jsonEndpoint` serves. */
-export type OperationWithBody = Operation & { readonly request: { readonly body: v.GenericSchema } };
+type OperationWithBody = Operation & { readonly request: { readonly body: v.GenericSchema } };
 
 /**
  * The Lambda handler of an operation that reads a JSON body: `httpEndpoint`'s stack with the
@@ -165,4 +152,6 @@ export const jsonEndpoint = <O extends OperationWithBody>(
   operation: O,
   dependencies: FunctionDependencies,
   handle: EndpointHandler<NoInfer<O>>,
-): ProxyHandler => endpointWith(jsonBody(bodyMediaTypesOf(operation)), operation, dependencies, handle);
+): ProxyHandler =>
+  // The body's checks, then the parser: after middy's header normalizer (names in lower case).
+  endpointWith([bodyChecks(bodyMediaTypesOf(operation)), parseJson()], operation, dependencies, handle);

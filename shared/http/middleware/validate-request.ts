@@ -24,7 +24,7 @@ const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
  * issue of its own (shared/schema/objects.ts). A field the request lacks `is required`, whatever
  * its schema would say of no value.
  */
-export const toDetails = (issues: readonly v.BaseIssue<unknown>[], raw: RawRequest): ErrorDetail[] => {
+const toDetails = (issues: readonly v.BaseIssue<unknown>[], raw: RawRequest): ErrorDetail[] => {
   const details = issues.map((issue): ErrorDetail => {
     const path = issue.path?.map((item) => item.key as PropertyKey) ?? [];
     const field = path.map(String).join('.');
@@ -72,7 +72,7 @@ export const rawRequest = (event: APIGatewayProxyEvent, parts: RequestParts): Ra
 };
 
 /** What a request body that is not a JSON object (an array, a string, null…) is told. */
-export const BODY_NOT_AN_OBJECT = 'must be a JSON object';
+const BODY_NOT_AN_OBJECT = 'must be a JSON object';
 
 const isJsonObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -100,9 +100,6 @@ export const parseRequest = <S extends v.GenericSchema>(schema: S, raw: RawReque
   return result.output;
 };
 
-/** What an unknown query parameter is told, by an operation's query schema or by the rule below. */
-export const UNKNOWN_QUERY_PARAMETER = QUERY_PARAMETERS.unknownKey;
-
 /**
  * The query parameters of an operation that reads none: each is unknown, and refused like an
  * unknown one of an operation that reads some (`POST /pets?status=sold` must not pass for a
@@ -112,7 +109,7 @@ const refuseAnyQuery = (event: APIGatewayProxyEvent): void => {
   const names = Object.keys({ ...event.multiValueQueryStringParameters, ...event.queryStringParameters });
   if (names.length > 0) {
     throw validationFailed(
-      names.map((name) => ({ field: `query.${name}`, message: UNKNOWN_QUERY_PARAMETER })),
+      names.map((name) => ({ field: `query.${name}`, message: QUERY_PARAMETERS.unknownKey })),
     );
   }
 };
