@@ -29,7 +29,6 @@ const LAYOUT = 'v2';
 const IN_PROGRESS = 'IN_PROGRESS';
 const COMPLETED = 'COMPLETED';
 
-/** A record as stored: checked for shape on every read, like every item this service reads. */
 const StoredRecord = v.variant('status', [
   object({
     status: v.literal(IN_PROGRESS),
@@ -54,17 +53,13 @@ const toRecord = (item: Record<string, unknown>): CreateRecord => {
 };
 
 /**
- * The records of idempotent creates in the idempotency table of `table-design.ts` (partition key
- * `id`, TTL on `expiration`): one item per caller and key, its `id` the operation and a SHA-256
- * of both, so neither appears in the table. An item holds `status` (IN_PROGRESS, then
- * COMPLETED), the request's `fingerprint`, the reserved `petId`, while in progress the lock
- * (`lockToken`, `lockUntil` in epoch ms), once completed the `pet`, and `expiration` (epoch
- * seconds, the retention's end; DynamoDB deletes the item some time after it, and a record past it
- * counts as absent before that).
+ * The records of idempotent creates: one item per caller and key, its `id` the operation and a
+ * SHA-256 of both (neither appears in the table), with the lock (`lockToken`, `lockUntil` in epoch
+ * ms) while in progress, the `pet` once completed, and `expiration` (epoch seconds; a record past
+ * it counts as absent before DynamoDB's TTL deletes it).
  *
- * Every write is conditional and asks for the item it met when refused (`ALL_OLD`), so one call
- * both tries and reads; no GetItem and no DeleteItem is ever needed. Each is safe to repeat (the
- * SDK repeats a write whose answer is late): the domain knows its own writes by their lock token.
+ * Every write is conditional and returns the item it met when refused (`ALL_OLD`): no GetItem or
+ * DeleteItem is needed. Each is safe to repeat: the domain knows its writes by their lock token.
  */
 export class DynamoDbIdempotencyStore implements IdempotencyStore {
   private readonly client: DynamoDBDocumentClient;
@@ -195,12 +190,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
   }
 }
 
-/**
- * The idempotency table as functions use it: the records of idempotent creates, each for the
- * operation and the retention its contract names. A conditional PutItem starts one, conditional
- * UpdateItems take its lock over, complete it or release its lock. Refused writes return the
- * record they met, so no GetItem is needed; a record is never deleted (its TTL ends it).
- */
+/** The idempotency table as functions use it: records for the operation and retention its contract names. */
 export const idempotencyTable = defineTable(
   'idempotency',
   { records: [{ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] }] },
