@@ -25,7 +25,6 @@ export interface PetServiceDependencies {
   readonly records?: IdempotencyStore;
   /** How long a create holds its record before a retry may take it over: its deadline. @default 3 s */
   readonly lockMs?: number;
-  /** @default silence */
   readonly problems?: ProblemLog;
 }
 
@@ -38,9 +37,8 @@ export interface CreateOutcome {
 const DEFAULT_LOCK_MS = 3_000;
 
 /**
- * createPet's rule in the domain's terms (no HTTP, no DynamoDB): a create is one logical write
- * whatever the network does, and with a key it happens once. The other operations call their
- * table directly: they have no rule of their own to keep here.
+ * createPet's rule in the domain's terms: a create is one logical write whatever the network does,
+ * and with a key it happens once. The other operations have no rule here: they call their table.
  */
 export class PetService {
   private readonly pets: PetRepository;
@@ -51,11 +49,7 @@ export class PetService {
     this.lockMs = deps.lockMs ?? DEFAULT_LOCK_MS;
   }
 
-  /**
-   * Adds a pet. Without a key, each call adds one (a write that DynamoDB applied but whose answer
-   * was lost is recognised by the repository when the SDK sends it again). With a key, the pet is
-   * added once, however many times the call is repeated and whatever became of earlier calls.
-   */
+  /** Adds a pet: without a key, one per call; with a key, once however often the call is repeated. */
   create(newPet: NewPet, key?: IdempotencyKey): Promise<CreateOutcome> {
     return key ? this.createOnce(newPet, key) : this.createNew(newPet);
   }
@@ -67,18 +61,13 @@ export class PetService {
   }
 
   /**
-   * The create of a key, exactly once:
+   * The create of a key, exactly once: 1. an id is reserved and the key's record started with it,
+   * unless the key has a record, which then decides (another request: 422; a stored pet: replayed;
+   * under way: 409; given up on: taken over, with its id); 2. the pet is written with the record's
+   * id (meeting this same pet stored is a success); 3. the record is completed with the pet.
    *
-   * 1. an id is reserved and the key's record started with it, unless the key has a record: then
-   *    that record decides (another request: 422; a stored pet: replayed; under way: 409; given up
-   *    on by its request: taken over, with the id it reserved);
-   * 2. the pet is written with the record's id; a write that meets this same pet already stored
-   *    (an earlier attempt, of this request or of the one taken over) is a success;
-   * 3. the record is completed with the pet.
-   *
-   * A failure after step 1 never deletes the record: the reserved id stays, so whatever happened
-   * to the pet, a retry writes the same one. The lock is released for the retry to take over at
-   * once; should that fail too, it expires with the request's deadline.
+   * A failure after step 1 never deletes the record: a retry writes the same id. The lock is
+   * released for a retry to take over at once; should that fail, it expires with the deadline.
    */
   private async createOnce(newPet: NewPet, key: IdempotencyKey): Promise<CreateOutcome> {
     const records = this.recordsOrFail();
