@@ -1,6 +1,4 @@
-/** Which web origins may read the API's answers (CORS), and their parser: a leaf module. */
-
-/** Allowed origins: exact origins (`https://app.example.com`), or `*` alone for any origin. */
+/** Web origins that may read the API's answers (CORS): exact origins, or `*` alone for any. */
 export type AllowedOrigins = readonly string[];
 
 /** Any origin: what `npm start` allows unless told otherwise. Never a stage's setting. */
@@ -10,10 +8,7 @@ export class CorsConfigError extends Error {
   override readonly name = 'CorsConfigError';
 }
 
-/**
- * An origin as browsers send it: scheme, host and port only, in lower case, without the
- * default port or a trailing slash. Anything else could never match a request.
- */
+/** An origin as browsers send it (scheme, host, port; lower case): anything else never matches a request. */
 export const checkOrigin = (origin: string): string => {
   let url: URL;
   try {

@@ -3,9 +3,8 @@ import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shar
 import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
 /**
- * Configuration from the environment: the one module that names environment variables and reads
- * `process.env`. The generated Lambda entries call it once, at cold start; a missing required variable is an
- * error then, never a silent default deep inside an adapter. Everything else gets plain values.
+ * The one module that names environment variables and reads `process.env`, once, at cold start:
+ * a missing variable fails then, never deep inside an adapter. Everything else gets plain values.
  */
 
 export class ConfigError extends Error {
@@ -14,10 +13,7 @@ export class ConfigError extends Error {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/**
- * The tables the service keeps, as the code names them: each has its variable here, its grants
- * and its design in the DynamoDB adapter (table-design.ts), and its stack output.
- */
+/** The tables the service keeps: each has its variable here and its design in table-design.ts. */
 export type TableKey = 'pets' | 'counters' | 'apiKeys' | 'idempotency';
 
 /** Every environment variable the project reads or sets, by what it means. */
@@ -33,23 +29,11 @@ export const ENV = {
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
   /** `staging` or `production`, set by the stack; unset locally. */
   stage: 'PETSTORE_STAGE',
-  /**
-   * Web origins allowed to read the API's answers (CORS), comma-separated, or `*` for any. The
-   * stack sets it for the operations' functions from the stage (unset: no origin). `npm start`
-   * reads it too, and allows any origin when it is unset.
-   */
+  /** CORS origins, comma-separated, or `*`: set by the stack (unset: none); unset, `npm start` allows any. */
   corsOrigins: 'PETSTORE_CORS_ORIGINS',
-  /**
-   * The stage's plans as JSON (`{ "plans": { "standard": { "rateLimit", "burstLimit", "quota":
-   * { "limit", "period" } } }, "defaultPlan": "standard" }`), set by the stack for the authorizer,
-   * which names each caller's plan to API Gateway and in `RateLimit-Policy`.
-   */
+  /** The stage's plans as JSON (shared/fair-use/plans.ts), set by the stack for the authorizer. */
   plans: 'PETSTORE_PLANS',
-  /**
-   * How many invocations a Lambda environment serves at once, where it serves more than one: set
-   * by the local gateway, whose functions run side by side in one process. Powertools' logger then
-   * keeps each invocation's keys in its invoke store (`@aws/lambda-invoke-store`).
-   */
+  /** Set by the local gateway, whose invocations overlap: Powertools then keeps keys per invocation. */
   lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
   /** Powertools' own variables, set by the stack. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
@@ -60,7 +44,7 @@ export const ENV = {
     port: 'PORT',
     dataDir: 'PETSTORE_DATA_DIR',
     apiKey: 'PETSTORE_API_KEY',
-    /** The plan of the local key: one of the local plans (staging's, and `local`, the one when unset). */
+    /** The plan of the local key (`local` when unset). */
     apiKeyPlan: 'PETSTORE_API_KEY_PLAN',
   },
   /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */
@@ -78,7 +62,7 @@ export const ENV = {
 /** The variable's value, trimmed; undefined when it is unset or blank. */
 export const optionalEnv = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
 
-export const requireEnv = (name: string, env: Env = process.env): string => {
+const requireEnv = (name: string, env: Env): string => {
   const value = optionalEnv(name, env);
   if (!value) throw new ConfigError(`Environment variable ${name} must be set`);
   return value;
@@ -87,20 +71,14 @@ export const requireEnv = (name: string, env: Env = process.env): string => {
 export interface DynamoDbConfig {
   /** Set only outside AWS (DynamoDB Local); in Lambda the SDK finds the regional endpoint. */
   readonly endpoint?: string;
-  /**
-   * The calls the function may make, which its client then refuses any other of, as IAM would.
-   * Its function sets it from its uses whenever `endpoint` is set: DynamoDB Local has no IAM in
-   * front of it (npm start, the tests, the bench). In Lambda it stays unset: IAM does it.
-   */
+  /** The calls the client may make, set with `endpoint` (DynamoDB Local has no IAM); unset in Lambda. */
   readonly grants?: DataGrants;
 }
 
-/** Powertools log levels. */
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export const isLogLevel = (value: string): value is LogLevel =>
-  (LOG_LEVELS as readonly string[]).includes(value);
+const isLogLevel = (value: string): value is LogLevel => (LOG_LEVELS as readonly string[]).includes(value);
 
 /** POWERTOOLS_LOG_LEVEL, in any case; unset is undefined, anything else a ConfigError naming it. */
 export const readLogLevel = (env: Env): LogLevel | undefined => {
@@ -110,7 +88,6 @@ export const readLogLevel = (env: Env): LogLevel | undefined => {
   return text;
 };
 
-/** What a function is built from: its tables, how to reach DynamoDB, how to report. */
 export interface FunctionConfig {
   readonly tables: Readonly<Partial<Record<TableKey, string>>>;
   readonly dynamoDb: DynamoDbConfig;

@@ -1,19 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * One deadline per request, shared by every DynamoDB call it makes: at the deadline the call in
- * flight is aborted, no further call or retry starts, and the client gets a 503. Without it, a
- * request of several calls had several budgets (a create with an Idempotency-Key once took 6 s).
+ * One deadline per request, shared by every DynamoDB call it makes: then the call in flight aborts,
+ * none starts, and the client gets a 503 (a create of several calls once took 6 s).
  */
 
 /**
- * How long a request may take, from the moment API Gateway received it: the authorizer (on a
- * cache miss) and the function together. With the SDK's answer and API Gateway's own hops on top,
+ * How long a request may take from when API Gateway received it, authorizer and function together:
  * a client gets its answer, a 503 at worst, within 4 s (docs/operate.md, "Timeouts and memory").
  */
 export const REQUEST_BUDGET_MS = 3_000;
 
-/** A point in time (epoch ms) after which a request stops waiting for DynamoDB. */
 export class Deadline {
   private controller: AbortController | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -56,9 +53,8 @@ export class Deadline {
 }
 
 export interface RequestTiming {
-  /** `requestContext.requestTimeEpoch`: the authorizer's time counts; a time in the future counts as now. */
+  /** `requestContext.requestTimeEpoch`; a time in the future counts as now. */
   readonly receivedAt?: number;
-  /** Time left before the function itself must answer (the Lambda timeout less a margin). */
   readonly remainingMs: number;
 }
 
@@ -70,11 +66,7 @@ export const requestDeadline = ({ receivedAt, remainingMs }: RequestTiming, now 
 
 const current = new AsyncLocalStorage<Deadline>();
 
-/**
- * Runs `work` (a request, and everything it awaits) under `deadline`, or under the deadline it
- * already runs under when that one is earlier: a deadline set within another never outlasts it
- * (the local gateway runs the authorizer within its request's deadline; in Lambda there is none).
- */
+/** Runs `work` under `deadline`, or under the one it runs under when earlier: a deadline never outlasts another. */
 export const withDeadline = <T>(deadline: Deadline, work: () => T): T => {
   const outer = current.getStore();
   return current.run(outer && outer.at < deadline.at ? outer : deadline, work);

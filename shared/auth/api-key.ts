@@ -7,13 +7,9 @@ export interface ApiKeyRecord {
   readonly name: string;
   readonly createdAt: string;
   readonly revokedAt?: string;
-  /** The key's plan (shared/fair-use/plans.ts); the stage's default plan when it names none. */
+  /** The key's plan; the stage's default plan when it names none. */
   readonly plan?: string;
-  /**
-   * An API Gateway API key in the usage plan of `plan`, handed to API Gateway by the authorizer
-   * (`usageIdentifierKey`) to meter the key: with the key source AUTHORIZER it grants nothing by
-   * itself. None locally.
-   */
+  /** The API Gateway API key the authorizer names (`usageIdentifierKey`) to meter the key; none locally. */
   readonly usage?: UsageIdentifier;
 }
 
@@ -26,31 +22,23 @@ export interface UsageIdentifier {
 const KEY_PREFIX = 'psk_';
 
 /**
- * The most characters a key may have before its padding. Every key `generateApiKey` makes has 47
- * (`psk_` and 43 of base64url); a key made by hand (`PETSTORE_API_KEY`, a secret manager's token)
- * has room for ten times that. Longer is refused with a 401 before the authorizer runs, so a
- * client cannot make every request of a flood invoke it with a header of kilobytes.
+ * The most characters a key may have before its padding: ours have 47, one made by hand
+ * (`PETSTORE_API_KEY`) ten times that. Longer is a 401 before the authorizer runs, so a flood of
+ * huge headers never invokes it.
  */
 export const MAX_BEARER_TOKEN_LENGTH = 512;
 
-/**
- * A key as RFC 6750 writes a bearer token (`b64token`), bounded: 1 to `MAX_BEARER_TOKEN_LENGTH`
- * token characters, then at most two `=` (base64 pads with no more). Every key `generateApiKey`
- * makes is one.
- */
+/** A key as RFC 6750 writes a bearer token (`b64token`), bounded, then at most two `=`. */
 export const BEARER_TOKEN = `[A-Za-z0-9._~+/-]{1,${MAX_BEARER_TOKEN_LENGTH}}={0,2}`;
 
 /** Spaces between the scheme and the key (RFC 6750: `1*SP`), bounded like the key. */
 const MAX_SEPARATING_SPACES = 16;
 
 /**
- * What an `Authorization` value must look like to reach the authorizer: `Bearer` in any case
- * (RFC 9110 §11.1: the scheme is case-insensitive), 1 to 16 spaces, a bounded b64token (RFC 6750
- * §2.1: `"Bearer" 1*SP b64token`), so no value past about 540 characters matches. API Gateway
- * applies it as the TOKEN authorizer's identity validation expression (refused with a 401 before
- * any invocation), the local gateway the same, and the authorizer reads the key with it. Written
- * without flags, classes or groups, which a Java regular expression (API Gateway's) and a
- * JavaScript one could read differently; bounded repetition (`{m,n}`) both read alike.
+ * An `Authorization` value that may reach the authorizer: `Bearer` in any case (RFC 9110 §11.1),
+ * 1 to 16 spaces, a bounded b64token (RFC 6750 §2.1). API Gateway applies it as the TOKEN
+ * authorizer's identity validation expression, the local gateway too. No flags, classes or groups,
+ * which Java's regular expressions (API Gateway's) and JavaScript's could read differently.
  */
 export const IDENTITY_VALIDATION_EXPRESSION = `^[Bb][Ee][Aa][Rr][Ee][Rr] {1,${MAX_SEPARATING_SPACES}}${BEARER_TOKEN}$`;
 
@@ -62,7 +50,7 @@ export const parseBearerToken = (header: string | undefined): string | undefined
 /** The hex SHA-256 of the key's UTF-8 bytes (Node hashes a string as UTF-8). */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
-/** 256 random bits. */
+/** 256 random bits, and their record. */
 export const generateApiKey = (name: string, now = new Date()): { key: string; record: ApiKeyRecord } => {
   const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   return { key, record: recordFor(key, name, now) };

@@ -20,33 +20,26 @@ export const isUnauthorized = (error: unknown): error is UnauthorizedError =>
   error instanceof UnauthorizedError;
 
 /**
- * `arn:aws:execute-api:<region>:<account>:<apiId>/<stage>/<METHOD>/<path>` → the same up to the
- * stage, then `/*\/*`. API Gateway caches the policy per token and reuses it for every route, so
- * a policy naming only the first route would deny the next one.
+ * A method's ARN up to the stage, then `/*\/*`: API Gateway caches the policy per token and reuses
+ * it for every route, so a policy naming only the first route would deny the next one.
  */
 export const wholeStageArn = (methodArn: string): string => {
-  // `arn:aws:execute-api:<region>:<account>:<apiId>` is the part before the first `/`.
   const [apiArn, stage] = methodArn.split('/');
   if (!apiArn?.startsWith('arn:') || !stage) throw new Error(`Unexpected methodArn: ${methodArn}`);
   return `${apiArn}/${stage}/*/*`;
 };
 
-/**
- * Context handed to the functions in `requestContext.authorizer` (and to API Gateway's own
- * answers, as `$context.authorizer.*`): names the key and its plan, never holds the key.
- */
+/** `requestContext.authorizer` (`$context.authorizer.*`): names the key and its plan, never holds the key. */
 export interface CallerContext {
   readonly keyId: string;
   readonly keyName: string;
   readonly plan: string;
-  /** The `RateLimit-Policy` value of that plan, sent with every answer to the key. */
   readonly rateLimitPolicy: string;
 }
 
 /** An Allow for the whole stage, with the caller's context and, in AWS, its usage identifier. */
 export type Authorization = APIGatewayAuthorizerResult & {
   readonly context: CallerContext;
-  /** The API Gateway API key that meters the caller in its plan's usage plan (key source AUTHORIZER). */
   readonly usageIdentifierKey?: string;
 };
 
@@ -57,11 +50,7 @@ export class UnknownPlanError extends UnauthorizedError {
   }
 }
 
-/**
- * An Allow for the whole stage when the key's hash is a stored, unrevoked key on one of `plans`,
- * naming its plan and usage identifier (API Gateway refuses a key without one itself,
- * INVALID_API_KEY); otherwise UnauthorizedError.
- */
+/** An Allow for the whole stage for a stored, unrevoked key on one of `plans`; otherwise UnauthorizedError. */
 export const authorize = async (
   apiKeys: Pick<ApiKeyRepository, 'findByHash'>,
   authorizationToken: string | undefined,

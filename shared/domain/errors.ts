@@ -1,7 +1,4 @@
-/**
- * Errors of the domain. They say what went wrong in the service's own terms; only the HTTP layer
- * (shared/http/error-mapper.ts) decides which status code each one becomes.
- */
+/** Errors of the domain, in its own terms: only shared/http/error-mapper.ts gives each a status. */
 
 export class PetNotFoundError extends Error {
   override readonly name = 'PetNotFoundError';
@@ -10,10 +7,7 @@ export class PetNotFoundError extends Error {
   }
 }
 
-/**
- * The pet is not at a version the request's precondition (`If-Match`) names: someone changed it
- * since the client read it. Nothing was changed.
- */
+/** The pet is at no version `If-Match` names: someone changed it since. Nothing was changed. */
 export class PetVersionMismatchError extends Error {
   override readonly name = 'PetVersionMismatchError';
   constructor(readonly petId: number) {
@@ -29,10 +23,7 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-/**
- * A pet already has the id the sequence handed out: the sequence and the table disagree, a fault
- * of the service (its counter was reset or edited). Nothing is overwritten.
- */
+/** A pet already has the id the sequence handed out (its counter was reset or edited): a fault. */
 export class PetIdTakenError extends Error {
   override readonly name = 'PetIdTakenError';
   constructor(
@@ -43,12 +34,7 @@ export class PetIdTakenError extends Error {
   }
 }
 
-/**
- * The data store returned an item that is not a valid record of its kind (a pet with no name, an
- * unknown status …): written by something other than this service, or by a bug. It is never
- * served; the request fails as a fault of the service, logged with the item's key and what is
- * wrong, never with its content.
- */
+/** A stored item that is not a valid record of its kind: never served; logged by key, never by content. */
 export class InvalidStoredItemError extends Error {
   override readonly name = 'InvalidStoredItemError';
   constructor(
@@ -60,7 +46,6 @@ export class InvalidStoredItemError extends Error {
   }
 }
 
-/** The id sequence is exhausted: every id up to 2^53−1 has been handed out. */
 export class IdSpaceExhaustedError extends Error {
   override readonly name = 'IdSpaceExhaustedError';
   constructor() {
@@ -68,10 +53,7 @@ export class IdSpaceExhaustedError extends Error {
   }
 }
 
-/**
- * A request carrying an idempotency key is still being processed by an earlier request with the
- * same key: the caller should retry shortly and will then get that request's answer.
- */
+/** An earlier request with the same idempotency key is still under way: retried, it gets that answer. */
 export class IdempotencyKeyInUseError extends Error {
   override readonly name = 'IdempotencyKeyInUseError';
   constructor(options?: { cause?: unknown }) {
@@ -79,7 +61,7 @@ export class IdempotencyKeyInUseError extends Error {
   }
 }
 
-/** An idempotency key was used before for another request (another body): it names one request only. */
+/** An idempotency key was used before with another body: it names one request only. */
 export class IdempotencyKeyReusedError extends Error {
   override readonly name = 'IdempotencyKeyReusedError';
   constructor(options?: { cause?: unknown }) {

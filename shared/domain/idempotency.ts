@@ -2,24 +2,20 @@ import { createHash } from 'node:crypto';
 import type { NewPet, Pet, PetId } from '#shared/domain/pet';
 
 /**
- * What an idempotent create keeps about itself, in the domain's terms. The record of a key is
- * made before anything else and holds the id reserved for the pet, so that whichever request ends
- * up writing the pet (the first, or a retry that takes over after it failed) writes that one.
+ * What an idempotent create keeps about itself. The record of a key is made first and holds the id
+ * reserved for the pet, so whichever request writes the pet (the first, or a retry) writes that one.
  */
 
-/** A client's key for one create: keys are the caller's own, so two callers never collide. */
+/** A client's key for one create, scoped to its caller (the API key's id), so two never collide. */
 export interface IdempotencyKey {
-  /** Who sent it: the API key's id, as the authorizer named it. */
   readonly caller: string;
-  /** The `Idempotency-Key` header. */
   readonly key: string;
 }
 
-/** Who works on a record, and until when. Past `until`, a retry may take the record over. */
+/** Who works on a record, and until when (epoch ms): past `until`, a retry may take it over. */
 export interface Lock {
   /** Unique to one request: how a request knows a record as its own. */
   readonly token: string;
-  /** Epoch ms. */
   readonly until: number;
 }
 
@@ -28,7 +24,6 @@ export interface InProgressRecord {
   readonly state: 'in-progress';
   /** The request it stands for (fingerprintOf), so that a key names one request only. */
   readonly fingerprint: string;
-  /** The id reserved for the pet, before the pet is written: every retry writes this one. */
   readonly petId: PetId;
   readonly lock: Lock;
 }
@@ -42,10 +37,7 @@ export interface CompletedRecord {
 
 export type CreateRecord = InProgressRecord | CompletedRecord;
 
-/**
- * What a create asked for, as a short digest: the same NewPet however its JSON was spaced or
- * ordered gives the same fingerprint; an omitted `status` is not the same as one sent.
- */
+/** What a create asked for, as a digest of the NewPet (not its JSON); an omitted `status` differs from one sent. */
 export const fingerprintOf = (newPet: NewPet): string =>
   createHash('sha256')
     .update(JSON.stringify([newPet.name, newPet.categoryId, newPet.status ?? null]))

@@ -25,9 +25,6 @@ export interface PetServiceDependencies {
   readonly records?: IdempotencyStore;
   /** How long a create holds its record before a retry may take it over: its deadline. @default 3 s */
   readonly lockMs?: number;
-  /** Epoch ms. @default Date.now */
-  readonly clock?: () => number;
-  /** @default silence */
   readonly problems?: ProblemLog;
 }
 
@@ -40,26 +37,19 @@ export interface CreateOutcome {
 const DEFAULT_LOCK_MS = 3_000;
 
 /**
- * createPet's rule in the domain's terms (no HTTP, no DynamoDB): a create is one logical write
- * whatever the network does, and with a key it happens once. The other operations call their
- * table directly: they have no rule of their own to keep here.
+ * createPet's rule in the domain's terms: a create is one logical write whatever the network does,
+ * and with a key it happens once. The other operations have no rule here: they call their table.
  */
 export class PetService {
   private readonly pets: PetRepository;
   private readonly lockMs: number;
-  private readonly now: () => number;
 
   constructor(private readonly deps: PetServiceDependencies) {
     this.pets = deps.pets;
     this.lockMs = deps.lockMs ?? DEFAULT_LOCK_MS;
-    this.now = deps.clock ?? Date.now;
   }
 
-  /**
-   * Adds a pet. Without a key, each call adds one (a write that DynamoDB applied but whose answer
-   * was lost is recognised by the repository when the SDK sends it again). With a key, the pet is
-   * added once, however many times the call is repeated and whatever became of earlier calls.
-   */
+  /** Adds a pet: without a key, one per call; with a key, once however often the call is repeated. */
   create(newPet: NewPet, key?: IdempotencyKey): Promise<CreateOutcome> {
     return key ? this.createOnce(newPet, key) : this.createNew(newPet);
   }
@@ -71,23 +61,18 @@ export class PetService {
   }
 
   /**
-   * The create of a key, exactly once:
+   * The create of a key, exactly once: 1. an id is reserved and the key's record started with it,
+   * unless the key has a record, which then decides (another request: 422; a stored pet: replayed;
+   * under way: 409; given up on: taken over, with its id); 2. the pet is written with the record's
+   * id (meeting this same pet stored is a success); 3. the record is completed with the pet.
    *
-   * 1. an id is reserved and the key's record started with it, unless the key has a record: then
-   *    that record decides (another request: 422; a stored pet: replayed; under way: 409; given up
-   *    on by its request: taken over, with the id it reserved);
-   * 2. the pet is written with the record's id; a write that meets this same pet already stored
-   *    (an earlier attempt, of this request or of the one taken over) is a success;
-   * 3. the record is completed with the pet.
-   *
-   * A failure after step 1 never deletes the record: the reserved id stays, so whatever happened
-   * to the pet, a retry writes the same one. The lock is released for the retry to take over at
-   * once; should that fail too, it expires with the request's deadline.
+   * A failure after step 1 never deletes the record: a retry writes the same id. The lock is
+   * released for a retry to take over at once; should that fail, it expires with the deadline.
    */
   private async createOnce(newPet: NewPet, key: IdempotencyKey): Promise<CreateOutcome> {
     const records = this.recordsOrFail();
     const fingerprint = fingerprintOf(newPet);
-    const lock: Lock = { token: randomUUID(), until: this.now() + this.lockMs };
+    const lock: Lock = { token: randomUUID(), until: Date.now() + this.lockMs };
     const started = await records.start(key, {
       state: 'in-progress',
       fingerprint,
@@ -120,7 +105,7 @@ export class PetService {
   ): Promise<InProgressRecord | CompletedRecord> {
     if (record.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
     if (record.state === 'completed' || record.lock.token === lock.token) return record;
-    if (record.lock.until > this.now()) throw new IdempotencyKeyInUseError();
+    if (record.lock.until > Date.now()) throw new IdempotencyKeyInUseError();
     // Its request gave up or died: take over its reserved id. Only one retry gets it.
     const taken = await records.takeOver(key, record.lock, lock);
     if (taken?.fingerprint === fingerprint) {

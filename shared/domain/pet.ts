@@ -3,11 +3,8 @@ import { describe } from '#shared/schema/describe';
 import { object, strictObject } from '#shared/schema/objects';
 
 /**
- * The pet schemas: the single source of truth for validation at run time, for the TypeScript
- * types (derived below) and for the OpenAPI document (generated from these definitions).
- *
- * Written with valibot: small functions a bundle keeps only when it uses them, so a function pays
- * at cold start for the schemas it validates with and no more (BENCHMARKS.md).
+ * The pet schemas: the one source of validation, of the types and of the OpenAPI document. In
+ * valibot, so a bundle keeps only the schemas it validates with (BENCHMARKS.md).
  */
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
@@ -18,7 +15,6 @@ export const PetStatus = describe(v.picklist(PET_STATUSES, `must be one of: ${PE
 });
 export type PetStatus = v.InferOutput<typeof PetStatus>;
 
-/** Status of a pet created without one. */
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
 
 /** Ids are kept within 1..2^53−1 so they survive JSON in JavaScript clients unchanged. */
@@ -40,16 +36,10 @@ export type PetId = v.InferOutput<typeof PetId>;
 
 export const NAME_MAX_LENGTH = 200;
 
-/**
- * No control character anywhere (U+0000..U+001F, U+007F..U+009F: NUL, BEL, a line break …).
- * Written for the `u` flag, as JSON Schema validators read a `pattern`.
- */
+/** No control character (U+0000..U+001F, U+007F..U+009F); for the `u` flag, as JSON Schema reads a `pattern`. */
 const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 
-/**
- * Well-formed Unicode text: no lone surrogate (U+D800..U+DFFF), which JSON can carry as an escape
- * (`"\ud800"`) but which is no character, and which strict clients refuse to decode.
- */
+/** No lone surrogate, which JSON can carry as an escape (`"\ud800"`) and strict clients refuse to decode. */
 const WELL_FORMED = /^\P{Cs}*$/u;
 
 /**
@@ -59,7 +49,7 @@ const WELL_FORMED = /^\P{Cs}*$/u;
  */
 const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
-/** A name's shape: a string of 1 to 200 characters. What a read checks of a stored name. */
+/** A name's shape: what a read checks of a stored name. */
 const nameShape = v.pipe(
   v.string('must be a string'),
   v.minLength(1, 'must not be empty'),
@@ -106,12 +96,6 @@ export const NewPet = describe(
 );
 export type NewPet = v.InferOutput<typeof NewPet>;
 
-/**
- * A change to an animal: a JSON merge patch (RFC 7396) of its fields. A field left out keeps its
- * value; `null`, a merge patch's "remove", is refused (every animal has a name, a category and a
- * status), as are `id` and unknown fields; a patch that sets nothing changes nothing and is
- * refused too. Any status may follow any other.
- */
 export const PetPatch = describe(
   v.pipe(
     strictObject(
@@ -131,7 +115,6 @@ export const PetPatch = describe(
 );
 export type PetPatch = v.InferOutput<typeof PetPatch>;
 
-/** An animal as the service returns it. `status` is always present in responses. */
 export const Pet = describe(object({ id: PetId, name, categoryId, status: PetStatus }), {
   id: 'Pet',
   description: 'An animal of the catalogue.',
@@ -139,25 +122,20 @@ export const Pet = describe(object({ id: PetId, name, categoryId, status: PetSta
 export type Pet = v.InferOutput<typeof Pet>;
 
 /**
- * A pet as read back from the store: a Pet's shape (types, the status enum, id and length
- * ranges), without the name's text rules. The write checked those; rebuilding them on every read
- * would cost each read function the Unicode tables they need, to find nothing.
+ * A pet as read back from the store: a Pet's shape without the name's text rules, which the write
+ * checked; they would cost each read function the Unicode tables they need, to find nothing.
  */
 export const StoredPet = object({ id: PetId, name: nameShape, categoryId, status: PetStatus });
 
 /** A stored pet's version: 1 when it is added, one more at every change. Its ETag is made from it. */
 export const FIRST_VERSION = 1;
 
-/** A pet and its version. */
 export interface VersionedPet {
   readonly pet: Pet;
   readonly version: number;
 }
 
-/**
- * The versions a change or a removal may apply to (a request's `If-Match`): any one, when
- * undefined; else one of these (none, for an empty list: the request names no version a pet has).
- */
+/** The versions a change or removal may apply to (`If-Match`): any when undefined; none for `[]`. */
 export type ExpectedVersions = readonly number[] | undefined;
 
 export const Pets = describe(v.array(Pet), { id: 'Pets', description: 'One page of animals.' });
@@ -165,32 +143,22 @@ export const Pets = describe(v.array(Pet), { id: 'Pets', description: 'One page 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
 
-/** Options of a listing, as the domain sees them (already decoded from the query string). */
 export const ListPetsOptions = object({
   limit: integer(1, LIST_LIMIT_MAX),
   status: v.optional(PetStatus),
 });
 
 /**
- * Where a walk through a listing stands, as the listing that issued it defines it:
- *
- * - `afterId`: the next page starts just after this pet. The unfiltered listing (storage order)
- *   issues these.
- * - `fromId`: the next page starts at this pet, the first one not yet shown. The listing by status
- *   issues these: it walks a sharded index shard after shard, and the pet says in which shard the
- *   walk continues.
+ * Where a listing's walk stands: just after the pet (`afterId`, the unfiltered listing), or at the
+ * first pet not yet shown (`fromId`, by status: its id says which shard the walk continues in).
  */
 export type ListPosition = { readonly afterId: PetId } | { readonly fromId: PetId };
 
-/**
- * A listing, and where it continues: `after` holds one position per partition the listing walks
- * (one: the table, or the status index walked shard after shard).
- */
+/** A listing, and where it continues: one position per partition it walks. */
 export type ListPetsOptions = v.InferOutput<typeof ListPetsOptions> & {
   readonly after?: readonly ListPosition[];
 };
 
-/** One page of a listing: the pets, and where the next page starts when more pets follow. */
 export interface PetPage {
   readonly pets: Pet[];
   /** Absent on the last page: a page never points to an empty one. */

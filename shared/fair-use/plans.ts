@@ -1,11 +1,7 @@
 /**
- * Plans: what each API key may send. A stage names its plans (infra/stage-plans.ts); each key
- * belongs to one of them (its record says which); API Gateway's usage plans enforce them in AWS
- * and the local gateway's limiter on `npm start` (tools/local/fair-use.ts), with the same answers.
- *
- * A plan has a rate (a token bucket: `burstLimit` requests at once, refilled at `rateLimit` a
- * second) and a quota (`limit` requests per calendar day or month, UTC), as API Gateway's usage
- * plans have them.
+ * Plans: what each API key may send. A stage names its plans (infra/stage-plans.ts), each key is on
+ * one; API Gateway's usage plans enforce them, and locally tools/local/fair-use.ts. A plan has a
+ * token bucket and a quota per calendar day or month (UTC), as usage plans have them.
  */
 
 export const QUOTA_PERIODS = ['DAY', 'MONTH'] as const;
@@ -24,15 +20,13 @@ export const QUOTA_PERIOD_SECONDS: Readonly<Record<QuotaPeriod, number>> = {
 export const PLAN_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 export interface Plan {
-  /** Steady requests a second: the token bucket's refill. */
+  /** Requests a second: the bucket's refill. */
   readonly rateLimit: number;
-  /** Requests at once: the token bucket's size; at least `rateLimit`. */
+  /** The bucket's size; at least `rateLimit`. */
   readonly burstLimit: number;
-  /** Requests per calendar period (UTC). */
   readonly quota: { readonly limit: number; readonly period: QuotaPeriod };
 }
 
-/** The plans of a stage (or of the local server), and the plan of a key whose record names none. */
 export interface Plans {
   readonly plans: Readonly<Record<string, Plan>>;
   readonly defaultPlan: string;
@@ -69,11 +63,7 @@ const checkPlan = (value: unknown, where: string): Plan => {
   return { rateLimit, burstLimit, quota: { limit, period: period as QuotaPeriod } };
 };
 
-/**
- * `value` as Plans, or a PlansError naming the first problem (`plans.standard.burstLimit must …`).
- * Written by hand rather than with valibot: the authorizer reads plans at every cold start, and
- * its bundle carries no schema library.
- */
+/** `value` as Plans, or a PlansError naming the first problem; by hand: the authorizer's bundle has no valibot. */
 export const checkPlans = (value: unknown): Plans => {
   if (!isObject(value) || !isObject(value.plans))
     throw new PlansError('plans must be an object of plans by name');

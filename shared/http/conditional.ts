@@ -2,20 +2,12 @@ import * as v from 'valibot';
 import type { ExpectedVersions } from '#shared/domain/pet';
 import { describe } from '#shared/schema/describe';
 
-/**
- * Conditional requests as RFC 9110 defines them (§8.8.3 ETag, §13.1.1 If-Match). A pet's entity
- * tag is strong and opaque to clients: its version, quoted (`"3"`).
- */
-
-/** The `ETag` of a pet at `version`. */
+/** A pet's `ETag` (RFC 9110 §8.8.3; If-Match: §13.1.1): strong and opaque, its version quoted (`"3"`). */
 export const etagOf = (version: number): string => `"${version}"`;
 
 /** `entity-tag = [ weak ] opaque-tag`, `opaque-tag = DQUOTE *etagc DQUOTE` (RFC 9110 §8.8.3). */
 const ENTITY_TAG = '(?:W/)?"[!#-~\\x80-\\xFF]*"';
-/**
- * `If-Match = "*" / #entity-tag`: a list whose empty elements a recipient ignores (RFC 9110
- * §5.6.1), around optional white space.
- */
+/** `If-Match = "*" / #entity-tag`: a list whose empty elements a recipient ignores (RFC 9110 §5.6.1). */
 const IF_MATCH = new RegExp(
   `^[ \\t]*(?:\\*|(?:,[ \\t]*)*${ENTITY_TAG}(?:[ \\t]*,(?:[ \\t]*${ENTITY_TAG})?)*)[ \\t]*$`,
   'u',
@@ -23,7 +15,6 @@ const IF_MATCH = new RegExp(
 const TAGS = /(W\/)?"([^"]*)"/g;
 const VERSION = /^[1-9]\d{0,15}$/;
 
-/** The `if-match` request header of an operation that changes or removes one pet. */
 export const IfMatch = describe(
   v.optional(
     v.pipe(
@@ -38,10 +29,7 @@ export const IfMatch = describe(
   },
 );
 
-/**
- * The versions an `If-Match` value accepts: any (`undefined`) for `*` or no header, else those
- * its strong tags name (a tag that is weak, or that no version of ours has, matches none).
- */
+/** The versions an `If-Match` accepts: any (`undefined`) for `*` or none, else those its strong tags name. */
 export const expectedVersions = (ifMatch: string | undefined): ExpectedVersions => {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
   return [...ifMatch.matchAll(TAGS)]
@@ -50,7 +38,6 @@ export const expectedVersions = (ifMatch: string | undefined): ExpectedVersions 
     .filter(Number.isSafeInteger);
 };
 
-/** The `ETag` response header, as a contract declares it. */
 export const ETAG_HEADER = {
   ETag: {
     description:

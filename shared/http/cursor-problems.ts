@@ -1,13 +1,7 @@
-/**
- * Why a text is not a cursor of a listing, in the words of an Error detail on `query.cursor`:
- * the messages alone, so that the error mapper can say them without carrying the cursor's codec
- * (shared/http/cursor.ts) into every function's bundle.
- */
-
 /** A cursor is at most 67 characters; anything much longer is refused unread. */
 export const MAX_CURSOR_LENGTH = 128;
 
-/** Why a text is not a cursor, in the words of an Error detail on `query.cursor`. */
+/** Why a text is not a cursor (a detail on `query.cursor`): apart from the codec, which most bundles lack. */
 export const CURSOR_PROBLEM = {
   empty: 'must not be empty',
   tooLong: `must be at most ${MAX_CURSOR_LENGTH} characters`,

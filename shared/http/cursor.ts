@@ -16,21 +16,17 @@ import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems'
  * makes a truncated or edited copy a clean 400 instead of a silently different page.
  */
 
-/** The versions a cursor may have: what the ids of its positions mean. */
 export const CURSOR_VERSIONS = { afterId: 1, fromId: 2 } as const;
-/** Positions a cursor carries: one per partition a listing walks. */
 export const POSITIONS_PER_LISTING = 1;
 
 const TAG_BYTES = 8;
 const HEADER_BYTES = 1 + TAG_BYTES;
-/** Integrity only (see above): knowing it lets one forge nothing but a starting point. */
 const INTEGRITY_KEY = 'pet-store listPets cursor, version 1';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** Version bytes stay below this; a JSON text or a base64url string, say, starts above it. */
 const FIRST_NON_VERSION_BYTE = 0x20;
 
 export interface ListCursor {
-  /** Absent for an unfiltered listing. */
   readonly status?: PetStatus;
   readonly positions: readonly ListPosition[];
 }
@@ -41,7 +37,6 @@ const positions = v.pipe(
   v.maxLength(POSITIONS_PER_LISTING),
 );
 
-/** The payload of each version: version 1 belongs to an unfiltered listing, version 2 to one by status. */
 const PAYLOADS = {
   [CURSOR_VERSIONS.afterId]: v.strictObject({ p: positions }),
   [CURSOR_VERSIONS.fromId]: v.strictObject({ s: PetStatus, p: positions }),
@@ -65,7 +60,7 @@ const tagOf = (version: number, payload: Buffer): Buffer =>
     .digest()
     .subarray(0, TAG_BYTES);
 
-/** The cursor for a listing and its next positions (all of one kind, which sets the version). */
+/** The cursor for a listing and its next positions (of one kind, which sets the version). */
 export const encodeCursor = (cursor: ListCursor): string => {
   const ids = cursor.positions.map(idOf);
   const kinds = new Set(ids.map(({ kind }) => kind));
@@ -86,10 +81,7 @@ export type CursorDecoding =
 
 const refused = (problem: string): CursorDecoding => ({ ok: false, problem });
 
-/**
- * Reads a cursor, checking in order: size, alphabet, canonical base64url, version, integrity tag,
- * then the payload's exact shape. Never throws; a text that fails any check is refused with why.
- */
+/** Reads a cursor: size, alphabet, canonical base64url, version, tag, then the payload's shape. Never throws. */
 export const decodeCursor = (text: string): CursorDecoding => {
   if (text.length === 0) return refused(CURSOR_PROBLEM.empty);
   if (text.length > MAX_CURSOR_LENGTH) return refused(CURSOR_PROBLEM.tooLong);

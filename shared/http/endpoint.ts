@@ -21,7 +21,6 @@ import {
   requestHeaderNames,
 } from '#shared/operations/operation';
 
-/** What an operation's handler does: from the validated request to one of its responses. */
 export type EndpointHandler<O extends Operation> = (
   input: RequestInput<O>,
   event: APIGatewayProxyEvent,
@@ -29,23 +28,17 @@ export type EndpointHandler<O extends Operation> = (
 
 /** What every operation's function needs. */
 export interface FunctionDependencies {
-  /** Powertools' logger of the function. */
   readonly logger: Logger;
-  /** The web origins whose pages may read its answers (CORS). @default none */
+  /** @default none */
   readonly corsOrigins?: AllowedOrigins;
 }
 
-/** An operation whose request has no body: what `httpEndpoint` serves. */
-export type OperationWithoutBody = Operation & { readonly request: { readonly body?: undefined } };
+type OperationWithoutBody = Operation & { readonly request: { readonly body?: undefined } };
 
 /** Stop this long before the Lambda timeout, so the client gets a 503, not a gateway error. */
 export const TIMEOUT_MARGIN_MS = 500;
 
-/**
- * The request's deadline (shared/deadline.ts): its budget from when API Gateway received it, and
- * never later than middy's own answer before the Lambda timeout (like middy, it does without a
- * context that cannot tell the time left: tests, containers).
- */
+/** The request's deadline (shared/deadline.ts), never later than middy's own answer before the Lambda timeout. */
 const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
   requestDeadline({
     receivedAt: event.requestContext?.requestTimeEpoch,
@@ -54,11 +47,7 @@ const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
       : Number.POSITIVE_INFINITY,
   });
 
-/**
- * The Lambda handler of an operation that reads no body. One that reads a JSON body is served by
- * `jsonEndpoint` (middleware/json-body.ts) instead: the types take each operation by one of the
- * two only.
- */
+/** The Lambda handler of an operation that reads no body (one that does: `jsonEndpoint`). */
 export const httpEndpoint = <O extends OperationWithoutBody>(
   operation: O,
   dependencies: FunctionDependencies,
@@ -66,15 +55,10 @@ export const httpEndpoint = <O extends OperationWithoutBody>(
 ): ProxyHandler => endpointWith([], operation, dependencies, handle);
 
 /**
- * The Lambda handler of an operation, its body read by `bodyReader`: what `httpEndpoint` and
- * `jsonEndpoint` share, for them alone to call. The middy stack the descriptor calls for, around a
- * handler that only speaks the domain. Order: the invocation's log keys (Powertools) → error
- * responses → repeated headers refused → header normalisation → the body reader's checks and
- * parsing → handler, given the request validated by its contract's schemas as an argument (only
- * valid requests reach the domain, an idempotent create's record included), whose result is sent as JSON with the operation's fixed headers. Around it, on every answer
- * (early ones and replays included), the CORS headers (middleware/cors-headers.ts) and the
- * `Request-Id` and caller's `RateLimit-Policy` (middleware/answer-headers.ts); and the request's
- * deadline, which every DynamoDB call of the request shares.
+ * What `httpEndpoint` and `jsonEndpoint` share: log keys → error responses → repeated headers
+ * refused → header normalisation → `bodyReader` → the handler, given the validated request (only
+ * valid requests reach the domain), its result sent as JSON. Around it, on every answer, the CORS
+ * headers, `Request-Id` and `RateLimit-Policy`; and the request's deadline for every DynamoDB call.
  */
 export const endpointWith = <O extends Operation>(
   bodyReader: readonly middy.MiddlewareObj<APIGatewayProxyEvent>[],

@@ -1,12 +1,9 @@
 import type { ErrorBody, ErrorDetail } from '#shared/http/error-schema';
 
-/** The Error object and its details; their schema (error-schema.ts) stays out of the functions' bundles. */
+/** Their schema (error-schema.ts) stays out of the functions' bundles. */
 export type { ErrorBody, ErrorDetail };
 
-/**
- * Every error code the API can return, with the HTTP status it always travels with. The Error
- * object's `status` equals that status. API Gateway's own responses (infra) use the same table.
- */
+/** Every error code the API can return, with the one HTTP status it travels with (the body's `status`). */
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
   INVALID_JSON: 400,
@@ -33,11 +30,7 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
-/**
- * The codes of what the HTTP layer refuses before any route or function (a request too slow,
- * an `Expect` it cannot meet, headers too large, a transfer coding it does not know, another HTTP
- * version): the local server answers with them; no function ever sends or counts one.
- */
+/** What the local server's HTTP layer refuses before any route; no function ever sends or counts one. */
 export const HTTP_LAYER_CODES: readonly ErrorCode[] = [
   'REQUEST_TIMEOUT',
   'EXPECTATION_FAILED',
@@ -46,11 +39,7 @@ export const HTTP_LAYER_CODES: readonly ErrorCode[] = [
   'HTTP_VERSION_NOT_SUPPORTED',
 ];
 
-/**
- * How much of a request an Error echoes, so that no request, however hostile, gets a large
- * answer: at most 10 details (the first ones), field names cut to 64 characters, and never more
- * than 4 KiB of JSON.
- */
+/** How much of a request an Error echoes, so that no request, however hostile, gets a large answer. */
 export const ERROR_LIMITS = {
   details: 10,
   fieldLength: 64,
@@ -65,7 +54,6 @@ export const truncate = (text: string, length: number): string => {
   return characters.length <= length ? text : `${characters.slice(0, length - 1).join('')}…`;
 };
 
-/** The details an Error shows: the first 10, each field name cut to 64 characters. */
 export const shownDetails = (details: readonly ErrorDetail[]): ErrorDetail[] =>
   details.slice(0, ERROR_LIMITS.details).map((detail) => ({
     field: truncate(detail.field, ERROR_LIMITS.fieldLength),
@@ -75,10 +63,8 @@ export const shownDetails = (details: readonly ErrorDetail[]): ErrorDetail[] =>
 const byteLength = (body: ErrorBody): number => Buffer.byteLength(JSON.stringify(body));
 
 /**
- * Builds the Error object for a code; `status` always comes from the table above. Whatever it is
- * given, it holds to ERROR_LIMITS: details and field names are cut, and should the JSON still
- * pass 4 KiB (names of characters JSON escapes six bytes each), details go, last first, then
- * half of the message at a time.
+ * The Error object for a code, within ERROR_LIMITS: should the JSON still pass 4 KiB (characters
+ * JSON escapes take six bytes each), details go, last first, then half of the message at a time.
  */
 export const errorBody = (
   code: ErrorCode,

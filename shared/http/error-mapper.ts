@@ -7,20 +7,17 @@ import {
 } from '#shared/domain/errors';
 import { HttpError } from '#shared/http/http-error';
 
-/** The package a middy error names in its `cause`: how middy marks the errors it throws. */
 const packageOf = (error: Error): unknown => (error.cause as { package?: unknown } | undefined)?.package;
 
 const unavailable = (cause: unknown): HttpError =>
   new HttpError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { cause });
 
-/** A body that is not JSON: what any failure of the JSON parser becomes. */
 export const invalidJson = (cause?: unknown): HttpError =>
   new HttpError('INVALID_JSON', 'Request body is not valid JSON', { cause });
 
 /**
- * The one place that decides which HTTP error any thrown value becomes, by its class or by the
- * package that threw it, never by its message. Errors meant for the client keep their message;
- * anything else becomes a generic 500 whose cause is only logged.
+ * The one place that decides which HTTP error a thrown value becomes, by its class or the package
+ * that threw it (middy's `cause.package`), never its message; anything else is a generic 500.
  */
 export const toHttpError = (error: unknown): HttpError => {
   if (error instanceof HttpError) return error;

@@ -3,11 +3,7 @@ import { ERROR_CODES, ERROR_LIMITS } from '#shared/http/error-body';
 import { describe } from '#shared/schema/describe';
 import { object } from '#shared/schema/objects';
 
-/**
- * The Error object's schema: what the OpenAPI document shows, and what its type (error-body.ts)
- * derives from. The functions build Error objects and never parse one, so it is kept out of
- * their bundles: only the document generator and the tests import this module.
- */
+/** The Error object's schema, for the document and the type: functions never parse one, so never import it. */
 
 export const ErrorDetail = describe(
   object({

@@ -4,31 +4,23 @@ import { MAX_BODY_DEPTH } from '#shared/http/limits';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
 /**
- * Numbers taken exactly as sent. `JSON.parse` reads `1.0000000000000001` as 1 and
- * `9007199254740990.9` as 9007199254740991: stored, the client's value would have become another.
- * Each number is judged by its text: on Node 22 and later (Lambda's Node 24) `JSON.parse` hands a
- * reviver each number's source text, so the one parse of the body does it
- * (`exactNumbersReviver`); Node 20 (where the tools and tests run the functions from source) does
- * not, so there the text is read once more with a lossless parser (`lossless-json`,
- * `checkExactNumbers`). Either way a number the service cannot hold exactly is refused, naming
- * its field: an integer the double differs from (9007199254740993; 2^53 itself is held, and
- * refused by range), or a number with a fraction or exponent whose digits do not survive the
- * round trip through a double (`isSafeNumber`).
+ * Numbers taken exactly as sent: `JSON.parse` reads `1.0000000000000001` as 1, and stored, the
+ * client's value would have become another. Each number is judged by its text, which Node 22+
+ * (Lambda's Node 24) hands a reviver (`exactNumbersReviver`); on Node 20 (the tools and tests) the
+ * text is read once more with `lossless-json` (`checkExactNumbers`). Either way a number a double
+ * cannot hold exactly (9007199254740993, or digits lost in the round trip) is refused, by field.
  */
 
-/** Whether a double holds the number `text` as written. */
 const isExact = (text: string): boolean => {
   if (!isInteger(text)) return isSafeNumber(text);
   const read = Number(text);
   return Number.isFinite(read) && BigInt(read) === BigInt(text);
 };
 
-/** A number whose text a double cannot hold exactly. */
 class Inexact {
   constructor(readonly text: string) {}
 }
 
-/** Each field of `value` holding an Inexact number, as `field.key…`. */
 const inexactFields = (value: unknown, field: string): ErrorDetail[] => {
   if (value instanceof Inexact)
     return [
@@ -51,23 +43,20 @@ export const parseGivesNumberSource = (): boolean => {
   return given;
 };
 
-/** A `JSON.parse` reviver, where it gets each number's source text: a number a double cannot hold exactly becomes Inexact. */
+/** A `JSON.parse` reviver, where it gets each number's source text: an inexact number becomes Inexact. */
 export const exactNumbersReviver = (_key: string, value: unknown, context?: { source?: string }): unknown =>
   typeof value === 'number' && context?.source !== undefined && !isExact(context.source)
     ? new Inexact(context.source)
     : value;
 
-/** Refuses (400 VALIDATION_FAILED, each field at fault named `body.…`) a body parsed with `exactNumbersReviver` holding an Inexact number. */
+/** Refuses (400, each field named `body.…`) a body parsed with `exactNumbersReviver` holding an Inexact number. */
 export const refuseInexactNumbers = (value: unknown): void => {
   const details = inexactFields(value, 'body');
   if (details.length > 0) throw validationFailed(details);
 };
 
-/**
- * How deep `text` nests objects and arrays, read in one pass without recursion (brackets inside
- * strings do not count), so that no depth a client sends can overflow the stack here.
- */
-export const nestingDepth = (text: string): number => {
+/** How deep `text` nests objects and arrays, read without recursion, so no depth can overflow the stack. */
+const nestingDepth = (text: string): number => {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -93,11 +82,7 @@ const isJson = (text: string): boolean => {
   }
 };
 
-/**
- * Refuses (400 VALIDATION_FAILED, field `body`) a JSON body nested deeper than MAX_BODY_DEPTH,
- * before anything parses or walks it, whichever way its numbers are then read. Text that is not
- * JSON is left to the JSON parser to refuse (INVALID_JSON).
- */
+/** Refuses (400, field `body`) JSON nested deeper than MAX_BODY_DEPTH before anything walks it; not JSON: left to the parser. */
 export const refuseDeepNesting = (text: string): void => {
   if (nestingDepth(text) <= MAX_BODY_DEPTH || !isJson(text)) return;
   throw validationFailed([
@@ -105,11 +90,7 @@ export const refuseDeepNesting = (text: string): void => {
   ]);
 };
 
-/**
- * Refuses (400 VALIDATION_FAILED, each field at fault named `body.…`) a JSON body holding a number
- * the service cannot hold exactly, read losslessly where `JSON.parse` gives no source text. Text
- * that is not JSON is left to the JSON parser to refuse.
- */
+/** Refuses (400, each field named `body.…`) JSON holding an inexact number, read losslessly; not JSON: left to the parser. */
 export const checkExactNumbers = (text: string): void => {
   let value: unknown;
   try {

@@ -9,24 +9,15 @@ import { retryHeaders } from '#shared/http/retry';
 import { type Operation, requestHeaderNames } from '#shared/operations/operation';
 
 /**
- * What API Gateway answers by itself, described once: its gateway responses, the 405 with
- * `Allow`, the CORS preflights, and the CORS headers every answer carries for an allowed origin.
- * Three readers, none of which restates any of it:
+ * What API Gateway answers by itself, described once: its gateway responses, the 405 with `Allow`,
+ * the CORS preflights, and the CORS headers of every answer. The stack renders each answer as a
+ * mock integration or a gateway response (infra/constructs/gateway-answers.ts), the local gateway
+ * sends them (`answerHeaders`), and the functions add `corsHeaders` to their own (`withCors`).
  *
- * - the stack (`infra/constructs/gateway-answers.ts`) renders each answer as a mock integration
- *   (preflight, 405) or a gateway response;
- * - the local gateway (`tools/local/`) sends the same answers, with `answerHeaders`;
- * - the functions add `corsHeaders` to each of their own answers (`withCors`).
- *
- * CORS (WHATWG Fetch standard), wherever the answer comes from: an origin on the stage's list
- * gets `Access-Control-Allow-Origin: <its origin>` and the headers its answer grants; any other
- * origin, or a request without `Origin`, gets no CORS header; `Vary: Origin` goes with every
- * answer that can tell origins apart whenever origins are configured. A gateway response cannot
- * tell them apart (`gatewayResponseCorsHeaders` says what it can carry instead).
+ * CORS (WHATWG Fetch standard): an origin on the stage's list gets `Access-Control-Allow-Origin:
+ * <its origin>` and what its answer grants; any other origin, or none, gets no CORS header;
+ * `Vary: Origin` goes with every answer that can tell origins apart once origins are configured.
  */
-
-// ---------------------------------------------------------------------------------------------
-// CORS: what an allowed origin may send and read, from the operations' contracts
 
 /** Response headers any answer may carry, whoever gives it. */
 const HEADERS_OF_EVERY_ANSWER = [
@@ -41,10 +32,7 @@ const HEADERS_OF_EVERY_REQUEST = ['Authorization', 'Content-Type'];
 /** `idempotency-key` as a header is written: `Idempotency-Key` (case does not matter to CORS). */
 const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (letter) => letter.toUpperCase());
 
-/**
- * Response headers a script on an allowed origin may read on the answers of `operations`' functions
- * (of none: API Gateway's own answers); a function's bundle holds its own contract only.
- */
+/** Response headers an allowed origin may read on `operations`' answers (of none: API Gateway's own). */
 export const corsExposedHeaders = (operations: readonly Operation[]): string[] => [
   ...new Set([
     ...operations.flatMap((operation) => [
@@ -55,7 +43,7 @@ export const corsExposedHeaders = (operations: readonly Operation[]): string[] =
   ]),
 ];
 
-/** Request headers a script on an allowed origin may send, as a preflight grants them. */
+/** Request headers an allowed origin may send, as a preflight grants them. */
 export const corsAllowedHeaders = (operations: readonly Operation[]): string[] => [
   ...new Set([
     ...HEADERS_OF_EVERY_REQUEST,
@@ -66,7 +54,6 @@ export const corsAllowedHeaders = (operations: readonly Operation[]): string[] =
 /** How long a browser may reuse a preflight answer: two hours, the longest Chromium honours. */
 export const CORS_MAX_AGE_SECONDS = 7_200;
 
-/** What an allowed origin gets on an answer with a body, besides its origin: the headers it may read. */
 export const exposing = (headers: readonly string[]): Readonly<Record<string, string>> => ({
   'Access-Control-Expose-Headers': headers.join(', '),
 });
@@ -74,24 +61,19 @@ export const exposing = (headers: readonly string[]): Readonly<Record<string, st
 /** What an allowed origin may read on API Gateway's own answers (a gateway response, the 405). */
 const GATEWAY_CORS = exposing(corsExposedHeaders([]));
 
-// ---------------------------------------------------------------------------------------------
-// The answers
-
 export interface GatewayError {
   readonly code: ErrorCode;
   readonly message: string;
 }
 
 /**
- * A value API Gateway copies from the request's context into a header of a mock's answer
- * (`context.<name>` in its integration response's parameter mappings): the request id, or what
- * the authorizer put in the caller's context. AWS's "Parameter mapping source reference for REST
- * APIs in API Gateway": "You can map method response headers from any integration response header
- * or integration response body, $context variables, or static values."
+ * A value a mock's answer copies from the request's context into a header (`context.<name>`).
+ * AWS's "Parameter mapping source reference for REST APIs in API Gateway": "You can map method
+ * response headers from any integration response header or integration response body, $context
+ * variables, or static values."
  */
 export type ContextVariable = 'extendedRequestId' | 'authorizer.rateLimitPolicy';
 
-/** A request's context, as the local gateway knows it. */
 export interface AnswerContext {
   readonly requestId?: string;
   readonly authorizer?: Readonly<Record<string, unknown>>;
@@ -106,10 +88,8 @@ export const contextValue = (variable: ContextVariable, context: AnswerContext):
 };
 
 /**
- * One answer API Gateway gives itself. `by` says how API Gateway gives it, which decides what
- * headers it can carry: a mock integration's template can read the request's `Origin` and its
- * parameter mappings the request's context; a gateway response has literals and request
- * parameters only.
+ * One answer API Gateway gives itself. `by` decides what headers it can carry: a mock can read the
+ * request's `Origin` and context; a gateway response has literals and request parameters only.
  */
 export interface GatewayAnswer {
   readonly by: 'mock' | 'gateway-response';
@@ -118,12 +98,10 @@ export interface GatewayAnswer {
   readonly error?: GatewayError;
   readonly headers: Readonly<Record<string, string>>;
   /**
-   * Headers a mock copies from the request's context: `Request-Id`, and behind the authorizer
-   * the caller's `RateLimit-Policy`. A value the request does not have leaves its header out.
-   * None on a gateway response: AWS documents their `responseParameters` as taken "from the
-   * incoming request parameters or using literal strings" (x-amazon-apigateway-gateway-responses.responseParameters
-   * object), so its request id is the Error body's `requestId` (`$context.extendedRequestId` in
-   * its template) and API Gateway's own `x-amz-apigw-id`.
+   * Headers a mock copies from the request's context (a value the request lacks leaves its header
+   * out). None on a gateway response: its `responseParameters` come "from the incoming request
+   * parameters or using literal strings" (x-amazon-apigateway-gateway-responses.responseParameters
+   * object), so its request id is the Error body's `requestId` and API Gateway's `x-amz-apigw-id`.
    */
   readonly fromContext: Readonly<Record<string, ContextVariable>>;
   /** What an allowed origin gets besides `Access-Control-Allow-Origin`. */
@@ -194,9 +172,7 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
     code: 'QUOTA_EXCEEDED',
     message: 'The request quota of your plan (RateLimit-Policy) is used up until its window resets',
   },
-  // The authorizer accepted the key, but API Gateway knows no usage identifier of it in a usage
-  // plan of the stage: a key revoked (its identifier deleted) while a decision is cached. To the
-  // client, the key does not work.
+  // The key has no usage identifier in a usage plan of the stage (revoked while its decision is cached).
   INVALID_API_KEY: UNAUTHORIZED,
   // AWS WAF blocked the request (infra/constructs/firewall.ts).
   WAF_FILTERED: { code: 'FORBIDDEN', message: 'The request was blocked by the firewall' },
@@ -206,8 +182,7 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
     message: 'Content-Type must be application/json',
   },
   AUTHORIZER_FAILURE: AUTHORIZER_UNAVAILABLE,
-  // What a TOKEN authorizer that throws anything but `Unauthorized`, times out or answers
-  // garbage gets (AUTHORIZER_OUTCOMES): an outage to the client, like AUTHORIZER_FAILURE.
+  // An authorizer that throws, times out or answers garbage (AUTHORIZER_OUTCOMES): an outage.
   AUTHORIZER_CONFIGURATION_ERROR: AUTHORIZER_UNAVAILABLE,
   INTEGRATION_FAILURE: INTERNAL,
   INTEGRATION_TIMEOUT: {
@@ -217,8 +192,7 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
   // A type AWS may add later: the only types DEFAULT_4XX and DEFAULT_5XX can still answer.
   DEFAULT_4XX: REJECTED,
   DEFAULT_5XX: INTERNAL,
-  // Types this API never meets (no request validators, no IAM signatures, no integration
-  // mapping), each answered with the status AWS gives it, so none becomes another.
+  // Types this API never meets, each with the status AWS gives it, so none becomes another.
   API_CONFIGURATION_ERROR: INTERNAL,
   BAD_REQUEST_BODY: REJECTED,
   BAD_REQUEST_PARAMETERS: REJECTED,
@@ -228,8 +202,7 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
 };
 
 /**
- * The gateway response for each outcome of the TOKEN authorizer step, as API Gateway decides it;
- * the stack configures those responses and the local gateway classifies each call by this table.
+ * The gateway response for each outcome of the TOKEN authorizer step, as API Gateway decides it.
  *
  * - `noToken`, `invalidToken`: no call. AWS's Authorizer reference (identityValidationExpression):
  *   "It will invoke the authorizer's Lambda function when there is a match. Otherwise, it will
@@ -274,16 +247,12 @@ export const MOCK_CONTENT_TYPES = [
   'application/octet-stream',
 ] as const;
 
-/**
- * Whether a mock has a template for a request's `Content-Type`. Compared by media type,
- * parameters and case left out: assumed, AWS does not say how it matches (docs/aws-ledger.md).
- */
+/** Whether a mock has a template for a `Content-Type`, by media type: assumed (docs/aws-ledger.md). */
 export const mockAccepts = (contentType: string | undefined): boolean =>
   (MOCK_CONTENT_TYPES as readonly string[]).includes(
     (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '',
   );
 
-/** The headers of an Error answer API Gateway gives itself: those of every answer, and `Retry-After` on a 429 or 503. */
 const errorHeaders = (code: ErrorCode): Readonly<Record<string, string>> => ({
   ...RESPONSE_HEADERS,
   ...retryHeaders(code),
@@ -299,7 +268,6 @@ const AFTER_AUTHORIZATION_FROM_CONTEXT = {
   [RATE_LIMIT_POLICY_HEADER]: 'authorizer.rateLimitPolicy',
 } as const satisfies Record<string, ContextVariable>;
 
-/** The gateway response of a type, as the stack configures it and the local gateway sends it. */
 export const gatewayResponse = (type: GatewayResponseType): GatewayErrorAnswer => {
   const error = GATEWAY_RESPONSES[type];
   return {
@@ -341,18 +309,11 @@ export const preflight = (allow: readonly string[], allowedHeaders: readonly str
   },
 });
 
-// ---------------------------------------------------------------------------------------------
-// CORS headers by allowed origins
-
 /** `Vary: Origin` when an answer depends on the origin, i.e. whenever any origin is allowed. */
 export const varyHeaders = (allowed: AllowedOrigins): Readonly<Record<string, string>> =>
   allowed.length > 0 ? { Vary: 'Origin' } : {};
 
-/**
- * The CORS headers of an answer that can look at the request's `origin` (a function's, a mock's):
- * `Vary` whenever origins are configured; for an allowed origin, that origin and what the answer
- * grants (for a function's, `exposing(corsExposedHeaders([its operation]))`).
- */
+/** The CORS headers of an answer that can read the request's `origin` (a function's, a mock's). */
 export const corsHeaders = (
   allowed: AllowedOrigins,
   origin: string | undefined,
@@ -365,15 +326,10 @@ export const corsHeaders = (
 export type GatewayHeaderValue = string | { readonly requestHeader: string };
 
 /**
- * The CORS headers a gateway response can carry. It has no condition: each header is a fixed
- * value or a copy of a request header. So:
- *
- * - any origin (`*`): the request's `Origin` copied back, which is "any origin";
- * - exactly one origin: that origin, fixed. Its page can read the answer; a page of any other
- *   origin cannot, since the browser compares the header with its own origin;
- * - several origins (or none): no CORS header. Copying `Origin` would let every origin read
- *   them, and a fixed value can name only one: a browser on those origins cannot read API
- *   Gateway's own errors (it sees a network error); docs/design.md, "CORS", says so.
+ * The CORS headers a gateway response can carry: each is a fixed value or a copy of a request
+ * header, never conditional. Any origin: `Origin` copied back. One origin: that origin, fixed
+ * (other pages' browsers refuse it). Several: none, since copying would allow every origin; their
+ * pages cannot read API Gateway's own errors (docs/design.md, "CORS").
  */
 export const gatewayResponseCorsHeaders = (
   allowed: AllowedOrigins,

@@ -1,10 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
-/**
- * Every value a request header was sent with, whatever the case of its name, from API Gateway's
- * multi-value map (the single-value map keeps only the last one). Repeated headers are visible
- * here, so they can be refused rather than resolved by picking one.
- */
+/** Every value a header was sent with, any case, from the multi-value map (the other keeps the last). */
 export const headerValues = (
   event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
   name: string,

@@ -6,10 +6,7 @@ export interface HttpErrorOptions {
   readonly cause?: unknown;
 }
 
-/**
- * An error meant for the client: its code, message and details are sent as they are. Its status
- * always comes from the code (`ERROR_STATUS`), so the two cannot disagree.
- */
+/** An error meant for the client, sent as it is; its status comes from its code, so the two cannot disagree. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
   readonly status: number;

@@ -7,10 +7,7 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Sent, as `true`, on an answer replayed for a repeated Idempotency-Key instead of processed anew. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/**
- * The request's idempotency key, scoped to its caller: the API key's id, which the authorizer
- * gave as `principalId`. One client cannot see or block another's keys.
- */
+/** The request's idempotency key, scoped to its caller (the authorizer's `principalId`). */
 export const idempotencyKeyOf = (
   event: APIGatewayProxyEvent,
   key: string | undefined,

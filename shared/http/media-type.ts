@@ -1,8 +1,4 @@
-/**
- * `Content-Type` as RFC 9110 (§8.3.1, §5.6) defines it: `type/subtype` then parameters, each
- * `OWS ";" OWS name=value`; type, subtype and parameter names are case-insensitive, a value is a
- * token or a quoted string.
- */
+/** `Content-Type` as RFC 9110 (§8.3.1, §5.6) defines it: `type/subtype *( OWS ";" OWS name=value )`. */
 
 export interface MediaType {
   /** Lower case, e.g. `application/json`. */
@@ -43,10 +39,7 @@ export const parseMediaType = (value: string): MediaType | undefined => {
   return { essence: `${essence[1]}/${essence[2]}`.toLowerCase(), parameters };
 };
 
-/**
- * One of `essences` (`application/json` unless told), with no parameter but `charset=utf-8`
- * (JSON is UTF-8, RFC 8259).
- */
+/** One of `essences`, with no parameter but `charset=utf-8` (JSON is UTF-8, RFC 8259). */
 export const isJsonUtf8 = (
   value: string | undefined,
   essences: readonly string[] = ['application/json'],

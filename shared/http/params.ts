@@ -16,10 +16,8 @@ export const PATH_PARAMETERS: StrictObjectMessages = {
 const INTEGER_PARAMS = new WeakMap<v.GenericSchema, v.GenericSchema<number>>();
 
 /**
- * A query or path value that must be written as a decimal integer, then checked by `schema`
- * (range, and so on). Query strings and paths carry text: `?limit=1e1` or `?limit= 5` are not
- * integers, whatever `Number()` would make of them. Its one effect, the entry in INTEGER_PARAMS,
- * is keyed by the schema it returns: a bundle that drops an unused one loses nothing.
+ * A query or path value written as a decimal integer (`?limit=1e1` is not, whatever `Number()`
+ * says), then checked by `schema`. Its one effect is keyed by what it returns: safe to drop unused.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export const integerParam = <const T extends v.GenericSchema<number>>(schema: T) => {

@@ -1,14 +1,10 @@
 import { type Plan, QUOTA_PERIOD_SECONDS } from '#shared/fair-use/plans';
 
 /**
- * `RateLimit-Policy` (IETF draft-ietf-httpapi-ratelimit-headers, revisions 10 and 11): the caller's
- * plan on every answer to an accepted key, so a client can pace itself before it is refused. Two
- * quota policies, each a String with `q` (requests) and `w` (window, seconds):
- * `RateLimit-Policy: "standard";q=10000;w=86400, "standard-rate";q=20;w=2`. `"<plan>"` is the
- * quota per calendar day (86400) or month (2592000, written as 30 days), reset at 00:00 UTC;
- * `"<plan>-rate"` the token bucket: `q` the burst, `w` the seconds it takes to refill, rounded up,
- * so `q` per `w` never exceeds the steady rate. `RateLimit` (what remains) is not sent: in AWS the
- * functions cannot see API Gateway's counters, and the local server behaves the same.
+ * `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers, revisions 10 and 11): the caller's plan
+ * on every answer to an accepted key, e.g. `"standard";q=10000;w=86400, "standard-rate";q=20;w=2`:
+ * the quota per calendar day or month (30 days), and the token bucket (`q` the burst, `w` the
+ * seconds to refill, rounded up). `RateLimit` is not sent: functions cannot see API Gateway's counters.
  */
 
 export const RATE_LIMIT_POLICY_HEADER = 'RateLimit-Policy';
@@ -29,7 +25,7 @@ export interface QuotaPolicy {
 
 const POLICY_ITEM = /^"([a-z][a-z0-9-]*)";q=(\d+);w=(\d+)$/;
 
-/** The policies of a `RateLimit-Policy` value as this service writes it; undefined when it is not of that form. */
+/** The policies of a `RateLimit-Policy` value as this service writes it; undefined when not of that form. */
 export const parseRateLimitPolicy = (value: string | null | undefined): QuotaPolicy[] | undefined => {
   if (!value) return undefined;
   const policies: QuotaPolicy[] = [];

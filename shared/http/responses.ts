@@ -9,10 +9,7 @@ export const RESPONSE_HEADERS = {
 
 export type ResponseHeaders = Readonly<Record<string, string | undefined>>;
 
-/**
- * A proxy result with a JSON body, or with none when `body` is `undefined` (a 204: then no
- * `Content-Type` either). Later header sets override earlier ones, `undefined` values are left out.
- */
+/** A proxy result with a JSON body, or none (no `Content-Type`) for `undefined`; later headers win. */
 export const jsonResponse = (
   status: number,
   body: unknown,
@@ -26,10 +23,7 @@ export const jsonResponse = (
   return { statusCode: status, headers, body: body === undefined ? '' : JSON.stringify(body) };
 };
 
-/**
- * A handler's answers, with their status as a literal type: the operation's `ResultOf` then
- * checks both the status (one the descriptor declares) and the body (its schema's type).
- */
+/** A handler's answers, their status a literal type for `ResultOf` to check with the body. */
 export function ok<B>(body: B): { readonly status: 200; readonly body: B };
 export function ok<B, H extends Readonly<Record<string, string>>>(
   body: B,
@@ -40,7 +34,6 @@ export function ok<B>(body: B, headers?: Readonly<Record<string, string>>) {
 }
 export const created = <B, H extends Readonly<Record<string, string>>>(body: B, headers: H) =>
   ({ status: 201, body, headers }) as const;
-/** An answer without a body: 204 No Content, optionally with headers. */
 export function noContent(): { readonly status: 204 };
 export function noContent<H extends Readonly<Record<string, string>>>(
   headers: H,

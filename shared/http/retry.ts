@@ -3,17 +3,10 @@ import type { ErrorCode } from '#shared/http/error-body';
 /** Seconds a client should wait before retrying an answer that says "not now". */
 export const RETRY_AFTER_SECONDS = 1;
 
-/**
- * After a spent quota, an hour: the quota resets at the next calendar day or month (UTC), which a
- * gateway response, a fixed answer, cannot compute.
- */
+/** After a spent quota, an hour: a gateway response, a fixed answer, cannot compute the next reset. */
 export const QUOTA_RETRY_AFTER_SECONDS = 3_600;
 
-/**
- * The codes that mean "not now, later", and how long to wait: each is sent with `Retry-After`,
- * wherever it comes from. A 409 IDEMPOTENCY_KEY_IN_USE is one: retried after the first request
- * ends, it gets its answer.
- */
+/** The codes that mean "not now, later", each sent with `Retry-After` wherever it comes from. */
 const RETRY_AFTER: Readonly<Partial<Record<ErrorCode, number>>> = {
   TOO_MANY_REQUESTS: RETRY_AFTER_SECONDS,
   QUOTA_EXCEEDED: QUOTA_RETRY_AFTER_SECONDS,

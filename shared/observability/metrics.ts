@@ -2,13 +2,11 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SERVICE_NAME } from '#shared/observability/logger';
 
 /**
- * createPet's business metric, and only it: the one function that needs Powertools Metrics loads
- * it. Errors by code are counted from the functions' log lines by metric filters
- * (infra/constructs/monitoring.ts), and Lambda's and API Gateway's own metrics count invocations,
- * latency and throttles, so the other functions emit no EMF and load none of this.
+ * createPet's business metric, and only it: errors are counted from log lines by metric filters
+ * (infra/constructs/monitoring.ts), the rest by Lambda and API Gateway, so no other function loads this.
  */
 
-/** CloudWatch namespace of the service's metrics: PetsCreated (EMF) and those the stack's log filters make. */
+/** PetsCreated (EMF) and the stack's log filters' metrics. */
 export const METRICS_NAMESPACE = 'PetStore';
 
 /** Shared with the stack's dashboard. */
@@ -17,15 +15,13 @@ export const DIMENSION = { service: 'service', stage: 'stage' } as const;
 export const METRIC = { petsCreated: 'PetsCreated' } as const;
 
 export interface PetMetrics {
-  /** One PetsCreated point, published at once (an EMF line on stdout). */
+  /** Published at once (an EMF line on stdout). */
   countPetCreated(): void;
 }
 
 /**
- * PetsCreated as a CloudWatch embedded metric format (EMF) line, through Powertools; in Lambda,
- * CloudWatch turns it into a metric. Staging and production may share an account and region, so
- * every point carries the stage when there is one. No cold-start point: Lambda's own `Init
- * Duration` already tells each cold start.
+ * PetsCreated through Powertools (EMF). Stages may share an account and region, so every point
+ * carries the stage. No cold-start point: Lambda's `Init Duration` already tells each.
  */
 export const createPetMetrics = (options: { readonly stage?: string } = {}): PetMetrics => {
   const metrics = new Metrics({

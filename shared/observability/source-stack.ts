@@ -3,14 +3,13 @@ import { SourceMap, type SourceMapping } from 'node:module';
 
 /**
  * A logged error's stack in the sources (no runtime source maps: docs/decisions/0002-no-runtime-source-maps.md):
- * each frame in a file with its map beside it names the source file, line and column; each map is
- * read once, with Node's own reader. Other frames stay as they are: reporting an error never fails.
+ * each frame in a file with a map beside it, each map read once with Node's own reader.
  */
 
 /** A frame's file and place: `at f (file:///var/task/index.mjs:2:24089)`, `at async /var/task/index.mjs:2:6541`. */
 const FRAME = /^(\s*at (?:async )?(?:.*\()?)((?:file:\/\/)?\/[^\s()]+):(\d+):(\d+)(\)?)$/gm;
 
-/** Undefined: the file has no map, or it cannot be read. */
+/** Undefined: no map, or unreadable. */
 const maps = new Map<string, SourceMap | undefined>();
 
 const mapOf = (file: string): SourceMap | undefined => {
@@ -25,7 +24,6 @@ const mapOf = (file: string): SourceMap | undefined => {
   return maps.get(file);
 };
 
-/** `stack` with every place its file's map knows replaced by the place in the sources. */
 export const stackInSources = (stack: string): string =>
   stack.replace(FRAME, (frame, at: string, file: string, line: string, column: string, end: string) => {
     // V8 counts lines and columns from 1, source maps from 0.
@@ -36,11 +34,7 @@ export const stackInSources = (stack: string): string =>
     return `${at}${originalSource}:${originalLine + 1}:${originalColumn + 1}${end}`;
   });
 
-/**
- * `error`, its stack and its causes' in the sources (`stackInSources`), for a log line: Powertools
- * logs each stack and takes the error's `location` from it. Rewritten in place; a stack that
- * cannot be rewritten stays as it is.
- */
+/** `error` with its and its causes' stacks in the sources, in place, for a log line (Powertools takes `location` from it). */
 export const inSources = <T>(error: T): T => {
   for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 10; depth++) {
     try {

@@ -1,18 +1,15 @@
 import type * as v from 'valibot';
 
 /**
- * An operation of the API, described once: its contract, HTTP only. The handler validates
- * requests with `request` and answers with one of `responses` (its return type follows from
- * them); the CDK stack makes the method from it; the local gateway routes by it; the OpenAPI
- * document is generated from it. Nothing else restates any of it. What the operation's function
- * stores, and where, is its function's business (its `uses`, shared/composition/function.ts).
+ * An operation of the API, described once, HTTP only: the handler, the stack, the local gateway
+ * and the OpenAPI document all read it. What its function stores is its `uses` (composition/function.ts).
  */
 
 /** The methods of RFC 9110 an API operation may have (HEAD and OPTIONS are answered for it). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What an operation reads from a request, by part; each part is validated by its schema. */
+/** What an operation reads from a request, by part. */
 export interface RequestParts {
   readonly query?: v.GenericSchema;
   readonly path?: v.GenericSchema;
@@ -25,21 +22,17 @@ export interface HeaderDescriptor {
   readonly description: string;
   /** Whether every response of its kind carries the header. */
   readonly required: boolean;
-  /** The header's value, for the document. */
   readonly schema: v.GenericSchema;
   readonly example?: string;
 }
 
-/** A response with a JSON body: the schema of the body and an example of one. */
 export interface BodyResponseDescriptor {
   readonly description: string;
   readonly body: v.GenericSchema;
   readonly headers?: Readonly<Record<string, HeaderDescriptor>>;
-  /** A body as the operation sends it, for the document. */
   readonly example: unknown;
 }
 
-/** A response without a body (204 No Content, say): headers at most. */
 export interface EmptyResponseDescriptor {
   readonly description: string;
   readonly body?: undefined;
@@ -58,20 +51,15 @@ export interface ErrorDescriptor {
 
 export interface Deprecation {
   readonly deprecatedAt: Date;
-  /** When the operation goes away. */
   readonly sunsetAt: Date;
   /** Path of the replacement, relative to the base path. */
   readonly successor: string;
 }
 
-/**
- * Requests made idempotent by a key the client sends in a header: the first answer to a key is
- * kept and replayed to repeats of the same request, per API key.
- */
+/** Requests made idempotent by a key in a header: the first answer to a key is replayed, per API key. */
 export interface IdempotencyRule {
   /** The header carrying the key, in lower case (as validation reads headers). */
   readonly header: string;
-  /** How long a key and its answer are kept. */
   readonly retentionSeconds: number;
 }
 
@@ -87,18 +75,13 @@ export interface Operation {
   /** OpenAPI operation id; also the name of the function and of its entry file (kebab-case). */
   readonly operationId: string;
   readonly method: HttpMethod;
-  /** API Gateway resource path, relative to the stage (base path). */
+  /** Relative to the stage (base path). */
   readonly path: string;
   readonly summary: string;
-  /** Markdown, for the document. */
   readonly description: string;
   readonly request: RequestParts;
-  /**
-   * The media types a JSON body may be sent as (any other is 415), read as RFC 9110 says.
-   * @default ['application/json']
-   */
+  /** The media types a JSON body may be sent as (any other is 415). @default ['application/json'] */
   readonly bodyMediaTypes?: readonly string[];
-  /** The successful answers, by status. */
   readonly responses: Readonly<Record<number, ResponseDescriptor>>;
   readonly errors?: readonly ErrorDescriptor[];
   /** Sent with every answer of the operation's function: `Deprecation`, `Sunset`, `Link`. */
@@ -112,20 +95,18 @@ export interface Operation {
   };
 }
 
-/** The request headers an operation reads, by their lower-case names (its header schema's keys). */
+/** The request headers an operation reads, in lower case (its header schema's keys). */
 export const requestHeaderNames = (operation: Pick<Operation, 'request'>): string[] =>
   Object.keys(
     (operation.request.headers as { entries?: Record<string, unknown> } | undefined)?.entries ?? {},
   );
 
-/** The media types an operation's body may be sent as. */
 export const bodyMediaTypesOf = (operation: Pick<Operation, 'bodyMediaTypes'>): readonly string[] =>
   operation.bodyMediaTypes ?? ['application/json'];
 
 /** Keeps the literal types of a descriptor, so handlers and tools see its exact shape. */
 export const defineOperation = <const O extends Operation>(operation: O): O => operation;
 
-/** The parsed request parts a handler receives. */
 export type RequestInput<O extends Operation> = {
   readonly [K in keyof O['request']]: O['request'][K] extends v.GenericSchema
     ? v.InferOutput<O['request'][K]>

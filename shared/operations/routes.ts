@@ -1,11 +1,5 @@
 import type { HttpMethod, Operation } from '#shared/operations/operation';
 
-/**
- * What a list of operations makes of the API's resources: each path once, and the methods each
- * answers. functions/operations.ts applies these to `OPERATIONS`; a test applies them to a list
- * of its own.
- */
-
 /** Resource paths, each once, in the order the operations list them. */
 export const resourcePathsOf = (operations: readonly Pick<Operation, 'path'>[]): string[] => [
   ...new Set(operations.map((operation) => operation.path)),

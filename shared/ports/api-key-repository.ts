@@ -4,20 +4,13 @@ import type { ApiKeyRecord } from '#shared/auth/api-key';
 export interface ApiKeyRepository {
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   put(record: ApiKeyRecord): Promise<void>;
-  /**
-   * Stores `record` unless a record of the same key (hash) is stored already, which is then left
-   * exactly as it is: a revoked key stays revoked, its creation date stays. Returns the record
-   * stored now, whichever it is.
-   */
+  /** Stores `record` unless one of the same hash is stored, which stays as it is (revoked stays revoked); returns the stored one. */
   putIfAbsent(record: ApiKeyRecord): Promise<ApiKeyRecord>;
   list(): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; returns false when no key has this id. */
   revoke(keyId: string, revokedAt: string): Promise<boolean>;
-  /** The key with this id (`key-…`), revoked or not; key administration only. */
+  /** Revoked or not; key administration only. */
   findById(keyId: string): Promise<ApiKeyRecord | undefined>;
-  /**
-   * Puts a stored key on `plan`; returns false when no key has this hash. Nothing else of the
-   * record changes (its usage identifier stays; a revoked key stays revoked).
-   */
+  /** Puts a stored key on `plan`, nothing else changed; returns false when no key has this hash. */
   assignPlan(keyHash: string, plan: string): Promise<boolean>;
 }

@@ -1,7 +1,4 @@
-/**
- * Hands out pet ids: unique, never reused, safe under concurrent callers. Not in creation order:
- * each instance of a function may hand out ids of its own block (gaps are allowed).
- */
+/** Hands out pet ids: unique, never reused, safe under concurrent callers; not in creation order. */
 export interface IdSequence {
   next(): Promise<number>;
 }

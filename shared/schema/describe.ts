@@ -9,10 +9,7 @@ export interface OpenApiMeta {
   readonly format?: string;
 }
 
-/**
- * The pipe item describe() adds: valibot skips metadata items when it validates, so it costs a
- * parse nothing; only the document generator reads it.
- */
+/** The pipe item describe() adds: valibot skips metadata when it validates, so it costs a parse nothing. */
 export interface OpenApiMetadata<TInput> extends v.BaseMetadata<TInput> {
   readonly type: 'openapi';
   readonly reference: typeof openApiMetadata;
@@ -30,9 +27,8 @@ const openApiMetadata = <TInput>(schema: v.GenericSchema, meta: OpenApiMeta): Op
 });
 
 /**
- * Attaches OpenAPI metadata to a schema. No registry is written: the call has no side effect, so a
- * bundler that honours the annotation below drops a described schema nothing uses (esbuild 0.28
- * honours it within a file only, as it does valibot's own).
+ * Attaches OpenAPI metadata to a schema, with no side effect (no registry), so a bundler drops a
+ * described schema nothing uses (esbuild 0.28 honours the annotation within a file only).
  */
 /* @__NO_SIDE_EFFECTS__ */
 export const describe = <const T extends v.GenericSchema>(
@@ -47,7 +43,6 @@ export const isOpenApiMetadata = (item: unknown): item is OpenApiMetadata<unknow
   (item as { type?: unknown }).type === 'openapi' &&
   (item as { kind?: unknown }).kind === 'metadata';
 
-/** The metadata describe() gave `schema`, when `schema` is what describe() returned. */
 export const openApiMetadataOf = (schema: v.GenericSchema): OpenApiMetadata<unknown> | undefined => {
   const pipe = (schema as { readonly pipe?: readonly unknown[] }).pipe;
   const last = pipe?.at(-1);

@@ -1,12 +1,9 @@
 import * as v from 'valibot';
 
 /**
- * Object schemas as the project words their problems. valibot's own say "Invalid key: Expected
- * "name" but received undefined" of a missing entry and report only the first unknown key; here a
- * missing entry is told what its own schema says of no value (`must be an integer`), as it would
- * be of any wrong value, and every unknown key is a problem of its own, so that a client who
- * misspells two fields hears of both. (Request validation then says `is required` of any field a
- * request lacks: shared/http/middleware/validate-request.ts.)
+ * Object schemas as the project words their problems: valibot says "Invalid key: Expected "name"
+ * but received undefined" and reports only the first unknown key; here a missing entry says what
+ * its own schema says of no value, and every unknown key is a problem of its own.
  */
 
 const missingEntryMessage = (entries: v.ObjectEntries, issue: v.BaseIssue<unknown>): string => {
@@ -15,10 +12,7 @@ const missingEntryMessage = (entries: v.ObjectEntries, issue: v.BaseIssue<unknow
   return (entry && v.safeParse(entry, undefined).issues?.[0]?.message) || issue.message;
 };
 
-/**
- * An object schema (unknown keys are left out of its output), whose missing entries say what their
- * own schemas say of no value; `notObject` is what a value that is no object at all is told.
- */
+/** An object schema (unknown keys left out of its output); `notObject` is what a non-object is told. */
 /* @__NO_SIDE_EFFECTS__ */
 export const object = <const E extends v.ObjectEntries>(entries: E, notObject?: string) =>
   v.object(entries, (issue) =>
@@ -30,17 +24,13 @@ export interface StrictObjectMessages {
   readonly unknownKey: string;
 }
 
-/** The key a strict object issue is about, when it is one of the object's own keys (at its level). */
+/** The key a strict object issue is about, at the object's own level. */
 const keyIssue = (issue: v.BaseIssue<unknown>): v.ObjectPathItem | undefined => {
   const [item, ...deeper] = issue.path ?? [];
   return item?.type === 'object' && item.origin === 'key' && deeper.length === 0 ? item : undefined;
 };
 
-/**
- * A strict object schema: every key it does not know is a problem, each one reported on its own
- * (valibot's `strictObject` stops at the first); a missing entry says what its own schema says of
- * no value.
- */
+/** A strict object schema: every unknown key is a problem of its own (valibot's stops at the first). */
 /* @__NO_SIDE_EFFECTS__ */
 export const strictObject = <const E extends v.ObjectEntries>(entries: E, messages: StrictObjectMessages) =>
   v.pipe(

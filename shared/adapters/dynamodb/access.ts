@@ -2,13 +2,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '#shared/config';
 
 /**
- * Typed access to a table: each table's adapter declares, per method, the DynamoDB calls it makes
- * (`defineTable`), and a function declares the methods it uses (`petsTable.allow('update')`). Its
- * handler is given the adapter typed as those methods alone (`Pick<PetsTable, 'update'>`), so a
- * call it does not declare fails to compile; the stack grants exactly their actions on exactly
- * their resources and sets exactly their tables' variables; and outside AWS the function's client
- * refuses any other call (`refusalOf`), as IAM would. The contract suite's run checks that no
- * function declares a call it never makes (test/http/contract.test.ts).
+ * Typed access to a table: an adapter declares each method's DynamoDB calls (`defineTable`), a
+ * function the methods it uses (`petsTable.allow('update')`). Its handler gets the adapter typed
+ * as those alone, so an undeclared call fails to compile; the stack grants exactly their actions;
+ * outside AWS the client refuses any other call (`refusalOf`), as IAM would.
  */
 
 export type DynamoDbAction =
@@ -26,7 +23,6 @@ export interface TableAccess {
   readonly actions: readonly DynamoDbAction[];
 }
 
-/** What one adapter method calls: on its table, or on an index of it. */
 export type TableCalls = readonly Omit<TableAccess, 'table'>[];
 
 /** The methods of a table's adapter a function uses: their calls, and how to open the adapter. */
@@ -36,10 +32,7 @@ export interface TableUse<T> {
   readonly open: (client: DynamoDBDocumentClient, tableName: string) => T;
 }
 
-/**
- * A table's adapter as functions use it: `open` builds it on a function's client, `calls` names
- * what each method asks of DynamoDB, and `allow(...methods)` is a function's typed use of those.
- */
+/** A table's adapter: `open` builds it on a client, `calls` are its methods' calls, `allow` a function's use. */
 export const defineTable = <A, const C extends { readonly [M in keyof A]?: TableCalls }>(
   table: TableKey,
   calls: C,
@@ -56,15 +49,11 @@ export const defineTable = <A, const C extends { readonly [M in keyof A]?: Table
   }),
 });
 
-/** The tables a list of accesses touches, each once. */
 export const tablesOf = (accesses: readonly TableAccess[]): TableKey[] => [
   ...new Set(accesses.map((access) => access.table)),
 ];
 
-/**
- * A function's grants as its DynamoDB client enforces them where IAM is absent (DynamoDB Local):
- * its declared uses, and the names its configuration gives those tables.
- */
+/** A function's grants as its client enforces them where IAM is absent (DynamoDB Local). */
 export interface DataGrants {
   /** The function, as a refusal names it. */
   readonly name: string;
@@ -72,7 +61,6 @@ export interface DataGrants {
   readonly tables: Readonly<Partial<Record<TableKey, string>>>;
 }
 
-/** One call as IAM authorizes it: the action, and the table (by name) and index it names. */
 export interface DynamoDbCall {
   readonly action: string;
   readonly tableName: string | undefined;
@@ -80,13 +68,13 @@ export interface DynamoDbCall {
 }
 
 /**
- * Why IAM would refuse `call` to a role holding `grants`, in the words of an AWS refusal, and the
- * entry of `data` that would allow it; undefined when one does. It follows IAM as AWS documents it:
- * "Troubleshoot access denied error messages" (IAM User Guide) gives the form of an implicit deny,
- * "User: … is not authorized to perform: … on resource: … because no identity-based policy allows
- * the … action"; and "IAM policy to grant access to a specific DynamoDB table and its indexes"
- * (DynamoDB Developer Guide) names an index as a resource of its own (`table/Books/index/*` beside
- * `table/Books`), so a grant on a table does not cover its indexes, nor one on an index its table.
+ * Why IAM would refuse `call` to a role holding `grants`, and what would allow it; undefined when
+ * allowed. "Troubleshoot access denied error messages" (IAM User Guide) gives the form of an
+ * implicit deny, "User: … is not authorized to perform: … on resource: … because no identity-based
+ * policy allows the … action"; and
+ * "IAM policy to grant access to a specific DynamoDB table and its indexes" (DynamoDB Developer
+ * Guide) names an index as a resource of its own (`table/Books/index/*`), so a grant on a table
+ * does not cover its indexes, nor one on an index its table.
  */
 export const refusalOf = (grants: DataGrants, call: DynamoDbCall): string | undefined => {
   const table = (Object.keys(grants.tables) as TableKey[]).find(

@@ -10,15 +10,10 @@ import type { DynamoDbConfig } from '#shared/config';
 import { currentDeadline } from '#shared/deadline';
 
 /**
- * How long DynamoDB may take (the inner rungs of the timeout ladder, docs/design.md, "One deadline per request"):
- *
- * - one attempt is abandoned after 1 s (DynamoDB answers in milliseconds: a second is a stalled
- *   connection or a lost answer, not a slow one), and the SDK tries again, up to 3 attempts;
- * - a request's calls all end by its deadline (shared/deadline.ts: 3 s from when API Gateway
- *   received the request): the attempt in flight is aborted then, and no retry starts after it.
- *
- * Outside a request (the tools, table creation), a call still ends after its 3 attempts:
- * DYNAMODB_CALL_BUDGET_MS.
+ * How long DynamoDB may take (docs/design.md, "One deadline per request"): an attempt is abandoned
+ * after 1 s (DynamoDB answers in milliseconds: a second is a stalled connection or a lost answer),
+ * up to 3 attempts; a request's calls all end by its deadline (shared/deadline.ts). Outside a
+ * request a call still ends after its attempts: DYNAMODB_CALL_BUDGET_MS.
  */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 export const DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;
@@ -27,17 +22,12 @@ export const DYNAMODB_MAX_BACKOFF_MS = 50 + 100;
 /** The longest one call can take outside a request, when every attempt times out: 3 × 1 s + 150 ms. */
 export const DYNAMODB_CALL_BUDGET_MS =
   DYNAMODB_MAX_ATTEMPTS * DYNAMODB_REQUEST_TIMEOUT_MS + DYNAMODB_MAX_BACKOFF_MS;
-/**
- * Time to open a TCP connection. The SDK starts this clock when the request is made, so it also
- * counts a wait for a free socket of the client's pool: see DYNAMODB_MAX_SOCKETS.
- */
+/** Time to open a TCP connection, counted from the request: a wait for a free socket counts too. */
 export const DYNAMODB_CONNECTION_TIMEOUT_MS = 1_000;
 /**
- * Sockets per client (the SDK's default, said out loud). A Lambda function serves one request at
- * a time (createPet's calls go one after the other), so it never waits for one. The local
- * server shares each function's client between concurrent requests: it runs at most
- * LOCAL_CONCURRENCY (8, tools/local/gateway-setup.ts) at once, so a request never waits for a socket
- * there either, and DynamoDB Local never sees more connections at once than it accepts.
+ * Sockets per client (the SDK's default, said out loud): a Lambda function serves one request at a
+ * time, and the local server at most LOCAL_CONCURRENCY (tools/local/gateway-setup.ts), so no
+ * request waits for a socket.
  */
 export const DYNAMODB_MAX_SOCKETS = 50;
 
@@ -47,11 +37,7 @@ const LOCAL_CLIENT = {
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 } as const;
 
-/**
- * How every attempt is sent: timeouts that end it (without `throwOnRequestTimeout` the SDK only
- * logs a warning when `requestTimeout` passes, and waits on), and a keep-alive pool sized for the
- * local server's bursts.
- */
+/** How every attempt is sent: without `throwOnRequestTimeout` the SDK only logs a warning, and waits on. */
 export const DYNAMODB_HTTP_OPTIONS = {
   requestTimeout: DYNAMODB_REQUEST_TIMEOUT_MS,
   connectionTimeout: DYNAMODB_CONNECTION_TIMEOUT_MS,
@@ -63,11 +49,9 @@ export const DYNAMODB_HTTP_OPTIONS = {
 type HandlerOptions = NonNullable<Parameters<NodeHttpHandler['handle']>[1]>;
 
 /**
- * The SDK's HTTP handler, bound to the deadline of the request being served: every attempt gets
- * an abort signal that fires at that deadline, so the attempt in flight ends then, and one that
- * would start after it fails at once (as `AbortError`, which the SDK does not retry and the
- * adapters report as StoreUnavailableError). One client may serve many requests at once (the
- * local server): each attempt reads the deadline of its own request.
+ * The SDK's HTTP handler, bound to the deadline of the request being served (read per attempt: the
+ * local server shares a client): the attempt in flight aborts then, and a later one fails at once
+ * (`AbortError`, which the SDK does not retry and the adapters report as StoreUnavailableError).
  */
 class DeadlineBoundHttpHandler extends NodeHttpHandler {
   override handle(request: Parameters<NodeHttpHandler['handle']>[0], options: HandlerOptions = {}) {
@@ -85,11 +69,7 @@ export const timeBudget = (): Pick<DynamoDBClientConfig, 'maxAttempts' | 'reques
   requestHandler: new DeadlineBoundHttpHandler(DYNAMODB_HTTP_OPTIONS),
 });
 
-/**
- * Refuses, before it is sent, any call outside `grants`, with the error AWS answers it with
- * (`AccessDeniedException`, a client fault, HTTP 400): the adapter and the function see what they
- * would see in Lambda, and the message names the call its function's uses lack.
- */
+/** Refuses, before it is sent, any call outside `grants`, with the error AWS gives (`AccessDeniedException`, 400). */
 const enforceGrants = (client: DynamoDBClient, grants: DataGrants): void => {
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -113,11 +93,7 @@ const enforceGrants = (client: DynamoDBClient, grants: DataGrants): void => {
   );
 };
 
-/**
- * The functions' DynamoDB client: the time budget above, DynamoDB Local when an endpoint is
- * configured, and there its grants enforced (`config.grants`). Every adapter of a function shares
- * it, so every call keeps the same budget.
- */
+/** The functions' DynamoDB client: the time budget above; DynamoDB Local, and its grants, when configured. */
 export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient => {
   const client = new DynamoDBClient({
     ...timeBudget(),
@@ -127,7 +103,6 @@ export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient => 
   return client;
 };
 
-/** A document client over a plain client (one per process, created at cold start). */
 export const documentClientOf = (client: DynamoDBClient): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
@@ -135,9 +110,6 @@ export const documentClientOf = (client: DynamoDBClient): DynamoDBDocumentClient
 export const createDocumentClient = (config: DynamoDbConfig): DynamoDBDocumentClient =>
   documentClientOf(createDynamoDbClient(config));
 
-/**
- * A plain client for DynamoDB Local (table creation, readiness checks, tests, the benchmark):
- * the local region and dummy credentials, so no credential lookup ever reaches for AWS.
- */
+/** A plain client for DynamoDB Local: dummy credentials, so no credential lookup reaches for AWS. */
 export const createLocalClient = (endpoint: string, config: DynamoDBClientConfig = {}): DynamoDBClient =>
   new DynamoDBClient({ ...LOCAL_CLIENT, ...config, endpoint });

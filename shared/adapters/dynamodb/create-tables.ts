@@ -9,10 +9,7 @@ import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ALL_TABLES, type IndexDesign, type TableDesign } from '#shared/adapters/dynamodb/table-design';
 import type { TableKey } from '#shared/config';
 
-/**
- * Resolves when the DynamoDB at `endpoint` answers one ListTables within `timeoutMs`, a single
- * attempt; rejects with the SDK's error otherwise (ECONNREFUSED, TimeoutError, …).
- */
+/** Resolves when the DynamoDB at `endpoint` answers one ListTables within `timeoutMs`; else the SDK's error. */
 export const pingDynamoDb = async (endpoint: string, timeoutMs: number): Promise<void> => {
   const client = createLocalClient(endpoint, {
     maxAttempts: 1,
@@ -25,7 +22,6 @@ export const pingDynamoDb = async (endpoint: string, timeoutMs: number): Promise
   }
 };
 
-/** Physical names of the tables outside AWS (DynamoDB Local). */
 export type TableNames = Readonly<Record<TableKey, string>>;
 
 /** `<prefix>-pets`, `<prefix>-counters`, `<prefix>-apikeys`, …: DynamoDB Local needs 3+ characters. */
@@ -52,12 +48,7 @@ const keySchemaOf = (index: IndexDesign) => ({
   Projection: { ProjectionType: 'ALL' as const },
 });
 
-/**
- * Creates the tables of `table-design.ts` that do not exist yet, on-demand and with their TTL
- * attribute, as the stack does; a table that exists is left as it is. Used outside AWS only: by
- * the local server, the tests and the benchmark. (DynamoDB Local records the TTL setting; it does
- * not delete expired items.)
- */
+/** Creates the missing tables of `table-design.ts` outside AWS, as the stack does (DynamoDB Local deletes no expired item). */
 export const ensureTables = async (client: DynamoDBClient, names: TableNames): Promise<void> => {
   for (const design of ALL_TABLES) {
     const TableName = names[design.key];

@@ -23,7 +23,6 @@ const text = (item: Record<string, unknown>, name: keyof ApiKeyRecord): string =
   return value;
 };
 
-/** The usage identifier of a key's item: a map of two strings, or none. */
 const usageOf = (item: Record<string, unknown>): UsageIdentifier | undefined => {
   const usage = item.usage as Record<string, unknown> | undefined;
   if (usage === undefined) return undefined;

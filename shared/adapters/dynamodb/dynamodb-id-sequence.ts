@@ -10,13 +10,11 @@ import type { IdSequence } from '#shared/ports/id-sequence';
 export interface DynamoDbIdSequenceOptions {
   readonly client: DynamoDBDocumentClient;
   readonly countersTable: string;
-  /** Key of the counter item; one item per sequence. */
   readonly sequence: string;
   /** The clock block sizes are paced by. @default performance.now */
   readonly now?: () => number;
 }
 
-/** Key of the counter item that hands out pet ids. */
 export const PET_ID_SEQUENCE = 'pet-id';
 
 /** The counter's value in a refused conditional update (its old item, in DynamoDB's own format). */
@@ -26,25 +24,18 @@ const counterIn = (error: ConditionalCheckFailedException): number | undefined =
 };
 
 /**
- * Ids in blocks (hi/lo): one atomic `ADD` on the counter item leases a block of consecutive ids
- * to this instance, which then hands them out from memory. The item's `value` is the last id any
- * instance has leased; a lease moves it up by the block's size, so two leases never overlap.
- *
- * - Never reused: ids of a block that is not used up (the instance goes away) are skipped, as are
- *   the ids of a lease whose answer was lost: the SDK then retries the `ADD`, which DynamoDB applies
- *   a second time, and only the block of the answer that arrived is handed out. Gaps, never
- *   duplicates.
- * - Safe for concurrent callers in one process (the local server shares one instance between
- *   requests): one lease at a time, and each id is taken synchronously from the block.
- * - Not in creation order across instances: two instances hand out ids from their own blocks.
- * - At most 2^53−1: the last lease takes what is left below it, then IdSpaceExhaustedError.
+ * Ids in blocks (hi/lo): one atomic `ADD` on the counter item (the last id leased) leases a block
+ * to this instance, which hands them out from memory. Ids of a block not used up, or of a lease
+ * whose answer was lost (the SDK's retry applies the `ADD` again), are skipped: gaps, never
+ * duplicates. One lease at a time, so concurrent callers in one process are safe. Not in creation
+ * order across instances. At most 2^53−1: the last lease takes what is left.
  */
 export class DynamoDbIdSequence implements IdSequence {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
   private readonly sequence: string;
   private readonly now: () => number;
-  /** The next id to hand out, and the last id of the block. Empty when next > last. */
+  /** The next id to hand out, and the last of the block: empty when next > last. */
   private nextId = 1;
   private lastId = 0;
   private leasing: Promise<void> | undefined;
@@ -75,7 +66,6 @@ export class DynamoDbIdSequence implements IdSequence {
     return id;
   }
 
-  /** Leases the next block and makes it the current one. */
   private async lease(): Promise<void> {
     const at = this.now();
     const size = nextBlockSize({

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
 import { defineTable } from '#shared/adapters/dynamodb/access';
-import { sdkCall } from '#shared/adapters/dynamodb/errors';
+import { refusedItem, sdkCall } from '#shared/adapters/dynamodb/errors';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { IDEMPOTENCY_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { CreateRecord, IdempotencyKey, InProgressRecord, Lock } from '#shared/domain/idempotency';
@@ -19,8 +18,6 @@ export interface DynamoDbIdempotencyStoreOptions {
   readonly keyPrefix: string;
   /** How long a record is kept, and its key taken. */
   readonly retentionSeconds: number;
-  /** Epoch ms. @default Date.now */
-  readonly clock?: () => number;
 }
 
 /**
@@ -32,7 +29,6 @@ const LAYOUT = 'v2';
 const IN_PROGRESS = 'IN_PROGRESS';
 const COMPLETED = 'COMPLETED';
 
-/** A record as stored: checked for shape on every read, like every item this service reads. */
 const StoredRecord = v.variant('status', [
   object({
     status: v.literal(IN_PROGRESS),
@@ -56,42 +52,30 @@ const toRecord = (item: Record<string, unknown>): CreateRecord => {
       };
 };
 
-/** The item a refused conditional write met, as plain data (the exception carries it as DynamoDB sends it). */
-const metItem = (error: unknown): Record<string, unknown> | undefined => {
-  if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  return error.Item ? unmarshall(error.Item) : undefined;
-};
-
 /**
- * The records of idempotent creates in the idempotency table of `table-design.ts` (partition key
- * `id`, TTL on `expiration`): one item per caller and key, its `id` the operation and a SHA-256
- * of both, so neither appears in the table. An item holds `status` (IN_PROGRESS, then
- * COMPLETED), the request's `fingerprint`, the reserved `petId`, while in progress the lock
- * (`lockToken`, `lockUntil` in epoch ms), once completed the `pet`, and `expiration` (epoch
- * seconds, the retention's end; DynamoDB deletes the item some time after it, and a record past it
- * counts as absent before that).
+ * The records of idempotent creates: one item per caller and key, its `id` the operation and a
+ * SHA-256 of both (neither appears in the table), with the lock (`lockToken`, `lockUntil` in epoch
+ * ms) while in progress, the `pet` once completed, and `expiration` (epoch seconds; a record past
+ * it counts as absent before DynamoDB's TTL deletes it).
  *
- * Every write is conditional and asks for the item it met when refused (`ALL_OLD`), so one call
- * both tries and reads; no GetItem and no DeleteItem is ever needed. Each is safe to repeat (the
- * SDK repeats a write whose answer is late): the domain knows its own writes by their lock token.
+ * Every write is conditional and returns the item it met when refused (`ALL_OLD`): no GetItem or
+ * DeleteItem is needed. Each is safe to repeat: the domain knows its writes by their lock token.
  */
 export class DynamoDbIdempotencyStore implements IdempotencyStore {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
   private readonly keyPrefix: string;
   private readonly retentionSeconds: number;
-  private readonly now: () => number;
 
   constructor(options: DynamoDbIdempotencyStoreOptions) {
     this.client = options.client;
     this.table = options.idempotencyTable;
     this.keyPrefix = options.keyPrefix;
     this.retentionSeconds = options.retentionSeconds;
-    this.now = options.clock ?? Date.now;
   }
 
   async start(key: IdempotencyKey, record: InProgressRecord): Promise<CreateRecord> {
-    const nowSeconds = Math.floor(this.now() / 1000);
+    const nowSeconds = Math.floor(Date.now() / 1000);
     try {
       await sdkCall('PutItem', () =>
         this.client.send(
@@ -115,7 +99,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
       );
       return record;
     } catch (error) {
-      const met = metItem(error);
+      const met = refusedItem(error);
       if (!met) throw new Error('A refused idempotency record put returned no record', { cause: error });
       return toRecord(met);
     }
@@ -144,7 +128,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
       );
       return Attributes ? toRecord(Attributes) : undefined;
     } catch (error) {
-      const met = metItem(error);
+      const met = refusedItem(error);
       return met ? toRecord(met) : undefined;
     }
   }
@@ -206,12 +190,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
   }
 }
 
-/**
- * The idempotency table as functions use it: the records of idempotent creates, each for the
- * operation and the retention its contract names. A conditional PutItem starts one, conditional
- * UpdateItems take its lock over, complete it or release its lock. Refused writes return the
- * record they met, so no GetItem is needed; a record is never deleted (its TTL ends it).
- */
+/** The idempotency table as functions use it: records for the operation and retention its contract names. */
 export const idempotencyTable = defineTable(
   'idempotency',
   { records: [{ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] }] },

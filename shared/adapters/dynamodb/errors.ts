@@ -1,3 +1,5 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { StoreUnavailableError } from '#shared/domain/errors';
 
 /** SDK error names that mean "not now": throttling, service trouble or a timed-out call. */
@@ -43,4 +45,10 @@ export const sdkCall = async <T>(operation: string, call: () => Promise<T>): Pro
   } catch (error) {
     throw translateSdkError(error, operation);
   }
+};
+
+/** The item a refused conditional write met (`ALL_OLD`), unmarshalled: the SDK leaves it in DynamoDB's format. */
+export const refusedItem = (error: unknown): Record<string, unknown> | undefined => {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  return error.Item && unmarshall(error.Item);
 };

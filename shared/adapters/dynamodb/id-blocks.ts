@@ -1,23 +1,15 @@
 /**
- * The sizes of the blocks of ids the id sequence leases (dynamodb-id-sequence.ts). Apart, and
- * free of imports, so the benchmark's baseline can lease blocks the same way.
- */
-
-/**
- * How big a block of ids one lease takes. A block should last about `targetLeaseIntervalMs` at
- * the rate the previous block was used: an idle instance leases `min` ids (a block it never uses
- * up is a gap when the instance goes away), a busy one doubles its block per lease up to `max`.
- * An instance leases at most once every 10 s while it makes fewer than 100 creates a second, and
- * once per 1,000 creates above: the counter item takes 0.1 writes a second per busy instance plus
- * one per 1,000 creates (60 a second for 10,000 creates a second over 500 instances), far below
- * the 1,000 writes a second one item can take.
+ * How big a block of ids one lease takes (apart, free of imports, for the benchmark's baseline). A
+ * block should last about `targetLeaseIntervalMs` at the previous block's rate: an idle instance
+ * leases `min` (an unused block is a gap), a busy one doubles up to `max`. The counter item then
+ * takes 0.1 writes a second per busy instance plus one per 1,000 creates (60 a second for 10,000
+ * creates a second over 500 instances), far below the 1,000 one item can take.
  */
 export const ID_BLOCKS = { min: 10, max: 1_000, targetLeaseIntervalMs: 10_000 } as const;
 
 export interface BlockSizing {
-  /** Ids of the block just used up; none for the first lease of an instance. */
+  /** Ids of the block just used up, and ms since its lease; none for an instance's first lease. */
   readonly previous?: number;
-  /** Milliseconds from the lease of that block to now. */
   readonly elapsedMs?: number;
   /** Callers waiting for an id right now: a burst gets a block big enough for all of them. */
   readonly waiting: number;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -9,10 +9,9 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
 import { defineTable } from '#shared/adapters/dynamodb/access';
-import { sdkCall } from '#shared/adapters/dynamodb/errors';
+import { refusedItem, sdkCall } from '#shared/adapters/dynamodb/errors';
 import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
@@ -37,15 +36,9 @@ export interface PetsTableOptions {
   readonly petsTable: string;
 }
 
-/**
- * A stored item as a Pet, checked for a Pet's shape (StoredPet: types, the status enum, ranges;
- * the name's text rules were the write's): an item of another shape is never served
- * (InvalidStoredItemError, a 500 logged with the item's id and what is wrong). Only the Pet's
- * fields are kept, so nothing else an item may hold reaches a response.
- */
+/** A stored item as a Pet (StoredPet), or InvalidStoredItemError; only the Pet's fields are kept. */
 const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
 
-/** A stored pet's version: every pet is written with one (FIRST_VERSION on create). */
 const StoredVersion = object({
   version: v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
 });
@@ -55,10 +48,9 @@ const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
   version: parseStoredItem(StoredVersion, item, 'pet', item.id).version,
 });
 
-/** The names and values of a condition on the pet's version, for `expected` (undefined: any). */
 const versionCondition = (expected: readonly number[]) => {
-  // No version a pet has (none is below the first): the condition fails, and ALL_OLD still tells
-  // a missing pet (404) from one at another version (412).
+  // An empty list names no version (none is below the first): the condition fails, and ALL_OLD
+  // still tells a missing pet (404) from one at another version (412).
   const versions = expected.length > 0 ? expected : [0];
   const values = Object.fromEntries(versions.map((version, index) => [`:v${index}`, version]));
   return {
@@ -67,13 +59,6 @@ const versionCondition = (expected: readonly number[]) => {
   };
 };
 
-/** What a conditional write on a pet answers when refused: the item it met (`ALL_OLD`), if any. */
-const refusedItem = (error: unknown): Record<string, unknown> | undefined => {
-  if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  return error.Item && unmarshall(error.Item);
-};
-
-/** Whether a stored item is this very pet (the same fields, and a pet's shape). */
 const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
   const stored = v.safeParse(StoredPet, item);
   return (
@@ -85,18 +70,10 @@ const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
   );
 };
 
-/**
- * A listing continues only from a position of its own kind (the unfiltered one after a pet, the
- * one by status at a pet): the cursor's version says which, and a cursor of one listing never
- * reaches the other (shared/http/cursor.ts). Another kind here is a fault of the code.
- */
+/** A listing continues only from a position of its own kind (the cursor's version): else a bug. */
 const otherKind = (kind: string): Error => new Error(`This listing continues from ${kind} positions only`);
 
-/**
- * The position a listing continues from. The table and the status index (walked shard after
- * shard) are one partition each to a walk, so a listing has one position; several would be a
- * cursor of another design.
- */
+/** A walk's one position: the table and the status index (shard after shard) are one partition each. */
 const singlePosition = (after: readonly ListPosition[] = []): ListPosition | undefined => {
   const [position, ...more] = after;
   if (more.length > 0) throw new Error(`A listing walks one partition, not ${after.length}`);
@@ -104,10 +81,8 @@ const singlePosition = (after: readonly ListPosition[] = []): ListPosition | und
 };
 
 /**
- * Pets in DynamoDB: one item per pet (pk `id`), and a GSI `status-shard-index` (pk `statusShard`,
- * `<status>#<id mod 16>`, sk `id`) that spreads each status over 16 partition keys. Its methods
- * are named for the operations that call them, and translate the SDK's failures into domain
- * errors, so no SDK type leaves this file.
+ * Pets in DynamoDB (table-design.ts: pk `id`, the status index spread over STATUS_SHARDS keys). Its
+ * methods are named for the operations that call them; no SDK type or failure leaves this file.
  */
 export class PetsTable {
   private readonly client: DynamoDBDocumentClient;
@@ -119,11 +94,9 @@ export class PetsTable {
   }
 
   /**
-   * Puts the pet unless its id is taken: a taken id is never overwritten. When the item already
-   * there is this same pet, the write is a success: that is an earlier attempt of this write,
-   * applied by DynamoDB although its answer was lost or late (the SDK sends a timed-out write
-   * again; a retried create writes the id its record reserved). Another pet there is
-   * PetIdTakenError. The stored item comes back with the refusal (`ALL_OLD`), at no extra cost.
+   * Puts the pet unless its id is taken. Meeting this same pet is a success: an earlier attempt,
+   * applied though its answer was lost (the SDK resends a timed-out write; a retried create writes
+   * the id its record reserved). Another pet there is PetIdTakenError.
    */
   async create(pet: Pet): Promise<void> {
     try {
@@ -138,9 +111,8 @@ export class PetsTable {
         ),
       );
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // The exception carries the item as DynamoDB sends it: the document client leaves it so.
-      if (error.Item && isStored(unmarshall(error.Item), pet)) return;
+      const item = refusedItem(error);
+      if (item && isStored(item, pet)) return;
       throw new PetIdTakenError(pet.id, { cause: error });
     }
   }
@@ -154,11 +126,10 @@ export class PetsTable {
   }
 
   /**
-   * One conditional UpdateItem: the fields the patch sets, the status shard with the status (so
-   * listings by status follow at once), the next version, and a `changeId` new to this call.
-   * Refused, the item it met (`ALL_OLD`) says why: none, no pet; one holding this call's
-   * `changeId`, its own change, applied by an earlier attempt whose answer was lost (the SDK
-   * sends a timed-out write again), so a success; another, a version the call did not expect.
+   * One conditional UpdateItem: the patch's fields, the status shard with the status, the next
+   * version and a `changeId` new to this call. Refused, the item it met says why: none, no pet;
+   * one holding this `changeId`, its own earlier attempt whose answer was lost (a success);
+   * another, a version the call did not expect.
    */
   async update(id: number, patch: PetPatch, expected: ExpectedVersions): Promise<VersionedPet> {
     const changeId = randomUUID();
@@ -200,9 +171,8 @@ export class PetsTable {
   }
 
   /**
-   * One conditional DeleteItem. Refused with no pet there: PetNotFoundError, unless the SDK had
-   * sent it before (an attempt whose answer was lost): that attempt may have removed it, and the
-   * pet is gone either way, so it is a success. Refused with a pet there: another version.
+   * One conditional DeleteItem. Refused with no pet there: PetNotFoundError, unless the SDK had sent
+   * it before (that attempt may have removed it: a success). Refused with a pet there: another version.
    */
   async delete(id: number, expected: ExpectedVersions): Promise<void> {
     const condition = expected === undefined ? undefined : versionCondition(expected);
@@ -227,11 +197,9 @@ export class PetsTable {
   }
 
   /**
-   * Filtered: Queries on the status index, its shards one after the other (ascending id within a
-   * shard). Unfiltered: a Scan, in the table's storage order. Either reads at most `limit + 1`
-   * items, whatever the size of the table or how far the walk has come: the extra item only tells
-   * whether a next page exists, so a page never links to an empty one. A position becomes a key
-   * condition or an ExclusiveStartKey here and nowhere else.
+   * Filtered: Queries of the status index, shard after shard (ascending id within one). Unfiltered:
+   * a Scan, in storage order. Either reads at most `limit + 1` items: the extra one only tells
+   * whether a next page exists, so a page never links to an empty one.
    */
   async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
     const position = singlePosition(after);
@@ -258,11 +226,9 @@ export class PetsTable {
   }
 
   /**
-   * A page of one status: the shard the position falls in, from the position on, then the next
-   * shards, each asked for only what the page still lacks, until it holds `limit + 1` pets or the
-   * last shard is read. Usually one Query; two where a page crosses into the next shard; more only
-   * for a status too small to fill a page from one shard (at most one per shard). The next page
-   * starts at the first pet this one read and did not show.
+   * A page of one status: the position's shard from the position on, then the next shards, each
+   * asked for what the page still lacks, until it holds `limit + 1` pets or the last shard is read
+   * (usually one Query). The next page starts at the first pet read and not shown.
    */
   private async walkStatus(
     status: PetStatus,
@@ -317,18 +283,13 @@ export class PetsTable {
 export const petsTable = defineTable(
   'pets',
   {
-    /** Strongly consistent GetItem by id. */
     get: [{ actions: ['dynamodb:GetItem'] }],
-    /** A Scan of the table (unfiltered) or Queries of the status index, shard after shard (filtered). */
     list: [
       { actions: ['dynamodb:Scan'] },
       { index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
     ],
-    /** A conditional PutItem of a new pet (returning the item it met when refused). */
     create: [{ actions: ['dynamodb:PutItem'] }],
-    /** One conditional UpdateItem (returning the item it met when refused). */
     update: [{ actions: ['dynamodb:UpdateItem'] }],
-    /** One conditional DeleteItem (returning the item it met when refused). */
     delete: [{ actions: ['dynamodb:DeleteItem'] }],
   },
   (client, petsTable) => new PetsTable({ client, petsTable }),

@@ -2,10 +2,8 @@ import * as v from 'valibot';
 import { InvalidStoredItemError } from '#shared/domain/errors';
 
 /**
- * An item read from DynamoDB, checked with the schema of what it should be: items are data from
- * outside this process (another tool, a console edit, an older version), never trusted as typed.
- * An item that fails is InvalidStoredItemError, naming the item by its key and each field at
- * fault with its problem (never a value: items may hold what must not reach a log).
+ * An item read from DynamoDB, checked with its schema (items come from outside this process), or
+ * InvalidStoredItemError naming its key and each field at fault, never a value (it may be secret).
  */
 export const parseStoredItem = <S extends v.GenericSchema>(
   schema: S,

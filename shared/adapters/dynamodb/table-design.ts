@@ -1,9 +1,6 @@
 import type { TableKey } from '#shared/config';
 
-/**
- * The shape of every DynamoDB table: key attributes and indexes. The CDK stack and the local
- * table creation both read it, so the deployed and the local tables cannot differ.
- */
+/** The shape of every DynamoDB table, read by the stack and the local table creation alike. */
 
 export type KeyType = 'S' | 'N';
 
@@ -29,12 +26,9 @@ export interface TableDesign {
 }
 
 /**
- * The pets of one status are spread over this many partition keys of the status index
- * (`available#0` … `available#15`), by id: each key takes 1/16 of the creates of a status, so even
- * when every create is `available` no key of the index takes more than 1,000 writes a second
- * (DynamoDB's limit per partition) below 16,000 creates a second (BENCHMARKS.md, "Partition
- * load"). Changing it changes what a listing's cursor means: bump the cursor's version with it
- * (shared/http/cursor.ts).
+ * The pets of one status are spread over this many keys of the status index, by id: no key takes
+ * over 1,000 writes a second (a partition's limit) below 16,000 creates a second (BENCHMARKS.md,
+ * "Partition load"). Changing it changes what a cursor means: bump its version (http/cursor.ts).
  */
 export const STATUS_SHARDS = 16;
 
@@ -45,7 +39,7 @@ export const STATUS_SHARD_INDEX = {
   sortKey: { name: 'id', type: 'N' },
 } as const satisfies IndexDesign;
 
-/** Pets, one item per pet, keyed by id. Holds nothing but pets, so a scan counts only pets. */
+/** Nothing but pets, so a scan counts only pets. */
 export const PETS_TABLE = {
   key: 'pets',
   logicalName: 'Pets',
@@ -53,7 +47,7 @@ export const PETS_TABLE = {
   indexes: [STATUS_SHARD_INDEX],
 } as const satisfies TableDesign;
 
-/** Atomic counters, one item per sequence; the pet id sequence lives here, never in the pets table. */
+/** Atomic counters, one item per sequence. */
 export const COUNTERS_TABLE = {
   key: 'counters',
   logicalName: 'Counters',
@@ -69,12 +63,7 @@ export const API_KEYS_TABLE = {
   indexes: [],
 } as const satisfies TableDesign;
 
-/**
- * Idempotency records of createPet (dynamodb-idempotency-store.ts): one item per API key and
- * Idempotency-Key, holding the id reserved for the pet, then the pet, for 24 hours. `expiration`
- * (epoch seconds) is both the records' own end and the TTL that lets DynamoDB delete the item
- * afterwards.
- */
+/** Idempotency records of createPet; `expiration` (epoch seconds) is their end and the TTL. */
 export const IDEMPOTENCY_TABLE = {
   key: 'idempotency',
   logicalName: 'Idempotency',

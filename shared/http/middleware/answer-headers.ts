@@ -3,7 +3,7 @@ import { RATE_LIMIT_POLICY_HEADER } from '#shared/http/rate-limit-policy';
 import { REQUEST_ID_HEADER, requestIdOf } from '#shared/http/request-id';
 import type { ProxyHandler } from '#shared/lambda';
 
-/** The caller's `RateLimit-Policy`, as the authorizer put it in the request's context; none without one. */
+/** The caller's `RateLimit-Policy`, from the authorizer's context. */
 const rateLimitPolicyOf = (event: APIGatewayProxyEvent): string | undefined => {
   const value = (event.requestContext?.authorizer as Record<string, unknown> | null | undefined)
     ?.rateLimitPolicy;
@@ -11,11 +11,8 @@ const rateLimitPolicyOf = (event: APIGatewayProxyEvent): string | undefined => {
 };
 
 /**
- * The headers of every answer that come from the request itself: `Request-Id` (the id API Gateway
- * generated for the request, the Error body's `requestId`) and the caller's `RateLimit-Policy` (from the
- * authorizer's context). Applied around the whole middleware stack, like `withCors`, so that every
- * answer carries them: errors, early answers and idempotent replays (whose stored headers are the
- * first request's) included.
+ * `Request-Id` and the caller's `RateLimit-Policy` on every answer: applied around the whole
+ * middleware stack, like `withCors`, so errors, early answers and idempotent replays carry them.
  */
 export const withAnswerHeaders =
   (handler: ProxyHandler): ProxyHandler =>

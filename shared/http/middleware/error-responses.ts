@@ -8,24 +8,18 @@ import { retryHeaders } from '#shared/http/retry';
 import type { Logger } from '#shared/observability/logger';
 import { inSources } from '#shared/observability/source-stack';
 
-/**
- * The key of the Error code on the line each error answer logs: the stack's metric filters count
- * errors by it (infra/constructs/monitoring.ts), so no function publishes a metric of its own.
- */
+/** The key of the Error code on each error answer's log line: the stack's metric filters count by it. */
 export const ERROR_CODE_LOG_KEY = 'code';
 
 export interface ErrorResponsesOptions {
   readonly logger: Logger;
-  /** Headers on every response of the operation, errors included (e.g. deprecation headers). */
+  /** Headers on every response of the operation (deprecation headers). */
   readonly headers?: ResponseHeaders;
 }
 
 /**
- * Turns any error into the Error object `{ code, message, status }` (toHttpError decides which).
- * A 5xx is logged with its cause, its stack in the sources (`inSources`); the client sees only
- * the generic message. A 429 or 503 says
- * when to retry. Every error logs one line with its code (ERROR_CODE_LOG_KEY): a 5xx at ERROR,
- * any other at INFO.
+ * Turns any error into the Error object (toHttpError decides which), and logs one line with its
+ * code: a 5xx at ERROR with its cause (the client sees only the generic message), others at INFO.
  */
 export const errorResponses = ({
   headers = {},

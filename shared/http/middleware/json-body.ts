@@ -21,14 +21,10 @@ import { bodyMediaTypesOf, type Operation } from '#shared/operations/operation';
 const bodyBytes = (event: APIGatewayProxyEvent): number =>
   event.body === null ? 0 : Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 
-/**
- * Refuses, before anything parses the body: one over the size limit (413), a missing body (400)
- * and any media type but the operation's (`application/json` unless it says), read as RFC 9110
- * says (case-insensitive, spaces around `;`) (415).
- */
+/** Refuses, before anything parses it, a body over the limit (413), none (400), or of another media type (415). */
 export const checkBody = (
   body: { readonly bytes: number; readonly contentType: string | undefined },
-  maxBytes = MAX_BODY_BYTES,
+  maxBytes: number,
   mediaTypes: readonly string[] = bodyMediaTypesOf({}),
 ): void => {
   if (body.bytes > maxBytes) {
@@ -44,11 +40,10 @@ export const checkBody = (
 };
 
 /**
- * Refuses a body sent with a content coding (`Content-Encoding: gzip`, …): the service applies
- * none, and a coded body read as JSON text would be garbage or, worse, accepted. 415, with
- * `Accept-Encoding: identity` saying what it takes (RFC 9110, 15.5.16). `identity` is no coding.
+ * Refuses a body sent with a content coding (`gzip`, …): read as JSON text it would be garbage or,
+ * worse, accepted. 415, with `Accept-Encoding: identity` (RFC 9110, 15.5.16).
  */
-export const checkContentCoding = (values: readonly string[]): void => {
+const checkContentCoding = (values: readonly string[]): void => {
   const codings = values
     .flatMap((value) => value.split(','))
     .map((coding) => coding.trim().toLowerCase())
@@ -66,14 +61,12 @@ const NOT_UTF8 = 'Request body is not valid UTF-8';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The body as text, refusing bytes that are not UTF-8 (RFC 8259 requires it) as INVALID_JSON.
- * Base64 (`isBase64Encoded`, as API Gateway sends a binary media type): its bytes are decoded
- * strictly. Text: API Gateway has decoded the bytes as UTF-8 already, each invalid sequence
- * becoming U+FFFD, the replacement character; the function cannot tell that from a U+FFFD the
- * client sent, so a body holding one is refused. U+FFFD written as the JSON escape `\ufffd`
- * passes: it is plain ASCII.
+ * The body as text, refusing bytes that are not UTF-8 (RFC 8259) as INVALID_JSON. Base64 is
+ * decoded strictly. Text was decoded by API Gateway, each invalid sequence becoming U+FFFD, which
+ * the function cannot tell from one the client sent: a body holding one is refused (the escape
+ * `\ufffd` passes).
  */
-export const bodyText = (body: string, isBase64Encoded: boolean): string => {
+const bodyText = (body: string, isBase64Encoded: boolean): string => {
   if (isBase64Encoded) {
     try {
       return strictUtf8.decode(Buffer.from(body, 'base64'));
@@ -90,14 +83,11 @@ export const bodyText = (body: string, isBase64Encoded: boolean): string => {
   return body;
 };
 
-const bodyChecks = (
-  maxBytes: number,
-  mediaTypes: readonly string[],
-): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
+const bodyChecks = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent> => ({
   before: ({ event }) => {
     checkBody(
       { bytes: bodyBytes(event), contentType: event.headers?.['content-type'] },
-      maxBytes,
+      MAX_BODY_BYTES,
       mediaTypes,
     );
     checkContentCoding(headerValues(event, 'content-encoding'));
@@ -107,23 +97,16 @@ const bodyChecks = (
   },
 });
 
-/**
- * middy's options, and the one its code reads that its types leave out: the media type is
- * checked above, as RFC 9110 reads it, so the parser's own check (a case-sensitive match of
- * `Content-Type`) is off, and every error it throws is a malformed body.
- */
+/** middy's options, and one its types leave out: its case-sensitive media type check is off (done above). */
 type ParserOptions = Parameters<typeof httpJsonBodyParser>[0] & { readonly disableContentTypeCheck: boolean };
 
 /**
- * The body's text as JSON values, its numbers as sent (one a double cannot hold exactly is
- * refused, never read rounded), parsed once by middy's parser where `JSON.parse` hands the reviver
- * each number's text (Lambda's Node 24), and read once more losslessly before it where it does
- * not (Node 20: the tools and tests, from source). Whatever the parser throws is a malformed body:
- * the media type and the body's presence are checked before it runs.
+ * The body's text as JSON, its numbers as sent (exact-numbers.ts): checked in the one parse where
+ * `JSON.parse` gives a reviver their text (Node 24), else read once more losslessly (Node 20).
+ * Whatever the parser throws is a malformed body: the rest was checked before it runs.
  */
-export const parseJson = (
-  exactInParse = parseGivesNumberSource(),
-): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+export const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => {
+  const exactInParse = parseGivesNumberSource();
   const options: ParserOptions = {
     disableContentTypeCheck: true,
     ...(exactInParse ? { reviver: exactNumbersReviver } : {}),
@@ -143,26 +126,16 @@ export const parseJson = (
   };
 };
 
-/**
- * JSON request bodies: the checks above, then the parser. Runs after middy's header normalizer
- * (header names in lower case).
- */
-const jsonBody = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent>[] => [
-  bodyChecks(MAX_BODY_BYTES, mediaTypes),
-  parseJson(),
-];
-
-/** An operation whose request has a body: what `jsonEndpoint` serves. */
-export type OperationWithBody = Operation & { readonly request: { readonly body: v.GenericSchema } };
+type OperationWithBody = Operation & { readonly request: { readonly body: v.GenericSchema } };
 
 /**
- * The Lambda handler of an operation that reads a JSON body: `httpEndpoint`'s stack with the
- * body's checks and parser before validation. Its type takes only an operation with a body, as
- * `httpEndpoint`'s takes only one without, so no body goes unchecked and no other function's
- * bundle carries a body parser (each KB of a bundle is paid at every cold start).
+ * The Lambda handler of an operation that reads a JSON body: `httpEndpoint`'s stack with the body's
+ * checks and parser (after the header normalizer). Only it takes an operation with a body, so no
+ * body goes unchecked and no other function's bundle carries a body parser.
  */
 export const jsonEndpoint = <O extends OperationWithBody>(
   operation: O,
   dependencies: FunctionDependencies,
   handle: EndpointHandler<NoInfer<O>>,
-): ProxyHandler => endpointWith(jsonBody(bodyMediaTypesOf(operation)), operation, dependencies, handle);
+): ProxyHandler =>
+  endpointWith([bodyChecks(bodyMediaTypesOf(operation)), parseJson()], operation, dependencies, handle);

@@ -5,10 +5,8 @@ import { HttpError } from '#shared/http/http-error';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
 /**
- * Refuses a request that repeats a header which must come once, whatever the case of its names,
- * rather than picking one of the values: two `Authorization` headers are a 401; two of
- * `Content-Type` or of any header the operation reads (`names`, in lower case) a 400 naming them.
- * Runs before the header normalizer, which would keep only one.
+ * Refuses a repeated header that must come once, rather than pick a value: `Authorization` (401),
+ * `Content-Type` or one the operation reads (400). Before the header normalizer, which keeps one.
  */
 export const singleValuedHeaders = (names: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const once = [...new Set(['content-type', ...names.map((name) => name.toLowerCase())])];

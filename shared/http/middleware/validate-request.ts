@@ -7,7 +7,6 @@ import type { RequestParts } from '#shared/operations/operation';
 
 type Part = keyof RequestParts;
 
-/** The raw request, part by part, as validation sees it. */
 export type RawRequest = Partial<Record<Part, unknown>>;
 
 const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
@@ -19,12 +18,8 @@ const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
     data,
   );
 
-/**
- * One detail per field at fault (its first problem), named `part.field`; each unknown key is an
- * issue of its own (shared/schema/objects.ts). A field the request lacks `is required`, whatever
- * its schema would say of no value.
- */
-export const toDetails = (issues: readonly v.BaseIssue<unknown>[], raw: RawRequest): ErrorDetail[] => {
+/** One detail per field at fault (its first problem), `part.field`; a field the request lacks `is required`. */
+const toDetails = (issues: readonly v.BaseIssue<unknown>[], raw: RawRequest): ErrorDetail[] => {
   const details = issues.map((issue): ErrorDetail => {
     const path = issue.path?.map((item) => item.key as PropertyKey) ?? [];
     const field = path.map(String).join('.');
@@ -34,10 +29,7 @@ export const toDetails = (issues: readonly v.BaseIssue<unknown>[], raw: RawReque
   return details.filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
 };
 
-/**
- * A 400 listing the problems: the first 10 in `details` and in the message, which says how many
- * more there are (a body of 1,500 unknown fields gets a small answer, not 130 kB).
- */
+/** A 400 listing the first 10 problems, and how many more there are (1,500 unknown fields get a small answer). */
 export const validationFailed = (details: readonly ErrorDetail[]): HttpError => {
   const shown = shownDetails(details);
   const more = details.length - shown.length;
@@ -61,7 +53,6 @@ const singleValuedQuery = (event: APIGatewayProxyEvent): Record<string, string |
   return { ...event.queryStringParameters };
 };
 
-/** The parts of an event that `parts` names, as plain data. */
 export const rawRequest = (event: APIGatewayProxyEvent, parts: RequestParts): RawRequest => {
   const raw: RawRequest = {};
   if (parts.query) raw.query = singleValuedQuery(event);
@@ -71,17 +62,14 @@ export const rawRequest = (event: APIGatewayProxyEvent, parts: RequestParts): Ra
   return raw;
 };
 
-/** What a request body that is not a JSON object (an array, a string, null…) is told. */
-export const BODY_NOT_AN_OBJECT = 'must be a JSON object';
+const BODY_NOT_AN_OBJECT = 'must be a JSON object';
 
 const isJsonObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The schema of a whole request: one object with a key per part the operation reads. A body must
- * be a JSON object before its own schema reads it: valibot's object schemas would take an array
- * for an object. Its output is each part's output, which a handler receives typed from the same
- * schemas (RequestInput).
+ * The schema of a whole request, a key per part. A body must be a JSON object before its own schema
+ * reads it: valibot's object schemas would take an array for an object.
  */
 export const requestSchema = ({ body, ...others }: RequestParts) => {
   const entries: v.ObjectEntries = {};
@@ -90,39 +78,24 @@ export const requestSchema = ({ body, ...others }: RequestParts) => {
   return v.object(entries);
 };
 
-/**
- * Parses the raw parts with the request schema; any problem becomes one 400 `VALIDATION_FAILED`
- * listing every field at fault.
- */
+/** The raw parts parsed, or one 400 `VALIDATION_FAILED` listing every field at fault. */
 export const parseRequest = <S extends v.GenericSchema>(schema: S, raw: RawRequest): v.InferOutput<S> => {
   const result = v.safeParse(schema, raw);
   if (!result.success) throw validationFailed(toDetails(result.issues, raw));
   return result.output;
 };
 
-/** What an unknown query parameter is told, by an operation's query schema or by the rule below. */
-export const UNKNOWN_QUERY_PARAMETER = QUERY_PARAMETERS.unknownKey;
-
-/**
- * The query parameters of an operation that reads none: each is unknown, and refused like an
- * unknown one of an operation that reads some (`POST /pets?status=sold` must not pass for a
- * request that set a status).
- */
+/** Every query parameter of an operation that reads none is unknown (`POST /pets?status=sold` must not pass). */
 const refuseAnyQuery = (event: APIGatewayProxyEvent): void => {
   const names = Object.keys({ ...event.multiValueQueryStringParameters, ...event.queryStringParameters });
   if (names.length > 0) {
     throw validationFailed(
-      names.map((name) => ({ field: `query.${name}`, message: UNKNOWN_QUERY_PARAMETER })),
+      names.map((name) => ({ field: `query.${name}`, message: QUERY_PARAMETERS.unknownKey })),
     );
   }
 };
 
-/**
- * The reader of an operation's request: validates the parts that `parts` names and returns them
- * parsed, for the endpoint to hand its handler as an argument. A part with no schema must be
- * absent where a client could send it by mistake: an operation without a query schema refuses any
- * query parameter.
- */
+/** The reader of an operation's request: the parts `parts` names, validated and parsed, for its handler. */
 export const requestReader = <I>(parts: RequestParts): ((event: APIGatewayProxyEvent) => I) => {
   const schema = requestSchema(parts);
   return (event) => {
