@@ -17,7 +17,6 @@ import {
   esbuildOptions,
   NODE_TARGET,
   nodejsBundling,
-  toNodejsBundling,
 } from '#infra/bundling';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { keepOwnSources } from '#infra/own-sources-map';
@@ -188,18 +187,6 @@ describe('bundling options', () => {
         else process.env[name] = value;
       });
     }
-  });
-
-  it('fails when an esbuild option has no NodejsFunction equivalent', () => {
-    const options = { ...esbuildOptions('a.ts', 'a.mjs'), treeShaking: true } satisfies BuildOptions;
-
-    expect(() => toNodejsBundling(options)).toThrow(/treeShaking/);
-  });
-
-  it('fails when the options do not bundle for Node.js', () => {
-    expect(() => toNodejsBundling({ ...esbuildOptions('a.ts', 'a.mjs'), platform: 'browser' })).toThrow(
-      /platform/,
-    );
   });
 });
 
