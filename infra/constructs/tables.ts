@@ -35,13 +35,9 @@ export class Tables extends Construct {
   }
 
   byKey(key: TableKey): Table {
-    return this.entry(key).table;
-  }
-
-  private entry(key: TableKey): { readonly design: TableDesign; readonly table: Table } {
     const found = this.all.find(({ design }) => design.key === key);
     if (!found) throw new ValidationError(`no table "${key}"`, this);
-    return found;
+    return found.table;
   }
 
   /** Without point-in-time recovery (staging), the findings that ask for it, accepted by configuration. */
