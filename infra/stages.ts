@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { type Environment, RemovalPolicy } from 'aws-cdk-lib';
 import { type ILambdaDeploymentConfig, LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
@@ -25,13 +25,6 @@ export {
 } from '#infra/stage-names';
 
 /** The stages, as data: a stack gets one as props and never reads `process.env` itself. */
-
-export interface StageEnvironment {
-  /** @default - environment-agnostic: resolved by CloudFormation at deploy time */
-  readonly account?: string;
-  /** @default - environment-agnostic: resolved by CloudFormation at deploy time */
-  readonly region?: string;
-}
 
 export interface AlarmThresholds {
   /** Share of API requests answered with a 5xx (0..1), averaged over a period. */
@@ -97,7 +90,8 @@ export interface Throttle {
 export interface StageConfig {
   /** Its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: AnyStageName;
-  readonly env: StageEnvironment;
+  /** Without account or region, environment-agnostic: CloudFormation resolves them at deploy time. */
+  readonly env: Environment;
   /**
    * API Gateway's default method throttling of the stage: steady requests per second, and the
    * burst above it. API Gateway applies it to EACH method of the stage, not to the stage as a whole
@@ -261,15 +255,7 @@ export const devStage = (name: DevStageName): Omit<StageConfig, 'env'> => ({
   // Per method, as every stage's: the smoke plan's 10 a second fits, a runaway loop costs little.
   throttling: { rateLimit: 10, burstLimit: 20 },
   writeThrottling: { rateLimit: 10, burstLimit: 20 },
-  logRetention: RetentionDays.ONE_WEEK,
-  deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
-  dataProtection: {
-    deletionProtection: false,
-    pointInTimeRecovery: false,
-    removalPolicy: RemovalPolicy.DESTROY,
-    terminationProtection: false,
-    keyPendingWindowDays: 7,
-  },
+  dataProtection: { ...STAGE_DEFAULTS.staging.dataProtection, keyPendingWindowDays: 7 },
   plans: DEV_PLANS,
   // Off: a web ACL and its 3 rules cost $8 a month whether or not anything is blocked, twice the
   // rest of an idle dev stack (docs/costs.md), to guard an API only its developer calls, for hours.
@@ -292,7 +278,7 @@ const nonEmpty = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** Account and region of a stage: context `<stage>:account` / `<stage>:region`, else the CLI defaults. */
-export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSources): StageEnvironment => {
+export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSources): Environment => {
   const account = nonEmpty(sources.context(`${stage}:account`)) ?? nonEmpty(sources.env.CDK_DEFAULT_ACCOUNT);
   const region = nonEmpty(sources.context(`${stage}:region`)) ?? nonEmpty(sources.env.CDK_DEFAULT_REGION);
   return { ...(account ? { account } : {}), ...(region ? { region } : {}) };
