@@ -105,11 +105,6 @@ export class PetStoreApi extends Construct {
   readonly api: RestApi;
   readonly authorizer: TokenAuthorizer;
   readonly accessLogs: LogGroup;
-  /** ERROR level. */
-  readonly executionLogs: LogGroup;
-  readonly usagePlans: UsagePlans;
-  /** When `firewall.enabled`. */
-  readonly firewall: Firewall | undefined;
 
   private readonly stage: StageConfig;
   private readonly operations: readonly Operation[];
@@ -122,19 +117,19 @@ export class PetStoreApi extends Construct {
     this.origins = this.checkedOrigins();
     this.accessLogs = this.logGroup('AccessLogs');
     this.api = this.restApi(props.restApiName);
-    this.executionLogs = this.executionLogGroup();
+    this.addExecutionLogGroup();
     this.authorizer = this.tokenAuthorizer(props.authorizer);
     this.addOperations(props.handlers);
     this.addMethodNotAllowedMocks();
     this.addPreflights();
     this.addGatewayResponses();
-    this.usagePlans = new UsagePlans(this, 'UsagePlans', {
+    new UsagePlans(this, 'UsagePlans', {
       api: this.api,
       plans: this.stage.plans,
       stageThrottling: this.stage.throttling,
       namePrefix: props.restApiName,
     });
-    this.firewall = this.addFirewall();
+    this.addFirewall();
     this.acknowledgeFindings(props.authorizer);
   }
 
@@ -219,16 +214,15 @@ export class PetStoreApi extends Construct {
   }
 
   /**
-   * API Gateway creates the execution log group on first use, kept forever; created here it gets
-   * the stage's retention (it must exist before the stage starts logging).
+   * The execution log (ERROR level): API Gateway creates its group on first use, kept forever;
+   * created here it gets the stage's retention (it must exist before the stage starts logging).
    */
-  private executionLogGroup(): LogGroup {
+  private addExecutionLogGroup(): void {
     const logGroup = this.logGroup(
       'ExecutionLogs',
       `API-Gateway-Execution-Logs_${this.api.restApiId}/${STAGE_NAME}`,
     );
     this.api.deploymentStage.node.addDependency(logGroup);
-    return logGroup;
   }
 
   /**
@@ -318,7 +312,7 @@ export class PetStoreApi extends Construct {
    * The WAF web ACL on the deployment stage, as the stage's `firewall` setting says; without one,
    * cdk-nag's APIG3 is acknowledged with that reason.
    */
-  private addFirewall(): Firewall | undefined {
+  private addFirewall(): void {
     const { firewall, plans, throttling, writeThrottling } = this.stage;
     if (!firewall.enabled) {
       Validations.of(this.api.deploymentStage).acknowledge({
@@ -327,9 +321,9 @@ export class PetStoreApi extends Construct {
           `The ${this.stage.name} stage's firewall setting is off (infra/stages.ts: firewall.enabled), to save ` +
           "a web ACL's monthly cost on a stage only the team calls; its keys are still held to their plans.",
       });
-      return undefined;
+      return;
     }
-    return new Firewall(this, 'Firewall', {
+    new Firewall(this, 'Firewall', {
       stage: this.api.deploymentStage,
       requestsPerIp: firewall.requestsPerIp,
       windowSeconds: firewall.windowSeconds,
