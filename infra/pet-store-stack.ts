@@ -3,7 +3,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
-import { OPERATIONS } from '#functions/operations';
+import { CONTRACTS, OPERATIONS } from '#functions/operations';
 import { ApiFunction, type ApiFunctionProps, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
 import { LogQueries } from '#infra/constructs/log-queries';
@@ -38,7 +38,6 @@ export class PetStoreStack extends Stack {
   readonly api: PetStoreApi;
   readonly monitoring: Monitoring;
   readonly deployments: GradualDeployments;
-  readonly logQueries: LogQueries;
 
   private readonly stage: StageConfig;
 
@@ -60,7 +59,7 @@ export class PetStoreStack extends Stack {
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
-      operations: OPERATIONS.map((root) => root.operation),
+      operations: CONTRACTS,
       // API Gateway invokes the `live` aliases: the versions CodeDeploy has let in.
       handlers: Object.fromEntries(
         Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.alias]),
@@ -74,8 +73,19 @@ export class PetStoreStack extends Stack {
       authorizer: this.authorizer,
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
     });
-    this.deployments = this.gradualDeployments(functions);
-    this.logQueries = new LogQueries(this, 'LogQueries', {
+    // A CodeDeploy deployment group per function, the authorizer's included: it stands in front of
+    // every request, so a bad version of it would fail them all at once; as a canary it fails a
+    // tenth of the authorizer's calls, and its alarms send it back.
+    this.deployments = new GradualDeployments(this, 'Deployments', {
+      config: stage.deployment,
+      functions: Object.fromEntries(
+        Object.entries(functions).map(([name, fn]) => [
+          name,
+          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
+        ]),
+      ),
+    });
+    new LogQueries(this, 'LogQueries', {
       prefix: this.stackName,
       accessLogs: this.api.accessLogs,
       handlerLogs: Object.fromEntries(Object.entries(named).map(([name, fn]) => [name, fn.logGroup])),
@@ -124,23 +134,6 @@ export class PetStoreStack extends Stack {
     });
     fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
     return fn;
-  }
-
-  /**
-   * A CodeDeploy deployment group per function, the authorizer's included: it stands in front of
-   * every request, so a bad version of it would fail them all at once; as a canary it fails a
-   * tenth of the authorizer's calls, and its alarms send it back.
-   */
-  private gradualDeployments(functions: Record<string, ApiFunction>): GradualDeployments {
-    return new GradualDeployments(this, 'Deployments', {
-      config: this.stage.deployment,
-      functions: Object.fromEntries(
-        Object.entries(functions).map(([name, fn]) => [
-          name,
-          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
-        ]),
-      ),
-    });
   }
 
   /** What operators read with `aws cloudformation describe-stacks` (docs/deploy.md). */
