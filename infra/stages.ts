@@ -13,7 +13,7 @@ import {
 } from '#infra/stage-names';
 import { DEV_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import type { LogLevel } from '#shared/config';
-import type { Plans } from '#shared/fair-use/plans';
+import type { Plan, Plans } from '#shared/fair-use/plans';
 
 export {
   type AnyStageName,
@@ -81,11 +81,8 @@ export interface FirewallSettings {
   readonly windowSeconds: FirewallWindowSeconds;
 }
 
-/** A token bucket: `rateLimit` requests a second into a bucket of `burstLimit`. */
-export interface Throttle {
-  readonly rateLimit: number;
-  readonly burstLimit: number;
-}
+/** A token bucket, as a plan's: `rateLimit` requests a second into a bucket of `burstLimit`. */
+export type Throttle = Pick<Plan, 'rateLimit' | 'burstLimit'>;
 
 export interface StageConfig {
   /** Its stack is `PetStore-<name>`, its metrics carry it. */
@@ -290,14 +287,8 @@ export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSource
  * sentence naming the setting.
  */
 export const resolveStages = (sources: EnvironmentSources): StageConfig[] => {
-  const pipeline = STAGE_NAMES.map((name) => ({
-    ...STAGE_DEFAULTS[name],
-    env: stageEnvironment(name, sources),
-  }));
+  const stage = (name: AnyStageName) => ({ ...stageDefaults(name), env: stageEnvironment(name, sources) });
   const named = sources.context(STAGE_SETTING);
-  if (named === undefined) return pipeline;
-  const stage = parseStageName(named, `-c ${STAGE_SETTING}`);
-  return isDevStageName(stage)
-    ? [...pipeline, { ...devStage(stage), env: stageEnvironment(stage, sources) }]
-    : pipeline;
+  const dev = named === undefined ? undefined : parseStageName(named, `-c ${STAGE_SETTING}`);
+  return [...STAGE_NAMES, ...(dev && isDevStageName(dev) ? [dev] : [])].map(stage);
 };

@@ -71,12 +71,11 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins) => {
   const statusCode = String(answer.status);
   const requestTemplate = JSON.stringify({ statusCode: answer.status });
   const fixed = { ...answer.headers, ...varyHeaders(origins) };
-  const cors =
-    origins.length === 0
-      ? {}
-      : Object.fromEntries(
-          ['Access-Control-Allow-Origin', ...Object.keys(answer.cors)].map((name) => [header(name), false]),
-        );
+  const parameters = Object.fromEntries([
+    ...Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
+    ...Object.entries(answer.fromContext).map(([name, variable]) => [header(name), `context.${variable}`]),
+  ]);
+  const cors = origins.length === 0 ? [] : ['Access-Control-Allow-Origin', ...Object.keys(answer.cors)];
   return {
     integration: new MockIntegration({
       passthroughBehavior: PassthroughBehavior.NEVER,
@@ -87,17 +86,7 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins) => {
           responseTemplates: {
             'application/json': `${corsOverrideTemplate(origins, answer.cors)}${answer.error ? errorTemplate(answer.error) : ''}`,
           },
-          responseParameters: {
-            ...Object.fromEntries(
-              Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
-            ),
-            ...Object.fromEntries(
-              Object.entries(answer.fromContext).map(([name, variable]) => [
-                header(name),
-                `context.${variable}`,
-              ]),
-            ),
-          },
+          responseParameters: parameters,
         },
       ],
     }),
@@ -105,10 +94,8 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins) => {
       {
         statusCode,
         responseParameters: {
-          ...Object.fromEntries(
-            [...Object.keys(fixed), ...Object.keys(answer.fromContext)].map((name) => [header(name), true]),
-          ),
-          ...cors,
+          ...Object.fromEntries(Object.keys(parameters).map((name) => [name, true])),
+          ...Object.fromEntries(cors.map((name) => [header(name), false])),
         },
       },
     ],

@@ -9,6 +9,7 @@ import {
   type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
+  type Method,
   type MethodDeploymentOptions,
   MethodLoggingLevel,
   type MethodOptions,
@@ -30,6 +31,7 @@ import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import {
   corsAllowedHeaders,
   GATEWAY_RESPONSES,
+  type GatewayAnswer,
   type GatewayResponseType,
   methodNotAllowed,
   preflight,
@@ -264,11 +266,7 @@ export class PetStoreApi extends Construct {
    */
   private addMethodNotAllowedMocks(): void {
     for (const path of resourcePathsOf(this.operations)) {
-      const { integration, methodResponses } = mockAnswer(
-        methodNotAllowed(allowedMethodsIn(this.operations, path)),
-        this.origins,
-      );
-      this.resource(path).addMethod('ANY', integration, { ...this.authorized, methodResponses });
+      this.addMock(path, 'ANY', methodNotAllowed(allowedMethodsIn(this.operations, path)), this.authorized);
     }
   }
 
@@ -278,14 +276,8 @@ export class PetStoreApi extends Construct {
    */
   private addPreflights(): void {
     for (const path of resourcePathsOf(this.operations)) {
-      const { integration, methodResponses } = mockAnswer(
-        preflight(allowedMethodsIn(this.operations, path), corsAllowedHeaders(this.operations)),
-        this.origins,
-      );
-      const method = this.resource(path).addMethod('OPTIONS', integration, {
-        authorizationType: AuthorizationType.NONE,
-        methodResponses,
-      });
+      const answer = preflight(allowedMethodsIn(this.operations, path), corsAllowedHeaders(this.operations));
+      const method = this.addMock(path, 'OPTIONS', answer, { authorizationType: AuthorizationType.NONE });
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
@@ -293,6 +285,11 @@ export class PetStoreApi extends Construct {
           'a mock integration that returns headers only, calls no function and reads no data.',
       });
     }
+  }
+
+  private addMock(path: string, method: string, answer: GatewayAnswer, options: MethodOptions): Method {
+    const { integration, methodResponses } = mockAnswer(answer, this.origins);
+    return this.resource(path).addMethod(method, integration, { ...options, methodResponses });
   }
 
   /** API Gateway's own answers (401, 404, 429, 5xx…) as the Error object, with what CORS they can carry. */
