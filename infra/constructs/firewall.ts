@@ -2,7 +2,7 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
-import type { FirewallWindowSeconds } from '#infra/stages';
+import type { FirewallSettings } from '#infra/stages';
 
 const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
 
@@ -18,11 +18,8 @@ const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
  */
 export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'SizeRestrictions_QUERYSTRING'] as const;
 
-export interface FirewallProps {
+export interface FirewallProps extends Omit<FirewallSettings, 'enabled'> {
   readonly stage: Stage;
-  /** Requests one IP address may send within `windowSeconds` before WAF blocks it. */
-  readonly requestsPerIp: number;
-  readonly windowSeconds: FirewallWindowSeconds;
   /**
    * The fastest any key may send within its plan, in requests a second: `requestsPerIp` must allow
    * at least that over the window, or WAF would block a client's server that keeps to its plan.
@@ -52,7 +49,19 @@ export class Firewall extends Construct {
       defaultAction: { allow: {} },
       visibilityConfig: visibility('PetStoreApi'),
       rules: [
-        this.rateLimitPerIp(props),
+        {
+          name: 'RateLimitPerIp',
+          priority: 0,
+          action: { block: {} },
+          statement: {
+            rateBasedStatement: {
+              limit: props.requestsPerIp,
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: props.windowSeconds,
+            },
+          },
+          visibilityConfig: visibility('RateLimitPerIp'),
+        },
         managedRuleGroup('AWSManagedRulesCommonRuleSet', 1, COUNTED_COMMON_RULES),
         managedRuleGroup('AWSManagedRulesKnownBadInputsRuleSet', 2),
       ],
@@ -89,22 +98,6 @@ export class Firewall extends Construct {
         this,
       );
     }
-  }
-
-  private rateLimitPerIp({ requestsPerIp, windowSeconds }: FirewallProps): CfnWebACL.RuleProperty {
-    return {
-      name: 'RateLimitPerIp',
-      priority: 0,
-      action: { block: {} },
-      statement: {
-        rateBasedStatement: {
-          limit: requestsPerIp,
-          aggregateKeyType: 'IP',
-          evaluationWindowSec: windowSeconds,
-        },
-      },
-      visibilityConfig: visibility('RateLimitPerIp'),
-    };
   }
 }
 

@@ -156,7 +156,6 @@ export class PetStoreApi extends Construct {
     return logGroup;
   }
 
-  /** The REST API and its one stage: regional, throttled as the stage says, traced, access-logged. */
   private restApi(restApiName: string): RestApi {
     const api = new RestApi(this, 'Api', {
       restApiName,
@@ -172,7 +171,6 @@ export class PetStoreApi extends Construct {
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: STAGE_NAME,
-        // The stage's default method throttling: API Gateway applies it to each method.
         throttlingRateLimit: this.stage.throttling.rateLimit,
         throttlingBurstLimit: this.stage.throttling.burstLimit,
         methodOptions: this.writeMethodOptions(),
@@ -215,22 +213,17 @@ export class PetStoreApi extends Construct {
     );
   }
 
-  /**
-   * The execution log (ERROR level): API Gateway creates its group on first use, kept forever;
-   * created here it gets the stage's retention (it must exist before the stage starts logging).
-   */
+  /** API Gateway makes the execution log's group on first use, kept forever; made here, it has the stage's retention. */
   private addExecutionLogGroup(): void {
     const logGroup = this.logGroup(
       'ExecutionLogs',
       `API-Gateway-Execution-Logs_${this.api.restApiId}/${STAGE_NAME}`,
     );
+    // It must exist before the stage starts logging.
     this.api.deploymentStage.node.addDependency(logGroup);
   }
 
-  /**
-   * The TOKEN authorizer on `Authorization`, its decisions cached for the stage's TTL; a header
-   * that is not `Bearer <b64token>` is refused 401 before it is invoked.
-   */
+  /** Cached for the stage's TTL; a header that is not `Bearer <b64token>` is a 401 without an invocation. */
   private tokenAuthorizer(handler: IFunction): TokenAuthorizer {
     return new TokenAuthorizer(this, 'Authorizer', {
       handler,
@@ -240,10 +233,7 @@ export class PetStoreApi extends Construct {
     });
   }
 
-  /**
-   * What every method but the preflights requires: the TOKEN authorizer, and a key (the usage
-   * identifier the authorizer returns) so that the caller's usage plan meters the request.
-   */
+  /** Every method but the preflights: behind the authorizer, whose usage identifier meters the caller's plan. */
   private get authorized(): MethodOptions {
     return { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true };
   }
@@ -270,10 +260,7 @@ export class PetStoreApi extends Construct {
     }
   }
 
-  /**
-   * CORS preflights, answered by API Gateway without a key (browsers never send one with a
-   * preflight): CORS headers for an allowed origin, none for any other.
-   */
+  /** CORS preflights, without a key (browsers never send one): CORS headers for an allowed origin only. */
   private addPreflights(): void {
     for (const path of resourcePathsOf(this.operations)) {
       const answer = preflight(allowedMethodsIn(this.operations, path), corsAllowedHeaders(this.operations));
@@ -305,10 +292,6 @@ export class PetStoreApi extends Construct {
     }
   }
 
-  /**
-   * The WAF web ACL on the deployment stage, as the stage's `firewall` setting says; without one,
-   * cdk-nag's APIG3 is acknowledged with that reason.
-   */
   private addFirewall(): void {
     const { firewall, plans, throttling, writeThrottling } = this.stage;
     if (!firewall.enabled) {
@@ -321,9 +304,8 @@ export class PetStoreApi extends Construct {
       return;
     }
     new Firewall(this, 'Firewall', {
+      ...firewall,
       stage: this.api.deploymentStage,
-      requestsPerIp: firewall.requestsPerIp,
-      windowSeconds: firewall.windowSeconds,
       fastestPlanRate: Math.max(...Object.values(plans.plans).map((plan) => plan.rateLimit)),
       slowestMethodRate: Math.min(throttling.rateLimit, writeThrottling.rateLimit),
     });
