@@ -321,32 +321,24 @@ export class Monitoring extends Construct {
         this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, period, 'logged failures'),
       ]),
     );
+    const ofFunctions = (title: string, metricName: string, statistic: string) =>
+      graph(
+        title,
+        lines(functions, (fn, label) => fn.function.metric(metricName, { statistic, period, label })),
+      );
     dashboard.addWidgets(
-      ...(
-        [
-          ['Lambda duration p99 (ms)', 'Duration', 'p99'],
-          ['Lambda errors', 'Errors', 'Sum'],
-          ['Lambda throttles', 'Throttles', 'Sum'],
-        ] as const
-      ).map(([title, metricName, statistic]) =>
-        graph(
-          title,
-          lines(functions, (fn, label) => fn.function.metric(metricName, { statistic, period, label })),
-        ),
-      ),
+      ofFunctions('Lambda duration p99 (ms)', 'Duration', 'p99'),
+      ofFunctions('Lambda errors', 'Errors', 'Sum'),
+      ofFunctions('Lambda throttles', 'Throttles', 'Sum'),
     );
+    const consumed = (title: string, metricName: string) =>
+      graph(
+        title,
+        lines(tables, (table, label) => table.metric(metricName, { statistic: 'Sum', period, label })),
+      );
     dashboard.addWidgets(
-      ...(
-        [
-          ['DynamoDB consumed read units', 'ConsumedReadCapacityUnits'],
-          ['DynamoDB consumed write units', 'ConsumedWriteCapacityUnits'],
-        ] as const
-      ).map(([title, metricName]) =>
-        graph(
-          title,
-          lines(tables, (table, label) => table.metric(metricName, { statistic: 'Sum', period, label })),
-        ),
-      ),
+      consumed('DynamoDB consumed read units', 'ConsumedReadCapacityUnits'),
+      consumed('DynamoDB consumed write units', 'ConsumedWriteCapacityUnits'),
       graph(
         'DynamoDB throttle events',
         lines(tables, (table, name) => this.tableThrottles(table, name)),
