@@ -12,12 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
 import { OPERATIONS } from '#functions/operations';
-import {
-  ESM_REQUIRE_BANNER,
-  esbuildOptions,
-  NODE_TARGET,
-  nodejsBundling,
-} from '#infra/bundling';
+import { ESM_REQUIRE_BANNER, esbuildOptions, NODE_TARGET, nodejsBundling } from '#infra/bundling';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
