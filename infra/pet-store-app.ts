@@ -2,7 +2,8 @@ import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ControlTowerChecks } from '#infra/control-tower';
 import { PetStoreStack } from '#infra/pet-store-stack';
-import { type DevStageName, resolveStages, type StageName, stackName } from '#infra/stages';
+import { type DevStageName, type StageName, stackName } from '#infra/stage-names';
+import { resolveStages } from '#infra/stages';
 
 export interface PetStoreAppOptions extends AppProps {
   /** The process environment: where `CDK_DEFAULT_ACCOUNT` / `CDK_DEFAULT_REGION` come from. */

@@ -15,15 +15,6 @@ import { DEV_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import type { LogLevel } from '#shared/config';
 import type { Plan, Plans } from '#shared/fair-use/plans';
 
-export {
-  type AnyStageName,
-  type DevStageName,
-  STAGE_NAMES,
-  type StageName,
-  StageNameError,
-  stackName,
-} from '#infra/stage-names';
-
 /** The stages, as data: a stack gets one as props and never reads `process.env` itself. */
 
 export interface AlarmThresholds {

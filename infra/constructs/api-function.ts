@@ -9,7 +9,7 @@ import { nodejsBundling } from '#infra/bundling';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
-import type { AnyStageName } from '#infra/stages';
+import type { AnyStageName } from '#infra/stage-names';
 import type { LogLevel } from '#shared/config';
 import { ENV } from '#shared/config';
 import { AUTHORIZER_TIMEOUT_SECONDS, HANDLER_TIMEOUT_SECONDS } from '#shared/lambda';

@@ -4,8 +4,8 @@ import {
   type DescribeStacksCommandOutput,
   paginateListStackResources,
 } from '@aws-sdk/client-cloudformation';
+import type { AnyStageName } from '#infra/stage-names';
 import { stackName } from '#infra/stage-names';
-import type { AnyStageName } from '#infra/stages';
 
 /** What `npm run verify` cannot start without: no stack, no credentials, no region. One sentence, said as is. */
 export class VerifySetupError extends Error {
