@@ -1,5 +1,5 @@
 import { createPetStoreApp } from '#infra/pet-store-app';
-import { StageNameError } from '#infra/stages';
+import { StageNameError } from '#infra/stage-names';
 
 /** `cdk synth` / `cdk deploy` entry (cdk.json): the only place that reads the process environment. */
 try {

@@ -30,13 +30,8 @@ const typesOf = (ruleText: string): string[] =>
       [...line.matchAll(/["'](AWS::[A-Za-z0-9]+::[A-Za-z0-9]+)["']/g)].map((match) => match[1] ?? ''),
     );
 
-interface Rule {
-  readonly path: string;
-  readonly types: readonly string[];
-}
-
-let rules: readonly Rule[] | undefined;
-export const controlTowerRules = (): readonly Rule[] => {
+let rules: readonly { readonly path: string; readonly types: readonly string[] }[] | undefined;
+export const controlTowerRules = () => {
   rules ??= readdirSync(CONTROL_TOWER_RULES_DIR, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.guard'))
     .sort()

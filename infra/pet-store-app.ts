@@ -2,8 +2,8 @@ import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ControlTowerChecks } from '#infra/control-tower';
 import { PetStoreStack } from '#infra/pet-store-stack';
-import { type DevStageName, resolveStages, type StageName, stackName } from '#infra/stages';
-import type { OperationFunction } from '#shared/composition/function';
+import { type DevStageName, type StageName, stackName } from '#infra/stage-names';
+import { resolveStages } from '#infra/stages';
 
 export interface PetStoreAppOptions extends AppProps {
   /** The process environment: where `CDK_DEFAULT_ACCOUNT` / `CDK_DEFAULT_REGION` come from. */
@@ -14,11 +14,6 @@ export interface PetStoreAppOptions extends AppProps {
    * @default true
    */
   readonly controlTowerChecks?: boolean;
-  /**
-   * The operations each stack serves.
-   * @default OPERATIONS (functions/operations.ts)
-   */
-  readonly operations?: readonly OperationFunction[];
 }
 
 export interface PetStoreApp {
@@ -34,14 +29,11 @@ export interface PetStoreApp {
  * fixed or acknowledged next to its cause, with the reason; an unacknowledged one fails the synth.
  */
 export const createPetStoreApp = (options: PetStoreAppOptions = {}): PetStoreApp => {
-  const { env = {}, controlTowerChecks = true, operations, ...appProps } = options;
+  const { env = {}, controlTowerChecks = true, ...appProps } = options;
   const app = new App(appProps);
   const stages = resolveStages({ context: (key) => app.node.tryGetContext(key), env });
   const stacks = Object.fromEntries(
-    stages.map((stage) => [
-      stage.name,
-      new PetStoreStack(app, stackName(stage.name), { stage, ...(operations ? { operations } : {}) }),
-    ]),
+    stages.map((stage) => [stage.name, new PetStoreStack(app, stackName(stage.name), { stage })]),
   ) as PetStoreApp['stacks'];
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   if (controlTowerChecks) Validations.of(app).addPlugins(new ControlTowerChecks());

@@ -3,8 +3,8 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
-import { OPERATIONS } from '#functions/operations';
-import { ApiFunction, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
+import { CONTRACTS, OPERATIONS } from '#functions/operations';
+import { ApiFunction, type ApiFunctionProps, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
 import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
@@ -14,14 +14,12 @@ import { lambdaEntry } from '#infra/lambda-entries';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
 import { type TableAccess, tablesOf } from '#shared/adapters/dynamodb/access';
-import type { OperationFunction } from '#shared/composition/function';
+import type { LambdaFunction } from '#shared/composition/function';
 import { ENV } from '#shared/config';
 import type { Operation } from '#shared/operations/operation';
 
 export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly stage: StageConfig;
-  /** @default OPERATIONS (functions/operations.ts) */
-  readonly operations?: readonly OperationFunction[];
 }
 
 /** A function's name as its construct, alarms, deployment group and outputs carry it (`ListPets`). */
@@ -40,12 +38,11 @@ export class PetStoreStack extends Stack {
   readonly api: PetStoreApi;
   readonly monitoring: Monitoring;
   readonly deployments: GradualDeployments;
-  readonly logQueries: LogQueries;
 
   private readonly stage: StageConfig;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
-    const { stage, operations = OPERATIONS } = props;
+    const { stage } = props;
     super(scope, id, {
       ...props,
       env: stage.env,
@@ -54,7 +51,7 @@ export class PetStoreStack extends Stack {
     });
     this.stage = stage;
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
-    this.handlers = this.operationFunctions(operations);
+    this.handlers = this.operationFunctions();
     this.authorizer = this.authorizerFunction();
     // The handlers by the PascalCase names their alarms, deployment groups, graphs and outputs carry.
     const named = Object.fromEntries(Object.entries(this.handlers).map(([id, fn]) => [pascal(id), fn]));
@@ -62,7 +59,7 @@ export class PetStoreStack extends Stack {
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
-      operations: operations.map((root) => root.operation),
+      operations: CONTRACTS,
       // API Gateway invokes the `live` aliases: the versions CodeDeploy has let in.
       handlers: Object.fromEntries(
         Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.alias]),
@@ -76,8 +73,19 @@ export class PetStoreStack extends Stack {
       authorizer: this.authorizer,
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
     });
-    this.deployments = this.gradualDeployments(functions);
-    this.logQueries = new LogQueries(this, 'LogQueries', {
+    // A CodeDeploy deployment group per function, the authorizer's included: it stands in front of
+    // every request, so a bad version of it would fail them all at once; as a canary it fails a
+    // tenth of the authorizer's calls, and its alarms send it back.
+    this.deployments = new GradualDeployments(this, 'Deployments', {
+      config: stage.deployment,
+      functions: Object.fromEntries(
+        Object.entries(functions).map(([name, fn]) => [
+          name,
+          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
+        ]),
+      ),
+    });
+    new LogQueries(this, 'LogQueries', {
       prefix: this.stackName,
       accessLogs: this.api.accessLogs,
       handlerLogs: Object.fromEntries(Object.entries(named).map(([name, fn]) => [name, fn.logGroup])),
@@ -86,65 +94,46 @@ export class PetStoreStack extends Stack {
     this.addOutputs(functions);
   }
 
-  /** The shared settings of every function of the stage. */
-  private get functionProps() {
-    return {
+  /** A function of the stage from its module: its generated entry, and the grants and table variables of its uses. */
+  private apiFunction(
+    fn: Pick<LambdaFunction, 'name' | 'data'>,
+    props: Pick<ApiFunctionProps, 'description' | 'timeout'>,
+  ): ApiFunction {
+    const apiFunction = new ApiFunction(this, pascal(fn.name), {
       logRetention: this.stage.logRetention,
       logRemovalPolicy: this.stage.dataProtection.removalPolicy,
       logLevel: this.stage.logLevel,
       stage: this.stage.name,
-    };
+      entry: lambdaEntry(fn),
+      ...props,
+    });
+    this.grantData(apiFunction, fn.data);
+    return apiFunction;
   }
 
-  /** One function per operation, from its module: generated entry, grants, table variables, CORS origins. */
-  private operationFunctions(operations: readonly OperationFunction[]): Record<string, ApiFunction> {
+  /** One function per operation, answering with the CORS headers of the stage's origins (none: no variable). */
+  private operationFunctions(): Record<string, ApiFunction> {
     return Object.fromEntries(
-      operations.map((operationFunction) => {
-        const { operation, data } = operationFunction;
-        const fn = new ApiFunction(this, pascal(operation.operationId), {
-          ...this.functionProps,
-          entry: lambdaEntry(operationFunction),
-          description: describeOperation(operation),
+      OPERATIONS.map((operationFunction) => {
+        const fn = this.apiFunction(operationFunction, {
+          description: describeOperation(operationFunction.operation),
         });
-        this.grantData(fn, data);
-        // The functions answer with the CORS headers of the stage's origins (none: no variable).
         if (this.stage.allowedOrigins.length > 0) {
           fn.function.addEnvironment(ENV.corsOrigins, this.stage.allowedOrigins.join(','));
         }
-        return [operation.operationId, fn];
+        return [operationFunction.operation.operationId, fn];
       }),
     );
   }
 
-  /** The TOKEN authorizer's function, with its shorter timeout and its one grant. */
+  /** The TOKEN authorizer's function, with its shorter timeout; it names each caller's plan, so it gets the stage's plans. */
   private authorizerFunction(): ApiFunction {
-    const fn = new ApiFunction(this, pascal(authorizerFunction.name), {
-      ...this.functionProps,
-      entry: lambdaEntry(authorizerFunction),
+    const fn = this.apiFunction(authorizerFunction, {
       description: authorizerContract.description,
       timeout: AUTHORIZER_TIMEOUT,
     });
-    this.grantData(fn, authorizerFunction.data);
-    // The authorizer names each caller's plan: it needs the stage's plans.
     fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
     return fn;
-  }
-
-  /**
-   * A CodeDeploy deployment group per function, the authorizer's included: it stands in front of
-   * every request, so a bad version of it would fail them all at once; as a canary it fails a
-   * tenth of the authorizer's calls, and its alarms send it back.
-   */
-  private gradualDeployments(functions: Record<string, ApiFunction>): GradualDeployments {
-    return new GradualDeployments(this, 'Deployments', {
-      config: this.stage.deployment,
-      functions: Object.fromEntries(
-        Object.entries(functions).map(([name, fn]) => [
-          name,
-          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
-        ]),
-      ),
-    });
   }
 
   /** What operators read with `aws cloudformation describe-stacks` (docs/deploy.md). */

@@ -25,10 +25,6 @@ const TRIAL_PLAN = {
  * here, so the keys command and the local server can read them cheaply. A plan's rate and burst
  * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together on each
  * method; the synth fails otherwise.
- *
- * The local server (`npm start`) has staging's plans (LOCAL_PLANS): a client tried on a laptop is
- * paced as on staging, and the `trial` plan's small numbers make both refusals (rate and quota)
- * easy to reach.
  */
 export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
   staging: {
@@ -72,11 +68,12 @@ export const plansOf = (stage: AnyStageName): Plans =>
 export const usagePlanName = (stackName: string, plan: string): string => `${stackName}-${plan}`;
 
 /**
- * The plans of the local server: staging's, plus `local`, the plan of `npm start`'s own key
- * unless PETSTORE_API_KEY_PLAN names another. It is large enough that a test run or
- * `npm run smoke` (hundreds of requests in seconds, over staging's `standard` rate) is never
- * throttled; `PETSTORE_API_KEY_PLAN=trial` puts the key on staging's numbers to try a client's
- * back-off. Keys made with `npm run keys` locally get staging's default, as on staging.
+ * The plans of the local server: staging's, so that a client tried on a laptop is paced as on
+ * staging (`trial`'s small numbers make both refusals, rate and quota, easy to reach), plus
+ * `local`, the plan of `npm start`'s own key unless PETSTORE_API_KEY_PLAN names another. It is
+ * large enough that a test run or `npm run smoke` (hundreds of requests in seconds, over staging's
+ * `standard` rate) is never throttled; `PETSTORE_API_KEY_PLAN=trial` puts the key on staging's
+ * numbers to try a client's back-off. Keys made with `npm run keys` locally get staging's default.
  */
 export const LOCAL_PLANS: Plans = {
   plans: {

@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { type Environment, RemovalPolicy } from 'aws-cdk-lib';
 import { type ILambdaDeploymentConfig, LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
@@ -13,25 +13,9 @@ import {
 } from '#infra/stage-names';
 import { DEV_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import type { LogLevel } from '#shared/config';
-import type { Plans } from '#shared/fair-use/plans';
-
-export {
-  type AnyStageName,
-  type DevStageName,
-  STAGE_NAMES,
-  type StageName,
-  StageNameError,
-  stackName,
-} from '#infra/stage-names';
+import type { Plan, Plans } from '#shared/fair-use/plans';
 
 /** The stages, as data: a stack gets one as props and never reads `process.env` itself. */
-
-export interface StageEnvironment {
-  /** @default - environment-agnostic: resolved by CloudFormation at deploy time */
-  readonly account?: string;
-  /** @default - environment-agnostic: resolved by CloudFormation at deploy time */
-  readonly region?: string;
-}
 
 export interface AlarmThresholds {
   /** Share of API requests answered with a 5xx (0..1), averaged over a period. */
@@ -88,16 +72,14 @@ export interface FirewallSettings {
   readonly windowSeconds: FirewallWindowSeconds;
 }
 
-/** A token bucket: `rateLimit` requests a second into a bucket of `burstLimit`. */
-export interface Throttle {
-  readonly rateLimit: number;
-  readonly burstLimit: number;
-}
+/** A token bucket, as a plan's: `rateLimit` requests a second into a bucket of `burstLimit`. */
+export type Throttle = Pick<Plan, 'rateLimit' | 'burstLimit'>;
 
 export interface StageConfig {
   /** Its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: AnyStageName;
-  readonly env: StageEnvironment;
+  /** Without account or region, environment-agnostic: CloudFormation resolves them at deploy time. */
+  readonly env: Environment;
   /**
    * API Gateway's default method throttling of the stage: steady requests per second, and the
    * burst above it. API Gateway applies it to EACH method of the stage, not to the stage as a whole
@@ -261,15 +243,7 @@ export const devStage = (name: DevStageName): Omit<StageConfig, 'env'> => ({
   // Per method, as every stage's: the smoke plan's 10 a second fits, a runaway loop costs little.
   throttling: { rateLimit: 10, burstLimit: 20 },
   writeThrottling: { rateLimit: 10, burstLimit: 20 },
-  logRetention: RetentionDays.ONE_WEEK,
-  deployment: LambdaDeploymentConfig.ALL_AT_ONCE,
-  dataProtection: {
-    deletionProtection: false,
-    pointInTimeRecovery: false,
-    removalPolicy: RemovalPolicy.DESTROY,
-    terminationProtection: false,
-    keyPendingWindowDays: 7,
-  },
+  dataProtection: { ...STAGE_DEFAULTS.staging.dataProtection, keyPendingWindowDays: 7 },
   plans: DEV_PLANS,
   // Off: a web ACL and its 3 rules cost $8 a month whether or not anything is blocked, twice the
   // rest of an idle dev stack (docs/costs.md), to guard an API only its developer calls, for hours.
@@ -292,7 +266,7 @@ const nonEmpty = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** Account and region of a stage: context `<stage>:account` / `<stage>:region`, else the CLI defaults. */
-export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSources): StageEnvironment => {
+export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSources): Environment => {
   const account = nonEmpty(sources.context(`${stage}:account`)) ?? nonEmpty(sources.env.CDK_DEFAULT_ACCOUNT);
   const region = nonEmpty(sources.context(`${stage}:region`)) ?? nonEmpty(sources.env.CDK_DEFAULT_REGION);
   return { ...(account ? { account } : {}), ...(region ? { region } : {}) };
@@ -304,14 +278,8 @@ export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSource
  * sentence naming the setting.
  */
 export const resolveStages = (sources: EnvironmentSources): StageConfig[] => {
-  const pipeline = STAGE_NAMES.map((name) => ({
-    ...STAGE_DEFAULTS[name],
-    env: stageEnvironment(name, sources),
-  }));
+  const stage = (name: AnyStageName) => ({ ...stageDefaults(name), env: stageEnvironment(name, sources) });
   const named = sources.context(STAGE_SETTING);
-  if (named === undefined) return pipeline;
-  const stage = parseStageName(named, `-c ${STAGE_SETTING}`);
-  return isDevStageName(stage)
-    ? [...pipeline, { ...devStage(stage), env: stageEnvironment(stage, sources) }]
-    : pipeline;
+  const dev = named === undefined ? undefined : parseStageName(named, `-c ${STAGE_SETTING}`);
+  return [...STAGE_NAMES, ...(dev && isDevStageName(dev) ? [dev] : [])].map(stage);
 };

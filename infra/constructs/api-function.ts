@@ -9,7 +9,7 @@ import { nodejsBundling } from '#infra/bundling';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
 import { PROJECT_ROOT } from '#infra/project-root';
-import type { AnyStageName } from '#infra/stages';
+import type { AnyStageName } from '#infra/stage-names';
 import type { LogLevel } from '#shared/config';
 import { ENV } from '#shared/config';
 import { AUTHORIZER_TIMEOUT_SECONDS, HANDLER_TIMEOUT_SECONDS } from '#shared/lambda';
@@ -40,8 +40,6 @@ export interface ApiFunctionProps {
   readonly description: string;
   /** At most API Gateway's integration timeout, 29 s. @default HANDLER_TIMEOUT */
   readonly timeout?: Duration;
-  /** @default DEFAULT_MEMORY_MB */
-  readonly memorySize?: number;
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
   readonly logLevel: LogLevel;
@@ -60,11 +58,8 @@ export const functionEnvironment = (logLevel: LogLevel, stage: AnyStageName): Re
   [ENV.stage]: stage,
 });
 
-/** The alias API Gateway invokes, moved by CodeDeploy on each deployment. */
-export const LIVE_ALIAS = 'live';
-
 /** API Gateway's integration timeout: a function allowed longer would be cut off by a 504. */
-export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
+const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
 /**
  * A Lambda function with the house defaults: Node.js 24 on arm64, the bundle of `infra/bundling.ts`,
@@ -73,18 +68,33 @@ export const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
+  /**
+   * A role of its own instead of AWSLambdaBasicExecutionRole: that managed policy may create and
+   * write any log group in the account; this role writes to its one log group only.
+   */
   readonly role: Role;
-  /** Each change publishes a new version (kept when replaced, so traffic can go back to it). */
+  /**
+   * `live`, which API Gateway invokes and CodeDeploy moves on each deployment. Each change
+   * publishes a new version (kept when replaced, so traffic can go back to it).
+   */
   readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
-    const timeout = this.checkedTimeout(props.timeout ?? HANDLER_TIMEOUT);
+    const timeout = props.timeout ?? HANDLER_TIMEOUT;
+    // The timeout ladder's outer rungs: a function API Gateway would give up on first fails the synth.
+    if (timeout.toSeconds() > API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()) {
+      throw new ValidationError(
+        `timeout ${timeout.toSeconds()} s exceeds API Gateway's integration timeout (${API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()} s): clients would get a 504 instead of the function's answer`,
+        this,
+      );
+    }
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
-    this.role = this.executionRole();
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(PROJECT_ROOT, props.entry),
       handler: 'handler',
@@ -93,7 +103,7 @@ export class ApiFunction extends Construct {
       description: props.description,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
+      memorySize: DEFAULT_MEMORY_MB,
       timeout,
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
@@ -101,29 +111,8 @@ export class ApiFunction extends Construct {
       bundling: nodejsBundling(),
       environment: functionEnvironment(props.logLevel, props.stage),
     });
-    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion });
+    this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
     this.acknowledgeFindings();
-  }
-
-  /** The timeout ladder's outer rungs: a function API Gateway would give up on first fails the synth. */
-  private checkedTimeout(timeout: Duration): Duration {
-    if (timeout.toSeconds() > API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()) {
-      throw new ValidationError(
-        `timeout ${timeout.toSeconds()} s exceeds API Gateway's integration timeout (${API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()} s): clients would get a 504 instead of the function's answer`,
-        this,
-      );
-    }
-    return timeout;
-  }
-
-  /**
-   * A role of its own instead of AWSLambdaBasicExecutionRole: that managed policy may create and
-   * write any log group in the account; this role writes to its one log group only.
-   */
-  private executionRole(): Role {
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    this.logGroup.grantWrite(role);
-    return role;
   }
 
   private acknowledgeFindings(): void {

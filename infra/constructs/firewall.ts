@@ -2,7 +2,7 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
-import type { FirewallWindowSeconds } from '#infra/stages';
+import type { FirewallSettings } from '#infra/stages';
 
 const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
 
@@ -18,24 +18,19 @@ const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
  */
 export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'SizeRestrictions_QUERYSTRING'] as const;
 
-export interface FirewallProps {
+export interface FirewallProps extends Omit<FirewallSettings, 'enabled'> {
   readonly stage: Stage;
-  /** Requests one IP address may send within `windowSeconds` before WAF blocks it. */
-  readonly requestsPerIp: number;
-  readonly windowSeconds: FirewallWindowSeconds;
   /**
    * The fastest any key may send within its plan, in requests a second: `requestsPerIp` must allow
    * at least that over the window, or WAF would block a client's server that keeps to its plan.
-   * @default no check
    */
-  readonly fastestPlanRate?: number;
+  readonly fastestPlanRate: number;
   /**
    * The lowest throttle of any method of the stage, in requests a second (API Gateway throttles
    * each method on its own): one address may send at most half of it, so that no single source
    * can take a method's whole rate from the keys.
-   * @default no check
    */
-  readonly slowestMethodRate?: number;
+  readonly slowestMethodRate: number;
 }
 
 /**
@@ -45,37 +40,42 @@ export interface FirewallProps {
  * Every rule keeps sampled requests, so a false positive can be found without logging every request.
  */
 export class Firewall extends Construct {
-  readonly webAcl: CfnWebACL;
-  readonly association: CfnWebACLAssociation;
-
   constructor(scope: Construct, id: string, props: FirewallProps) {
     super(scope, id);
     this.checkRateLimit(props);
-    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+    const webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       description: 'Rate per client IP and AWS managed rules in front of the pet store API',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('PetStoreApi'),
       rules: [
-        this.rateLimitPerIp(props),
+        {
+          name: 'RateLimitPerIp',
+          priority: 0,
+          action: { block: {} },
+          statement: {
+            rateBasedStatement: {
+              limit: props.requestsPerIp,
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: props.windowSeconds,
+            },
+          },
+          visibilityConfig: visibility('RateLimitPerIp'),
+        },
         managedRuleGroup('AWSManagedRulesCommonRuleSet', 1, COUNTED_COMMON_RULES),
         managedRuleGroup('AWSManagedRulesKnownBadInputsRuleSet', 2),
       ],
     });
-    this.association = new CfnWebACLAssociation(this, 'Association', {
+    const association = new CfnWebACLAssociation(this, 'Association', {
       resourceArn: props.stage.stageArn,
-      webAclArn: this.webAcl.attrArn,
+      webAclArn: webAcl.attrArn,
     });
     // The stage must exist before a web ACL can be associated with it.
-    this.association.node.addDependency(props.stage);
+    association.node.addDependency(props.stage);
   }
 
-  private checkRateLimit({
-    requestsPerIp,
-    windowSeconds,
-    fastestPlanRate,
-    slowestMethodRate,
-  }: FirewallProps): void {
+  private checkRateLimit(props: FirewallProps): void {
+    const { requestsPerIp, windowSeconds, fastestPlanRate, slowestMethodRate } = props;
     if (
       !Number.isInteger(requestsPerIp) ||
       requestsPerIp < RATE_LIMIT_BOUNDS.min ||
@@ -86,34 +86,18 @@ export class Firewall extends Construct {
         this,
       );
     }
-    if (fastestPlanRate !== undefined && requestsPerIp < fastestPlanRate * windowSeconds) {
+    if (requestsPerIp < fastestPlanRate * windowSeconds) {
       throw new ValidationError(
         `requestsPerIp ${requestsPerIp} per ${windowSeconds} s would block a client keeping to a plan of ${fastestPlanRate} requests a second (${fastestPlanRate * windowSeconds} per window): raise it`,
         this,
       );
     }
-    if (slowestMethodRate !== undefined && requestsPerIp > (slowestMethodRate / 2) * windowSeconds) {
+    if (requestsPerIp > (slowestMethodRate / 2) * windowSeconds) {
       throw new ValidationError(
         `requestsPerIp ${requestsPerIp} per ${windowSeconds} s would let one address take more than half of a method throttled at ${slowestMethodRate} requests a second (${(slowestMethodRate / 2) * windowSeconds} per window): lower it, or raise the method's throttle`,
         this,
       );
     }
-  }
-
-  private rateLimitPerIp({ requestsPerIp, windowSeconds }: FirewallProps): CfnWebACL.RuleProperty {
-    return {
-      name: 'RateLimitPerIp',
-      priority: 0,
-      action: { block: {} },
-      statement: {
-        rateBasedStatement: {
-          limit: requestsPerIp,
-          aggregateKeyType: 'IP',
-          evaluationWindowSec: windowSeconds,
-        },
-      },
-      visibilityConfig: visibility('RateLimitPerIp'),
-    };
   }
 }
 

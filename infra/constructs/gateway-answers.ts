@@ -1,14 +1,7 @@
-import {
-  type MethodResponse,
-  MockIntegration,
-  PassthroughBehavior,
-  ResponseType,
-  type RestApi,
-} from 'aws-cdk-lib/aws-apigateway';
+import { MockIntegration, PassthroughBehavior, ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import { errorBody } from '#shared/http/error-body';
 import {
-  type ContextVariable,
   type GatewayAnswer,
   type GatewayError,
   type GatewayHeaderValue,
@@ -61,8 +54,6 @@ export const corsOverrideTemplate = (
   ].join('');
 };
 
-export const contextSource = (variable: ContextVariable): string => `context.${variable}`;
-
 /** A gateway response header value as API Gateway writes it: a quoted literal, or a request header. */
 export const gatewayResponseValue = (value: GatewayHeaderValue): string =>
   typeof value === 'string' ? `'${value}'` : `method.request.header.${value.requestHeader}`;
@@ -71,26 +62,20 @@ const header = (name: string): string => `method.response.header.${name}`;
 
 const quoted = (value: string): string => `'${value}'`;
 
-export interface MockAnswer {
-  readonly integration: MockIntegration;
-  readonly methodResponses: MethodResponse[];
-}
-
 /**
  * The mock integration giving `answer`: its fixed headers, those it copies from `context.*` (which
  * an integration response may map, unlike a gateway response), CORS headers set by the template
  * for an allowed origin only, then the Error object if it has one.
  */
-export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): MockAnswer => {
+export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins) => {
   const statusCode = String(answer.status);
   const requestTemplate = JSON.stringify({ statusCode: answer.status });
   const fixed = { ...answer.headers, ...varyHeaders(origins) };
-  const cors =
-    origins.length === 0
-      ? {}
-      : Object.fromEntries(
-          ['Access-Control-Allow-Origin', ...Object.keys(answer.cors)].map((name) => [header(name), false]),
-        );
+  const parameters = Object.fromEntries([
+    ...Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
+    ...Object.entries(answer.fromContext).map(([name, variable]) => [header(name), `context.${variable}`]),
+  ]);
+  const cors = origins.length === 0 ? [] : ['Access-Control-Allow-Origin', ...Object.keys(answer.cors)];
   return {
     integration: new MockIntegration({
       passthroughBehavior: PassthroughBehavior.NEVER,
@@ -101,17 +86,7 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
           responseTemplates: {
             'application/json': `${corsOverrideTemplate(origins, answer.cors)}${answer.error ? errorTemplate(answer.error) : ''}`,
           },
-          responseParameters: {
-            ...Object.fromEntries(
-              Object.entries(fixed).map(([name, value]) => [header(name), quoted(value)]),
-            ),
-            ...Object.fromEntries(
-              Object.entries(answer.fromContext).map(([name, variable]) => [
-                header(name),
-                contextSource(variable),
-              ]),
-            ),
-          },
+          responseParameters: parameters,
         },
       ],
     }),
@@ -119,10 +94,8 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins): Mock
       {
         statusCode,
         responseParameters: {
-          ...Object.fromEntries(
-            [...Object.keys(fixed), ...Object.keys(answer.fromContext)].map((name) => [header(name), true]),
-          ),
-          ...cors,
+          ...Object.fromEntries(Object.keys(parameters).map((name) => [name, true])),
+          ...Object.fromEntries(cors.map((name) => [header(name), false])),
         },
       },
     ],

@@ -27,37 +27,31 @@ export interface GradualDeploymentsProps {
  */
 export class GradualDeployments extends Construct {
   readonly application: LambdaApplication;
-  readonly groups: Readonly<Record<string, LambdaDeploymentGroup>>;
 
   constructor(scope: Construct, id: string, props: GradualDeploymentsProps) {
     super(scope, id);
     this.application = new LambdaApplication(this, 'Application');
-    this.groups = Object.fromEntries(
-      Object.entries(props.functions).map(([name, target]) => [name, this.group(name, target, props.config)]),
-    );
-  }
-
-  private group(name: string, target: GradualDeploymentTarget, config: ILambdaDeploymentConfig) {
-    if (target.alarms.length === 0) {
-      throw new ValidationError(
-        `functions.${name}: no alarm, so a bad version could never be rolled back`,
-        this,
-      );
+    for (const [name, { alias, alarms }] of Object.entries(props.functions)) {
+      if (alarms.length === 0) {
+        throw new ValidationError(
+          `functions.${name}: no alarm, so a bad version could never be rolled back`,
+          this,
+        );
+      }
+      const group = new LambdaDeploymentGroup(this, name, {
+        application: this.application,
+        alias,
+        deploymentConfig: props.config,
+        alarms: [...alarms],
+        autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
+      });
+      Validations.of(group.role).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+        reason:
+          "CodeDeploy's service role for Lambda deployments: AWS maintains this policy for exactly " +
+          'that use (read the alarms, move the alias, invoke hooks named CodeDeployHook_*), the ' +
+          'narrowest of the policies AWS offers for it.',
+      });
     }
-    const group = new LambdaDeploymentGroup(this, name, {
-      application: this.application,
-      alias: target.alias,
-      deploymentConfig: config,
-      alarms: [...target.alarms],
-      autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
-    });
-    Validations.of(group.role).acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
-      reason:
-        "CodeDeploy's service role for Lambda deployments: AWS maintains this policy for exactly " +
-        'that use (read the alarms, move the alias, invoke hooks named CodeDeployHook_*), the ' +
-        'narrowest of the policies AWS offers for it.',
-    });
-    return group;
   }
 }

@@ -2,6 +2,7 @@ import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
+  type AlarmProps,
   AlarmStatusWidget,
   ComparisonOperator,
   Dashboard,
@@ -36,14 +37,14 @@ export interface MonitoringProps {
   readonly tables: Readonly<Record<string, Table>>;
 }
 
-/** Metric (from a log filter) counting the failures the authorizer logs at ERROR level. */
-export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
-
-/** Metric (from a log filter) counting the lines a function logs at ERROR level: one per 5xx, and any other failure. */
-export const SERVER_ERRORS_METRIC = 'ServerErrors';
-
-/** Metric (from a log filter) counting the errors a function answers, by the code each error answer logs. */
-export const ERRORS_BY_CODE_METRIC = 'Errors';
+/**
+ * Metrics counted by log filters: the failures the authorizer logs at ERROR level; the lines a
+ * function logs at ERROR level (one per 5xx, and any other failure); the errors a function
+ * answers, by the code each error answer logs.
+ */
+const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
+const SERVER_ERRORS_METRIC = 'ServerErrors';
+const ERRORS_BY_CODE_METRIC = 'Errors';
 
 const ERROR_LINES = FilterPattern.stringValue('$.level', '=', 'ERROR');
 
@@ -57,9 +58,7 @@ const FUNCTION_CODES = ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(c
 /** LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES */
 const CANARY_MINUTES = 5;
 
-interface AlarmOptions {
-  readonly metric: IMetric;
-  readonly threshold: number;
+interface AlarmOptions extends Pick<AlarmProps, 'metric' | 'threshold'> {
   readonly description: string;
   /** @default ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD */
   readonly comparison?: ComparisonOperator;
@@ -322,32 +321,24 @@ export class Monitoring extends Construct {
         this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, period, 'logged failures'),
       ]),
     );
+    const ofFunctions = (title: string, metricName: string, statistic: string) =>
+      graph(
+        title,
+        lines(functions, (fn, label) => fn.function.metric(metricName, { statistic, period, label })),
+      );
     dashboard.addWidgets(
-      ...(
-        [
-          ['Lambda duration p99 (ms)', 'Duration', 'p99'],
-          ['Lambda errors', 'Errors', 'Sum'],
-          ['Lambda throttles', 'Throttles', 'Sum'],
-        ] as const
-      ).map(([title, metricName, statistic]) =>
-        graph(
-          title,
-          lines(functions, (fn, label) => fn.function.metric(metricName, { statistic, period, label })),
-        ),
-      ),
+      ofFunctions('Lambda duration p99 (ms)', 'Duration', 'p99'),
+      ofFunctions('Lambda errors', 'Errors', 'Sum'),
+      ofFunctions('Lambda throttles', 'Throttles', 'Sum'),
     );
+    const consumed = (title: string, metricName: string) =>
+      graph(
+        title,
+        lines(tables, (table, label) => table.metric(metricName, { statistic: 'Sum', period, label })),
+      );
     dashboard.addWidgets(
-      ...(
-        [
-          ['DynamoDB consumed read units', 'ConsumedReadCapacityUnits'],
-          ['DynamoDB consumed write units', 'ConsumedWriteCapacityUnits'],
-        ] as const
-      ).map(([title, metricName]) =>
-        graph(
-          title,
-          lines(tables, (table, label) => table.metric(metricName, { statistic: 'Sum', period, label })),
-        ),
-      ),
+      consumed('DynamoDB consumed read units', 'ConsumedReadCapacityUnits'),
+      consumed('DynamoDB consumed write units', 'ConsumedWriteCapacityUnits'),
       graph(
         'DynamoDB throttle events',
         lines(tables, (table, name) => this.tableThrottles(table, name)),

@@ -9,6 +9,7 @@ import {
   type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
+  type Method,
   type MethodDeploymentOptions,
   MethodLoggingLevel,
   type MethodOptions,
@@ -30,6 +31,7 @@ import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import {
   corsAllowedHeaders,
   GATEWAY_RESPONSES,
+  type GatewayAnswer,
   type GatewayResponseType,
   methodNotAllowed,
   preflight,
@@ -105,11 +107,6 @@ export class PetStoreApi extends Construct {
   readonly api: RestApi;
   readonly authorizer: TokenAuthorizer;
   readonly accessLogs: LogGroup;
-  /** ERROR level. */
-  readonly executionLogs: LogGroup;
-  readonly usagePlans: UsagePlans;
-  /** When `firewall.enabled`. */
-  readonly firewall: Firewall | undefined;
 
   private readonly stage: StageConfig;
   private readonly operations: readonly Operation[];
@@ -122,19 +119,19 @@ export class PetStoreApi extends Construct {
     this.origins = this.checkedOrigins();
     this.accessLogs = this.logGroup('AccessLogs');
     this.api = this.restApi(props.restApiName);
-    this.executionLogs = this.executionLogGroup();
+    this.addExecutionLogGroup();
     this.authorizer = this.tokenAuthorizer(props.authorizer);
     this.addOperations(props.handlers);
     this.addMethodNotAllowedMocks();
     this.addPreflights();
     this.addGatewayResponses();
-    this.usagePlans = new UsagePlans(this, 'UsagePlans', {
+    new UsagePlans(this, 'UsagePlans', {
       api: this.api,
       plans: this.stage.plans,
       stageThrottling: this.stage.throttling,
       namePrefix: props.restApiName,
     });
-    this.firewall = this.addFirewall();
+    this.addFirewall();
     this.acknowledgeFindings(props.authorizer);
   }
 
@@ -159,7 +156,6 @@ export class PetStoreApi extends Construct {
     return logGroup;
   }
 
-  /** The REST API and its one stage: regional, throttled as the stage says, traced, access-logged. */
   private restApi(restApiName: string): RestApi {
     const api = new RestApi(this, 'Api', {
       restApiName,
@@ -175,7 +171,6 @@ export class PetStoreApi extends Construct {
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: STAGE_NAME,
-        // The stage's default method throttling: API Gateway applies it to each method.
         throttlingRateLimit: this.stage.throttling.rateLimit,
         throttlingBurstLimit: this.stage.throttling.burstLimit,
         methodOptions: this.writeMethodOptions(),
@@ -218,23 +213,17 @@ export class PetStoreApi extends Construct {
     );
   }
 
-  /**
-   * API Gateway creates the execution log group on first use, kept forever; created here it gets
-   * the stage's retention (it must exist before the stage starts logging).
-   */
-  private executionLogGroup(): LogGroup {
+  /** API Gateway makes the execution log's group on first use, kept forever; made here, it has the stage's retention. */
+  private addExecutionLogGroup(): void {
     const logGroup = this.logGroup(
       'ExecutionLogs',
       `API-Gateway-Execution-Logs_${this.api.restApiId}/${STAGE_NAME}`,
     );
+    // It must exist before the stage starts logging.
     this.api.deploymentStage.node.addDependency(logGroup);
-    return logGroup;
   }
 
-  /**
-   * The TOKEN authorizer on `Authorization`, its decisions cached for the stage's TTL; a header
-   * that is not `Bearer <b64token>` is refused 401 before it is invoked.
-   */
+  /** Cached for the stage's TTL; a header that is not `Bearer <b64token>` is a 401 without an invocation. */
   private tokenAuthorizer(handler: IFunction): TokenAuthorizer {
     return new TokenAuthorizer(this, 'Authorizer', {
       handler,
@@ -244,10 +233,7 @@ export class PetStoreApi extends Construct {
     });
   }
 
-  /**
-   * What every method but the preflights requires: the TOKEN authorizer, and a key (the usage
-   * identifier the authorizer returns) so that the caller's usage plan meters the request.
-   */
+  /** Every method but the preflights: behind the authorizer, whose usage identifier meters the caller's plan. */
   private get authorized(): MethodOptions {
     return { authorizer: this.authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true };
   }
@@ -270,28 +256,15 @@ export class PetStoreApi extends Construct {
    */
   private addMethodNotAllowedMocks(): void {
     for (const path of resourcePathsOf(this.operations)) {
-      const { integration, methodResponses } = mockAnswer(
-        methodNotAllowed(allowedMethodsIn(this.operations, path)),
-        this.origins,
-      );
-      this.resource(path).addMethod('ANY', integration, { ...this.authorized, methodResponses });
+      this.addMock(path, 'ANY', methodNotAllowed(allowedMethodsIn(this.operations, path)), this.authorized);
     }
   }
 
-  /**
-   * CORS preflights, answered by API Gateway without a key (browsers never send one with a
-   * preflight): CORS headers for an allowed origin, none for any other.
-   */
+  /** CORS preflights, without a key (browsers never send one): CORS headers for an allowed origin only. */
   private addPreflights(): void {
     for (const path of resourcePathsOf(this.operations)) {
-      const { integration, methodResponses } = mockAnswer(
-        preflight(allowedMethodsIn(this.operations, path), corsAllowedHeaders(this.operations)),
-        this.origins,
-      );
-      const method = this.resource(path).addMethod('OPTIONS', integration, {
-        authorizationType: AuthorizationType.NONE,
-        methodResponses,
-      });
+      const answer = preflight(allowedMethodsIn(this.operations, path), corsAllowedHeaders(this.operations));
+      const method = this.addMock(path, 'OPTIONS', answer, { authorizationType: AuthorizationType.NONE });
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
@@ -299,6 +272,11 @@ export class PetStoreApi extends Construct {
           'a mock integration that returns headers only, calls no function and reads no data.',
       });
     }
+  }
+
+  private addMock(path: string, method: string, answer: GatewayAnswer, options: MethodOptions): Method {
+    const { integration, methodResponses } = mockAnswer(answer, this.origins);
+    return this.resource(path).addMethod(method, integration, { ...options, methodResponses });
   }
 
   /** API Gateway's own answers (401, 404, 429, 5xx…) as the Error object, with what CORS they can carry. */
@@ -314,11 +292,7 @@ export class PetStoreApi extends Construct {
     }
   }
 
-  /**
-   * The WAF web ACL on the deployment stage, as the stage's `firewall` setting says; without one,
-   * cdk-nag's APIG3 is acknowledged with that reason.
-   */
-  private addFirewall(): Firewall | undefined {
+  private addFirewall(): void {
     const { firewall, plans, throttling, writeThrottling } = this.stage;
     if (!firewall.enabled) {
       Validations.of(this.api.deploymentStage).acknowledge({
@@ -327,12 +301,11 @@ export class PetStoreApi extends Construct {
           `The ${this.stage.name} stage's firewall setting is off (infra/stages.ts: firewall.enabled), to save ` +
           "a web ACL's monthly cost on a stage only the team calls; its keys are still held to their plans.",
       });
-      return undefined;
+      return;
     }
-    return new Firewall(this, 'Firewall', {
+    new Firewall(this, 'Firewall', {
+      ...firewall,
       stage: this.api.deploymentStage,
-      requestsPerIp: firewall.requestsPerIp,
-      windowSeconds: firewall.windowSeconds,
       fastestPlanRate: Math.max(...Object.values(plans.plans).map((plan) => plan.rateLimit)),
       slowestMethodRate: Math.min(throttling.rateLimit, writeThrottling.rateLimit),
     });

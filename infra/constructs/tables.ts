@@ -31,22 +31,8 @@ export class Tables extends Construct {
       design,
       table: this.table(design, props.dataProtection),
     }));
-    this.acknowledgeFindings(props.dataProtection);
-  }
-
-  byKey(key: TableKey): Table {
-    return this.entry(key).table;
-  }
-
-  private entry(key: TableKey): { readonly design: TableDesign; readonly table: Table } {
-    const found = this.all.find(({ design }) => design.key === key);
-    if (!found) throw new ValidationError(`no table "${key}"`, this);
-    return found;
-  }
-
-  /** Without point-in-time recovery (staging), the findings that ask for it, accepted by configuration. */
-  private acknowledgeFindings(protection: DataProtection): void {
-    if (!protection.pointInTimeRecovery) {
+    // Without point-in-time recovery (staging), the findings that ask for it, accepted by configuration.
+    if (!props.dataProtection.pointInTimeRecovery) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-DDB3',
         reason:
@@ -60,6 +46,12 @@ export class Tables extends Construct {
           'disposable by stage configuration; production tables have point-in-time recovery.',
       });
     }
+  }
+
+  byKey(key: TableKey): Table {
+    const found = this.all.find(({ design }) => design.key === key);
+    if (!found) throw new ValidationError(`no table "${key}"`, this);
+    return found.table;
   }
 
   private table(design: TableDesign, protection: DataProtection): Table {

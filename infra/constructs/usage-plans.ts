@@ -2,6 +2,7 @@ import { Period, type RestApi, UsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { usagePlanName } from '#infra/stage-plans';
+import type { Throttle } from '#infra/stages';
 import type { Plans, QuotaPeriod } from '#shared/fair-use/plans';
 
 const PERIOD: Readonly<Record<QuotaPeriod, Period>> = { DAY: Period.DAY, MONTH: Period.MONTH };
@@ -14,7 +15,7 @@ export interface UsagePlansProps {
    * The stage's default method throttling, which bounds all keys together on each method (API
    * Gateway applies it per method): a plan above it could never be reached on one method.
    */
-  readonly stageThrottling: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly stageThrottling: Throttle;
   /** The stack's name, so stages never share one. */
   readonly namePrefix: string;
 }
@@ -24,30 +25,23 @@ export interface UsagePlansProps {
  * which the authorizer returns as `usageIdentifierKey`. Usage plans are best effort (docs/operate.md, "Plans").
  */
 export class UsagePlans extends Construct {
-  readonly byName: Readonly<Record<string, UsagePlan>>;
-
   constructor(scope: Construct, id: string, props: UsagePlansProps) {
     super(scope, id);
-    this.byName = Object.fromEntries(
-      Object.entries(props.plans.plans).map(([name, plan]) => {
-        if (
-          plan.rateLimit > props.stageThrottling.rateLimit ||
-          plan.burstLimit > props.stageThrottling.burstLimit
-        ) {
-          throw new ValidationError(
-            `plan ${name} (rate ${plan.rateLimit}, burst ${plan.burstLimit}) is above the stage's throttling (rate ${props.stageThrottling.rateLimit}, burst ${props.stageThrottling.burstLimit})`,
-            this,
-          );
-        }
-        const usagePlan = new UsagePlan(this, `Plan-${name}`, {
-          name: usagePlanName(props.namePrefix, name),
-          description: `Pet store plan ${name}: ${plan.rateLimit} requests a second (burst ${plan.burstLimit}), ${plan.quota.limit} a ${plan.quota.period.toLowerCase()}`,
-          throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit },
-          quota: { limit: plan.quota.limit, period: PERIOD[plan.quota.period] },
-          apiStages: [{ api: props.api, stage: props.api.deploymentStage }],
-        });
-        return [name, usagePlan];
-      }),
-    );
+    const { rateLimit, burstLimit } = props.stageThrottling;
+    for (const [name, plan] of Object.entries(props.plans.plans)) {
+      if (plan.rateLimit > rateLimit || plan.burstLimit > burstLimit) {
+        throw new ValidationError(
+          `plan ${name} (rate ${plan.rateLimit}, burst ${plan.burstLimit}) is above the stage's throttling (rate ${rateLimit}, burst ${burstLimit})`,
+          this,
+        );
+      }
+      new UsagePlan(this, `Plan-${name}`, {
+        name: usagePlanName(props.namePrefix, name),
+        description: `Pet store plan ${name}: ${plan.rateLimit} requests a second (burst ${plan.burstLimit}), ${plan.quota.limit} a ${plan.quota.period.toLowerCase()}`,
+        throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit },
+        quota: { limit: plan.quota.limit, period: PERIOD[plan.quota.period] },
+        apiStages: [{ api: props.api, stage: props.api.deploymentStage }],
+      });
+    }
   }
 }

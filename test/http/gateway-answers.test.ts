@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS } from '#functions/operations';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/constructs/pet-store-api';
-import { STAGE_DEFAULTS, STAGE_NAMES, type StageName } from '#infra/stages';
+import { STAGE_NAMES, type StageName } from '#infra/stage-names';
+import { STAGE_DEFAULTS } from '#infra/stages';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseType,

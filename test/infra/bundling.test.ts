@@ -12,13 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
 import { OPERATIONS } from '#functions/operations';
-import {
-  ESM_REQUIRE_BANNER,
-  esbuildOptions,
-  NODE_TARGET,
-  nodejsBundling,
-  toNodejsBundling,
-} from '#infra/bundling';
+import { ESM_REQUIRE_BANNER, esbuildOptions, NODE_TARGET, nodejsBundling } from '#infra/bundling';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { keepOwnSources } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
@@ -188,18 +182,6 @@ describe('bundling options', () => {
         else process.env[name] = value;
       });
     }
-  });
-
-  it('fails when an esbuild option has no NodejsFunction equivalent', () => {
-    const options = { ...esbuildOptions('a.ts', 'a.mjs'), treeShaking: true } satisfies BuildOptions;
-
-    expect(() => toNodejsBundling(options)).toThrow(/treeShaking/);
-  });
-
-  it('fails when the options do not bundle for Node.js', () => {
-    expect(() => toNodejsBundling({ ...esbuildOptions('a.ts', 'a.mjs'), platform: 'browser' })).toThrow(
-      /platform/,
-    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_PATHS } from '#functions/operations';
-import { STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stage-names';
 import { synthStages } from '../support/pet-store-app';
 import { type CfnResource, functionId, methodPath, resourcesOfType } from '../support/template-queries';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stage-names';
 import { ALL_TABLES } from '#shared/adapters/dynamodb/table-design';
 import { synthStages } from '../support/pet-store-app';
 import { resourcesOfType } from '../support/template-queries';

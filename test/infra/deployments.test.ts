@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT } from '#infra/outputs';
-import { STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stage-names';
 import { DOCUMENTED_DEPLOYMENT_ALARM_EVALUATION, DOCUMENTED_DEPLOYMENTS } from '../support/documented-stages';
 import { AUTHORIZER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { DEV_NAME_MAX_LENGTH, parseStageName, StageNameError } from '#infra/stage-names';
+import { DEV_NAME_MAX_LENGTH, parseStageName, StageNameError, stackName } from '#infra/stage-names';
 import { DEV_PLANS } from '#infra/stage-plans';
-import { devStage, resolveStages, STAGE_DEFAULTS, stackName } from '#infra/stages';
+import { devStage, resolveStages, STAGE_DEFAULTS } from '#infra/stages';
 import { ENV } from '#shared/config';
 import { synthDevStage, synthStages, testOutdir } from '../support/pet-store-app';
 

@@ -8,7 +8,7 @@ import { OPERATIONS } from '#functions/operations';
 import { updatePet } from '#functions/update-pet';
 import { AUTHORIZER_TIMEOUT, DEFAULT_MEMORY_MB, HANDLER_TIMEOUT } from '#infra/constructs/api-function';
 import { describeOperation } from '#infra/pet-store-stack';
-import { STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stage-names';
 import {
   DYNAMODB_CALL_BUDGET_MS,
   DYNAMODB_HTTP_OPTIONS,

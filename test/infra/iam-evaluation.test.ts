@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stage-names';
 import {
   alarmActions,
   alarmPublish,

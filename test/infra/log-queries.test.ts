@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLACEHOLDER } from '#infra/constructs/log-queries';
 import { OUTPUT } from '#infra/outputs';
-import { STAGE_NAMES, stackName } from '#infra/stages';
+import { STAGE_NAMES, stackName } from '#infra/stage-names';
 import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
 import { OPERATION_FUNCTIONS, STACK_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '#functions/operations';
 import { OUTPUT } from '#infra/outputs';
 import { describeOperation } from '#infra/pet-store-stack';
-import { STAGE_NAMES } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stage-names';
 import { DOCUMENTED_ALARM_EVALUATION, DOCUMENTED_STAGES } from '../support/documented-stages';
 import { AUTHORIZER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';

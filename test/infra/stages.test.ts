@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { resolveStages, STAGE_DEFAULTS, stackName, stageEnvironment } from '#infra/stages';
+import { stackName } from '#infra/stage-names';
+import { resolveStages, STAGE_DEFAULTS, stageEnvironment } from '#infra/stages';
 
 const noContext = () => undefined;
 

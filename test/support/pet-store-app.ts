@@ -4,8 +4,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { inject } from 'vitest';
 import { createPetStoreApp, type PetStoreApp, type PetStoreAppOptions } from '#infra/pet-store-app';
 import { PROJECT_ROOT } from '#infra/project-root';
+import type { StageName } from '#infra/stage-names';
 import { type DevStageName, STAGE_SETTING } from '#infra/stage-names';
-import type { StageName } from '#infra/stages';
 
 /** The context `cdk synth` gets from cdk.json (feature flags): tests build the same templates. */
 const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(

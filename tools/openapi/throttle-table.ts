@@ -1,5 +1,6 @@
 import { writesData } from '#infra/constructs/pet-store-api';
-import { STAGE_DEFAULTS, STAGE_NAMES, type StageConfig } from '#infra/stages';
+import { STAGE_NAMES } from '#infra/stage-names';
+import { STAGE_DEFAULTS, type StageConfig } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { Operation } from '#shared/operations/operation';
 import { resourcePathsOf } from '#shared/operations/routes';

@@ -8,8 +8,8 @@ import {
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
-import { stackName } from '#infra/stage-names';
-import type { AnyStageName, StageConfig } from '#infra/stages';
+import { type AnyStageName, stackName } from '#infra/stage-names';
+import type { StageConfig } from '#infra/stages';
 import { AwsSetupError, describe } from '#tools/command';
 
 /** What every check of `npm run verify` is given and gives back, and the helpers they share. */
