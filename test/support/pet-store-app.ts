@@ -40,16 +40,24 @@ export interface SynthesizedStages {
   readonly templates: Readonly<Record<StageName, Template>>;
 }
 
-/** Both stages, built and synthesized once (call it once per test file). */
+let stages: SynthesizedStages | undefined;
+
+/**
+ * Both stages, built and synthesized once per module graph: once per test file where files are
+ * isolated, once per worker where they share one (the infra project). The tests only read them:
+ * a test that adds to a stack builds an app of its own (buildTestApp).
+ */
 export const synthStages = (): SynthesizedStages => {
+  if (stages) return stages;
   const { stacks } = buildTestApp();
-  return {
+  stages = {
     stacks,
     templates: {
       staging: Template.fromStack(stacks.staging),
       production: Template.fromStack(stacks.production),
     },
   };
+  return stages;
 };
 
 /** The app as `npm run deploy -- --stage <stage>` builds it: staging, production and the developer's stage. */
