@@ -62,21 +62,6 @@ describe('DynamoDB Local', () => {
     START_TIMEOUT_MS,
   );
 
-  it(
-    'leaves nothing in the temporary directory: the SQLite library it copies at start goes with it',
-    async () => {
-      const database = await startDynamoDbLocal();
-      const { scratchDir } = database;
-      expect(scratchDir.startsWith(tmpdir())).toBe(true);
-      expect(existsSync(scratchDir)).toBe(true);
-
-      await database.stop();
-
-      expect(existsSync(scratchDir)).toBe(false);
-    },
-    START_TIMEOUT_MS,
-  );
-
   it('answers on loopback only: a connection to any other address of this machine is refused', async (context) => {
     // The run's DynamoDB Local (test/support/dynamodb-global-setup.ts), started as npm start starts its own.
     const endpoint = new URL(inject('dynamoDbEndpoint'));
@@ -96,12 +81,15 @@ describe('DynamoDB Local', () => {
   });
 
   it(
-    'starts on the port asked for, answers at once, keeps its data in the directory and stops',
+    'starts on the port asked for, answers at once, keeps its data in the directory and stops, leaving nothing in the temporary directory: the SQLite library it copies at start goes with it',
     async () => {
       const port = await freePort();
       const database = await startDynamoDbLocal({ port, dataDir: join(dataDir, 'db') });
+      const { scratchDir } = database;
       const client = createLocalClient(database.endpoint);
       try {
+        expect(scratchDir.startsWith(tmpdir())).toBe(true);
+        expect(existsSync(scratchDir)).toBe(true);
         const tables = await client.send(new ListTablesCommand({}));
         const commandLine = readFileSync(`/proc/${database.pid}/cmdline`, 'utf8').split('\0');
 
@@ -128,6 +116,7 @@ describe('DynamoDB Local', () => {
 
       expect(database.stopping).toBe(true);
       expect(await database.exited).toEqual({ code: 143, signal: null });
+      expect(existsSync(scratchDir)).toBe(false);
     },
     START_TIMEOUT_MS,
   );
