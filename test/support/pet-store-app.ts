@@ -36,6 +36,7 @@ export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
   });
 
 export interface SynthesizedStages {
+  readonly app: PetStoreApp['app'];
   readonly stacks: PetStoreApp['stacks'];
   readonly templates: Readonly<Record<StageName, Template>>;
 }
@@ -49,8 +50,9 @@ let stages: SynthesizedStages | undefined;
  */
 export const synthStages = (): SynthesizedStages => {
   if (stages) return stages;
-  const { stacks } = buildTestApp();
+  const { app, stacks } = buildTestApp();
   stages = {
+    app,
     stacks,
     templates: {
       staging: Template.fromStack(stacks.staging),
@@ -60,10 +62,21 @@ export const synthStages = (): SynthesizedStages => {
   return stages;
 };
 
-/** The app as `npm run deploy -- --stage <stage>` builds it: staging, production and the developer's stage. */
-export const synthDevStage = (stage: DevStageName = 'dev-test') => {
+const devStages = new Map<DevStageName, ReturnType<typeof buildDevStage>>();
+
+const buildDevStage = (stage: DevStageName) => {
   const { app, stacks } = buildTestApp({ context: { [STAGE_SETTING]: stage } });
   const stack = stacks[stage];
   if (!stack) throw new Error(`The app holds no stack for ${stage}`);
   return { app, stacks, stack, template: Template.fromStack(stack) };
+};
+
+/**
+ * The app as `npm run deploy -- --stage <stage>` builds it: staging, production and the
+ * developer's stage. Built once per stage name and module graph, as synthStages is: read it only.
+ */
+export const synthDevStage = (stage: DevStageName = 'dev-test') => {
+  const built = devStages.get(stage) ?? buildDevStage(stage);
+  devStages.set(stage, built);
+  return built;
 };
