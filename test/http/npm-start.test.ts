@@ -161,9 +161,9 @@ const answers = (port: number): Promise<boolean> =>
 const keyIn = (dataDir: string) => readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
 
 describe('npm start', () => {
-  // Each case runs its own npm starts, as many as the life it follows needs (a server is started
-  // only where the case is about a start, a restart, a lock or a signal): they run side by side, as
-  // separate users' servers would.
+  // Each case runs its own npm starts, as many as the life it follows needs (start-ups, restarts,
+  // a lock, signals): they run side by side, as separate users' servers would.
+
   // One data directory through three servers and two DynamoDB Local restarts: what a user's data
   // and key go through across restarts (this was two cases of two servers each).
   it.concurrent(
