@@ -6,8 +6,8 @@ import { BaseSequencer } from 'vitest/node';
  * The tests `npm run test:mutation` (Stryker, stryker.config.mjs) runs against each mutant: the
  * in-process unit and integration projects. Left out: the HTTP, infra and browser projects (they
  * start servers, processes or a CDK app per file and would multiply the run time), the bench
- * harness test (17 s), the cost model test (the bench's measurements and a CDK app), the
- * new-operation test (a CDK app per stage) and the `npm run keys` test (it spawns the command): what they check is outside the mutated scope, and
+ * harness test (17 s), the cost model test (the bench's measurements and a CDK app) and the
+ * `npm run keys` test (it spawns the command): what they check is outside the mutated scope, and
  * the adapters they go through are tested on their own.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -56,7 +56,6 @@ export default defineConfig({
             'test/integration/bench-quick.test.ts',
             'test/integration/cost-model.test.ts',
             'test/integration/keys.test.ts',
-            'test/integration/new-operation.test.ts',
           ],
           globalSetup: ['test/support/dynamodb-global-setup.ts'],
         },

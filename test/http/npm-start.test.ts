@@ -61,12 +61,16 @@ const userEnv = (): NodeJS.ProcessEnv => {
  */
 const START_BUDGET_MS = 120_000;
 
-/** Resolves once `text` is in the output (it is printed as things happen: no fixed wait). */
+/**
+ * Resolves once `text` is in the output, from character `from` on (it is printed as things
+ * happen: no fixed wait).
+ */
 const outputIncludes = (
   child: ChildProcess,
   output: () => string,
   text: string,
   timeoutMs: number,
+  from = 0,
 ): Promise<void> =>
   new Promise((resolve, reject) => {
     const streams = [child.stdout, child.stderr];
@@ -78,12 +82,14 @@ const outputIncludes = (
       else resolve();
     };
     const check = () => {
-      if (output().includes(text)) done();
+      if (output().includes(text, from)) done();
     };
     const exited = (code: number | null) =>
       // What it printed before it exited may still be on its way: look once more, after it.
       setImmediate(() =>
-        output().includes(text) ? done() : done(new Error(`npm start exited with ${code}:\n${output()}`)),
+        output().includes(text, from)
+          ? done()
+          : done(new Error(`npm start exited with ${code}:\n${output()}`)),
       );
     const timer = setTimeout(
       () => done(new Error(`npm start never printed "${text}" within ${timeoutMs} ms:\n${output()}`)),
@@ -112,9 +118,12 @@ const startServer = async (env: Record<string, string>, viaNpm = false): Promise
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}/v1` };
 };
 
-/** Resolves once the server has printed `text` (it prints as things happen: no fixed wait). */
-const printed = (server: Server, text: string, timeoutMs = START_BUDGET_MS): Promise<void> =>
-  outputIncludes(server.child, server.output, text, timeoutMs);
+/**
+ * Resolves once the server has printed `text`, after the first `from` characters of its output if
+ * given (it prints as things happen: no fixed wait).
+ */
+const printed = (server: Server, text: string, from = 0): Promise<void> =>
+  outputIncludes(server.child, server.output, text, START_BUDGET_MS, from);
 
 const stopServer = async (server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
@@ -152,11 +161,29 @@ const answers = (port: number): Promise<boolean> =>
 const keyIn = (dataDir: string) => readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
 
 describe('npm start', () => {
-  // Each case runs its own npm start: they run side by side, as separate users' servers would.
+  // Each case runs its own npm starts, as many as the life it follows needs (start-ups, restarts,
+  // a lock, signals): they run side by side, as separate users' servers would.
+
+  // One data directory through three servers and two DynamoDB Local restarts: what a user's data
+  // and key go through across restarts (this was two cases of two servers each).
   it.concurrent(
-    'serves the API, keeps data across a restart and leaves no Java process behind',
-    async () => {
+    'serves the API, keeps data and a revoked key (revoked, with its creation date) across DynamoDB Local and server restarts, and leaves no Java process behind',
+    async ({ expect }) => {
       const dataDir = newDataDir();
+      const databaseOf = (server: Server) => server.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
+      /** `npm run keys -- <args> --endpoint <the server's DynamoDB Local> --table petstore-local-apikeys`. */
+      const keys = async (server: Server, ...args: string[]) => {
+        const out: string[] = [];
+        const code = await runKeysCommand(
+          [...args, '--endpoint', databaseOf(server), '--table', 'petstore-local-apikeys'],
+          {
+            out: (line) => out.push(line),
+            err: () => undefined,
+          },
+        );
+        return { code, out };
+      };
+
       const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
       const key = keyIn(dataDir);
       expect(first.output()).toContain(`API key (generated, kept in ${join(dataDir, 'api-key')}): ${key}`);
@@ -168,6 +195,8 @@ describe('npm start', () => {
       expect(created.status).toBe(201);
       const pet = created.json as { id: number };
       expect(javaPids(dataDir)).toHaveLength(1);
+      const listed = await keys(first, 'list');
+      const keyId = listed.out[1]?.split(/\s+/)[0] ?? '';
 
       expect(await stopServer(first)).toBe(0);
       expect(javaPids(dataDir)).toEqual([]);
@@ -190,7 +219,7 @@ describe('npm start', () => {
         process.kill(Number(java), 'SIGTERM');
         await printed(second, 'DynamoDB Local is back');
         expect(second.output()).toContain(
-          `DynamoDB Local exited with code 143; starting it again on port ${new URL(second.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? 'http://x:0').port} with the data in ${join(dataDir, 'dynamodb')}`,
+          `DynamoDB Local exited with code 143; starting it again on port ${new URL(databaseOf(second) || 'http://x:0').port} with the data in ${join(dataDir, 'dynamodb')}`,
         );
         expect(javaPids(dataDir)).toHaveLength(1);
         expect(javaPids(dataDir)).not.toContain(java);
@@ -199,89 +228,52 @@ describe('npm start', () => {
         expect(again.json).toMatchObject({ id: pet.id, name: 'Persistent' });
         const next = await client.post('/pets', { name: 'Next', categoryId: 4 });
         expect((next.json as { id: number }).id).toBeGreaterThan(pet.id);
+
+        // The key revoked, then DynamoDB Local killed again (SIGKILL) and started again by the
+        // server, which then checks the tables and the key.
+        expect((await keys(second, 'revoke', keyId)).code).toBe(0);
+        expect((await client.get('/pets')).status).toBe(401);
+        const [java2 = ''] = javaPids(dataDir);
+        const restartsSoFar = second.output().length;
+        process.kill(Number(java2), 'SIGKILL');
+        await printed(second, 'DynamoDB Local is back', restartsSoFar);
+        expect((await client.get('/pets')).status).toBe(401);
       } finally {
         expect(await stopServer(second, 'SIGINT')).toBe(0);
       }
       expect(javaPids(dataDir)).toEqual([]);
-    },
-    3 * START_BUDGET_MS,
-  );
 
-  it.concurrent(
-    'keeps a revoked key revoked, and its creation date, when DynamoDB Local and the server start again',
-    async ({ expect }) => {
-      const dataDir = newDataDir();
-      const first = await startServer({ PETSTORE_DATA_DIR: dataDir });
-      const key = keyIn(dataDir);
-      const database = first.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
-      /** `npm run keys -- <args> --endpoint <its DynamoDB Local> --table petstore-local-apikeys`. */
-      const keys = async (...args: string[]) => {
-        const out: string[] = [];
-        const code = await runKeysCommand(
-          [...args, '--endpoint', database, '--table', 'petstore-local-apikeys'],
-          {
-            out: (line) => out.push(line),
-            err: () => undefined,
-          },
-        );
-        return { code, out };
-      };
-      const listed = await keys('list');
-      const keyId = listed.out[1]?.split(/\s+/)[0] ?? '';
-      const stillRefused = async (server: Server) =>
-        (await checkedClient(server.baseUrl, key).get('/pets')).status;
-      let second: Server | undefined;
+      const third = await startServer({ PETSTORE_DATA_DIR: dataDir });
       try {
-        expect((await keys('revoke', keyId)).code).toBe(0);
-        expect(await stillRefused(first)).toBe(401);
-
-        // DynamoDB Local killed and started again by the server, which then checks the tables and the key.
-        const [java = ''] = javaPids(dataDir);
-        process.kill(Number(java), 'SIGKILL');
-        await printed(first, 'DynamoDB Local is back');
-        expect(await stillRefused(first)).toBe(401);
-        expect(await stopServer(first)).toBe(0);
-
-        second = await startServer({ PETSTORE_DATA_DIR: dataDir });
-        expect(await stillRefused(second)).toBe(401);
-        expect(second.output()).toContain(
+        expect((await checkedClient(third.baseUrl, key).get('/pets')).status).toBe(401);
+        expect(third.output()).toContain(
           `API key (from ${join(dataDir, 'api-key')}): ${key}\n  This key was revoked at `,
         );
-        const after = second.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
-        const relisted: string[] = [];
-        const code = await runKeysCommand(
-          ['list', '--endpoint', after, '--table', 'petstore-local-apikeys'],
-          {
-            out: (line) => relisted.push(line),
-            err: () => undefined,
-          },
-        );
+        const relisted = await keys(third, 'list');
         const before = keyRow(listed.out, keyId);
-        const now = keyRow(relisted, keyId);
+        const now = keyRow(relisted.out, keyId);
 
-        expect(code).toBe(0);
+        expect(relisted.code).toBe(0);
         expect(before.REVOKED).toBe('-');
         // The same record: its creation date kept through the restarts, and revoked.
         expect(now).toEqual({ ...before, REVOKED: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
       } finally {
-        if (first.child.exitCode === null) await stopServer(first);
-        if (second) await stopServer(second);
+        expect(await stopServer(third)).toBe(0);
       }
+      expect(javaPids(dataDir)).toEqual([]);
     },
-    3 * START_BUDGET_MS,
+    4 * START_BUDGET_MS,
   );
 
+  // Two servers, one after the other, on a DynamoDB already running (DYNAMODB_ENDPOINT), as a user
+  // with one of their own would: the first one's running life, then what the second finds.
   it.concurrent(
-    'accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key, not even from a query string',
-    async () => {
-      const dataDir = newDataDir();
-      const key = 'psk_from-the-environment';
-      // On a DynamoDB already running (DYNAMODB_ENDPOINT), as a user with one of their own would.
-      const server = await startServer({
-        PETSTORE_DATA_DIR: dataDir,
-        PETSTORE_API_KEY: key,
-        DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
-      });
+    'accepts the key from PETSTORE_API_KEY, logs a line per request and never logs the key, not even from a query string; on a DynamoDB it shares, says it holds no lock there and keeps a stored key on its plan, saying how to change it',
+    async ({ expect }) => {
+      const key = `psk_shared-${Date.now()}`;
+      const endpoint = inject('dynamoDbEndpoint');
+      const env = { PETSTORE_API_KEY: key, DYNAMODB_ENDPOINT: endpoint };
+      const server = await startServer({ ...env, PETSTORE_DATA_DIR: newDataDir() });
       try {
         const ok = await checkedClient(server.baseUrl, key).get('/pets?limit=1');
         const refused = await checkedClient(server.baseUrl, 'psk_wrong-key').get('/pets');
@@ -320,18 +312,6 @@ describe('npm start', () => {
       } finally {
         await stopServer(server);
       }
-    },
-    2 * START_BUDGET_MS,
-  );
-
-  it.concurrent(
-    'on a DynamoDB it shares, says it holds no lock there and keeps a stored key on its plan, saying how to change it',
-    async ({ expect }) => {
-      const key = `psk_shared-${Date.now()}`;
-      const endpoint = inject('dynamoDbEndpoint');
-      const env = { PETSTORE_API_KEY: key, DYNAMODB_ENDPOINT: endpoint };
-      const first = await startServer({ ...env, PETSTORE_DATA_DIR: newDataDir() });
-      await stopServer(first);
 
       const second = await startServer({
         ...env,
@@ -369,7 +349,7 @@ describe('npm start', () => {
         await stopServer(second);
       }
     },
-    2 * START_BUDGET_MS,
+    3 * START_BUDGET_MS,
   );
 
   it.concurrent(

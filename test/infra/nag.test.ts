@@ -3,9 +3,9 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { buildTestApp, synthDevStage } from '../support/pet-store-app';
+import { buildTestApp, synthDevStage, synthStages } from '../support/pet-store-app';
 
-const { app } = buildTestApp();
+const { app } = synthStages();
 
 /** Every acknowledgement recorded in the construct tree, with the path it was made on. */
 const acknowledgements = (root: IConstruct) =>

@@ -1,56 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { PROJECT_ROOT } from '#infra/project-root';
-import { STAGE_NAMES, STAGE_SETTING } from '#infra/stage-names';
 import { generateApiKey } from '#shared/auth/api-key';
 import { costOf, type RequestCost } from '../../bench/capacity';
 import { startMeter } from '../../bench/metering';
 import { type Admin, adminFor, createBenchTables, seedPets } from '../../bench/tables';
 import { benchConfig, benchTargets } from '../../bench/targets';
+import { BENCHMARKS_MD, COSTS_MD, price, rowOf, tableAfter } from '../support/costs-doc';
 import { ACCESS_LOG_BYTES, type LogBytesRow, measureLogBytes, PLATFORM_BYTES } from '../support/log-bytes';
-import { buildTestApp } from '../support/pet-store-app';
-import { resourcesOfType } from '../support/template-queries';
 
 /**
  * docs/costs.md held to what its figures come from: DynamoDB units measured
  * with the bench's meter, durations from BENCHMARKS.md, log bytes measured here, every dollar
- * figure recomputed from those and the prices table, and the idle alarms counted in the stacks.
+ * figure recomputed from those and the prices table. (What a stage costs idle, from the
+ * synthesized stacks: test/infra/idle-costs.test.ts.)
  */
-
-const COSTS_MD = readFileSync(join(PROJECT_ROOT, 'docs', 'costs.md'), 'utf8');
-const BENCHMARKS_MD = readFileSync(join(PROJECT_ROOT, 'BENCHMARKS.md'), 'utf8');
-
-/** The rows of the first Markdown table after `start`, header and separator left out, cells trimmed. */
-const tableAfter = (text: string, start: string): string[][] => {
-  const from = text.indexOf(start);
-  if (from < 0) throw new Error(`No "${start}"`);
-  const lines = text.slice(from + start.length).split('\n');
-  const first = lines.findIndex((line) => line.startsWith('|'));
-  const rows: string[][] = [];
-  for (const line of lines.slice(first)) {
-    if (!line.startsWith('|')) break;
-    rows.push(
-      line
-        .slice(1, -1)
-        .split('|')
-        .map((cell) => cell.trim().replace(/^\*\*(.*)\*\*$/, '$1')),
-    );
-  }
-  return rows.slice(2);
-};
-
-/** The row of a table whose first cell starts with `label`. */
-const rowOf = (rows: readonly string[][], label: string): string[] => {
-  const row = rows.find(([first]) => first?.startsWith(label));
-  if (!row) throw new Error(`No row "${label}"`);
-  return row;
-};
-
-const prices = tableAfter(COSTS_MD, '<!-- costs:prices -->');
-const price = (label: string): number => Number(rowOf(prices, label)[1]);
 
 /** The measured table's requests: the bench's function (its target, its warm row) and the log's kind. */
 const REQUESTS = {
@@ -196,102 +159,5 @@ describe('what a million requests cost', () => {
         0.005 + 1e-9,
       );
     }
-  });
-});
-
-describe('what a stage costs idle', () => {
-  const idle = tableAfter(COSTS_MD, '<!-- costs:idle -->');
-  const { stacks } = buildTestApp();
-
-  it.each(STAGE_NAMES)(
-    'counts the alarms of the synthesized %s stack, and the metrics they watch',
-    (stageName) => {
-      const template = Template.fromStack(stacks[stageName]);
-      const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
-      const metrics = alarms
-        .map(([, alarm]) =>
-          alarm.Properties.MetricName
-            ? 1
-            : (alarm.Properties.Metrics as { MetricStat?: unknown }[]).filter((metric) => metric.MetricStat)
-                .length,
-        )
-        .reduce((sum, count) => sum + count, 0);
-      const [label = '', cost] = rowOf(idle, 'Alarms');
-
-      expect(label).toContain(`${alarms.length} alarms watching ${metrics} metrics`);
-      expect(Number(cost)).toBeCloseTo(metrics * price('CloudWatch alarm'), 2);
-      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-      template.resourceCountIs('AWS::KMS::Key', 1);
-    },
-    // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
-    60_000,
-  );
-
-  it.each(STAGE_NAMES)('prices the web ACL the synthesized %s stack has, rule by rule', (stageName) => {
-    const template = Template.fromStack(stacks[stageName]);
-    const [, webAcl] = resourcesOfType(template, 'AWS::WAFv2::WebACL')[0] ?? [];
-    const rules = (webAcl?.Properties.Rules as unknown[] | undefined)?.length ?? 0;
-    const [label = '', cost] = rowOf(idle, 'Firewall');
-
-    expect(rules).toBeGreaterThan(0);
-    expect(label).toContain(`its ${rules} rules`);
-    expect(Number(cost)).toBeCloseTo(price('AWS WAF web ACL') + rules * price('AWS WAF rule'), 2);
-  });
-
-  it('adds up to its total, from the prices of a dashboard and a key', () => {
-    expect(Number(rowOf(idle, 'Dashboard')[1])).toBe(price('CloudWatch dashboard'));
-    expect(Number(rowOf(idle, 'KMS key')[1])).toBe(price('KMS customer managed key'));
-    const parts = idle.filter(([label]) => label !== 'Total').map(([, cost]) => Number(cost));
-    expect(Number(rowOf(idle, 'Total')[1])).toBeCloseTo(
-      parts.reduce((sum, cost) => sum + cost, 0),
-      2,
-    );
-  });
-});
-
-describe("what a developer's stage costs idle", () => {
-  const idle = tableAfter(COSTS_MD, '<!-- costs:idle-dev -->');
-  const { stacks } = buildTestApp({ context: { [STAGE_SETTING]: 'dev-costs' } });
-  const stack = stacks['dev-costs'];
-
-  it('counts the alarms of the synthesized dev stack, its dashboard and key, and no web ACL', () => {
-    if (!stack) throw new Error('No dev stack in the app');
-    const template = Template.fromStack(stack);
-    const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
-    const metrics = alarms
-      .map(([, alarm]) =>
-        alarm.Properties.MetricName
-          ? 1
-          : (alarm.Properties.Metrics as { MetricStat?: unknown }[]).filter((metric) => metric.MetricStat)
-              .length,
-      )
-      .reduce((sum, count) => sum + count, 0);
-    const [label = '', cost] = rowOf(idle, 'Alarms');
-
-    expect(label).toContain(`${alarms.length} alarms watching ${metrics} metrics`);
-    expect(Number(cost)).toBeCloseTo(metrics * price('CloudWatch alarm'), 2);
-    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-    template.resourceCountIs('AWS::KMS::Key', 1);
-    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    expect(Number(rowOf(idle, 'Firewall: none')[1])).toBe(0);
-  }, 60_000); // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
-
-  it('adds up to its total, from the prices of a dashboard and a key', () => {
-    expect(Number(rowOf(idle, 'Dashboard')[1])).toBe(price('CloudWatch dashboard'));
-    expect(Number(rowOf(idle, 'KMS key')[1])).toBe(price('KMS customer managed key'));
-    const parts = idle.filter(([label]) => label !== 'Total').map(([, cost]) => Number(cost));
-    expect(Number(rowOf(idle, 'Total')[1])).toBeCloseTo(
-      parts.reduce((sum, cost) => sum + cost, 0),
-      2,
-    );
-  });
-
-  it("prices an hour of it from its monthly total, and the key's wait after cdk destroy", () => {
-    const total = Number(rowOf(idle, 'Total')[1]);
-    const hour = (total / 730).toFixed(3);
-    const wait = ((price('KMS customer managed key') * 7) / 30).toFixed(2);
-
-    expect(COSTS_MD).toContain(`about ${total.toFixed(2)} / 730 = $${hour}`);
-    expect(COSTS_MD).toContain(`at most $${wait} more`);
   });
 });

@@ -36,26 +36,47 @@ export const buildTestApp = (options: PetStoreAppOptions = {}): PetStoreApp =>
   });
 
 export interface SynthesizedStages {
+  readonly app: PetStoreApp['app'];
   readonly stacks: PetStoreApp['stacks'];
   readonly templates: Readonly<Record<StageName, Template>>;
 }
 
-/** Both stages, built and synthesized once (call it once per test file). */
+let stages: SynthesizedStages | undefined;
+
+/**
+ * Both stages, built and synthesized once per module graph: once per test file where files are
+ * isolated, once per worker where they share one (the infra project). The tests only read them:
+ * a test that adds to a stack builds an app of its own (buildTestApp).
+ */
 export const synthStages = (): SynthesizedStages => {
-  const { stacks } = buildTestApp();
-  return {
+  if (stages) return stages;
+  const { app, stacks } = buildTestApp();
+  stages = {
+    app,
     stacks,
     templates: {
       staging: Template.fromStack(stacks.staging),
       production: Template.fromStack(stacks.production),
     },
   };
+  return stages;
 };
 
-/** The app as `npm run deploy -- --stage <stage>` builds it: staging, production and the developer's stage. */
-export const synthDevStage = (stage: DevStageName = 'dev-test') => {
+const devStages = new Map<DevStageName, ReturnType<typeof buildDevStage>>();
+
+const buildDevStage = (stage: DevStageName) => {
   const { app, stacks } = buildTestApp({ context: { [STAGE_SETTING]: stage } });
   const stack = stacks[stage];
   if (!stack) throw new Error(`The app holds no stack for ${stage}`);
   return { app, stacks, stack, template: Template.fromStack(stack) };
+};
+
+/**
+ * The app as `npm run deploy -- --stage <stage>` builds it: staging, production and the
+ * developer's stage. Built once per stage name and module graph, as synthStages is: read it only.
+ */
+export const synthDevStage = (stage: DevStageName = 'dev-test') => {
+  const built = devStages.get(stage) ?? buildDevStage(stage);
+  devStages.set(stage, built);
+  return built;
 };

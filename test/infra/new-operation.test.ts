@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, OPERATIONS } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
@@ -8,7 +7,7 @@ import { petsTable } from '#shared/adapters/dynamodb/pets-table';
 import { moduleOf } from '#shared/composition/function';
 import { route } from '#tools/local/routing';
 import { buildDocument } from '#tools/openapi/build-document';
-import { buildTestApp } from '../support/pet-store-app';
+import { synthStages } from '../support/pet-store-app';
 import {
   actionsOf,
   functionId,
@@ -78,8 +77,7 @@ describe('the two operations added as the recipe says (PATCH and DELETE /pets/{p
   it(
     'get methods behind the authorizer with a key required, each a function that may only update or only delete pets',
     () => {
-      const { stacks } = buildTestApp();
-      const template = Template.fromStack(stacks.production);
+      const template = synthStages().templates.production;
       const methods = resourcesOfType(template, 'AWS::ApiGateway::Method');
 
       for (const [method, operationId, action] of [
