@@ -7,8 +7,8 @@ import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
 import { authorizeRequest } from '#tools/local/authorization';
 import { callerOf } from '#tools/local/fair-use';
 import { invokeFunction } from '#tools/local/function-invocation';
+import type { GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import type { GatewaySetup } from '#tools/local/gateway-setup';
 import { sendResult, valuesOf } from '#tools/local/http-io';
 import { mockRefuses, type RoutedRequest } from '#tools/local/routed-request';
 

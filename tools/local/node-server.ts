@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { Socket } from 'node:net';
 import { ERROR_STATUS } from '#shared/http/error-body';
 import { newRequestId } from '#tools/lambda/events';
+import type { GatewaySetup, LocalGatewayOptions } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import type { GatewaySetup, LocalGatewayOptions } from '#tools/local/gateway-setup';
 import {
   afterAnswer,
   expectationRefusal,

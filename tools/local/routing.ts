@@ -18,18 +18,18 @@ export type RouteMatch =
   /** No such resource: API Gateway answers 404 before it calls the authorizer. */
   | { readonly kind: 'no-resource' };
 
-/**
- * The path and query of a request target as sent. `new URL()` would resolve dot segments, `%2e`
- * spellings included, and read `\` as `/`: `/v1/pets/5/%2e%2e/6` would become `/v1/pets/6`, and
- * a function would act on a pet other than the one the request named. API Gateway matches the
- * path it was sent (docs/aws-ledger.md), so nothing here rewrites it.
- */
 /** A request target's path, as sent, and its query. */
 export interface RequestTarget {
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
 }
 
+/**
+ * The path and query of a request target as sent. `new URL()` would resolve dot segments, `%2e`
+ * spellings included, and read `\` as `/`: `/v1/pets/5/%2e%2e/6` would become `/v1/pets/6`, and
+ * a function would act on a pet other than the one the request named. API Gateway matches the
+ * path it was sent (docs/aws-ledger.md), so nothing here rewrites it.
+ */
 export const requestTarget = (target: string): RequestTarget => {
   // An absolute-form target (`http://host/path`) names its path after the authority.
   const originForm = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '') || '/';
@@ -41,6 +41,9 @@ export const requestTarget = (target: string): RequestTarget => {
         searchParams: new URLSearchParams(originForm.slice(query + 1)),
       };
 };
+
+/** Whether a path is the stage's (`/v1` or below it). */
+export const inStage = (path: string): boolean => path === BASE_PATH || path.startsWith(`${BASE_PATH}/`);
 
 const decode = (segment: string): string => {
   try {
@@ -75,7 +78,7 @@ export const route = (
   urlPath: string,
   operations: readonly Operation[] = CONTRACTS,
 ): RouteMatch => {
-  if (urlPath !== BASE_PATH && !urlPath.startsWith(`${BASE_PATH}/`)) return { kind: 'no-resource' };
+  if (!inStage(urlPath)) return { kind: 'no-resource' };
   const path = urlPath.slice(BASE_PATH.length).replace(/(.)\/$/, '$1') || '/';
   const resource = matchResource(operations, path);
   if (!resource) return { kind: 'no-resource' };

@@ -6,22 +6,20 @@ import {
   gatewayResponse,
   preflight,
 } from '#shared/http/gateway-behaviour';
-import { BASE_PATH } from '#shared/http/paths';
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
 import { serveBehindAuthorizer } from '#tools/local/behind-authorizer';
+import type { GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import type { GatewaySetup } from '#tools/local/gateway-setup';
 import { headerPairs, readBody, valuesOf } from '#tools/local/http-io';
 import { mockRefuses, originOf, type RequestContext } from '#tools/local/routed-request';
-import { type RouteMatch, requestTarget, route } from '#tools/local/routing';
+import { inStage, type RouteMatch, requestTarget, route } from '#tools/local/routing';
 import { staticFile } from '#tools/local/static-files';
 
 /** The path of a GET outside the stage, where a static file may be; none for any other request. */
 const staticPathOf = (request: IncomingMessage): string | undefined => {
   const { pathname } = requestTarget(request.url ?? '/');
-  const inStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
-  return request.method === 'GET' && !inStage ? pathname : undefined;
+  return request.method === 'GET' && !inStage(pathname) ? pathname : undefined;
 };
 
 /** The static file at `path`: 200 with it, without a key; undefined when there is none. */

@@ -36,7 +36,7 @@ export const DYNAMODB_CONNECTION_TIMEOUT_MS = 1_000;
  * Sockets per client (the SDK's default, said out loud). A Lambda function serves one request at
  * a time (createPet's calls go one after the other), so it never waits for one. The local
  * server shares each function's client between concurrent requests: it runs at most
- * LOCAL_CONCURRENCY (8, tools/local/gateway-setup.ts) at once, so a request never waits for a socket
+ * LOCAL_CONCURRENCY (8, tools/local/gateway.ts) at once, so a request never waits for a socket
  * there either, and DynamoDB Local never sees more connections at once than it accepts.
  */
 export const DYNAMODB_MAX_SOCKETS = 50;
