@@ -10,7 +10,7 @@ import { invokeFunction } from '#tools/local/function-invocation';
 import type { GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import { sendResult, valuesOf } from '#tools/local/http-io';
-import { mockRefuses, type RoutedRequest } from '#tools/local/routed-request';
+import { mockRefuses, type RoutedRequest } from '#tools/local/routing';
 
 /** The authorizer's answer for the request, within its deadline; throws GatewayRefusal otherwise. */
 const authorize = (setup: GatewaySetup, routed: RoutedRequest): Promise<APIGatewayAuthorizerResult> =>

@@ -1,10 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CONTRACTS } from '#functions/operations';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { BASE_PATH } from '#shared/http/paths';
 import { HANDLER_TIMEOUT_SECONDS, type ProxyHandler, type TokenAuthorizerHandler } from '#shared/lambda';
-import type { Operation } from '#shared/operations/operation';
 import { allowOverlappingInvocations, inInvocationStore } from '#tools/lambda/invoke-store';
 import type { FairUse } from '#tools/local/fair-use';
 import { gatewayServer } from '#tools/local/node-server';
@@ -12,8 +10,6 @@ import type { StaticRoutes } from '#tools/local/static-files';
 import { Turns } from '#tools/local/turns';
 
 export interface LocalGatewayOptions {
-  /** The operations it routes to. @default CONTRACTS (functions/operations.ts) */
-  readonly operations?: readonly Operation[];
   /** By operation id. */
   readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
@@ -47,7 +43,7 @@ export interface LocalGatewayOptions {
 export type GatewaySetup = Required<
   Pick<
     LocalGatewayOptions,
-    'operations' | 'handlers' | 'authorizer' | 'maxPayloadBytes' | 'functionTimeoutMs' | 'corsOrigins'
+    'handlers' | 'authorizer' | 'maxPayloadBytes' | 'functionTimeoutMs' | 'corsOrigins'
   >
 > &
   Pick<LocalGatewayOptions, 'fairUse' | 'log'> & {
@@ -67,7 +63,6 @@ const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
   // The functions run side by side here, each invocation in a store of its own for its log keys.
   allowOverlappingInvocations(concurrency);
   return {
-    operations: options.operations ?? CONTRACTS,
     handlers: options.handlers,
     authorizer: inInvocationStore(options.authorizer),
     staticRoutes: Promise.resolve(options.staticRoutes ?? {}),

@@ -13,7 +13,7 @@ import {
   refuseBodyRead,
   sendRefusal,
 } from '#tools/local/http-io';
-import { originOf, type RequestContext } from '#tools/local/routed-request';
+import { originOf, type RequestContext } from '#tools/local/routing';
 import { serveRequest } from '#tools/local/serve-request';
 
 /** The answer each socket is writing now: a parser error must not write over it. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONTRACTS } from '#functions/operations';
 import { Deadline, REQUEST_BUDGET_MS } from '#shared/deadline';
 import {
   answerHeaders,
@@ -12,8 +13,15 @@ import { serveBehindAuthorizer } from '#tools/local/behind-authorizer';
 import type { GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import { headerPairs, readBody, valuesOf } from '#tools/local/http-io';
-import { mockRefuses, originOf, type RequestContext } from '#tools/local/routed-request';
-import { inStage, type RouteMatch, requestTarget, route } from '#tools/local/routing';
+import {
+  inStage,
+  mockRefuses,
+  originOf,
+  type RequestContext,
+  type RouteMatch,
+  requestTarget,
+  route,
+} from '#tools/local/routing';
 import { staticFile } from '#tools/local/static-files';
 
 /** The path of a GET outside the stage, where a static file may be; none for any other request. */
@@ -59,7 +67,7 @@ const answerPreflight = (
   context: RequestContext,
 ): number => {
   if (mockRefuses(headerPairs(request))) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
-  const answer = preflight(match.allow, corsAllowedHeaders(setup.operations));
+  const answer = preflight(match.allow, corsAllowedHeaders(CONTRACTS));
   response.writeHead(answer.status, {
     ...answerHeaders(answer, setup.corsOrigins, originOf(request), context),
     [API_GATEWAY_ID_HEADER]: context.requestId,
@@ -88,7 +96,7 @@ export const serveRequest = async (
   // requestTimeEpoch: the deadline counts from here, its wait for a turn and the authorizer included.
   const received = new Date();
   const deadline = Deadline.in(REQUEST_BUDGET_MS, received.getTime());
-  const match = route(method, url.pathname, setup.operations);
+  const match = route(method, url.pathname);
   if (match.kind === 'no-resource') throw await noResource(setup);
   if (match.kind === 'preflight') return answerPreflight(setup, request, response, match, context);
   const headers = headerPairs(request);
