@@ -65,17 +65,15 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     if (reading.get(request.socket)?.request === request) reading.delete(request.socket);
   });
 
-export interface RequestCors {
-  readonly allowed: AllowedOrigins;
-  readonly origin: string | undefined;
-}
-
 /** Sends a refusal as API Gateway does (CORS, `x-amz-apigw-id`, the caller's plan once accepted); returns its status. */
 export const sendRefusal = (
   response: ServerResponse,
   refusal: GatewayRefusal,
   requestId: string,
-  cors: RequestCors = { allowed: [], origin: undefined },
+  cors: { readonly allowed: AllowedOrigins; readonly origin: string | undefined } = {
+    allowed: [],
+    origin: undefined,
+  },
   authorizer?: AnswerContext['authorizer'],
 ): number => {
   const { status } = refusal.answer;

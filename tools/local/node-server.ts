@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ERROR_STATUS } from '#shared/http/error-body';
 import { newRequestId } from '#tools/lambda/events';
 import type { GatewaySetup, LocalGatewayOptions } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
@@ -83,7 +82,7 @@ const answerClientError = (
   afterAnswer(answering.get(socket), () => {
     const requestId = newRequestId();
     socket.end(rawRefusal(refusal, requestId));
-    setup.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
+    setup.log?.(`- - ${refusal.answer.status} (${error.code ?? 'malformed request'}) ${requestId}`);
   });
 };
 

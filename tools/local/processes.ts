@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Other processes of this machine, from /proc on Linux, from `ps` elsewhere (macOS). */
 
@@ -85,8 +86,6 @@ export const processesWhere = (matches: (args: readonly string[]) => boolean): n
     .map((match) => Number(match[1]));
 };
 
-const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 /** A process this one may not signal (another user's). */
 export class NotPermittedError extends Error {
   override readonly name = 'NotPermittedError';
@@ -114,6 +113,6 @@ export const endProcess = async (pid: number, graceMs = 5_000): Promise<void> =>
       signal('SIGKILL');
       killed = true;
     }
-    await delay(50);
+    await sleep(50);
   }
 };
