@@ -4,6 +4,7 @@ import { AUTHORIZER_OUTCOMES, type AuthorizerOutcome } from '#shared/http/gatewa
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
 import { tokenAuthorizerEvent } from '#tools/lambda/events';
+import { TIMED_OUT, withinTimeout } from '#tools/local/function-invocation';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /**
@@ -58,8 +59,6 @@ const VALID_TOKEN = new RegExp(IDENTITY_VALIDATION_EXPRESSION);
 
 const refusal = (outcome: AuthorizerOutcome) => GatewayRefusal.of(AUTHORIZER_OUTCOMES[outcome]);
 
-const TIMED_OUT = Symbol('timed out');
-
 export interface AuthorizeOptions {
   readonly authorizer: TokenAuthorizerHandler;
   /** Every `Authorization` header of the request. */
@@ -77,30 +76,23 @@ export const authorizeRequest = async (options: AuthorizeOptions): Promise<APIGa
   // Two Authorization headers are refused rather than resolved by picking one.
   if (!token || more.length > 0) throw refusal('noToken');
   if (!VALID_TOKEN.test(token)) throw refusal('invalidToken');
-  let timer: NodeJS.Timeout | undefined;
   let result: unknown;
   try {
-    result = await Promise.race([
-      options.authorizer(
-        tokenAuthorizerEvent(token, options.methodArn),
-        lambdaContext('authorizer', {
-          timeoutMs: options.timeoutMs,
-          ...(options.requestId ? { awsRequestId: options.requestId } : {}),
-        }),
-      ),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(TIMED_OUT), options.timeoutMs);
+    const invocation = options.authorizer(
+      tokenAuthorizerEvent(token, options.methodArn),
+      lambdaContext('authorizer', {
+        timeoutMs: options.timeoutMs,
+        ...(options.requestId ? { awsRequestId: options.requestId } : {}),
       }),
-    ]);
+    );
+    result = await withinTimeout(invocation, options.timeoutMs);
   } catch (error) {
-    if (error === TIMED_OUT) throw refusal('timeout');
     // What API Gateway sees of a failed invocation is its error message.
     throw refusal(
       (error as { message?: unknown } | null)?.message === 'Unauthorized' ? 'unauthorized' : 'error',
     );
-  } finally {
-    clearTimeout(timer);
   }
+  if (result === TIMED_OUT) throw refusal('timeout');
   if (!isAuthorizerResult(result)) throw refusal('malformed');
   if (!policyAllows(result, options.methodArn)) throw refusal('deny');
   return result;

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
 import { assertJava } from '#tools/local/java';
@@ -106,7 +107,7 @@ const waitUntilReady = async (
       await pingDynamoDb(endpoint, PING_TIMEOUT_MS);
       return;
     } catch {
-      await new Promise((done) => setTimeout(done, 100));
+      await sleep(100);
     }
   }
   throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);

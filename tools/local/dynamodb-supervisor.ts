@@ -20,11 +20,7 @@ export interface SupervisorOptions {
   readonly start?: (options: DynamoDbLocalOptions) => Promise<DynamoDbLocal>;
 }
 
-export interface SupervisedDynamoDbLocal {
-  readonly endpoint: string;
-  readonly pid: number | undefined;
-  stop(): Promise<void>;
-}
+export type SupervisedDynamoDbLocal = Pick<DynamoDbLocal, 'endpoint' | 'pid' | 'stop'>;
 
 const describeExit = ({ code, signal }: ProcessExit): string =>
   signal ? `ended by ${signal}` : `exited with code ${code}`;

@@ -7,8 +7,6 @@ import type { GatewayResponseType } from '#shared/http/gateway-behaviour';
  * token and counts towards no quota.
  */
 
-export type Clock = () => number;
-
 /** `capacity` tokens at first, one taken per request, refilled at `refillPerSecond` up to `capacity`. */
 export class TokenBucket {
   private tokens: number;
@@ -69,7 +67,7 @@ export class FairUse {
 
   constructor(
     private readonly plans: Plans,
-    private readonly now: Clock = Date.now,
+    private readonly now: () => number = Date.now,
   ) {}
 
   admit(caller: Caller): Admission {

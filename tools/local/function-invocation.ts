@@ -1,16 +1,19 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext } from '#tools/lambda/context';
 import { inInvocationStore } from '#tools/lambda/invoke-store';
+import type { GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import type { GatewaySetup } from '#tools/local/gateway-setup';
 
-const TIMED_OUT = Symbol('timed out');
+export const TIMED_OUT = Symbol('timed out');
 
 /**
  * The handler's result, or TIMED_OUT once `timeoutMs` have passed: then Lambda has ended the
  * invocation ("Task timed out"), and whatever the handler does later reaches no one.
  */
-const withinTimeout = async <T>(invocation: Promise<T>, timeoutMs: number): Promise<T | typeof TIMED_OUT> => {
+export const withinTimeout = async <T>(
+  invocation: Promise<T>,
+  timeoutMs: number,
+): Promise<T | typeof TIMED_OUT> => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);

@@ -1,10 +1,80 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AllowedOrigins } from '#shared/allowed-origins';
 import { BASE_PATH } from '#shared/http/paths';
-import { gatewaySetup, type LocalGatewayOptions } from '#tools/local/gateway-setup';
+import { HANDLER_TIMEOUT_SECONDS, type ProxyHandler, type TokenAuthorizerHandler } from '#shared/lambda';
+import { allowOverlappingInvocations, inInvocationStore } from '#tools/lambda/invoke-store';
+import type { FairUse } from '#tools/local/fair-use';
 import { gatewayServer } from '#tools/local/node-server';
+import type { StaticRoutes } from '#tools/local/static-files';
+import { Turns } from '#tools/local/turns';
 
-export type { LocalGatewayOptions } from '#tools/local/gateway-setup';
+export interface LocalGatewayOptions {
+  /** By operation id. */
+  readonly handlers: Readonly<Record<string, ProxyHandler>>;
+  readonly authorizer: TokenAuthorizerHandler;
+  /** @default 3000 (0 picks a free port) */
+  readonly port?: number;
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** One line per request; silent when omitted. */
+  readonly log?: (line: string) => void;
+  /** API Gateway's own payload limit (10 MB); the functions enforce the API's smaller one. */
+  readonly maxPayloadBytes?: number;
+  /** The Lambda timeout the handlers see in `getRemainingTimeInMillis`. @default the stack's, 15 s */
+  readonly functionTimeoutMs?: number;
+  /** Files served outside the stage, without a key; the API does not wait for them. @default {} */
+  readonly staticRoutes?: StaticRoutes | Promise<StaticRoutes>;
+  /** Requests served at once; the rest wait their turn, callers in rotation. @default LOCAL_CONCURRENCY */
+  readonly concurrency?: number;
+  /** The stage's `allowedOrigins`, for the gateway's own answers (the functions get their own). @default none */
+  readonly corsOrigins?: AllowedOrigins;
+  /** Each key's plan, enforced as API Gateway's usage plans do. @default none: no key is limited */
+  readonly fairUse?: FairUse;
+  /** Node's limits on a slow client (answered 408). @default Node's: 60 s, 300 s, checked every 30 s */
+  readonly timeouts?: {
+    readonly headersTimeoutMs: number;
+    readonly requestTimeoutMs: number;
+    readonly connectionsCheckingIntervalMs: number;
+  };
+}
+
+/** What every request to one local gateway reads: its options with their defaults, its turns. */
+export type GatewaySetup = Required<
+  Pick<
+    LocalGatewayOptions,
+    'handlers' | 'authorizer' | 'maxPayloadBytes' | 'functionTimeoutMs' | 'corsOrigins'
+  >
+> &
+  Pick<LocalGatewayOptions, 'fairUse' | 'log'> & {
+    readonly staticRoutes: Promise<StaticRoutes>;
+    readonly turns: Turns;
+  };
+
+/**
+ * Requests served at once. In AWS each gets a Lambda environment; here all share one process and
+ * one DynamoDB Local, so a burst waits here, outside any SDK timer. Eight: 300 creates on a busy
+ * machine took as long at 8 as at 32, with far fewer retries.
+ */
+export const LOCAL_CONCURRENCY = 8;
+
+const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
+  const concurrency = options.concurrency ?? LOCAL_CONCURRENCY;
+  // The functions run side by side here, each invocation in a store of its own for its log keys.
+  allowOverlappingInvocations(concurrency);
+  return {
+    handlers: options.handlers,
+    authorizer: inInvocationStore(options.authorizer),
+    staticRoutes: Promise.resolve(options.staticRoutes ?? {}),
+    // API Gateway's own payload limit, 10 MB.
+    maxPayloadBytes: options.maxPayloadBytes ?? 10 * 1024 * 1024,
+    functionTimeoutMs: options.functionTimeoutMs ?? HANDLER_TIMEOUT_SECONDS * 1_000,
+    corsOrigins: options.corsOrigins ?? [],
+    fairUse: options.fairUse,
+    turns: new Turns(concurrency),
+    log: options.log,
+  };
+};
 
 export interface LocalGateway {
   readonly baseUrl: string;

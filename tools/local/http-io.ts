@@ -2,7 +2,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/allowed-origins';
-import { errorBody } from '#shared/http/error-body';
+import { type ErrorCode, errorBody } from '#shared/http/error-body';
 import { type AnswerContext, answerHeaders } from '#shared/http/gateway-behaviour';
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
@@ -65,17 +65,15 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     if (reading.get(request.socket)?.request === request) reading.delete(request.socket);
   });
 
-export interface RequestCors {
-  readonly allowed: AllowedOrigins;
-  readonly origin: string | undefined;
-}
-
 /** Sends a refusal as API Gateway does (CORS, `x-amz-apigw-id`, the caller's plan once accepted); returns its status. */
 export const sendRefusal = (
   response: ServerResponse,
   refusal: GatewayRefusal,
   requestId: string,
-  cors: RequestCors = { allowed: [], origin: undefined },
+  cors: { readonly allowed: AllowedOrigins; readonly origin: string | undefined } = {
+    allowed: [],
+    origin: undefined,
+  },
   authorizer?: AnswerContext['authorizer'],
 ): number => {
   const { status } = refusal.answer;
@@ -132,6 +130,10 @@ const unknownTransferCodings = (request: IncomingMessage): string[] =>
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'chunked');
 
+/** A refusal of the HTTP layer that closes the connection: what follows cannot be read as sent. */
+const closing = (code: ErrorCode, message: string) =>
+  GatewayRefusal.httpLayer(code, message, { Connection: 'close' });
+
 /**
  * A request Node parsed but API Gateway would not take as one: a request line of an HTTP version
  * other than 1.x (Node's parser reads `HTTP/2.0` and `HTTP/0.9` as versions like any other), a
@@ -142,41 +144,34 @@ const unknownTransferCodings = (request: IncomingMessage): string[] =>
  */
 export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undefined => {
   if (headerSectionBytes(request) > MAX_HEADER_SECTION_BYTES) {
-    return GatewayRefusal.httpLayer('HEADERS_TOO_LARGE', 'Request headers are too large', {
-      Connection: 'close',
-    });
+    return closing('HEADERS_TOO_LARGE', 'Request headers are too large');
   }
   const codings = unknownTransferCodings(request);
   if (codings.length > 0) {
-    return GatewayRefusal.httpLayer(
+    return closing(
       'NOT_IMPLEMENTED',
       `Transfer-Encoding ${codings.join(', ').slice(0, 64)} is not supported: send the body chunked or with a Content-Length`,
-      { Connection: 'close' },
     );
   }
   if (request.httpVersionMajor !== 1) {
-    return GatewayRefusal.httpLayer(
+    return closing(
       'HTTP_VERSION_NOT_SUPPORTED',
       `HTTP/${request.httpVersion} is not supported: send HTTP/1.1`,
-      { Connection: 'close' },
     );
   }
   const hosts = valuesOf(headerPairs(request), 'host');
   if (request.httpVersionMinor >= 1 && hosts.length !== 1) {
     const problem = hosts.length === 0 ? 'is required' : 'must be given once';
-    return GatewayRefusal.httpLayer('VALIDATION_FAILED', `Invalid request: headers.host ${problem}`, {
-      Connection: 'close',
-    });
+    return closing('VALIDATION_FAILED', `Invalid request: headers.host ${problem}`);
   }
   return undefined;
 };
 
 /** The answer to an `Expect` other than `100-continue` (RFC 9110, 10.1.1): 417, and the connection closed. */
 export const expectationRefusal = (request: IncomingMessage): GatewayRefusal =>
-  GatewayRefusal.httpLayer(
+  closing(
     'EXPECTATION_FAILED',
     `Expect: ${String(request.headers.expect ?? '').slice(0, 64)} cannot be met; only 100-continue is`,
-    { Connection: 'close' },
   );
 
 /**

@@ -115,8 +115,8 @@ const startGateway = (options: LocalStackOptions, endpoint: string, tables: Tabl
     fairUse: new FairUse(LOCAL_PLANS),
     port,
     host: HOST,
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.staticRoutes ? { staticRoutes: options.staticRoutes } : {}),
+    log: options.log,
+    staticRoutes: options.staticRoutes,
   }).catch((error: unknown) => {
     throw listenError(error, port, HOST); // taken since the check above
   });
@@ -145,12 +145,7 @@ const startDynamoDbLocal = (
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const port = options.port ?? 3000;
   const log = options.log ?? (() => undefined);
-  await assertSettingsUsable({
-    dataDir: options.dataDir,
-    port,
-    host: HOST,
-    ...(options.dynamoDbEndpoint ? { dynamoDbEndpoint: options.dynamoDbEndpoint } : {}),
-  });
+  await assertSettingsUsable({ ...options, port, host: HOST });
   const key = localApiKey(options);
   const apiKeyPlan = options.apiKeyPlan ?? LOCAL_KEY_PLAN;
   if (!isPlanName(LOCAL_PLANS, apiKeyPlan)) throw new LocalConfigError(unknownLocalPlan(apiKeyPlan));

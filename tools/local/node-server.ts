@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ERROR_STATUS } from '#shared/http/error-body';
 import { newRequestId } from '#tools/lambda/events';
+import type { GatewaySetup, LocalGatewayOptions } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import type { GatewaySetup, LocalGatewayOptions } from '#tools/local/gateway-setup';
 import {
   afterAnswer,
   expectationRefusal,
@@ -13,7 +12,7 @@ import {
   refuseBodyRead,
   sendRefusal,
 } from '#tools/local/http-io';
-import { originOf, type RequestContext } from '#tools/local/routed-request';
+import { originOf, type RequestContext } from '#tools/local/routing';
 import { serveRequest } from '#tools/local/serve-request';
 
 /** The answer each socket is writing now: a parser error must not write over it. */
@@ -83,7 +82,7 @@ const answerClientError = (
   afterAnswer(answering.get(socket), () => {
     const requestId = newRequestId();
     socket.end(rawRefusal(refusal, requestId));
-    setup.log?.(`- - ${ERROR_STATUS[refusal.code]} (${error.code ?? 'malformed request'}) ${requestId}`);
+    setup.log?.(`- - ${refusal.answer.status} (${error.code ?? 'malformed request'}) ${requestId}`);
   });
 };
 

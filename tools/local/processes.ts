@@ -1,16 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Other processes of this machine, from /proc on Linux, from `ps` elsewhere (macOS). */
 
-const hasProc = (): boolean => {
-  try {
-    readFileSync('/proc/self/cmdline');
-    return true;
-  } catch {
-    return false;
-  }
-};
+const hasProc = (): boolean => existsSync('/proc/self/cmdline');
 
 /** The arguments of process `pid` (program first), or undefined when it is not running. */
 export const argumentsOf = (pid: number): string[] | undefined => {
@@ -72,15 +66,7 @@ export const commandLineOf = (pid: number): string | undefined => argumentsOf(pi
 export const ownCommandLine = (): string => commandLineOf(process.pid) ?? process.argv.join(' ');
 
 /** Whether process `pid` runs (a process of another user counts: it exists). */
-export const isRunning = (pid: number): boolean => {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  return argumentsOf(pid) !== undefined;
-};
+export const isRunning = (pid: number): boolean => argumentsOf(pid) !== undefined;
 
 export const processesWhere = (matches: (args: readonly string[]) => boolean): number[] => {
   if (hasProc()) {
@@ -99,8 +85,6 @@ export const processesWhere = (matches: (args: readonly string[]) => boolean): n
     .filter((match): match is RegExpExecArray => match !== null && matches((match[2] ?? '').split(' ')))
     .map((match) => Number(match[1]));
 };
-
-const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A process this one may not signal (another user's). */
 export class NotPermittedError extends Error {
@@ -129,6 +113,6 @@ export const endProcess = async (pid: number, graceMs = 5_000): Promise<void> =>
       signal('SIGKILL');
       killed = true;
     }
-    await delay(50);
+    await sleep(50);
   }
 };

@@ -1,7 +1,12 @@
+import type { IncomingMessage } from 'node:http';
 import { CONTRACTS } from '#functions/operations';
+import type { Deadline } from '#shared/deadline';
+import { singleOrigin } from '#shared/http/cors';
+import { type AnswerContext, mockAccepts } from '#shared/http/gateway-behaviour';
 import { BASE_PATH } from '#shared/http/paths';
 import type { Operation } from '#shared/operations/operation';
 import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
+import { headerPairs, valuesOf } from '#tools/local/http-io';
 
 export type RouteMatch =
   | {
@@ -18,18 +23,18 @@ export type RouteMatch =
   /** No such resource: API Gateway answers 404 before it calls the authorizer. */
   | { readonly kind: 'no-resource' };
 
-/**
- * The path and query of a request target as sent. `new URL()` would resolve dot segments, `%2e`
- * spellings included, and read `\` as `/`: `/v1/pets/5/%2e%2e/6` would become `/v1/pets/6`, and
- * a function would act on a pet other than the one the request named. API Gateway matches the
- * path it was sent (docs/aws-ledger.md), so nothing here rewrites it.
- */
 /** A request target's path, as sent, and its query. */
 export interface RequestTarget {
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
 }
 
+/**
+ * The path and query of a request target as sent. `new URL()` would resolve dot segments, `%2e`
+ * spellings included, and read `\` as `/`: `/v1/pets/5/%2e%2e/6` would become `/v1/pets/6`, and
+ * a function would act on a pet other than the one the request named. API Gateway matches the
+ * path it was sent (docs/aws-ledger.md), so nothing here rewrites it.
+ */
 export const requestTarget = (target: string): RequestTarget => {
   // An absolute-form target (`http://host/path`) names its path after the authority.
   const originForm = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '') || '/';
@@ -41,6 +46,9 @@ export const requestTarget = (target: string): RequestTarget => {
         searchParams: new URLSearchParams(originForm.slice(query + 1)),
       };
 };
+
+/** Whether a path is the stage's (`/v1` or below it). */
+export const inStage = (path: string): boolean => path === BASE_PATH || path.startsWith(`${BASE_PATH}/`);
 
 const decode = (segment: string): string => {
   try {
@@ -75,7 +83,7 @@ export const route = (
   urlPath: string,
   operations: readonly Operation[] = CONTRACTS,
 ): RouteMatch => {
-  if (urlPath !== BASE_PATH && !urlPath.startsWith(`${BASE_PATH}/`)) return { kind: 'no-resource' };
+  if (!inStage(urlPath)) return { kind: 'no-resource' };
   const path = urlPath.slice(BASE_PATH.length).replace(/(.)\/$/, '$1') || '/';
   const resource = matchResource(operations, path);
   if (!resource) return { kind: 'no-resource' };
@@ -90,3 +98,31 @@ export const route = (
   }
   return { kind: 'operation', operation, path, pathParameters: resource.pathParameters };
 };
+
+/** A request's id, and once a key is accepted the authorizer's context. */
+export interface RequestContext {
+  readonly requestId: string;
+  authorizer?: AnswerContext['authorizer'];
+}
+
+/** A request routed to a method behind the authorizer: a function's, or the 405 mock's. */
+export interface RoutedRequest {
+  readonly request: IncomingMessage;
+  readonly context: RequestContext;
+  readonly method: string;
+  readonly url: RequestTarget;
+  readonly headers: [string, string][];
+  readonly body: Buffer;
+  /** `requestTimeEpoch`: when its body was in. */
+  readonly received: Date;
+  readonly deadline: Deadline;
+  readonly match: Extract<RouteMatch, { kind: 'operation' | 'method-not-allowed' }>;
+}
+
+/** The request's one `Origin`, for CORS; none when it sends none, or several. */
+export const originOf = (request: IncomingMessage): string | undefined =>
+  singleOrigin(valuesOf(headerPairs(request), 'origin'));
+
+/** A mock (the preflight, the 405) has request templates for some content types only. */
+export const mockRefuses = (headers: readonly (readonly [string, string])[]): boolean =>
+  !mockAccepts(valuesOf(headers, 'content-type').at(-1));

@@ -1,27 +1,40 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Deadline, REQUEST_BUDGET_MS } from '#shared/deadline';
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { CONTRACTS } from '#functions/operations';
+import { Deadline, REQUEST_BUDGET_MS, withDeadline } from '#shared/deadline';
 import {
   answerHeaders,
   corsAllowedHeaders,
   gatewayResponse,
+  methodNotAllowed,
   preflight,
 } from '#shared/http/gateway-behaviour';
-import { BASE_PATH } from '#shared/http/paths';
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RESPONSE_HEADERS } from '#shared/http/responses';
-import { serveBehindAuthorizer } from '#tools/local/behind-authorizer';
+import { AUTHORIZER_TIMEOUT_SECONDS } from '#shared/lambda';
+import { LOCAL_API, methodArn, proxyEvent } from '#tools/lambda/events';
+import { authorizeRequest } from '#tools/local/authorization';
+import { callerOf } from '#tools/local/fair-use';
+import { invokeFunction } from '#tools/local/function-invocation';
+import type { GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import type { GatewaySetup } from '#tools/local/gateway-setup';
-import { headerPairs, readBody, valuesOf } from '#tools/local/http-io';
-import { mockRefuses, originOf, type RequestContext } from '#tools/local/routed-request';
-import { type RouteMatch, requestTarget, route } from '#tools/local/routing';
+import { headerPairs, readBody, sendResult, valuesOf } from '#tools/local/http-io';
+import {
+  inStage,
+  mockRefuses,
+  originOf,
+  type RequestContext,
+  type RoutedRequest,
+  type RouteMatch,
+  requestTarget,
+  route,
+} from '#tools/local/routing';
 import { staticFile } from '#tools/local/static-files';
 
 /** The path of a GET outside the stage, where a static file may be; none for any other request. */
 const staticPathOf = (request: IncomingMessage): string | undefined => {
   const { pathname } = requestTarget(request.url ?? '/');
-  const inStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
-  return request.method === 'GET' && !inStage ? pathname : undefined;
+  return request.method === 'GET' && !inStage(pathname) ? pathname : undefined;
 };
 
 /** The static file at `path`: 200 with it, without a key; undefined when there is none. */
@@ -61,13 +74,68 @@ const answerPreflight = (
   context: RequestContext,
 ): number => {
   if (mockRefuses(headerPairs(request))) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
-  const answer = preflight(match.allow, corsAllowedHeaders(setup.operations));
+  const answer = preflight(match.allow, corsAllowedHeaders(CONTRACTS));
   response.writeHead(answer.status, {
     ...answerHeaders(answer, setup.corsOrigins, originOf(request), context),
     [API_GATEWAY_ID_HEADER]: context.requestId,
   });
   response.end();
   return answer.status;
+};
+
+/** The authorizer's answer for the request, within its deadline; throws GatewayRefusal otherwise. */
+const authorize = (setup: GatewaySetup, routed: RoutedRequest): Promise<APIGatewayAuthorizerResult> =>
+  withDeadline(routed.deadline, () =>
+    authorizeRequest({
+      authorizer: setup.authorizer,
+      tokens: valuesOf(routed.headers, 'authorization'),
+      methodArn: methodArn(LOCAL_API, routed.method, routed.match.path),
+      timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
+      requestId: routed.context.requestId,
+    }),
+  );
+
+/** The REST proxy event (payload 1.0) API Gateway hands the function of a routed request. */
+const eventOf = (
+  routed: RoutedRequest & { match: { kind: 'operation' } },
+  authorization: APIGatewayAuthorizerResult,
+) =>
+  proxyEvent({
+    method: routed.method,
+    path: routed.match.path,
+    resource: routed.match.operation.path,
+    pathParameters: routed.match.pathParameters,
+    headers: routed.headers,
+    query: routed.url.searchParams,
+    body: routed.body.length > 0 ? routed.body.toString('utf8') : null,
+    requestId: routed.context.requestId,
+    authorizer: { principalId: authorization.principalId, ...authorization.context },
+    sourceIp: routed.request.socket.remoteAddress ?? '127.0.0.1',
+    protocol: `HTTP/${routed.request.httpVersion}`,
+    now: routed.received,
+  });
+
+/**
+ * A routed request's steps behind the authorizer, in API Gateway's order: the authorizer, the
+ * key's plan, then the 405 mock or the function. Returns the status answered.
+ */
+const serveBehindAuthorizer = async (
+  setup: GatewaySetup,
+  routed: RoutedRequest,
+  response: ServerResponse,
+): Promise<number> => {
+  const authorization = await authorize(setup, routed);
+  routed.context.authorizer = authorization.context ?? {};
+  const admission = setup.fairUse?.admit(callerOf(authorization));
+  if (admission && !admission.admitted) throw GatewayRefusal.of(admission.refusal);
+  const { match } = routed;
+  if (match.kind === 'method-not-allowed') {
+    if (mockRefuses(routed.headers)) throw GatewayRefusal.of('UNSUPPORTED_MEDIA_TYPE');
+    throw new GatewayRefusal(methodNotAllowed(match.allow));
+  }
+  const event = eventOf({ ...routed, match }, authorization);
+  const result = await invokeFunction(setup, match.operation.operationId, event);
+  return sendResult(response, result, routed.context.requestId);
 };
 
 /**
@@ -90,7 +158,7 @@ export const serveRequest = async (
   // requestTimeEpoch: the deadline counts from here, its wait for a turn and the authorizer included.
   const received = new Date();
   const deadline = Deadline.in(REQUEST_BUDGET_MS, received.getTime());
-  const match = route(method, url.pathname, setup.operations);
+  const match = route(method, url.pathname);
   if (match.kind === 'no-resource') throw await noResource(setup);
   if (match.kind === 'preflight') return answerPreflight(setup, request, response, match, context);
   const headers = headerPairs(request);

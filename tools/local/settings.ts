@@ -126,17 +126,14 @@ export const localDataDir = (env: Env, cwd = process.cwd()): string =>
 
 /** Every setting of `npm start`, checked: a bad value is a LocalConfigError naming the variable. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {
-  const key = checkedKey(optionalEnv(ENV.local.apiKey, env));
-  const plan = apiKeyPlan(env);
-  const dynamoDbEndpoint = endpoint(env);
-  const level = shared(() => readLogLevel(env));
   return {
+    // In this order: of several bad settings, the same one is reported first.
+    apiKey: checkedKey(optionalEnv(ENV.local.apiKey, env)),
+    apiKeyPlan: apiKeyPlan(env),
+    dynamoDbEndpoint: endpoint(env),
+    logLevel: shared(() => readLogLevel(env)),
     dataDir: localDataDir(env, cwd),
     port: port(env),
-    ...(key ? { apiKey: key } : {}),
-    ...(plan ? { apiKeyPlan: plan } : {}),
-    ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
-    ...(level ? { logLevel: level } : {}),
     corsOrigins: corsOrigins(env),
   };
 };

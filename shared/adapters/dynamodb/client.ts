@@ -26,7 +26,7 @@ export const DYNAMODB_CALL_BUDGET_MS =
 export const DYNAMODB_CONNECTION_TIMEOUT_MS = 1_000;
 /**
  * Sockets per client (the SDK's default, said out loud): a Lambda function serves one request at a
- * time, and the local server at most LOCAL_CONCURRENCY (tools/local/gateway-setup.ts), so no
+ * time, and the local server at most LOCAL_CONCURRENCY (tools/local/gateway.ts), so no
  * request waits for a socket.
  */
 export const DYNAMODB_MAX_SOCKETS = 50;
