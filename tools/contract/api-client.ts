@@ -13,7 +13,7 @@ import { assertResponseHeaders } from './response-headers';
 
 export interface ObservedExchange {
   readonly method: string;
-  /** Path relative to the base URL, with query: `/pets?limit=5`. */
+  /** Relative to the base URL, with query: `/pets?limit=5`. */
   readonly path: string;
   readonly status: number;
   readonly headers: Headers;
@@ -40,7 +40,7 @@ export class QuotaExhausted extends Error {
 /** The User-Agent the suite sends: AWS's managed rules in front of a stage block a request without one. */
 export const SUITE_USER_AGENT = 'petstore-contract-suite/1';
 
-/** The time a pacer reads and the waits it makes: the real clock, or a test's. */
+/** The real clock, or a test's. */
 export interface PacingClock {
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -93,7 +93,6 @@ export class Pacer {
     probe?.release();
   }
 
-  /** Waits out an answer's `Retry-After`. */
   retryAfter(seconds: number): Promise<void> {
     return this.clock.sleep(seconds * 1_000);
   }
@@ -191,19 +190,9 @@ export class ApiClient {
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const exchange: ObservedExchange = {
-      method,
-      path,
-      status: response.status,
-      headers: response.headers,
-      text,
-      json,
-    };
+    } catch {}
     this.pacer?.learn(response.headers);
-    return exchange;
+    return { method, path, status: response.status, headers: response.headers, text, json };
   }
 
   get(path: string, request: Omit<ApiRequest, 'method' | 'body'> = {}) {

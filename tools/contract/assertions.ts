@@ -2,10 +2,7 @@ import assert, { AssertionError } from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import type { ObservedExchange } from './api-client';
 
-/**
- * Assertions beyond `node:assert/strict`, each an AssertionError with `actual` and `expected`: the
- * suite runs outside any test runner (`npm run smoke`), so it depends on none.
- */
+/** Assertions beyond `node:assert/strict`: the suite runs outside any test runner (`npm run smoke`). */
 
 const fail = (message: string, actual: unknown, expected: unknown, operator: string): never => {
   throw new AssertionError({ message, actual, expected, operator });

@@ -8,15 +8,12 @@ import { HTTP_METHODS } from '#shared/operations/operation';
 import type { ObservedExchange } from './api-client';
 import { assertAtLeast, assertError } from './assertions';
 import { type ContractArea, check } from './check';
-import { requestIdOfAnswer } from './response-headers';
+import { bodyRequestId, requestIdOfAnswer } from './response-headers';
 
 /**
  * Fair use, as any client can see it on any stage: a request id on every answer, the caller's plan
  * on every answer to an accepted key, and, with a key it may spend, a 429 past the plan's rate.
  */
-
-const bodyRequestId = (response: ObservedExchange): unknown =>
-  (response.json as { requestId?: unknown } | undefined)?.requestId;
 
 /** The plan a `RateLimit-Policy` names, checked to be the two policies of the draft's form this API sends. */
 const planOf = (response: ObservedExchange): { name: string; burst: number; windowSeconds: number } => {
@@ -63,7 +60,7 @@ export const FAIR_USE_AREA: ContractArea = {
         const ids = answers.map((answer) => requestIdOfAnswer(answer.headers));
         for (const [index, id] of ids.entries()) {
           assert.ok(id, `answer ${index} names no request id`);
-          const inBody = bodyRequestId(answers[index] as ObservedExchange);
+          const inBody = bodyRequestId(answers[index]?.json);
           if (inBody !== undefined) assert.equal(inBody, id);
         }
         assert.equal(new Set(ids).size, ids.length, `Request-Ids repeat: ${ids.join(', ')}`);

@@ -80,9 +80,7 @@ export const PETS_AREA: ContractArea = {
         [0, 1, 2, 3, 4].map((index) => api.post(CREATE, { name: smokeName(`quick${index}`), categoryId: 1 })),
       );
 
-      const reads = await Promise.all(
-        created.map((response) => api.get(`${CREATE}/${(response.json as Pet).id}`)),
-      );
+      const reads = await Promise.all(created.map((response) => api.get(ONE((response.json as Pet).id))));
 
       assert.deepEqual(
         reads.map((read) => [read.status, read.json]),

@@ -1,7 +1,8 @@
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import type { ObservedExchange } from './api-client';
 
-const bodyRequestId = (json: unknown): unknown =>
+/** The `requestId` an Error body names, if any. */
+export const bodyRequestId = (json: unknown): unknown =>
   typeof json === 'object' && json !== null && 'requestId' in json ? json.requestId : undefined;
 
 /**

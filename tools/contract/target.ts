@@ -10,8 +10,6 @@ import { type Contract, loadContract } from './conformance';
  * SMOKE_PREFIX, in the checks marked `creates` (which a read-only run skips).
  */
 
-export { SMOKE_PREFIX };
-
 export interface ContractTarget {
   /** Ends in `/v1`. */
   readonly baseUrl: string;
@@ -49,32 +47,20 @@ export const contractTarget = (options: {
   /** The clock the suite paces itself by. @default the real one */
   readonly clock?: PacingClock;
 }): ContractTarget => {
-  contract ??= loadContract();
+  const checked = contract ?? loadContract();
+  contract = checked;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const readOnly = options.readOnly ?? false;
+  const client = (key: string, pacer?: Pacer) =>
+    ApiClient.checkedAgainst(checked, baseUrl, key, readOnly ? createsNothing : undefined, pacer);
   return {
     baseUrl,
     apiKey: options.apiKey,
-    api: ApiClient.checkedAgainst(
-      contract,
-      baseUrl,
-      options.apiKey,
-      readOnly ? createsNothing : undefined,
-      new Pacer(options.clock),
-    ),
+    api: client(options.apiKey, new Pacer(options.clock)),
     ...(options.allowedOrigin ? { allowedOrigin: options.allowedOrigin } : {}),
     ...(options.origins ? { origins: options.origins } : {}),
     readOnly,
-    ...(options.throttleKey
-      ? {
-          throttled: ApiClient.checkedAgainst(
-            contract,
-            baseUrl,
-            options.throttleKey,
-            readOnly ? createsNothing : undefined,
-          ),
-        }
-      : {}),
+    ...(options.throttleKey ? { throttled: client(options.throttleKey) } : {}),
   };
 };
 

@@ -17,12 +17,10 @@ export const SCAN_PAGES = 50;
 /** Times a request answered "not now" (409 in use, 429, 503) is tried again, after its Retry-After. */
 const RETRIES = 5;
 
-export type SeedOutcome = 'created' | 'replayed' | 'present';
-
 export interface SeedResult {
   readonly pet: Pet;
   /** Created now; answered from an earlier run's Idempotency-Key; or found in the store. */
-  readonly outcome: SeedOutcome;
+  readonly outcome: 'created' | 'replayed' | 'present';
 }
 
 export interface SeedReport {

@@ -18,14 +18,13 @@ const reasonOf = (error: unknown): string => {
   return stripVTControlCharacters(message).split('\n').slice(0, 12).join('\n');
 };
 
-/**
- * Runs every check against the target, `concurrency` at a time (a stage serves real clients
- * meanwhile); rejects with QuotaExhausted at once when the key's quota is used up.
- */
+/** Checks at once: a stage serves real clients meanwhile. */
+const CONCURRENCY = 4;
+
+/** Runs every check against the target; rejects with QuotaExhausted at once when the key's quota is used up. */
 export const runSuite = async (
   suite: readonly ContractArea[],
   target: ContractTarget,
-  options: { readonly concurrency?: number; readonly onResult?: (result: CheckResult) => void } = {},
 ): Promise<CheckResult[]> => {
   const pending = suite.flatMap(({ area, checks }) => checks.map((check) => ({ area, check })));
   const results: CheckResult[] = [];
@@ -40,23 +39,20 @@ export const runSuite = async (
         ms: performance.now() - started,
         ...(reason === undefined ? {} : { reason }),
       });
-      let result: CheckResult;
       try {
         const outcome = await runCheck(next.check, target);
-        result = outcome.status === 'skipped' ? ended('skipped', outcome.reason) : ended('passed');
+        results.push(outcome.status === 'skipped' ? ended('skipped', outcome.reason) : ended('passed'));
       } catch (error) {
         if (error instanceof QuotaExhausted) {
           exhausted = error;
           pending.length = 0;
           return;
         }
-        result = ended('failed', reasonOf(error));
+        results.push(ended('failed', reasonOf(error)));
       }
-      results.push(result);
-      options.onResult?.(result);
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   if (exhausted) throw exhausted;
   return results;
 };
