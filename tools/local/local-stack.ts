@@ -1,7 +1,7 @@
 import { authorizerFunction } from '#functions/authorizer';
 import { buildOperationHandlers } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
-import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
+import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { AllowedOrigins } from '#shared/allowed-origins';
@@ -90,18 +90,18 @@ const prepareData = async (
   apiKey: string,
   plan: string,
 ): Promise<ApiKeyRecord> => {
+  // A set-up client, without the functions' 1 s request timeout: a JVM still warming up on a busy
+  // machine may take longer to answer its first calls, and start-up should wait for it, not fail.
   const admin = createLocalClient(endpoint);
   try {
     await ensureTables(admin, tables);
-  } finally {
-    admin.destroy();
-  }
-  const client = createDocumentClient({ endpoint });
-  try {
-    const keys = new DynamoDbApiKeyRepository({ client, apiKeysTable: tables.apiKeys });
+    const keys = new DynamoDbApiKeyRepository({
+      client: documentClientOf(admin),
+      apiKeysTable: tables.apiKeys,
+    });
     return await keys.putIfAbsent({ ...recordFor(apiKey, 'local'), plan });
   } finally {
-    client.destroy();
+    admin.destroy();
   }
 };
 
