@@ -3,19 +3,11 @@ import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-la
 import type { BuildOptions } from 'esbuild';
 import { keepOwnSourcesCommand } from '#infra/own-sources-map';
 
-/**
- * How every Lambda bundle is built, for the stack (`nodejsBundling`) and the bench alike, so a
- * bundle measured locally is the kind that is deployed.
- */
+/** How every Lambda bundle is built, for the stack and the bench alike: the bench measures what deploys. */
 
-/** Node.js version of the Lambda runtime; the bundle targets exactly it. */
 export const NODE_TARGET = 'node24';
 
-/**
- * An ESM bundle has no `require`, yet CommonJS dependencies bundled into it (parts of the AWS SDK)
- * still call it for Node built-ins: without this banner they fail at import with
- * `Dynamic require of "node:https" is not supported`.
- */
+/** Bundled CommonJS (parts of the AWS SDK) requires built-ins: else `Dynamic require of "node:https" is not supported`. */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
@@ -28,17 +20,8 @@ export const BUNDLING_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * esbuild options for one Lambda entry.
- *
- * - `mainFields: ['module', 'main']` picks dependencies' ESM builds: an SDK bundle a third smaller.
- * - The AWS SDK is bundled (`external: []`): the version tested, and minified it loads faster.
- * - A source map beside the bundle, cut down to the project's own sources (`keepOwnSources`), read
- *   only when a function logs an error (docs/decisions/0002-no-runtime-source-maps.md).
- * - `node:stream/web` replaced by infra/bundling-shims/stream-web.ts: the rest costs every cold start.
- * - The SDK's default credential chain replaced by its first link, the environment's credentials,
- *   the only one Lambda uses (infra/bundling-shims/credential-provider-node.ts).
- * - `node:http` and `node:zlib` taken without what an ESM import of them loads besides
- *   (infra/bundling-shims/http.ts, zlib.ts): Node's fetch, HTTP/2, workers and compression streams.
+ * ESM builds of dependencies (an SDK bundle a third smaller); the SDK bundled (the version tested,
+ * faster minified); a source map of own sources only (docs/decisions/0002-no-runtime-source-maps.md).
  */
 export const esbuildOptions = (entry: string, outfile: string) =>
   ({
@@ -58,11 +41,7 @@ export const esbuildOptions = (entry: string, outfile: string) =>
     logLevel: 'warning',
   }) satisfies BuildOptions;
 
-/**
- * The same options as NodejsFunction `bundling` props (never Docker), then the map cut down. The
- * infra tests hold NodejsFunction's esbuild arguments to exactly `esbuildOptions`, so an option
- * added to one build only fails them.
- */
+/** `esbuildOptions` as NodejsFunction props (never Docker); the infra tests hold the two equal. */
 export const nodejsBundling = (): BundlingOptions => {
   const options = esbuildOptions('<entry>', '<outfile>');
   return {

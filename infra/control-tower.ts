@@ -11,17 +11,15 @@ import {
 import type { IConstruct } from 'constructs';
 
 /**
- * AWS Control Tower's proactive controls, as cfn-guard rules run on the synthesized templates by
- * `@cdklabs/cdk-validator-cfnguard`. cfn-guard takes about 4 s to load all ~300 rules: this plugin
- * hands it only those that check a type the templates hold (0.7 s), picked afresh at every synth.
- * Findings are fixed, or acknowledged next to their cause by rule name, like cdk-nag's.
+ * AWS Control Tower's proactive controls (cfn-guard). Loading all ~300 rules takes about 4 s: this
+ * plugin hands it only those checking a type the templates hold (0.7 s), picked at every synth.
  */
 
 const require = createRequire(import.meta.url);
 const PACKAGE_DIR = dirname(require.resolve('@cdklabs/cdk-validator-cfnguard/package.json'));
 export const CONTROL_TOWER_RULES_DIR = join(PACKAGE_DIR, 'rules', 'control-tower', 'cfn-guard');
 
-/** Resource types as a rule names them in its code (`let X = "AWS::Lambda::Function"`), comments left out. */
+/** As a rule names them in its code (`let X = "AWS::Lambda::Function"`), comments left out. */
 const typesOf = (ruleText: string): string[] =>
   ruleText
     .split('\n')
@@ -72,10 +70,7 @@ export class ControlTowerChecks implements IPolicyValidationPluginBeta1 {
 
 export const controlTowerRule = (rule: string): string => `cdk-validator-cfnguard::${rule}`;
 
-/**
- * Control Tower's log group rules, accepted for a log group of the service: kept as long as its
- * stage says (CT.CLOUDWATCH.PR.2 wants a year), encrypted by CloudWatch Logs (PR.3 wants a KMS key).
- */
+/** CT.CLOUDWATCH.PR.2 wants a year's retention, PR.3 a KMS key. */
 export const acknowledgeLogGroupRules = (logGroup: IConstruct): void => {
   Validations.of(logGroup).acknowledge(
     {
@@ -95,11 +90,7 @@ export const acknowledgeLogGroupRules = (logGroup: IConstruct): void => {
   );
 };
 
-/**
- * CT.LAMBDA.PR.2, accepted where API Gateway may invoke a function: each permission names this
- * API's execute-api ARN as `SourceArn`, but as `Fn::Join` of the API's id, which the rule cannot
- * read (it accepts a literal string or a plain reference only).
- */
+/** CT.LAMBDA.PR.2 reads a `SourceArn` only as a literal or plain reference, not our `Fn::Join`. */
 export const acknowledgeApiGatewayInvoke = (scope: IConstruct): void => {
   Validations.of(scope).acknowledge({
     id: controlTowerRule('lambda_function_public_access_prohibited_check'),

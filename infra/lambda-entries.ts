@@ -6,10 +6,7 @@ import { kebabName, moduleOf } from '#shared/composition/function';
 /** Where the Lambda entries are written (gitignored): they are made from the list, never by hand. */
 export const ENTRIES_DIR = '.build/entries';
 
-/**
- * The Lambda entry of a function, as its bundle starts: its own module only (so a bundle never
- * carries another function), configured once, at cold start, from the environment.
- */
+/** Its own module only, so a bundle never carries another function. */
 export const entrySource = (name: string): string =>
   [
     `// Made by infra/lambda-entries.ts from ${moduleOf(name)}: do not edit.`,
@@ -20,11 +17,7 @@ export const entrySource = (name: string): string =>
     '',
   ].join('\n');
 
-/**
- * The entry file of the function `name` (`createPet`, `authorizer`), relative to the project
- * root, written if it is missing or stale. Written whole and then renamed, so a build reading it
- * while another process writes never sees half a file.
- */
+/** Written whole then renamed, so a build reading it while another process writes never sees half. */
 export const lambdaEntry = ({ name }: { readonly name: string }): string => {
   const entry = join(ENTRIES_DIR, `${kebabName(name)}.ts`);
   const file = join(PROJECT_ROOT, entry);

@@ -5,11 +5,8 @@ import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-cod
 import { PROJECT_ROOT } from '#infra/project-root';
 
 /**
- * The source map beside a bundle, cut down to the project's own sources: Node's reader takes a
- * tenth of the time over them that it takes over the whole bundle's places
- * (docs/decisions/0002-no-runtime-source-maps.md). A run of places in dependencies becomes one
- * unmapped place, so a frame there keeps its place in the bundle rather than naming the wrong
- * file. Sources are named from the project root; no names: a stack's frames keep their own.
+ * Node reads it in a tenth of the time (docs/decisions/0002-no-runtime-source-maps.md). A run in
+ * dependencies becomes one unmapped place, so a frame there is not named in the wrong file.
  */
 export const keepOwnSources = (mapFile: string): void => {
   const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
@@ -32,8 +29,7 @@ export const keepOwnSources = (mapFile: string): void => {
     }
     return kept;
   });
-  // An empty line last: Node's reader (20 and 24) takes a one-field place at the very end of the
-  // mappings for a mapped one, reading past the end.
+  // Node's reader (20 and 24) takes a one-field place at the very end for a mapped one.
   mappings.push([]);
   writeFileSync(mapFile, JSON.stringify({ version: 3, sources, names: [], mappings: encode(mappings) }));
 };

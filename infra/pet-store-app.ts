@@ -8,11 +8,7 @@ import { resolveStages } from '#infra/stages';
 export interface PetStoreAppOptions extends AppProps {
   /** The process environment: where `CDK_DEFAULT_ACCOUNT` / `CDK_DEFAULT_REGION` come from. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /**
-   * Run AWS Control Tower's proactive rules (cfn-guard) at synthesis. Template tests that do not
-   * look at them leave them out: cfn-guard is the slowest part of a synth.
-   * @default true
-   */
+  /** Off for template tests that ignore them: cfn-guard is the slowest part of a synth. @default true */
   readonly controlTowerChecks?: boolean;
 }
 
@@ -23,11 +19,7 @@ export interface PetStoreApp {
     Readonly<Partial<Record<DevStageName, PetStoreStack>>>;
 }
 
-/**
- * The CDK app: one stack per stage, checked at synthesis by cdk-nag (AwsSolutions) and by AWS
- * Control Tower's proactive rules (cfn-guard, infra/control-tower.ts). Every finding is either
- * fixed or acknowledged next to its cause, with the reason; an unacknowledged one fails the synth.
- */
+/** One stack per stage; an unacknowledged cdk-nag or Control Tower finding fails the synth. */
 export const createPetStoreApp = (options: PetStoreAppOptions = {}): PetStoreApp => {
   const { env = {}, controlTowerChecks = true, ...appProps } = options;
   const app = new App(appProps);

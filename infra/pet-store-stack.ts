@@ -22,17 +22,14 @@ export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly stage: StageConfig;
 }
 
-/** A function's name as its construct, alarms, deployment group and outputs carry it (`ListPets`). */
+/** As its construct, alarms, deployment group and outputs carry it (`ListPets`). */
 export const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** An operation's function's description, as the console shows it: `GET /pets (listPets)`. */
 export const describeOperation = ({ method, path, operationId }: Operation): string =>
   `${method} ${path} (${operationId})`;
 
-/** The whole service for one stage: tables, functions, the API, alarms, gradual deployments, outputs. */
 export class PetStoreStack extends Stack {
   readonly tables: Tables;
-  /** By operation id. */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
   readonly api: PetStoreApi;
@@ -53,7 +50,6 @@ export class PetStoreStack extends Stack {
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
     this.handlers = this.operationFunctions();
     this.authorizer = this.authorizerFunction();
-    // The handlers by the PascalCase names their alarms, deployment groups, graphs and outputs carry.
     const named = Object.fromEntries(Object.entries(this.handlers).map(([id, fn]) => [pascal(id), fn]));
     const functions = { ...named, Authorizer: this.authorizer };
     this.api = new PetStoreApi(this, 'Api', {
@@ -73,9 +69,7 @@ export class PetStoreStack extends Stack {
       authorizer: this.authorizer,
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
     });
-    // A CodeDeploy deployment group per function, the authorizer's included: it stands in front of
-    // every request, so a bad version of it would fail them all at once; as a canary it fails a
-    // tenth of the authorizer's calls, and its alarms send it back.
+    // The authorizer's too: a bad version of it would fail every request at once.
     this.deployments = new GradualDeployments(this, 'Deployments', {
       config: stage.deployment,
       functions: Object.fromEntries(
@@ -94,7 +88,6 @@ export class PetStoreStack extends Stack {
     this.addOutputs(functions);
   }
 
-  /** A function of the stage from its module: its generated entry, and the grants and table variables of its uses. */
   private apiFunction(
     fn: Pick<LambdaFunction, 'name' | 'data'>,
     props: Pick<ApiFunctionProps, 'description' | 'timeout'>,
@@ -111,7 +104,6 @@ export class PetStoreStack extends Stack {
     return apiFunction;
   }
 
-  /** One function per operation, answering with the CORS headers of the stage's origins (none: no variable). */
   private operationFunctions(): Record<string, ApiFunction> {
     return Object.fromEntries(
       OPERATIONS.map((operationFunction) => {
@@ -126,7 +118,7 @@ export class PetStoreStack extends Stack {
     );
   }
 
-  /** The TOKEN authorizer's function, with its shorter timeout; it names each caller's plan, so it gets the stage's plans. */
+  /** It names each caller's plan, so it gets the stage's plans. */
   private authorizerFunction(): ApiFunction {
     const fn = this.apiFunction(authorizerFunction, {
       description: authorizerContract.description,
@@ -169,10 +161,7 @@ export class PetStoreStack extends Stack {
     });
   }
 
-  /**
-   * Exactly the DynamoDB actions the function's uses declare, each on the table or
-   * index it names (no `grantReadData`, no `index/*`), and the variable of each table it touches.
-   */
+  /** Exactly the declared actions on the table or index named (no `grantReadData`, no `index/*`). */
   private grantData(fn: ApiFunction, accesses: readonly TableAccess[]): void {
     for (const access of accesses) {
       const table: Table = this.tables.byKey(access.table);

@@ -2,11 +2,8 @@ import { type AnyStageName, isPipelineStage, type StageName } from '#infra/stage
 import type { Plan, Plans } from '#shared/fair-use/plans';
 
 /**
- * The plan of each stage's smoke key (`npm run keys -- create smoke --plan smoke`), which the
- * pipeline's smoke run uses: its rate lets the contract suite, which keeps to it, finish in about
- * a minute (a full run sends about 200 requests, a read-only one fewer); its quota, a few dozen runs
- * a day, is all a leaked pipeline secret can spend. Staging runs the whole suite, production the
- * read-only part.
+ * The pipeline's smoke key (`npm run keys -- create smoke --plan smoke`): the contract suite finishes
+ * in about a minute; the quota, a few dozen runs a day, is all a leaked pipeline secret can spend.
  */
 export const SMOKE_PLANS = {
   staging: { rateLimit: 10, burstLimit: 20, quota: { limit: 5_000, period: 'DAY' } },
@@ -21,10 +18,8 @@ const TRIAL_PLAN = {
 } as const satisfies Plan;
 
 /**
- * Each stage's plans, as data (docs/operate.md, "Plans"): what an API key on each may send. No CDK
- * here, so the keys command and the local server can read them cheaply. A plan's rate and burst
- * stay within the stage's own throttling (infra/stages.ts), which bounds all keys together on each
- * method; the synth fails otherwise.
+ * docs/operate.md, "Plans". No CDK here, so the keys command and local server read them cheaply.
+ * Within the stage's throttling (infra/stages.ts), or the synth fails.
  */
 export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
   staging: {
@@ -46,11 +41,7 @@ export const STAGE_PLANS: Readonly<Record<StageName, Plans>> = {
   },
 };
 
-/**
- * The plans of every `dev-<name>` stage: a developer's own stack, called by that developer and
- * `npm run smoke`. The smoke plan is staging's (the contract suite at its usual pace); `trial` lets
- * the throttling check see a 429; no quota is larger than a day of trying things.
- */
+/** Every `dev-<name>` stage's: `trial` lets the throttling check see a 429; quotas fit a day of trying things. */
 export const DEV_PLANS: Plans = {
   plans: {
     trial: TRIAL_PLAN,
@@ -60,20 +51,15 @@ export const DEV_PLANS: Plans = {
   defaultPlan: 'standard',
 };
 
-/** The plans of a stage, a developer's included. */
 export const plansOf = (stage: AnyStageName): Plans =>
   isPipelineStage(stage) ? STAGE_PLANS[stage] : DEV_PLANS;
 
-/** The name of a plan's usage plan in API Gateway: the stack gives it and `npm run keys` finds it by it. */
+/** The stack gives it and `npm run keys` finds it by it. */
 export const usagePlanName = (stackName: string, plan: string): string => `${stackName}-${plan}`;
 
 /**
- * The plans of the local server: staging's, so that a client tried on a laptop is paced as on
- * staging (`trial`'s small numbers make both refusals, rate and quota, easy to reach), plus
- * `local`, the plan of `npm start`'s own key unless PETSTORE_API_KEY_PLAN names another. It is
- * large enough that a test run or `npm run smoke` (hundreds of requests in seconds, over staging's
- * `standard` rate) is never throttled; `PETSTORE_API_KEY_PLAN=trial` puts the key on staging's
- * numbers to try a client's back-off. Keys made with `npm run keys` locally get staging's default.
+ * Staging's, so a client on a laptop is paced as on staging, plus `local` for `npm start`'s key
+ * (unless PETSTORE_API_KEY_PLAN names another), large enough that a test run is never throttled.
  */
 export const LOCAL_PLANS: Plans = {
   plans: {

@@ -17,19 +17,15 @@ import { SERVICE_NAME } from '#shared/observability/logger';
 import { METRICS_NAMESPACE } from '#shared/observability/metrics';
 
 /**
- * The timeout ladder's outer rungs (its inner ones: shared/adapters/dynamodb/client.ts and
- * shared/deadline.ts, a 503 within 4 s): a handler has 15 s, never reached while the deadline
- * holds (middy answers 503 500 ms before it, shared/http/endpoint.ts); the authorizer 6 s, its
- * lookup over by 3 s (a failure is AUTHORIZER_CONFIGURATION_ERROR, 503 with Retry-After); API
- * Gateway's integration timeout, 29 s, is never reached.
+ * The timeout ladder's outer rungs (inner: shared/adapters/dynamodb/client.ts, shared/deadline.ts,
+ * shared/http/endpoint.ts): never reached while the deadlines hold, nor is API Gateway's 29 s.
  */
 export const HANDLER_TIMEOUT = Duration.seconds(HANDLER_TIMEOUT_SECONDS);
 export const AUTHORIZER_TIMEOUT = Duration.seconds(AUTHORIZER_TIMEOUT_SECONDS);
 
 /**
- * Lambda gives CPU in proportion to memory, and the functions' CPU-bound part is the cold start: at
- * 128–256 MB it takes several times longer for a few cents saved; above 512 MB a handler that mostly
- * waits for DynamoDB gains little. To be tuned with measured durations (AWS Lambda Power Tuning).
+ * CPU follows memory: below it cold starts take several times longer for cents; above, handlers
+ * waiting on DynamoDB gain little. To be tuned with AWS Lambda Power Tuning.
  */
 export const DEFAULT_MEMORY_MB = 512;
 
@@ -43,14 +39,11 @@ export interface ApiFunctionProps {
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
   readonly logLevel: LogLevel;
-  /** Tags the function's metrics, so stages sharing an account keep apart. */
+  /** Tags its metrics, so stages sharing an account keep apart. */
   readonly stage: AnyStageName;
 }
 
-/**
- * The variables every function gets (the bench's too). No `NODE_OPTIONS=--enable-source-maps`:
- * Node would walk the whole map at every cold start (docs/decisions/0002-no-runtime-source-maps.md).
- */
+/** The bench's too. No `--enable-source-maps` (docs/decisions/0002-no-runtime-source-maps.md). */
 export const functionEnvironment = (logLevel: LogLevel, stage: AnyStageName): Record<string, string> => ({
   [ENV.serviceName]: SERVICE_NAME,
   [ENV.logLevel]: logLevel,
@@ -58,31 +51,20 @@ export const functionEnvironment = (logLevel: LogLevel, stage: AnyStageName): Re
   [ENV.stage]: stage,
 });
 
-/** API Gateway's integration timeout: a function allowed longer would be cut off by a 504. */
 const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
-/**
- * A Lambda function with the house defaults: Node.js 24 on arm64, the bundle of `infra/bundling.ts`,
- * X-Ray tracing, a log group of its own that its role alone can write, published behind `live`.
- */
+/** A Lambda function with the house defaults, published behind `live`. */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
-  /**
-   * A role of its own instead of AWSLambdaBasicExecutionRole: that managed policy may create and
-   * write any log group in the account; this role writes to its one log group only.
-   */
+  /** Not AWSLambdaBasicExecutionRole, which may write any log group in the account: its own only. */
   readonly role: Role;
-  /**
-   * `live`, which API Gateway invokes and CodeDeploy moves on each deployment. Each change
-   * publishes a new version (kept when replaced, so traffic can go back to it).
-   */
+  /** What API Gateway invokes and CodeDeploy moves; replaced versions are kept to go back to. */
   readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
     const timeout = props.timeout ?? HANDLER_TIMEOUT;
-    // The timeout ladder's outer rungs: a function API Gateway would give up on first fails the synth.
     if (timeout.toSeconds() > API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()) {
       throw new ValidationError(
         `timeout ${timeout.toSeconds()} s exceeds API Gateway's integration timeout (${API_GATEWAY_INTEGRATION_TIMEOUT.toSeconds()} s): clients would get a 504 instead of the function's answer`,

@@ -7,37 +7,22 @@ import type { FirewallSettings } from '#infra/stages';
 const RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
 
 /**
- * Rules of AWS's common rule set left counting instead of blocking: the service answers these
- * requests itself, with the Error object and the status its contract promises, so the firewall
- * must not answer them first with a 403.
- *
- * - `SizeRestrictions_BODY` blocks bodies over 8 KB; the API accepts 16 KiB and answers 413
- *   `PAYLOAD_TOO_LARGE` past it.
- * - `SizeRestrictions_QUERYSTRING` blocks query strings over 2 KB; the function answers a long
- *   unknown query parameter with a 400 `VALIDATION_FAILED` naming it (the contract suite checks so).
+ * Counting, not blocking: the service answers these itself as its contract promises, 413 past 16 KiB
+ * (the rule blocks over 8 KB) and 400 naming a long unknown query parameter (over 2 KB).
  */
 export const COUNTED_COMMON_RULES = ['SizeRestrictions_BODY', 'SizeRestrictions_QUERYSTRING'] as const;
 
 export interface FirewallProps extends Omit<FirewallSettings, 'enabled'> {
   readonly stage: Stage;
-  /**
-   * The fastest any key may send within its plan, in requests a second: `requestsPerIp` must allow
-   * at least that over the window, or WAF would block a client's server that keeps to its plan.
-   */
+  /** Requests a second; `requestsPerIp` allows at least it over the window. */
   readonly fastestPlanRate: number;
-  /**
-   * The lowest throttle of any method of the stage, in requests a second (API Gateway throttles
-   * each method on its own): one address may send at most half of it, so that no single source
-   * can take a method's whole rate from the keys.
-   */
+  /** Requests a second; one address may send at most half of it. */
   readonly slowestMethodRate: number;
 }
 
 /**
- * A WAFv2 web ACL in front of a REST API stage: `RateLimitPerIp` (a flood of random bearer tokens
- * stops here, before each costs an authorizer invocation and a GetItem), then AWS's common and
- * known-bad-inputs rule groups. A blocked request gets the `WAF_FILTERED` gateway response (403).
- * Every rule keeps sampled requests, so a false positive can be found without logging every request.
+ * `RateLimitPerIp` stops floods of random tokens before each costs an authorizer call and a GetItem;
+ * sampled requests show a false positive without logging every request.
  */
 export class Firewall extends Construct {
   constructor(scope: Construct, id: string, props: FirewallProps) {
@@ -70,7 +55,6 @@ export class Firewall extends Construct {
       resourceArn: props.stage.stageArn,
       webAclArn: webAcl.attrArn,
     });
-    // The stage must exist before a web ACL can be associated with it.
     association.node.addDependency(props.stage);
   }
 

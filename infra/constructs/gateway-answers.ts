@@ -15,10 +15,8 @@ import {
 /** API Gateway's own answers (`shared/http/gateway-behaviour.ts`) in API Gateway's terms; nothing here decides them. */
 
 /**
- * The Error object as an API Gateway mapping template: the code, message and status of the
- * answer, and the request id API Gateway generated (`$context.extendedRequestId`: a client can
- * set `$context.requestId` with an `X-Amzn-RequestId` header). Nothing a client sends is written
- * into it, so it stays JSON whatever the request holds.
+ * Nothing a client sends goes in, so it stays JSON; `extendedRequestId`, as a client can set
+ * `$context.requestId` with an `X-Amzn-RequestId` header.
  */
 export const errorTemplate = (error: GatewayError): string =>
   JSON.stringify({ ...errorBody(error.code, error.message), requestId: '$context.extendedRequestId' });
@@ -28,13 +26,7 @@ const originAllowed = (allowed: AllowedOrigins): string =>
     ? '"$!origin" != ""'
     : allowed.map((origin) => `$origin == '${origin}'`).join(' || ');
 
-/**
- * CORS for a mock, as a mapping template. An integration response can set a header only for
- * some requests through `$context.responseOverride` in its template, which is what "allowed
- * origins only" needs: the template reads the request's `Origin` and, when it is allowed, sets
- * `headers` with the origin itself as `Access-Control-Allow-Origin`. One line, no output; empty
- * when no origin is allowed.
- */
+/** Only `$context.responseOverride` sets a header for some requests: here, an allowed `Origin`'s. */
 export const corsOverrideTemplate = (
   allowed: AllowedOrigins,
   headers: Readonly<Record<string, string>>,
@@ -54,7 +46,6 @@ export const corsOverrideTemplate = (
   ].join('');
 };
 
-/** A gateway response header value as API Gateway writes it: a quoted literal, or a request header. */
 export const gatewayResponseValue = (value: GatewayHeaderValue): string =>
   typeof value === 'string' ? `'${value}'` : `method.request.header.${value.requestHeader}`;
 
@@ -62,11 +53,7 @@ const header = (name: string): string => `method.response.header.${name}`;
 
 const quoted = (value: string): string => `'${value}'`;
 
-/**
- * The mock integration giving `answer`: its fixed headers, those it copies from `context.*` (which
- * an integration response may map, unlike a gateway response), CORS headers set by the template
- * for an allowed origin only, then the Error object if it has one.
- */
+/** An integration response may map `context.*` headers, unlike a gateway response. */
 export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins) => {
   const statusCode = String(answer.status);
   const requestTemplate = JSON.stringify({ statusCode: answer.status });
@@ -102,7 +89,6 @@ export const mockAnswer = (answer: GatewayAnswer, origins: AllowedOrigins) => {
   };
 };
 
-/** The gateway response of `type` on `api`: status, fixed headers, the CORS headers it can carry, the Error object. */
 export const addGatewayResponse = (
   api: RestApi,
   type: GatewayResponseType,

@@ -21,10 +21,7 @@ export interface GradualDeploymentsProps {
   readonly functions: Readonly<Record<string, GradualDeploymentTarget>>;
 }
 
-/**
- * A CodeDeploy deployment group per function: it shifts a changed function's alias as `config`
- * says, and moves it back (and the stack update rolls back) if one of its alarms fires meanwhile.
- */
+/** A deployment group per function; an alarm during a deployment rolls the stack update back too. */
 export class GradualDeployments extends Construct {
   readonly application: LambdaApplication;
 

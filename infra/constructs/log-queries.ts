@@ -4,10 +4,9 @@ import { Construct } from 'constructs';
 import type { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
 import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
 
-/** A field of the API's access log, by its name (checked against ACCESS_LOG_FIELDS). */
+/** Checked against ACCESS_LOG_FIELDS. */
 const access = (name: keyof typeof ACCESS_LOG_FIELDS): string => name;
 
-/** What Powertools writes on every line of a function: its level, and the invocation's Lambda request id. */
 export const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_request_id' } as const;
 
 /** "This request", in the access log (`requestId`) and in the functions' lines (REQUEST_ID_LOG_KEY). */
@@ -23,21 +22,12 @@ export interface LogQueriesProps {
   /** The console lists `<prefix>/…` as a folder (the stack's name). */
   readonly prefix: string;
   readonly accessLogs: ILogGroup;
-  /** By function name. */
   readonly handlerLogs: Readonly<Record<string, ILogGroup>>;
-  /**
-   * The authorizer's log group: its lines carry no request id (a TOKEN event has none), only its
-   * invocation's Lambda request id, which the access log names as `authorizerRequestId`.
-   */
+  /** Its lines carry no request id (a TOKEN event has none), only the access log's `authorizerRequestId`. */
   readonly authorizerLogs: ILogGroup;
 }
 
-/**
- * Saved CloudWatch Logs Insights queries of one stage: everything a request logged (by the
- * `requestId` of its Error body), the authorizer's lines of that request (by the access log's
- * `authorizerRequestId`), errors by code, the slowest requests. Saved queries take no parameters:
- * the first two hold a placeholder to replace.
- */
+/** Saved Logs Insights queries of one stage; they take no parameters, so some hold a placeholder. */
 export class LogQueries extends Construct {
   constructor(scope: Construct, id: string, props: LogQueriesProps) {
     super(scope, id);
@@ -51,7 +41,6 @@ export class LogQueries extends Construct {
       });
 
     query('OneRequest', 'One request by requestId', [accessLogs, ...handlerLogs], {
-      // The columns that tell a request's story, from the access log and the functions' lines alike.
       fields: [
         '@timestamp',
         '@log',
@@ -72,7 +61,6 @@ export class LogQueries extends Construct {
       limit: 200,
     });
 
-    // The authorizer's lines of one request: its invocation, by the access log's `authorizerRequestId`.
     query('AuthorizerCall', 'The authorizer call of a request by authorizerRequestId', [authorizerLogs], {
       fields: [
         '@timestamp',
@@ -88,9 +76,8 @@ export class LogQueries extends Construct {
       limit: 200,
     });
 
-    // Over the range the console is set to (an hour by default): the codes the functions answered
-    // with (their log lines, EMF lines left out) and the gateway responses API Gateway answered
-    // with itself (the access log's `errorType`, `-` for a function's answer).
+    // Over the console's range: the functions' codes (EMF lines left out) and API Gateway's own
+    // answers (`errorType`, `-` for a function's).
     const errorType = access('errorType');
     query('ErrorsByCode', 'Errors by code (last hour)', [accessLogs, ...handlerLogs], {
       fields: [`coalesce(code, ${errorType}) as error`],

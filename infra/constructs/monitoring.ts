@@ -33,15 +33,10 @@ export interface MonitoringProps {
   /** By the name their alarms and graph lines carry (e.g. `ListPets`). */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
-  /** By logical name. */
   readonly tables: Readonly<Record<string, Table>>;
 }
 
-/**
- * Metrics counted by log filters: the failures the authorizer logs at ERROR level; the lines a
- * function logs at ERROR level (one per 5xx, and any other failure); the errors a function
- * answers, by the code each error answer logs.
- */
+/** Counted by log filters: ERROR lines of the authorizer and of a function (one per 5xx), answered codes. */
 const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
 const SERVER_ERRORS_METRIC = 'ServerErrors';
 const ERRORS_BY_CODE_METRIC = 'Errors';
@@ -60,7 +55,6 @@ const CANARY_MINUTES = 5;
 
 interface AlarmOptions extends Pick<AlarmProps, 'metric' | 'threshold'> {
   readonly description: string;
-  /** @default ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD */
   readonly comparison?: ComparisonOperator;
 }
 
@@ -68,7 +62,6 @@ interface AlarmOptions extends Pick<AlarmProps, 'metric' | 'threshold'> {
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly dashboard: Dashboard;
-  /** Every alarm of the stage, in the order the dashboard shows them. */
   readonly alarms: Alarm[] = [];
   /** By function (the names of `handlers`, and `Authorizer`): on its `live` alias, short enough to fire within a canary. */
   readonly deploymentAlarms: Readonly<Record<string, readonly Alarm[]>>;
@@ -104,7 +97,6 @@ export class Monitoring extends Construct {
         this,
       );
     }
-    // CloudWatch periods above a minute are whole minutes.
     for (const [name, minutes] of Object.entries({ periodMinutes, deploymentPeriodMinutes })) {
       if (!Number.isInteger(minutes) || minutes < 1) {
         throw new ValidationError(`alarms.${name} must be a whole number of minutes: got ${minutes}`, this);
@@ -119,10 +111,7 @@ export class Monitoring extends Construct {
     }
   }
 
-  /**
-   * The topic, encrypted. CloudWatch can publish to an encrypted topic only with a customer
-   * managed key whose policy lets it use the key (the AWS managed aws/sns key does not).
-   */
+  /** CloudWatch publishes to an encrypted topic only with a customer managed key (not aws/sns) it may use. */
   private alarmTopic(): Topic {
     const { keyPendingWindowDays } = this.stage.dataProtection;
     const key = new Key(this, 'AlarmTopicKey', {
@@ -132,8 +121,7 @@ export class Monitoring extends Construct {
       ...(keyPendingWindowDays ? { pendingWindow: Duration.days(keyPendingWindowDays) } : {}),
     });
     key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-    // Grants on the key only for AWS services acting on resources (Control Tower CT.KMS.PR.3):
-    // nobody can hand a principal lasting use of it through a grant.
+    // Grants only for AWS services on resources (Control Tower CT.KMS.PR.3): no lasting use by grant.
     key.addToResourcePolicy(
       new PolicyStatement({
         effect: Effect.DENY,
@@ -150,8 +138,8 @@ export class Monitoring extends Construct {
       masterKey: key,
       enforceSSL: true,
     });
-    // A topic policy replaces SNS's default one, so the TLS-only Deny alone allows nobody: CloudWatch
-    // may publish for this account's alarms only (docs/design.md, "What AWS allows at run time, evaluated").
+    // It replaces SNS's default policy, so the TLS-only Deny alone would allow nobody (docs/design.md,
+    // "What AWS allows at run time, evaluated").
     topic.addToResourcePolicy(
       new PolicyStatement({
         sid: 'AllowThisAccountsAlarmsToPublish',
@@ -188,11 +176,8 @@ export class Monitoring extends Construct {
   }
 
   /**
-   * A handler's failures are Lambda's `Errors`, only crashes and timeouts (middy turns every other
-   * failure into a response), and it logs the code of each error it answers (counted with the
-   * function's name as a dimension too: it keeps the stages apart). The authorizer throws
-   * "Unauthorized" for every refused key, so its `Errors` count clients with bad keys: its own
-   * failures are the lines it logs at ERROR level.
+   * A handler's `Errors` are only crashes and timeouts (middy answers the rest). The authorizer throws
+   * "Unauthorized" per refused key, so its own failures are its ERROR lines, not its `Errors`.
    */
   private addFunctionAlarms(handlers: MonitoringProps['handlers'], authorizer: ApiFunction): void {
     const { functionErrors, functionThrottles, authorizerFailures } = this.stage.alarms;
@@ -234,11 +219,7 @@ export class Monitoring extends Construct {
     }
   }
 
-  /**
-   * What rolls back a deployment (the alias sees the whole canary): a handler's crash or timeout
-   * and its 5xx answers, the failures the authorizer logs (its Lambda `Errors` count refused keys),
-   * and a slow p99 of either.
-   */
+  /** What rolls back a deployment, on the alias (it sees the whole canary). */
   private addDeploymentAlarms(
     handlers: MonitoringProps['handlers'],
     authorizer: ApiFunction,
@@ -281,7 +262,7 @@ export class Monitoring extends Construct {
     return alarms;
   }
 
-  /** One dashboard per stage and region, in rows: alarms, the API, the service, the functions, the tables. */
+  /** One per stage and region. */
   private createDashboard({ api, handlers, authorizer, tables }: MonitoringProps): Dashboard {
     const dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${Stack.of(this).stackName}-${Aws.REGION}`,
@@ -347,7 +328,6 @@ export class Monitoring extends Construct {
     return dashboard;
   }
 
-  /** The errors of one code that the operation functions of this stage answered, summed. */
   private errorsOfCode(code: string, index: number, handlers: MonitoringProps['handlers']): MathExpression {
     // Ids unique per graph: one graph shows the expression of every code.
     const usingMetrics = Object.fromEntries(
@@ -389,7 +369,6 @@ export class Monitoring extends Construct {
     return this.serviceMetric(metricName, { function_name: fn.function.functionName }, label, period);
   }
 
-  /** A sum of the service's namespace: from a log filter, or published with Powertools (EMF). */
   private serviceMetric(
     metricName: string,
     dimensionsMap: Record<string, string>,
@@ -406,7 +385,7 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** Read plus write throttle events of a table (on-demand tables throttle too, at their limits). */
+  /** On-demand tables throttle too, at their limits. */
   private tableThrottles(table: Table, name: string): MathExpression {
     const options = { statistic: 'Sum', period: this.period };
     // Ids unique per table: one graph shows the expressions of every table.
@@ -442,7 +421,6 @@ export class Monitoring extends Construct {
   }
 }
 
-/** One line per entry of `record`, labelled with its name. */
 const lines = <T>(record: Readonly<Record<string, T>>, metric: (item: T, name: string) => IMetric) =>
   Object.entries(record).map(([name, item]) => metric(item, name));
 

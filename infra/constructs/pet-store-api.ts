@@ -43,16 +43,16 @@ import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
 /** RFC 9110 §9.2.1's safe methods: every other method of an operation writes. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Whether an operation's method writes, and so takes the stage's `writeThrottling`. */
+/** Writes, so takes the stage's `writeThrottling`. */
 export const writesData = (operation: Pick<Operation, 'method'>): boolean =>
   !SAFE_METHODS.has(operation.method);
 
 export interface PetStoreApiProps {
   readonly stage: StageConfig;
-  /** The stack gives its own name, so stages never share one. */
+  /** The stack's own name, so stages never share one. */
   readonly restApiName: string;
   readonly operations: readonly Operation[];
-  /** By operation id: a function, or an alias of one. Every operation needs one. */
+  /** By operation id: a function or an alias; every operation needs one. */
   readonly handlers: Readonly<Record<string, IFunction>>;
   readonly authorizer: IFunction;
 }
@@ -61,16 +61,11 @@ export interface PetStoreApiProps {
 const quoted = (variable: string): string => `"${variable}"`;
 
 /**
- * The fields of the access log: one JSON line per request whatever a client sends; names the key
- * (its id, never the key) and where time went. API Gateway writes `$context` values as they are,
- * unescaped, so only values a client cannot fill go inside quotes (ids, times, numbers, the
- * resource path the API defines, a method: an HTTP token cannot hold `"` or `\`), and the error
- * message as `$context.error.messageString`, "The quoted value of $context.error.message" (AWS,
- * "Variables for access logging for API Gateway"). The User-Agent and the request path are left
- * out: a client writes them. `requestId` is the id API Gateway generated
- * (`$context.extendedRequestId`), the Error body's and the functions' `correlation_id`;
- * `authorizerRequestId` the authorizer invocation's Lambda request id, its lines'
- * `function_request_id` (log-queries.ts follows one to the other).
+ * One JSON line per request whatever a client sends, naming the key's id. `$context` values are
+ * written unescaped, so only values a client cannot fill are quoted, and the error message is
+ * "The quoted value of $context.error.message" (AWS, "Variables for access logging for API Gateway");
+ * User-Agent and path are left out. `requestId` is the Error body's and functions' `correlation_id`;
+ * `authorizerRequestId` the authorizer lines' `function_request_id` (log-queries.ts follows them).
  */
 export const ACCESS_LOG_FIELDS = {
   requestId: quoted(AccessLogField.contextExtendedRequestId()),
@@ -91,18 +86,13 @@ export const ACCESS_LOG_FIELDS = {
   errorMessage: AccessLogField.contextErrorMessageString(),
 } as const;
 
-/** The format API Gateway fills in: the fields above as one JSON object. */
 export const ACCESS_LOG_FORMAT_TEXT = `{${Object.entries(ACCESS_LOG_FIELDS)
   .map(([name, value]) => `"${name}":${value}`)
   .join(',')}}`;
 
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(ACCESS_LOG_FORMAT_TEXT);
 
-/**
- * The REST API of one stage: a Lambda proxy per operation behind the TOKEN authorizer, a 405 mock
- * per resource, CORS preflights, and API Gateway's own answers as the Error object, all from
- * `shared/http/gateway-behaviour.ts`, the table the local gateway and the functions read too.
- */
+/** One stage's REST API, its mocks and gateway answers from `shared/http/gateway-behaviour.ts`, as the local gateway's. */
 export class PetStoreApi extends Construct {
   readonly api: RestApi;
   readonly authorizer: TokenAuthorizer;
@@ -161,13 +151,10 @@ export class PetStoreApi extends Construct {
       restApiName,
       description: `Pet store API (${this.stage.name})`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
-      // API Gateway writes logs with one role per account and region, set once before the first
-      // deployment (docs/deploy.md, "Once per account and region"), not by a stage's stack: made
-      // here, a new role raced its own permissions on first create, and each stage overwrote the
-      // other's.
+      // One role per account and region, set once (docs/deploy.md, "Once per account and region"):
+      // made here, it raced its own permissions on first create and each stage overwrote the other's.
       cloudWatchRole: false,
-      // Keys are metered by their plans' usage plans through the authorizer's usageIdentifierKey,
-      // never through an X-API-Key header a client could send.
+      // Metered through the authorizer's usageIdentifierKey, never an X-API-Key header a client sends.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: STAGE_NAME,
@@ -187,11 +174,7 @@ export class PetStoreApi extends Construct {
     return api;
   }
 
-  /**
-   * Each write method's own, lower throttle (`writeThrottling`), in place of the stage's default:
-   * without it every write method alone would admit the whole default, and the writes together a
-   * multiple of what the data model is sized for (docs/deploy.md, "Throttling").
-   */
+  /** Else each write method alone would admit the whole default (docs/deploy.md, "Throttling"). */
   private writeMethodOptions(): Record<string, MethodDeploymentOptions> {
     const { throttling, writeThrottling } = this.stage;
     if (
@@ -250,10 +233,7 @@ export class PetStoreApi extends Construct {
     }
   }
 
-  /**
-   * 405 with `Allow` for the methods a resource does not have: an `ANY` mock, behind the
-   * authorizer. API Gateway prefers a method of its own over `ANY`, so it answers only the others.
-   */
+  /** 405 with `Allow`: API Gateway prefers a resource's own methods over this `ANY` mock. */
   private addMethodNotAllowedMocks(): void {
     for (const path of resourcePathsOf(this.operations)) {
       this.addMock(path, 'ANY', methodNotAllowed(allowedMethodsIn(this.operations, path)), this.authorized);

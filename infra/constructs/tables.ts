@@ -16,11 +16,7 @@ const attribute = (key: KeyAttribute) => ({
   type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER,
 });
 
-/**
- * The service's DynamoDB tables, one for each design of `table-design.ts` (the same designs the
- * local tables are created from): on demand, encrypted with the AWS managed key, protected as the
- * stage says. No physical names: CloudFormation names them, so two stages never collide.
- */
+/** One per design of `table-design.ts`, as local tables. No physical names, so stages never collide. */
 export class Tables extends Construct {
   /** In the order of `ALL_TABLES`. */
   readonly all: readonly { readonly design: TableDesign; readonly table: Table }[];
@@ -31,7 +27,6 @@ export class Tables extends Construct {
       design,
       table: this.table(design, props.dataProtection),
     }));
-    // Without point-in-time recovery (staging), the findings that ask for it, accepted by configuration.
     if (!props.dataProtection.pointInTimeRecovery) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-DDB3',

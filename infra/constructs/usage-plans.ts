@@ -11,19 +11,13 @@ export interface UsagePlansProps {
   /** Its key source must be AUTHORIZER. */
   readonly api: RestApi;
   readonly plans: Plans;
-  /**
-   * The stage's default method throttling, which bounds all keys together on each method (API
-   * Gateway applies it per method): a plan above it could never be reached on one method.
-   */
+  /** Per method, for all keys together: a plan above it could never be reached. */
   readonly stageThrottling: Throttle;
   /** The stack's name, so stages never share one. */
   readonly namePrefix: string;
 }
 
-/**
- * One API Gateway usage plan per plan of the stage. A key is metered through its usage identifier,
- * which the authorizer returns as `usageIdentifierKey`. Usage plans are best effort (docs/operate.md, "Plans").
- */
+/** Keys are metered by the authorizer's `usageIdentifierKey`; best effort (docs/operate.md, "Plans"). */
 export class UsagePlans extends Construct {
   constructor(scope: Construct, id: string, props: UsagePlansProps) {
     super(scope, id);
