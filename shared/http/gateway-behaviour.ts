@@ -14,7 +14,6 @@ import { type Operation, requestHeaderNames } from '#shared/operations/operation
  * CORS (WHATWG Fetch standard): only a listed origin gets `Access-Control-Allow-Origin` and its grants.
  */
 
-/** Response headers any answer may carry, whoever gives it. */
 const HEADERS_OF_EVERY_ANSWER = [
   'Retry-After',
   REQUEST_ID_HEADER,
