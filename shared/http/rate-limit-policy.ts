@@ -1,9 +1,6 @@
 import { type Plan, QUOTA_PERIOD_SECONDS } from '#shared/fair-use/plans';
 
-/**
- * `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers, revisions 10 and 11): the plan's quota and
- * bucket. No `RateLimit`: functions cannot see API Gateway's counters.
- */
+/** draft-ietf-httpapi-ratelimit-headers (revisions 10, 11); no `RateLimit`: API Gateway keeps the counts. */
 
 export const RATE_LIMIT_POLICY_HEADER = 'RateLimit-Policy';
 

@@ -9,10 +9,7 @@ import { type DataGrants, refusalOf } from '#shared/adapters/dynamodb/access';
 import type { DynamoDbConfig } from '#shared/config';
 import { currentDeadline } from '#shared/deadline';
 
-/**
- * Up to 3 attempts of 1 s each (a second is a stalled connection or lost answer), all within the
- * request's deadline (docs/design.md, "One deadline per request").
- */
+/** 3 attempts of 1 s, within the deadline (docs/design.md, "One deadline per request"). */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 export const DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;
 /** The SDK's back-off before attempt 2 and 3 after a timeout: at most 50 ms, then 100 ms. */

@@ -23,10 +23,7 @@ const counterIn = (error: ConditionalCheckFailedException): number | undefined =
   return value === undefined ? undefined : Number(value);
 };
 
-/**
- * Ids in blocks (hi/lo) leased by one atomic `ADD`: unused or lost blocks leave gaps, never duplicates;
- * one lease at a time per process; not in creation order across instances.
- */
+/** Ids in blocks (hi/lo) leased by one atomic `ADD`: unused or lost blocks leave gaps, never duplicates. */
 export class DynamoDbIdSequence implements IdSequence {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;

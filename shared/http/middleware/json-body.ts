@@ -95,10 +95,7 @@ const bodyChecks = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatew
 /** middy's options, and one its types leave out: its case-sensitive media type check is off (done above). */
 type ParserOptions = Parameters<typeof httpJsonBodyParser>[0] & { readonly disableContentTypeCheck: boolean };
 
-/**
- * The body as JSON, numbers as sent (exact-numbers.ts): via the reviver's source text (Node 24), else
- * a second lossless read (Node 20). Whatever the parser throws is a malformed body.
- */
+/** The body as JSON, numbers exact (exact-numbers.ts); whatever the parser throws is a malformed body. */
 export const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const exactInParse = parseGivesNumberSource();
   const options: ParserOptions = {
