@@ -2,10 +2,7 @@ import type { DataGrants } from '#shared/adapters/dynamodb/access';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
 import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
-/**
- * The one module that names environment variables and reads `process.env`, once, at cold start:
- * a missing variable fails then, never deep inside an adapter. Everything else gets plain values.
- */
+/** The one module that reads `process.env`, at cold start: a missing variable fails then, not later. */
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -16,7 +13,6 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** The tables the service keeps: each has its variable here and its design in table-design.ts. */
 export type TableKey = 'pets' | 'counters' | 'apiKeys' | 'idempotency';
 
-/** Every environment variable the project reads or sets, by what it means. */
 export const ENV = {
   /** The table of each TableKey, set by the stack for exactly the tables a function uses. */
   tables: {
@@ -35,7 +31,6 @@ export const ENV = {
   plans: 'PETSTORE_PLANS',
   /** Set by the local gateway, whose invocations overlap: Powertools then keeps keys per invocation. */
   lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
-  /** Powertools' own variables, set by the stack. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
@@ -59,7 +54,6 @@ export const ENV = {
   chromiumPath: 'CHROMIUM_PATH',
 } as const;
 
-/** The variable's value, trimmed; undefined when it is unset or blank. */
 export const optionalEnv = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
 
 const requireEnv = (name: string, env: Env): string => {

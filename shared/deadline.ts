@@ -1,14 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/**
- * One deadline per request, shared by every DynamoDB call it makes: then the call in flight aborts,
- * none starts, and the client gets a 503 (a create of several calls once took 6 s).
- */
+/** One deadline per request for all its DynamoDB calls, then a 503 (a create of several once took 6 s). */
 
-/**
- * How long a request may take from when API Gateway received it, authorizer and function together:
- * a client gets its answer, a 503 at worst, within 4 s (docs/operate.md, "Timeouts and memory").
- */
+/** From API Gateway's receipt, authorizer and function together (docs/operate.md, "Timeouts and memory"). */
 export const REQUEST_BUDGET_MS = 3_000;
 
 export class Deadline {
@@ -25,11 +19,7 @@ export class Deadline {
     return Math.max(0, this.at - now);
   }
 
-  /**
-   * Aborts at the deadline with the reason `AbortSignal.timeout` gives (a `TimeoutError`): one
-   * timer per request, made on first use, that keeps no process alive and stops when the request
-   * ends (`end`).
-   */
+  /** Aborts at the deadline with a `TimeoutError`: one unref'd timer per request, made on first use. */
   get signal(): AbortSignal {
     if (!this.controller) {
       const controller = new AbortController();
@@ -43,10 +33,7 @@ export class Deadline {
     return this.controller.signal;
   }
 
-  /**
-   * Stops the timer once the request has its answer. `AbortSignal.timeout` cannot be stopped: each
-   * request's timer fired 3 s later, in whatever invocation ran then, and cost it an abort event.
-   */
+  /** Stops the timer; `AbortSignal.timeout` cannot be, and fired later inside another invocation. */
   end(): void {
     clearTimeout(this.timer);
   }

@@ -21,11 +21,7 @@ export interface UsageIdentifier {
 
 const KEY_PREFIX = 'psk_';
 
-/**
- * The most characters a key may have before its padding: ours have 47, one made by hand
- * (`PETSTORE_API_KEY`) ten times that. Longer is a 401 before the authorizer runs, so a flood of
- * huge headers never invokes it.
- */
+/** The longest key before padding (ours have 47): longer is a 401 that never invokes the authorizer. */
 export const MAX_BEARER_TOKEN_LENGTH = 512;
 
 /** A key as RFC 6750 writes a bearer token (`b64token`), bounded, then at most two `=`. */
@@ -35,10 +31,8 @@ export const BEARER_TOKEN = `[A-Za-z0-9._~+/-]{1,${MAX_BEARER_TOKEN_LENGTH}}={0,
 const MAX_SEPARATING_SPACES = 16;
 
 /**
- * An `Authorization` value that may reach the authorizer: `Bearer` in any case (RFC 9110 §11.1),
- * 1 to 16 spaces, a bounded b64token (RFC 6750 §2.1). API Gateway applies it as the TOKEN
- * authorizer's identity validation expression, the local gateway too. No flags, classes or groups,
- * which Java's regular expressions (API Gateway's) and JavaScript's could read differently.
+ * The TOKEN authorizer's identity validation expression (RFC 9110 §11.1, RFC 6750 §2.1): no flags, classes
+ * or groups, which Java (API Gateway) and JavaScript could read differently.
  */
 export const IDENTITY_VALIDATION_EXPRESSION = `^[Bb][Ee][Aa][Rr][Ee][Rr] {1,${MAX_SEPARATING_SPACES}}${BEARER_TOKEN}$`;
 
@@ -50,7 +44,6 @@ export const parseBearerToken = (header: string | undefined): string | undefined
 /** The hex SHA-256 of the key's UTF-8 bytes (Node hashes a string as UTF-8). */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
-/** 256 random bits, and their record. */
 export const generateApiKey = (name: string, now = new Date()): { key: string; record: ApiKeyRecord } => {
   const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   return { key, record: recordFor(key, name, now) };

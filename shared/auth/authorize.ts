@@ -4,11 +4,7 @@ import { type Plans, planOf } from '#shared/fair-use/plans';
 import { rateLimitPolicy } from '#shared/http/rate-limit-policy';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 
-/**
- * A refused key. API Gateway recognises it by this exact message and answers 401; any other
- * failure of a TOKEN authorizer becomes its AUTHORIZER_CONFIGURATION_ERROR, answered 503
- * (shared/http/gateway-behaviour.ts, AUTHORIZER_OUTCOMES).
- */
+/** API Gateway answers 401 for this exact message; any other failure is a 503 (AUTHORIZER_OUTCOMES). */
 export class UnauthorizedError extends Error {
   override readonly name = 'UnauthorizedError';
   constructor() {
@@ -19,10 +15,7 @@ export class UnauthorizedError extends Error {
 export const isUnauthorized = (error: unknown): error is UnauthorizedError =>
   error instanceof UnauthorizedError;
 
-/**
- * A method's ARN up to the stage, then `/*\/*`: API Gateway caches the policy per token and reuses
- * it for every route, so a policy naming only the first route would deny the next one.
- */
+/** The stage's ARN, then `/*\/*`: the policy is cached per token for every route, not just the first. */
 export const wholeStageArn = (methodArn: string): string => {
   const [apiArn, stage] = methodArn.split('/');
   if (!apiArn?.startsWith('arn:') || !stage) throw new Error(`Unexpected methodArn: ${methodArn}`);

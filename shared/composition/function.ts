@@ -12,11 +12,7 @@ export type Opened<U extends Uses> = { readonly [K in keyof U]: U[K] extends Tab
 
 export type Dependencies<U extends Uses> = Opened<U> & FunctionDependencies;
 
-/**
- * A Lambda function of the service: its name, the tables it uses (all the stack grants and its
- * client may call), and its handler, built once, at cold start. Nothing runs at import: the Lambda
- * entry calls `fromEnvironment`; the local server, bench and tests call `build` or `handler`.
- */
+/** A Lambda function: its name, tables (its grants) and handler, built at cold start, never at import. */
 export interface LambdaFunction<H = unknown, U extends Uses = Uses> {
   /** An operation's `operationId`, or `authorizer`; its module is `functions/<kebab-case name>.ts`. */
   readonly name: string;

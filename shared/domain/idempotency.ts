@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { NewPet, Pet, PetId } from '#shared/domain/pet';
 
-/**
- * What an idempotent create keeps about itself. The record of a key is made first and holds the id
- * reserved for the pet, so whichever request writes the pet (the first, or a retry) writes that one.
- */
+/** A key's record is made first and holds the reserved id, so whichever request writes the pet uses it. */
 
 /** A client's key for one create, scoped to its caller (the API key's id), so two never collide. */
 export interface IdempotencyKey {

@@ -36,10 +36,7 @@ export interface CreateOutcome {
 
 const DEFAULT_LOCK_MS = 3_000;
 
-/**
- * createPet's rule in the domain's terms: a create is one logical write whatever the network does,
- * and with a key it happens once. The other operations have no rule here: they call their table.
- */
+/** createPet's rule: a create is one logical write whatever the network does, and with a key happens once. */
 export class PetService {
   private readonly pets: PetRepository;
   private readonly lockMs: number;
@@ -61,13 +58,9 @@ export class PetService {
   }
 
   /**
-   * The create of a key, exactly once: 1. an id is reserved and the key's record started with it,
-   * unless the key has a record, which then decides (another request: 422; a stored pet: replayed;
-   * under way: 409; given up on: taken over, with its id); 2. the pet is written with the record's
-   * id (meeting this same pet stored is a success); 3. the record is completed with the pet.
-   *
-   * A failure after step 1 never deletes the record: a retry writes the same id. The lock is
-   * released for a retry to take over at once; should that fail, it expires with the deadline.
+   * A key's create, once: 1. reserve an id and start the key's record, unless a record decides (another
+   * request: 422; stored: replayed; under way: 409; given up: taken over); 2. write the pet with that id;
+   * 3. complete the record. A failure never deletes the record, so a retry writes the same id.
    */
   private async createOnce(newPet: NewPet, key: IdempotencyKey): Promise<CreateOutcome> {
     const records = this.recordsOrFail();
@@ -89,8 +82,7 @@ export class PetService {
       await this.quietly('Idempotency record not released', () => records.release(key, lock));
       throw error;
     }
-    // The pet is stored: the client gets it even if the record cannot say so yet (a retry then
-    // takes the record over once its lock expires, meets the stored pet and completes it).
+    // Stored: the client gets it even if the record cannot say so yet (a later retry completes it).
     await this.quietly('Idempotency record not completed', () => records.complete(key, pet));
     return { pet, replayed: false };
   }

@@ -2,10 +2,7 @@ import * as v from 'valibot';
 import { describe } from '#shared/schema/describe';
 import { object, strictObject } from '#shared/schema/objects';
 
-/**
- * The pet schemas: the one source of validation, of the types and of the OpenAPI document. In
- * valibot, so a bundle keeps only the schemas it validates with (BENCHMARKS.md).
- */
+/** The pet schemas (validation, types, OpenAPI); valibot, so bundles keep only those used (BENCHMARKS.md). */
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 
@@ -42,11 +39,7 @@ const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 /** No lone surrogate, which JSON can carry as an escape (`"\ud800"`) and strict clients refuse to decode. */
 const WELL_FORMED = /^\P{Cs}*$/u;
 
-/**
- * At least one character that shows: not white space (U+00A0 included), not a control or format
- * character (U+200B, U+200D, U+2060 …), not default-ignorable (U+3164 HANGUL FILLER, U+115F …),
- * not a combining mark on nothing, not a lone surrogate, not the blank Braille pattern U+2800.
- */
+/** A character that shows: not space, control, format, default-ignorable (U+3164), lone mark, U+2800. */
 const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 /** A name's shape: what a read checks of a stored name. */
@@ -121,10 +114,7 @@ export const Pet = describe(object({ id: PetId, name, categoryId, status: PetSta
 });
 export type Pet = v.InferOutput<typeof Pet>;
 
-/**
- * A pet as read back from the store: a Pet's shape without the name's text rules, which the write
- * checked; they would cost each read function the Unicode tables they need, to find nothing.
- */
+/** A stored pet: without the name's text rules, which the write checked (they cost reads Unicode tables). */
 export const StoredPet = object({ id: PetId, name: nameShape, categoryId, status: PetStatus });
 
 /** A stored pet's version: 1 when it is added, one more at every change. Its ETag is made from it. */
@@ -148,13 +138,9 @@ export const ListPetsOptions = object({
   status: v.optional(PetStatus),
 });
 
-/**
- * Where a listing's walk stands: just after the pet (`afterId`, the unfiltered listing), or at the
- * first pet not yet shown (`fromId`, by status: its id says which shard the walk continues in).
- */
+/** Where a listing's walk stands: after `afterId` (unfiltered), or at `fromId`, whose id names the shard. */
 export type ListPosition = { readonly afterId: PetId } | { readonly fromId: PetId };
 
-/** A listing, and where it continues: one position per partition it walks. */
 export type ListPetsOptions = v.InferOutput<typeof ListPetsOptions> & {
   readonly after?: readonly ListPosition[];
 };

@@ -1,16 +1,9 @@
-/**
- * Plans: what each API key may send. A stage names its plans (infra/stage-plans.ts), each key is on
- * one; API Gateway's usage plans enforce them, and locally tools/local/fair-use.ts. A plan has a
- * token bucket and a quota per calendar day or month (UTC), as usage plans have them.
- */
+/** What each API key may send (infra/stage-plans.ts), enforced by usage plans or tools/local/fair-use.ts. */
 
 export const QUOTA_PERIODS = ['DAY', 'MONTH'] as const;
 export type QuotaPeriod = (typeof QUOTA_PERIODS)[number];
 
-/**
- * A period's length as the `RateLimit-Policy` window (`w`) gives it, in seconds. A calendar month
- * is written as 30 days: the header has one number, and the quota itself resets on the 1st.
- */
+/** The `RateLimit-Policy` window (`w`): a month is 30 days, as the header has one number. */
 export const QUOTA_PERIOD_SECONDS: Readonly<Record<QuotaPeriod, number>> = {
   DAY: 86_400,
   MONTH: 30 * 86_400,
@@ -20,7 +13,6 @@ export const QUOTA_PERIOD_SECONDS: Readonly<Record<QuotaPeriod, number>> = {
 export const PLAN_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 export interface Plan {
-  /** Requests a second: the bucket's refill. */
   readonly rateLimit: number;
   /** The bucket's size; at least `rateLimit`. */
   readonly burstLimit: number;

@@ -7,9 +7,8 @@ export const isAllowedOrigin = (allowed: AllowedOrigins, origin: string | undefi
   origin !== undefined && origin !== '' && (allowed.includes(ANY_ORIGIN) || allowed.includes(origin));
 
 /**
- * The one origin a request names; none when `Origin` is missing, repeated, or holds a list: RFC
- * 6454 (7.1) allows `serialized-origin *( SP serialized-origin )`, and a proxy joining two
- * headers separates them with a comma, but browsers send one serialized origin (Fetch standard).
+ * The one origin a request names; none for a list, which RFC 6454 (7.1) allows but browsers never
+ * send (Fetch standard), or for a repeated `Origin` a proxy joined with a comma.
  */
 export const singleOrigin = (values: readonly string[]): string | undefined => {
   const [origin, ...more] = values;

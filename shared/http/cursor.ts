@@ -4,16 +4,9 @@ import { type ListPosition, PetId, PetStatus } from '#shared/domain/pet';
 import { CURSOR_PROBLEM, MAX_CURSOR_LENGTH } from '#shared/http/cursor-problems';
 
 /**
- * The `cursor` of a listing: where the next page starts, an opaque token a client copies from a
- * `Link` header, checked completely before anything reads the table. Base64url, without padding, of
- *
- *     version (1 byte) · tag (8 bytes) · payload (UTF-8 JSON `{"s":"<status>","p":[<id>]}`)
- *
- * Version 1: the next page starts just after this pet (`afterId`), unfiltered listings only (no
- * `s`). Version 2: it starts at this pet (`fromId`), in the sharded status index's order, listings
- * by status only. The tag (HMAC-SHA256 over version and payload) is for integrity, not secrecy: a
- * forged cursor can only start a listing at another id among pets any key can list anyway; the tag
- * makes a truncated or edited copy a clean 400 instead of a silently different page.
+ * A listing's opaque `cursor`: base64url of version (1 byte) · tag (8) · `{"s":"<status>","p":[<id>]}`.
+ * Version 1: after `afterId`, unfiltered; 2: at `fromId`, by status. The HMAC tag is for integrity only:
+ * an edited copy is a clean 400, not a different page.
  */
 
 export const CURSOR_VERSIONS = { afterId: 1, fromId: 2 } as const;

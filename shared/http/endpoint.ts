@@ -26,7 +26,6 @@ export type EndpointHandler<O extends Operation> = (
   event: APIGatewayProxyEvent,
 ) => Promise<ResultOf<O>>;
 
-/** What every operation's function needs. */
 export interface FunctionDependencies {
   readonly logger: Logger;
   /** @default none */
@@ -54,12 +53,7 @@ export const httpEndpoint = <O extends OperationWithoutBody>(
   handle: EndpointHandler<NoInfer<O>>,
 ): ProxyHandler => endpointWith([], operation, dependencies, handle);
 
-/**
- * What `httpEndpoint` and `jsonEndpoint` share: log keys → error responses → repeated headers
- * refused → header normalisation → `bodyReader` → the handler, given the validated request (only
- * valid requests reach the domain), its result sent as JSON. Around it, on every answer, the CORS
- * headers, `Request-Id` and `RateLimit-Policy`; and the request's deadline for every DynamoDB call.
- */
+/** What `httpEndpoint` and `jsonEndpoint` share: only valid requests reach the handler. */
 export const endpointWith = <O extends Operation>(
   bodyReader: readonly middy.MiddlewareObj<APIGatewayProxyEvent>[],
   operation: O,

@@ -62,10 +62,7 @@ export const shownDetails = (details: readonly ErrorDetail[]): ErrorDetail[] =>
 
 const byteLength = (body: ErrorBody): number => Buffer.byteLength(JSON.stringify(body));
 
-/**
- * The Error object for a code, within ERROR_LIMITS: should the JSON still pass 4 KiB (characters
- * JSON escapes take six bytes each), details go, last first, then half of the message at a time.
- */
+/** The Error object within ERROR_LIMITS; over 4 KiB of JSON, details go last first, then half the message. */
 export const errorBody = (
   code: ErrorCode,
   message: string,

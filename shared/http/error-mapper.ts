@@ -15,10 +15,7 @@ const unavailable = (cause: unknown): HttpError =>
 export const invalidJson = (cause?: unknown): HttpError =>
   new HttpError('INVALID_JSON', 'Request body is not valid JSON', { cause });
 
-/**
- * The one place that decides which HTTP error a thrown value becomes, by its class or the package
- * that threw it (middy's `cause.package`), never its message; anything else is a generic 500.
- */
+/** The one place mapping a thrown value to an HTTP error: by class or middy's `cause.package`. */
 export const toHttpError = (error: unknown): HttpError => {
   if (error instanceof HttpError) return error;
   if (error instanceof PetNotFoundError) return new HttpError('NOT_FOUND', error.message);

@@ -4,11 +4,8 @@ import { MAX_BODY_DEPTH } from '#shared/http/limits';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
 /**
- * Numbers taken exactly as sent: `JSON.parse` reads `1.0000000000000001` as 1, and stored, the
- * client's value would have become another. Each number is judged by its text, which Node 22+
- * (Lambda's Node 24) hands a reviver (`exactNumbersReviver`); on Node 20 (the tools and tests) the
- * text is read once more with `lossless-json` (`checkExactNumbers`). Either way a number a double
- * cannot hold exactly (9007199254740993, or digits lost in the round trip) is refused, by field.
+ * A number a double cannot hold exactly (`1.0000000000000001`) is refused, judged by its text: a reviver
+ * gets it on Node 22+ (Lambda), `lossless-json` rereads it on Node 20 (tools, tests).
  */
 
 const isExact = (text: string): boolean => {

@@ -9,17 +9,11 @@ import { retryHeaders } from '#shared/http/retry';
 import { type Operation, requestHeaderNames } from '#shared/operations/operation';
 
 /**
- * What API Gateway answers by itself, described once: its gateway responses, the 405 with `Allow`,
- * the CORS preflights, and the CORS headers of every answer. The stack renders each answer as a
- * mock integration or a gateway response (infra/constructs/gateway-answers.ts), the local gateway
- * sends them (`answerHeaders`), and the functions add `corsHeaders` to their own (`withCors`).
- *
- * CORS (WHATWG Fetch standard): an origin on the stage's list gets `Access-Control-Allow-Origin:
- * <its origin>` and what its answer grants; any other origin, or none, gets no CORS header;
- * `Vary: Origin` goes with every answer that can tell origins apart once origins are configured.
+ * What API Gateway answers by itself (gateway responses, 405, preflights, CORS headers), described once
+ * for the stack (infra/constructs/gateway-answers.ts), the local gateway and the functions (`withCors`).
+ * CORS (WHATWG Fetch standard): only a listed origin gets `Access-Control-Allow-Origin` and its grants.
  */
 
-/** Response headers any answer may carry, whoever gives it. */
 const HEADERS_OF_EVERY_ANSWER = [
   'Retry-After',
   REQUEST_ID_HEADER,
@@ -67,10 +61,8 @@ export interface GatewayError {
 }
 
 /**
- * A value a mock's answer copies from the request's context into a header (`context.<name>`).
- * AWS's "Parameter mapping source reference for REST APIs in API Gateway": "You can map method
- * response headers from any integration response header or integration response body, $context
- * variables, or static values."
+ * A value a mock copies from the request's context into a header; AWS's
+ * "Parameter mapping source reference for REST APIs in API Gateway" allows $context variables.
  */
 export type ContextVariable = 'extendedRequestId' | 'authorizer.rateLimitPolicy';
 
@@ -98,10 +90,8 @@ export interface GatewayAnswer {
   readonly error?: GatewayError;
   readonly headers: Readonly<Record<string, string>>;
   /**
-   * Headers a mock copies from the request's context (a value the request lacks leaves its header
-   * out). None on a gateway response: its `responseParameters` come "from the incoming request
-   * parameters or using literal strings" (x-amazon-apigateway-gateway-responses.responseParameters
-   * object), so its request id is the Error body's `requestId` and API Gateway's `x-amz-apigw-id`.
+   * Headers a mock copies from the context. None on a gateway response: its `responseParameters` are request
+   * parameters or literals only (x-amazon-apigateway-gateway-responses.responseParameters object).
    */
   readonly fromContext: Readonly<Record<string, ContextVariable>>;
   /** What an allowed origin gets besides `Access-Control-Allow-Origin`. */
@@ -150,10 +140,8 @@ const AUTHORIZER_UNAVAILABLE: GatewayError = {
 };
 
 /**
- * What API Gateway answers by itself, before or instead of a function, as the Error object: every
- * type AWS's "Gateway response types for API Gateway" lists, so that DEFAULT_4XX and DEFAULT_5XX
- * never give one of them another status ("Changing the status code of this fallback gateway
- * response changes the status codes of all other 4XX responses to the new value").
+ * Every type in AWS's "Gateway response types for API Gateway", as the Error object, so that
+ * DEFAULT_4XX and DEFAULT_5XX (whose status applies to all unlisted types) never change another's status.
  */
 export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayError>> = {
   UNAUTHORIZED,
@@ -202,18 +190,10 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
 };
 
 /**
- * The gateway response for each outcome of the TOKEN authorizer step, as API Gateway decides it.
- *
- * - `noToken`, `invalidToken`: no call. AWS's Authorizer reference (identityValidationExpression):
- *   "It will invoke the authorizer's Lambda function when there is a match. Otherwise, it will
- *   return a 401 Unauthorized response without calling the Lambda function."
- * - `unauthorized`: the function failed with the message `Unauthorized` exactly (AWS's Lambda
- *   authorizer examples: `callback("Unauthorized"); // Return a 401 Unauthorized response`).
- * - `deny`: a policy that does not allow the method.
- * - `error`, `timeout`, `malformed`: any other failure, a function that does not answer in
- *   time, or an answer without `principalId` and a policy: `AuthorizerConfigurationException`,
- *   reported by others (documented only as "The gateway response for failing to connect to a
- *   custom or Amazon Cognito authorizer", 500 by default).
+ * The gateway response for each TOKEN authorizer outcome. `noToken`/`invalidToken`: a 401 without calling
+ * the function (AWS's Authorizer reference, identityValidationExpression); `unauthorized`: it failed with
+ * exactly `Unauthorized` (AWS's Lambda authorizer examples); `error`/`timeout`/`malformed` (no `principalId`
+ * and policy): `AuthorizerConfigurationException`, reported by others, 500 by default.
  */
 export const AUTHORIZER_OUTCOMES = {
   noToken: 'UNAUTHORIZED',
@@ -228,14 +208,9 @@ export const AUTHORIZER_OUTCOMES = {
 export type AuthorizerOutcome = keyof typeof AUTHORIZER_OUTCOMES;
 
 /**
- * Content types whose body a mock (the 405, the preflight) has a request template for; it reads
- * none of it. Its passthrough behaviour is NEVER, so API Gateway refuses any other with its
- * UNSUPPORTED_MEDIA_TYPE gateway response (AWS's API reference, "Integration": "NEVER: rejects
- * the method request with an HTTP 415 Unsupported Media Type response when either the method
- * request content type does not match any content type associated with the mapping templates
- * defined in the integration request or no mapping template is defined"), and a request without
- * `Content-Type` is taken as `application/json` ("Method request behavior for payloads without
- * mapping templates for REST APIs in API Gateway": "API Gateway defaults to application/json").
+ * Content types a mock (405, preflight) has an unread request template for. Passthrough NEVER refuses any
+ * other with UNSUPPORTED_MEDIA_TYPE (AWS's API reference, "Integration"); no `Content-Type` means JSON per
+ * "Method request behavior for payloads without mapping templates for REST APIs in API Gateway".
  */
 export const MOCK_CONTENT_TYPES = [
   'application/json',
@@ -326,10 +301,8 @@ export const corsHeaders = (
 export type GatewayHeaderValue = string | { readonly requestHeader: string };
 
 /**
- * The CORS headers a gateway response can carry: each is a fixed value or a copy of a request
- * header, never conditional. Any origin: `Origin` copied back. One origin: that origin, fixed
- * (other pages' browsers refuse it). Several: none, since copying would allow every origin; their
- * pages cannot read API Gateway's own errors (docs/design.md, "CORS").
+ * A gateway response's CORS headers are fixed or copied, never conditional: any origin copies `Origin`; one
+ * origin is fixed; several get none, as copying would allow all (docs/design.md, "CORS").
  */
 export const gatewayResponseCorsHeaders = (
   allowed: AllowedOrigins,

@@ -1,7 +1,6 @@
 /** `Content-Type` as RFC 9110 (§8.3.1, §5.6) defines it: `type/subtype *( OWS ";" OWS name=value )`. */
 
 export interface MediaType {
-  /** Lower case, e.g. `application/json`. */
   readonly essence: string;
   /** Parameter names in lower case; values as sent, unquoted. */
   readonly parameters: ReadonlyMap<string, string>;

@@ -2,11 +2,7 @@ import type { ListPosition, PetStatus } from '#shared/domain/pet';
 import { encodeCursor } from '#shared/http/cursor';
 import { BASE_PATH } from '#shared/http/paths';
 
-/**
- * `Link: <…>; rel="next"` (RFC 8288) for the page after this one: the same listing (same
- * `status`, same `limit`) plus the cursor of where it continues. The target is relative to the
- * host, as `Location` is.
- */
+/** `Link: <…>; rel="next"` (RFC 8288): the same listing plus its cursor, relative to the host. */
 export const nextPageLink = (
   path: string,
   listing: { readonly limit: number; readonly status?: PetStatus | undefined },

@@ -15,10 +15,7 @@ export const PATH_PARAMETERS: StrictObjectMessages = {
 
 const INTEGER_PARAMS = new WeakMap<v.GenericSchema, v.GenericSchema<number>>();
 
-/**
- * A query or path value written as a decimal integer (`?limit=1e1` is not, whatever `Number()`
- * says), then checked by `schema`. Its one effect is keyed by what it returns: safe to drop unused.
- */
+/** A decimal integer value (`?limit=1e1` is not), then checked by `schema`; safe to drop unused. */
 /* @__NO_SIDE_EFFECTS__ */
 export const integerParam = <const T extends v.GenericSchema<number>>(schema: T) => {
   const param = v.pipe(

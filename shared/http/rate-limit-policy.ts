@@ -1,11 +1,6 @@
 import { type Plan, QUOTA_PERIOD_SECONDS } from '#shared/fair-use/plans';
 
-/**
- * `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers, revisions 10 and 11): the caller's plan
- * on every answer to an accepted key, e.g. `"standard";q=10000;w=86400, "standard-rate";q=20;w=2`:
- * the quota per calendar day or month (30 days), and the token bucket (`q` the burst, `w` the
- * seconds to refill, rounded up). `RateLimit` is not sent: functions cannot see API Gateway's counters.
- */
+/** draft-ietf-httpapi-ratelimit-headers (revisions 10, 11); no `RateLimit`: API Gateway keeps the counts. */
 
 export const RATE_LIMIT_POLICY_HEADER = 'RateLimit-Policy';
 

@@ -1,11 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
 /**
- * `Request-Id`: `$context.extendedRequestId`, on every answer of a function or a mock (gateway
- * responses carry it in the body and `x-amz-apigw-id`), in the logs and the access log. AWS's
- * "Access logging for REST APIs" says of `$context.requestId` "Clients can override the value in
- * the x-amzn-RequestId header", and of `$context.extendedRequestId` "An API caller can't provide
- * or override this request ID".
+ * `Request-Id`: `$context.extendedRequestId`, which unlike `$context.requestId` a caller cannot
+ * override (AWS's "Access logging for REST APIs").
  */
 export const REQUEST_ID_HEADER = 'Request-Id';
 

@@ -17,12 +17,7 @@ export const createLogger = (options: { readonly logLevel?: LogLevel } = {}): Lo
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
   });
 
-/**
- * Each invocation's keys on every line it logs: the Lambda context (`injectLambdaContext`), and API
- * Gateway's request id as the correlation id (none without one). Where invocations overlap (the
- * local server), Powertools keeps each one's keys apart once `AWS_LAMBDA_MAX_CONCURRENCY` is set
- * (tools/lambda/invoke-store.ts).
- */
+/** Each invocation's keys on its lines, kept apart where they overlap by `AWS_LAMBDA_MAX_CONCURRENCY`. */
 export const invocationLogging = <E>(
   logger: Logger,
   requestIdOf: (event: E) => string | undefined,

@@ -1,10 +1,7 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SERVICE_NAME } from '#shared/observability/logger';
 
-/**
- * createPet's business metric, and only it: errors are counted from log lines by metric filters
- * (infra/constructs/monitoring.ts), the rest by Lambda and API Gateway, so no other function loads this.
- */
+/** createPet's metric only: errors come from log filters (infra/constructs/monitoring.ts). */
 
 /** PetsCreated (EMF) and the stack's log filters' metrics. */
 export const METRICS_NAMESPACE = 'PetStore';
@@ -19,10 +16,7 @@ export interface PetMetrics {
   countPetCreated(): void;
 }
 
-/**
- * PetsCreated through Powertools (EMF). Stages may share an account and region, so every point
- * carries the stage. No cold-start point: Lambda's `Init Duration` already tells each.
- */
+/** Every point carries the stage (stages may share an account); no cold-start point: see `Init Duration`. */
 export const createPetMetrics = (options: { readonly stage?: string } = {}): PetMetrics => {
   const metrics = new Metrics({
     namespace: METRICS_NAMESPACE,

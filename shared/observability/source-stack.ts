@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapping } from 'node:module';
 
-/**
- * A logged error's stack in the sources (no runtime source maps: docs/decisions/0002-no-runtime-source-maps.md):
- * each frame in a file with a map beside it, each map read once with Node's own reader.
- */
+/** A logged error's stack in the sources (docs/decisions/0002-no-runtime-source-maps.md). */
 
 /** A frame's file and place: `at f (file:///var/task/index.mjs:2:24089)`, `at async /var/task/index.mjs:2:6541`. */
 const FRAME = /^(\s*at (?:async )?(?:.*\()?)((?:file:\/\/)?\/[^\s()]+):(\d+):(\d+)(\)?)$/gm;
 
-/** Undefined: no map, or unreadable. */
 const maps = new Map<string, SourceMap | undefined>();
 
 const mapOf = (file: string): SourceMap | undefined => {

@@ -1,15 +1,11 @@
 import type * as v from 'valibot';
 
-/**
- * An operation of the API, described once, HTTP only: the handler, the stack, the local gateway
- * and the OpenAPI document all read it. What its function stores is its `uses` (composition/function.ts).
- */
+/** An API operation, described once for the handler, stack, local gateway and OpenAPI document. */
 
 /** The methods of RFC 9110 an API operation may have (HEAD and OPTIONS are answered for it). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What an operation reads from a request, by part. */
 export interface RequestParts {
   readonly query?: v.GenericSchema;
   readonly path?: v.GenericSchema;
@@ -52,7 +48,6 @@ export interface ErrorDescriptor {
 export interface Deprecation {
   readonly deprecatedAt: Date;
   readonly sunsetAt: Date;
-  /** Path of the replacement, relative to the base path. */
   readonly successor: string;
 }
 
@@ -75,7 +70,6 @@ export interface Operation {
   /** OpenAPI operation id; also the name of the function and of its entry file (kebab-case). */
   readonly operationId: string;
   readonly method: HttpMethod;
-  /** Relative to the stage (base path). */
   readonly path: string;
   readonly summary: string;
   readonly description: string;
@@ -89,13 +83,11 @@ export interface Operation {
   /** Idempotent requests by key; the function then needs an idempotency store. */
   readonly idempotency?: IdempotencyRule;
   readonly examples: {
-    /** Valid request bodies, by name. */
     readonly requests?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
     readonly invalid: InvalidRequestExample;
   };
 }
 
-/** The request headers an operation reads, in lower case (its header schema's keys). */
 export const requestHeaderNames = (operation: Pick<Operation, 'request'>): string[] =>
   Object.keys(
     (operation.request.headers as { entries?: Record<string, unknown> } | undefined)?.entries ?? {},

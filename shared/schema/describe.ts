@@ -26,10 +26,7 @@ const openApiMetadata = <TInput>(schema: v.GenericSchema, meta: OpenApiMeta): Op
   meta,
 });
 
-/**
- * Attaches OpenAPI metadata to a schema, with no side effect (no registry), so a bundler drops a
- * described schema nothing uses (esbuild 0.28 honours the annotation within a file only).
- */
+/** No side effect (no registry), so bundlers drop unused schemas (esbuild 0.28: within a file only). */
 /* @__NO_SIDE_EFFECTS__ */
 export const describe = <const T extends v.GenericSchema>(
   schema: T,

@@ -1,10 +1,6 @@
 import * as v from 'valibot';
 
-/**
- * Object schemas as the project words their problems: valibot says "Invalid key: Expected "name"
- * but received undefined" and reports only the first unknown key; here a missing entry says what
- * its own schema says of no value, and every unknown key is a problem of its own.
- */
+/** Object schemas whose missing entry says what its schema says, and every unknown key is a problem. */
 
 const missingEntryMessage = (entries: v.ObjectEntries, issue: v.BaseIssue<unknown>): string => {
   const key = issue.path?.[0]?.key;

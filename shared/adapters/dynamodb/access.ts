@@ -2,10 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '#shared/config';
 
 /**
- * Typed access to a table: an adapter declares each method's DynamoDB calls (`defineTable`), a
- * function the methods it uses (`petsTable.allow('update')`). Its handler gets the adapter typed
- * as those alone, so an undeclared call fails to compile; the stack grants exactly their actions;
- * outside AWS the client refuses any other call (`refusalOf`), as IAM would.
+ * Typed table access: a function's handler sees only the methods it allows (`petsTable.allow('update')`),
+ * the stack grants exactly their calls, and outside AWS the client refuses others as IAM would.
  */
 
 export type DynamoDbAction =
@@ -68,13 +66,9 @@ export interface DynamoDbCall {
 }
 
 /**
- * Why IAM would refuse `call` to a role holding `grants`, and what would allow it; undefined when
- * allowed. "Troubleshoot access denied error messages" (IAM User Guide) gives the form of an
- * implicit deny, "User: … is not authorized to perform: … on resource: … because no identity-based
- * policy allows the … action"; and
- * "IAM policy to grant access to a specific DynamoDB table and its indexes" (DynamoDB Developer
- * Guide) names an index as a resource of its own (`table/Books/index/*`), so a grant on a table
- * does not cover its indexes, nor one on an index its table.
+ * Why IAM would refuse `call` to `grants`, in the form of "Troubleshoot access denied error messages";
+ * an index is a resource of its own, per (DynamoDB Developer Guide)
+ * "IAM policy to grant access to a specific DynamoDB table and its indexes".
  */
 export const refusalOf = (grants: DataGrants, call: DynamoDbCall): string | undefined => {
   const table = (Object.keys(grants.tables) as TableKey[]).find(

@@ -9,12 +9,7 @@ import { type DataGrants, refusalOf } from '#shared/adapters/dynamodb/access';
 import type { DynamoDbConfig } from '#shared/config';
 import { currentDeadline } from '#shared/deadline';
 
-/**
- * How long DynamoDB may take (docs/design.md, "One deadline per request"): an attempt is abandoned
- * after 1 s (DynamoDB answers in milliseconds: a second is a stalled connection or a lost answer),
- * up to 3 attempts; a request's calls all end by its deadline (shared/deadline.ts). Outside a
- * request a call still ends after its attempts: DYNAMODB_CALL_BUDGET_MS.
- */
+/** 3 attempts of 1 s, within the deadline (docs/design.md, "One deadline per request"). */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 export const DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;
 /** The SDK's back-off before attempt 2 and 3 after a timeout: at most 50 ms, then 100 ms. */
@@ -24,11 +19,7 @@ export const DYNAMODB_CALL_BUDGET_MS =
   DYNAMODB_MAX_ATTEMPTS * DYNAMODB_REQUEST_TIMEOUT_MS + DYNAMODB_MAX_BACKOFF_MS;
 /** Time to open a TCP connection, counted from the request: a wait for a free socket counts too. */
 export const DYNAMODB_CONNECTION_TIMEOUT_MS = 1_000;
-/**
- * Sockets per client (the SDK's default, said out loud): a Lambda function serves one request at a
- * time, and the local server at most LOCAL_CONCURRENCY (tools/local/gateway.ts), so no
- * request waits for a socket.
- */
+/** The SDK's default; no request waits, as the local server runs at most LOCAL_CONCURRENCY at once. */
 export const DYNAMODB_MAX_SOCKETS = 50;
 
 /** Region and credentials for DynamoDB Local, which accepts any; never used against AWS. */
@@ -49,9 +40,8 @@ export const DYNAMODB_HTTP_OPTIONS = {
 type HandlerOptions = NonNullable<Parameters<NodeHttpHandler['handle']>[1]>;
 
 /**
- * The SDK's HTTP handler, bound to the deadline of the request being served (read per attempt: the
- * local server shares a client): the attempt in flight aborts then, and a later one fails at once
- * (`AbortError`, which the SDK does not retry and the adapters report as StoreUnavailableError).
+ * The HTTP handler, bound per attempt to the request's deadline (the local server shares a client); then
+ * attempts fail with `AbortError`, which the SDK does not retry (StoreUnavailableError).
  */
 class DeadlineBoundHttpHandler extends NodeHttpHandler {
   override handle(request: Parameters<NodeHttpHandler['handle']>[0], options: HandlerOptions = {}) {
@@ -63,7 +53,6 @@ class DeadlineBoundHttpHandler extends NodeHttpHandler {
   }
 }
 
-/** The retries and the HTTP handler of every DynamoDB client of the service. */
 export const timeBudget = (): Pick<DynamoDBClientConfig, 'maxAttempts' | 'requestHandler'> => ({
   maxAttempts: DYNAMODB_MAX_ATTEMPTS,
   requestHandler: new DeadlineBoundHttpHandler(DYNAMODB_HTTP_OPTIONS),
@@ -106,7 +95,6 @@ export const createDynamoDbClient = (config: DynamoDbConfig): DynamoDBClient => 
 export const documentClientOf = (client: DynamoDBClient): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
-/** One document client per process, created at cold start and reused by every invocation. */
 export const createDocumentClient = (config: DynamoDbConfig): DynamoDBDocumentClient =>
   documentClientOf(createDynamoDbClient(config));
 

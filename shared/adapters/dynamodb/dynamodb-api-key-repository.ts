@@ -44,7 +44,6 @@ const toRecord = (item: Record<string, unknown>): ApiKeyRecord => {
   };
 };
 
-/** API keys in DynamoDB, one item per key, keyed by the hex SHA-256 of the key. */
 export class DynamoDbApiKeyRepository implements ApiKeyRepository {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;

@@ -23,13 +23,7 @@ const counterIn = (error: ConditionalCheckFailedException): number | undefined =
   return value === undefined ? undefined : Number(value);
 };
 
-/**
- * Ids in blocks (hi/lo): one atomic `ADD` on the counter item (the last id leased) leases a block
- * to this instance, which hands them out from memory. Ids of a block not used up, or of a lease
- * whose answer was lost (the SDK's retry applies the `ADD` again), are skipped: gaps, never
- * duplicates. One lease at a time, so concurrent callers in one process are safe. Not in creation
- * order across instances. At most 2^53−1: the last lease takes what is left.
- */
+/** Ids in blocks (hi/lo) leased by one atomic `ADD`: unused or lost blocks leave gaps, never duplicates. */
 export class DynamoDbIdSequence implements IdSequence {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;

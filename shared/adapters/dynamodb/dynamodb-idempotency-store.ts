@@ -20,10 +20,7 @@ export interface DynamoDbIdempotencyStoreOptions {
   readonly retentionSeconds: number;
 }
 
-/**
- * The version of the records' layout, in their key: records of an earlier layout (Powertools'
- * idempotency, before this store) are never read, and expire on their own.
- */
+/** The records' layout version, in their key: earlier layouts (Powertools') are never read, and expire. */
 const LAYOUT = 'v2';
 
 const IN_PROGRESS = 'IN_PROGRESS';
@@ -53,13 +50,8 @@ const toRecord = (item: Record<string, unknown>): CreateRecord => {
 };
 
 /**
- * The records of idempotent creates: one item per caller and key, its `id` the operation and a
- * SHA-256 of both (neither appears in the table), with the lock (`lockToken`, `lockUntil` in epoch
- * ms) while in progress, the `pet` once completed, and `expiration` (epoch seconds; a record past
- * it counts as absent before DynamoDB's TTL deletes it).
- *
- * Every write is conditional and returns the item it met when refused (`ALL_OLD`): no GetItem or
- * DeleteItem is needed. Each is safe to repeat: the domain knows its writes by their lock token.
+ * One record per caller and key (hashed: neither appears in the table); past `expiration` it counts as
+ * absent before TTL deletes it. Writes are conditional, return `ALL_OLD` when refused, and are repeatable.
  */
 export class DynamoDbIdempotencyStore implements IdempotencyStore {
   private readonly client: DynamoDBDocumentClient;
@@ -140,8 +132,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
           TableName: this.table,
           Key: this.keyOf(key),
           UpdateExpression: 'SET #status = :completed, pet = :pet REMOVE lockToken, lockUntil',
-          // The record that reserved this id, whoever holds its lock now: every request that can
-          // complete it stores the same pet.
+          // Whoever holds this record's lock now completes it with the same pet.
           ConditionExpression: 'petId = :petId',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':completed': COMPLETED, ':pet': pet, ':petId': pet.id },

@@ -25,10 +25,7 @@ const NETWORK_CODES: ReadonlySet<unknown> = new Set([
   'EAI_AGAIN',
 ]);
 
-/**
- * Translates an SDK failure at the adapter boundary: transient ones become the domain's
- * StoreUnavailableError (a 503 to the client); anything else is a bug and passes through as is.
- */
+/** Transient SDK failures become StoreUnavailableError (a 503); anything else is a bug, passed through. */
 export const translateSdkError = (error: unknown, operation: string): unknown => {
   if (!(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;

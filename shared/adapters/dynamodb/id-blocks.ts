@@ -1,9 +1,6 @@
 /**
- * How big a block of ids one lease takes (apart, free of imports, for the benchmark's baseline). A
- * block should last about `targetLeaseIntervalMs` at the previous block's rate: an idle instance
- * leases `min` (an unused block is a gap), a busy one doubles up to `max`. The counter item then
- * takes 0.1 writes a second per busy instance plus one per 1,000 creates (60 a second for 10,000
- * creates a second over 500 instances), far below the 1,000 one item can take.
+ * Block sizing (free of imports for the benchmark): a block lasts about `targetLeaseIntervalMs`, idle leases
+ * `min`, busy doubles up to `max`, so the counter item stays far below its 1,000 writes/s.
  */
 export const ID_BLOCKS = { min: 10, max: 1_000, targetLeaseIntervalMs: 10_000 } as const;
 

@@ -49,8 +49,7 @@ const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
 });
 
 const versionCondition = (expected: readonly number[]) => {
-  // An empty list names no version (none is below the first): the condition fails, and ALL_OLD
-  // still tells a missing pet (404) from one at another version (412).
+  // An empty list names no version: the condition fails, and ALL_OLD tells a 404 from a 412.
   const versions = expected.length > 0 ? expected : [0];
   const values = Object.fromEntries(versions.map((version, index) => [`:v${index}`, version]));
   return {
@@ -80,10 +79,7 @@ const singlePosition = (after: readonly ListPosition[] = []): ListPosition | und
   return position;
 };
 
-/**
- * Pets in DynamoDB (table-design.ts: pk `id`, the status index spread over STATUS_SHARDS keys). Its
- * methods are named for the operations that call them; no SDK type or failure leaves this file.
- */
+/** Pets in DynamoDB (table-design.ts); no SDK type or failure leaves this file. */
 export class PetsTable {
   private readonly client: DynamoDBDocumentClient;
   private readonly table: string;
@@ -93,11 +89,7 @@ export class PetsTable {
     this.table = options.petsTable;
   }
 
-  /**
-   * Puts the pet unless its id is taken. Meeting this same pet is a success: an earlier attempt,
-   * applied though its answer was lost (the SDK resends a timed-out write; a retried create writes
-   * the id its record reserved). Another pet there is PetIdTakenError.
-   */
+  /** Puts the pet unless its id is taken; this same pet there is an earlier attempt's lost answer. */
   async create(pet: Pet): Promise<void> {
     try {
       await sdkCall('PutItem', () =>
@@ -126,10 +118,8 @@ export class PetsTable {
   }
 
   /**
-   * One conditional UpdateItem: the patch's fields, the status shard with the status, the next
-   * version and a `changeId` new to this call. Refused, the item it met says why: none, no pet;
-   * one holding this `changeId`, its own earlier attempt whose answer was lost (a success);
-   * another, a version the call did not expect.
+   * One conditional UpdateItem with a `changeId` new to this call. Refused, the item met says why: none, no
+   * pet; this `changeId`, its own earlier attempt whose answer was lost; another, an unexpected version.
    */
   async update(id: number, patch: PetPatch, expected: ExpectedVersions): Promise<VersionedPet> {
     const changeId = randomUUID();
@@ -170,10 +160,7 @@ export class PetsTable {
     }
   }
 
-  /**
-   * One conditional DeleteItem. Refused with no pet there: PetNotFoundError, unless the SDK had sent
-   * it before (that attempt may have removed it: a success). Refused with a pet there: another version.
-   */
+  /** One conditional DeleteItem; refused with no pet, a success if the SDK had sent it before. */
   async delete(id: number, expected: ExpectedVersions): Promise<void> {
     const condition = expected === undefined ? undefined : versionCondition(expected);
     try {
@@ -196,11 +183,7 @@ export class PetsTable {
     }
   }
 
-  /**
-   * Filtered: Queries of the status index, shard after shard (ascending id within one). Unfiltered:
-   * a Scan, in storage order. Either reads at most `limit + 1` items: the extra one only tells
-   * whether a next page exists, so a page never links to an empty one.
-   */
+  /** Reads at most `limit + 1` items: the extra one tells whether a next page exists. */
   async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
     const position = singlePosition(after);
     return status ? this.walkStatus(status, limit, position) : this.scan(limit, position);
@@ -219,17 +202,12 @@ export class PetsTable {
     );
     const pets = Items.slice(0, limit).map(toPet);
     const last = pets.at(-1);
-    // More than `limit` items read: more follow. Fewer, yet a LastEvaluatedKey: DynamoDB stopped at
-    // its 1 MB page size (far above 101 pets of at most a few hundred bytes), so more may follow.
+    // Fewer than `limit` yet a LastEvaluatedKey: DynamoDB stopped at its 1 MB page size.
     const more = Items.length > limit || LastEvaluatedKey !== undefined;
     return more && last ? { pets, next: [{ afterId: last.id }] } : { pets };
   }
 
-  /**
-   * A page of one status: the position's shard from the position on, then the next shards, each
-   * asked for what the page still lacks, until it holds `limit + 1` pets or the last shard is read
-   * (usually one Query). The next page starts at the first pet read and not shown.
-   */
+  /** A page of one status, shard after shard until it holds `limit + 1` pets (the extra one starts the next). */
   private async walkStatus(
     status: PetStatus,
     limit: number,

@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 import { InvalidStoredItemError } from '#shared/domain/errors';
 
-/**
- * An item read from DynamoDB, checked with its schema (items come from outside this process), or
- * InvalidStoredItemError naming its key and each field at fault, never a value (it may be secret).
- */
+/** A stored item checked with its schema; its InvalidStoredItemError names no value (it may be secret). */
 export const parseStoredItem = <S extends v.GenericSchema>(
   schema: S,
   item: Record<string, unknown>,

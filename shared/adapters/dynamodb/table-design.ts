@@ -26,8 +26,7 @@ export interface TableDesign {
 }
 
 /**
- * The pets of one status are spread over this many keys of the status index, by id: no key takes
- * over 1,000 writes a second (a partition's limit) below 16,000 creates a second (BENCHMARKS.md,
+ * Keeps each status key under a partition's 1,000 writes/s up to 16,000 creates/s (BENCHMARKS.md,
  * "Partition load"). Changing it changes what a cursor means: bump its version (http/cursor.ts).
  */
 export const STATUS_SHARDS = 16;
@@ -47,7 +46,6 @@ export const PETS_TABLE = {
   indexes: [STATUS_SHARD_INDEX],
 } as const satisfies TableDesign;
 
-/** Atomic counters, one item per sequence. */
 export const COUNTERS_TABLE = {
   key: 'counters',
   logicalName: 'Counters',

@@ -10,10 +10,7 @@ const rateLimitPolicyOf = (event: APIGatewayProxyEvent): string | undefined => {
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
-/**
- * `Request-Id` and the caller's `RateLimit-Policy` on every answer: applied around the whole
- * middleware stack, like `withCors`, so errors, early answers and idempotent replays carry them.
- */
+/** `Request-Id` and `RateLimit-Policy` around the whole stack, so errors and replays carry them too. */
 export const withAnswerHeaders =
   (handler: ProxyHandler): ProxyHandler =>
   async (event, context) => {

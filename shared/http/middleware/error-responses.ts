@@ -17,10 +17,7 @@ export interface ErrorResponsesOptions {
   readonly headers?: ResponseHeaders;
 }
 
-/**
- * Turns any error into the Error object (toHttpError decides which), and logs one line with its
- * code: a 5xx at ERROR with its cause (the client sees only the generic message), others at INFO.
- */
+/** Any error as the Error object, logged with its code: a 5xx at ERROR with its cause, others at INFO. */
 export const errorResponses = ({
   headers = {},
   logger,

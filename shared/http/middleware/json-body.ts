@@ -39,10 +39,7 @@ export const checkBody = (
   }
 };
 
-/**
- * Refuses a body sent with a content coding (`gzip`, …): read as JSON text it would be garbage or,
- * worse, accepted. 415, with `Accept-Encoding: identity` (RFC 9110, 15.5.16).
- */
+/** Refuses a content-coded body, which as JSON text would be garbage or accepted (RFC 9110, 15.5.16). */
 const checkContentCoding = (values: readonly string[]): void => {
   const codings = values
     .flatMap((value) => value.split(','))
@@ -61,10 +58,8 @@ const NOT_UTF8 = 'Request body is not valid UTF-8';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The body as text, refusing bytes that are not UTF-8 (RFC 8259) as INVALID_JSON. Base64 is
- * decoded strictly. Text was decoded by API Gateway, each invalid sequence becoming U+FFFD, which
- * the function cannot tell from one the client sent: a body holding one is refused (the escape
- * `\ufffd` passes).
+ * The body as text, refusing non-UTF-8 (RFC 8259). API Gateway turned invalid bytes into U+FFFD,
+ * indistinguishable from a sent one, so a raw U+FFFD is refused (the escape `\ufffd` passes).
  */
 const bodyText = (body: string, isBase64Encoded: boolean): string => {
   if (isBase64Encoded) {
@@ -100,11 +95,7 @@ const bodyChecks = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatew
 /** middy's options, and one its types leave out: its case-sensitive media type check is off (done above). */
 type ParserOptions = Parameters<typeof httpJsonBodyParser>[0] & { readonly disableContentTypeCheck: boolean };
 
-/**
- * The body's text as JSON, its numbers as sent (exact-numbers.ts): checked in the one parse where
- * `JSON.parse` gives a reviver their text (Node 24), else read once more losslessly (Node 20).
- * Whatever the parser throws is a malformed body: the rest was checked before it runs.
- */
+/** The body as JSON, numbers exact (exact-numbers.ts); whatever the parser throws is a malformed body. */
 export const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const exactInParse = parseGivesNumberSource();
   const options: ParserOptions = {
@@ -128,11 +119,7 @@ export const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => {
 
 type OperationWithBody = Operation & { readonly request: { readonly body: v.GenericSchema } };
 
-/**
- * The Lambda handler of an operation that reads a JSON body: `httpEndpoint`'s stack with the body's
- * checks and parser (after the header normalizer). Only it takes an operation with a body, so no
- * body goes unchecked and no other function's bundle carries a body parser.
- */
+/** `httpEndpoint` with the body's checks and parser; only it takes an operation with a body. */
 export const jsonEndpoint = <O extends OperationWithBody>(
   operation: O,
   dependencies: FunctionDependencies,

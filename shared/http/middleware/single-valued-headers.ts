@@ -4,10 +4,7 @@ import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
-/**
- * Refuses a repeated header that must come once, rather than pick a value: `Authorization` (401),
- * `Content-Type` or one the operation reads (400). Before the header normalizer, which keeps one.
- */
+/** Refuses a repeated header rather than pick one; runs before the header normalizer, which keeps one. */
 export const singleValuedHeaders = (names: readonly string[]): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const once = [...new Set(['content-type', ...names.map((name) => name.toLowerCase())])];
   return {

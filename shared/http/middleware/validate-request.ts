@@ -67,10 +67,7 @@ const BODY_NOT_AN_OBJECT = 'must be a JSON object';
 const isJsonObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * The schema of a whole request, a key per part. A body must be a JSON object before its own schema
- * reads it: valibot's object schemas would take an array for an object.
- */
+/** A whole request's schema; a body must be an object first, as valibot's object schemas take arrays. */
 export const requestSchema = ({ body, ...others }: RequestParts) => {
   const entries: v.ObjectEntries = {};
   for (const [part, schema] of Object.entries(others)) if (schema) entries[part] = schema;
