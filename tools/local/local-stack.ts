@@ -10,7 +10,7 @@ import type { FunctionConfig, LogLevel } from '#shared/config';
 import { isPlanName } from '#shared/fair-use/plans';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type DataDirLock, lockDataDir } from '#tools/local/data-dir-lock';
-import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
+import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import {
