@@ -9,10 +9,7 @@ import { LocalConfigError } from '#tools/local/settings';
 const codeOf = (error: unknown): string =>
   String((error as { code?: unknown }).code ?? (error as Error).name ?? 'unknown error');
 
-/**
- * Creates `dir` one level at a time (a recursive mkdirSync spins forever on some paths, such as
- * `/proc/foo`) and checks a file can be written in it.
- */
+/** Creates `dir` level by level (a recursive mkdirSync spins forever on e.g. `/proc/foo`); checks it is writable. */
 export const ensureDataDir = (dir: string, setting: string = ENV.local.dataDir): void => {
   const cannot = (what: string, error: unknown) =>
     new LocalConfigError(
@@ -83,8 +80,6 @@ export const assertDynamoDbReachable = async (
     );
   }
 };
-
-/** The Java DynamoDB Local needs, checked before anything starts (free of the SDK: within a second). */
 
 const INSTALL = 'Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`';
 const OR_ENDPOINT = 'or set DYNAMODB_ENDPOINT to a DynamoDB you already run.';
