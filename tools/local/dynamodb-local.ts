@@ -37,8 +37,6 @@ export interface DynamoDbLocalOptions {
   readonly startTimeoutMs?: number;
 }
 
-export { assertJava, JavaCompilerMissingError, JavaMissingError } from '#tools/local/startup-checks';
-
 export const freePort = (): Promise<number> =>
   new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -64,10 +62,7 @@ const jarDirectory = (): string => {
 /** Binds DynamoDB Local to 127.0.0.1 (see the file). */
 const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
 
-/**
- * `scratch`, Java's temporary directory, gets the SQLite library DynamoDB Local copies at every
- * start and never deletes: removed when the process ends (by this process, or by the launcher).
- */
+/** `scratch` (Java's tmpdir) gets the SQLite library DynamoDB Local copies at each start and never deletes. */
 const javaArguments = (port: number, path: string | null, scratch: string): string[] => {
   const jars = jarDirectory();
   return [
@@ -112,13 +107,9 @@ const waitUntilReady = async (
   throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
 };
 
-/**
- * The launcher's Java process, watched: its last error output and how it ended; killed, and its
- * scratch directory removed, when this process exits first.
- */
+/** The launcher's Java, its errors and exit watched; killed, scratch removed, if this process exits first. */
 const launch = (port: number, path: string | null) => {
-  // stdin is a pipe that nothing writes to: when this process ends, however it ends, it closes
-  // and the launcher stops DynamoDB Local. stderr is kept for the error message.
+  // stdin: a pipe nothing writes to, closed however this process ends, which stops the launcher.
   const scratch = mkdtempSync(join(tmpdir(), 'dynamodb-local-scratch-'));
   const child = spawn('java', javaArguments(port, path, scratch), {
     cwd: jarDirectory(),
@@ -214,11 +205,7 @@ const stopsWithin = (stops: number[], now: number, windowMs: number): number => 
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/**
- * DynamoDB Local kept running under `npm start`: a Java process that ends unasked (killed, crashed,
- * out of memory) is started again on the same port and data, each step logged. One that cannot be
- * started again, or ends more than 3 times a minute, is given up, for the server to exit saying why.
- */
+/** Restarts a DynamoDB Local that ends unasked (same port and data); gives up if it cannot, or past 3 stops a minute. */
 export const superviseDynamoDbLocal = async (
   options: SupervisorOptions,
 ): Promise<SupervisedDynamoDbLocal> => {
