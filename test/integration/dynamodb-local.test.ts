@@ -18,14 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import {
-  assertJava,
-  freePort,
-  JavaCompilerMissingError,
-  JavaMissingError,
-  START_TIMEOUT_MS,
-  startDynamoDbLocal,
-} from '#tools/local/dynamodb-local';
+import { freePort, START_TIMEOUT_MS, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import { assertJava, JavaCompilerMissingError, JavaMissingError } from '#tools/local/startup-checks';
 import { connectionOutcome, nonLoopbackAddresses } from '../support/network';
 
 /**

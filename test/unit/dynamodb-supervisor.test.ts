@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DynamoDbLocal, DynamoDbLocalOptions, ProcessExit } from '#tools/local/dynamodb-local';
-import { type SupervisorOptions, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
+import {
+  type DynamoDbLocal,
+  type DynamoDbLocalOptions,
+  type ProcessExit,
+  type SupervisorOptions,
+  superviseDynamoDbLocal,
+} from '#tools/local/dynamodb-local';
 
 /**
  * How `npm start` keeps DynamoDB Local running. A Java process cannot be made to crash, or to

@@ -50,10 +50,7 @@ public class LoopbackDynamoDbLocal {
     proxy.start();
   }
 
-  /**
-   * DynamoDB Local copies its SQLite library into Java's temporary directory at every start and
-   * never deletes it: that directory (`-Dpetstore.scratch`) goes when it ends.
-   */
+  /** DynamoDB Local copies its SQLite library to the tmpdir (`-Dpetstore.scratch`) and never deletes it. */
   private static void deleteScratchOnExit() {
     String scratch = System.getProperty("petstore.scratch");
     if (scratch == null) return;

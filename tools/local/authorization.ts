@@ -7,12 +7,7 @@ import { tokenAuthorizerEvent } from '#tools/lambda/events';
 import { TIMED_OUT, withinTimeout } from '#tools/local/function-invocation';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
-/**
- * The authorizer step of the local gateway, as API Gateway runs a TOKEN authorizer: each way it
- * can end is an outcome of AUTHORIZER_OUTCOMES (shared/http/gateway-behaviour.ts, which cites
- * AWS for each), answered with that outcome's gateway response; an Allow is evaluated against the
- * method ARN, as IAM evaluates a policy.
- */
+/** The TOKEN authorizer step: each ending is an AUTHORIZER_OUTCOMES outcome (gateway-behaviour.ts cites AWS). */
 
 /** IAM-style wildcard match of a policy resource against a method ARN. */
 export const arnMatches = (pattern: string, arn: string): boolean => {
@@ -42,9 +37,8 @@ export const policyAllows = (result: APIGatewayAuthorizerResult, arn: string): b
 };
 
 /**
- * An answer API Gateway can read as an authorizer's ("Output from an Amazon API Gateway Lambda
- * authorizer": it "must include the principal identifier (principalId) and a policy document
- * (policyDocument) containing a list of policy statements"); anything else is `malformed`.
+ * "Output from an Amazon API Gateway Lambda authorizer": it "must include the principal identifier
+ * (principalId) and a policy document (policyDocument) containing a list of policy statements".
  */
 const isAuthorizerResult = (value: unknown): value is APIGatewayAuthorizerResult => {
   const result = value as Partial<APIGatewayAuthorizerResult> | null;

@@ -11,12 +11,8 @@ import {
 import { DYNAMODB_LOCAL_LAUNCHER, LocalConfigError, localDataPaths } from '#tools/local/settings';
 
 /**
- * One server per data directory: two DynamoDB Locals on one database file corrupt each other's
- * writes. `npm start` and `npm run dev` take the directory's lock file (mode 600: it holds the
- * key) before they start DynamoDB Local, and record who they are and how to reach them (read by
- * `npm run seed` and `npm run smoke`). A second server stops with one sentence naming the first;
- * a stale lock is taken over once its DynamoDB Local is stopped; a DynamoDB Local no lock names
- * is never joined nor stopped unasked. A server given DYNAMODB_ENDPOINT takes no lock.
+ * One server per data directory (two DynamoDB Locals on one file corrupt each other's writes); its lock (mode
+ * 600: it holds the key) tells seed and smoke how to reach it. A stale lock is taken once its DynamoDB Local stops.
  */
 
 export interface LockRecord {
@@ -114,10 +110,7 @@ const create = (file: string, record: LockRecord): boolean => {
   }
 };
 
-/**
- * Removes the stale lock `seen`, unless another server replaced it meanwhile: it is moved aside
- * first (one atomic step), and put back if what was moved is not what was judged stale.
- */
+/** Removes the stale lock `seen`, unless another server replaced it meanwhile (then it is put back). */
 const removeStale = (file: string, seen: LockRecord | 'unreadable') => {
   const aside = `${file}.stale-${process.pid}`;
   try {
@@ -139,10 +132,7 @@ const removeStale = (file: string, seen: LockRecord | 'unreadable') => {
   rmSync(aside, { force: true });
 };
 
-/**
- * Refuses a lock whose server still runs; of a server that is gone, stops the DynamoDB Local it
- * left serving `directory`, if any.
- */
+/** Refuses a lock whose server still runs; stops the DynamoDB Local a gone server left on `directory`. */
 const endGoneHolder = async (
   held: LockRecord,
   dataDir: string,

@@ -9,10 +9,7 @@ import { ensureDataDir } from '#tools/local/startup-checks';
 
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 
-/**
- * `npm run dev`: `npm start` under `tsx watch`, pointed through DYNAMODB_ENDPOINT at a DynamoDB
- * Local started once, here, under this process's lock: a reload never restarts the database.
- */
+/** `npm run dev`: `npm start` under `tsx watch`, on a DynamoDB Local started (and locked) once here. */
 export const runDevServer = async (): Promise<void> => {
   const settings = readLocalSettings(process.env);
   const { dataDir, port, dynamoDbEndpoint: endpoint, corsOrigins } = settings;

@@ -7,9 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
-import { assertJava } from '#tools/local/java';
 import { DYNAMODB_LOCAL_LAUNCHER } from '#tools/local/settings';
-import { ensureDataDir } from '#tools/local/startup-checks';
+import { assertJava, ensureDataDir } from '#tools/local/startup-checks';
 
 export interface ProcessExit {
   readonly code: number | null;
@@ -38,8 +37,6 @@ export interface DynamoDbLocalOptions {
   readonly startTimeoutMs?: number;
 }
 
-export { assertJava, JavaCompilerMissingError, JavaMissingError } from '#tools/local/java';
-
 export const freePort = (): Promise<number> =>
   new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -65,10 +62,7 @@ const jarDirectory = (): string => {
 /** Binds DynamoDB Local to 127.0.0.1 (see the file). */
 const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
 
-/**
- * `scratch`, Java's temporary directory, gets the SQLite library DynamoDB Local copies at every
- * start and never deletes: removed when the process ends (by this process, or by the launcher).
- */
+/** `scratch` (Java's tmpdir) gets the SQLite library DynamoDB Local copies at each start and never deletes. */
 const javaArguments = (port: number, path: string | null, scratch: string): string[] => {
   const jars = jarDirectory();
   return [
@@ -113,13 +107,9 @@ const waitUntilReady = async (
   throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${stderr()}`);
 };
 
-/**
- * The launcher's Java process, watched: its last error output and how it ended; killed, and its
- * scratch directory removed, when this process exits first.
- */
+/** The launcher's Java, its errors and exit watched; killed, scratch removed, if this process exits first. */
 const launch = (port: number, path: string | null) => {
-  // stdin is a pipe that nothing writes to: when this process ends, however it ends, it closes
-  // and the launcher stops DynamoDB Local. stderr is kept for the error message.
+  // stdin: a pipe nothing writes to, closed however this process ends, which stops the launcher.
   const scratch = mkdtempSync(join(tmpdir(), 'dynamodb-local-scratch-'));
   const child = spawn('java', javaArguments(port, path, scratch), {
     cwd: jarDirectory(),
@@ -183,5 +173,91 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
       return stopping;
     },
     stop,
+  };
+};
+
+export interface SupervisorOptions {
+  readonly dataDir: string;
+  /** After a restart, before requests reach it (the tables and the key, should they be missing). */
+  readonly onRestart: (endpoint: string) => Promise<unknown>;
+  readonly onStart?: (pid: number | undefined) => void;
+  readonly onGiveUp: (message: string) => void;
+  readonly log: (line: string) => void;
+  /** @default 3 */
+  readonly maxRestarts?: number;
+  /** @default 60_000 */
+  readonly windowMs?: number;
+  /** @default startDynamoDbLocal (another in tests: Java cannot crash three times a minute on demand) */
+  readonly start?: (options: DynamoDbLocalOptions) => Promise<DynamoDbLocal>;
+}
+
+export type SupervisedDynamoDbLocal = Pick<DynamoDbLocal, 'endpoint' | 'pid' | 'stop'>;
+
+const describeExit = ({ code, signal }: ProcessExit): string =>
+  signal ? `ended by ${signal}` : `exited with code ${code}`;
+
+/** Records a stop at `now` in `stops` (oldest first) and says how many fall within the last `windowMs`. */
+const stopsWithin = (stops: number[], now: number, windowMs: number): number => {
+  stops.push(now);
+  while ((stops[0] ?? now) < now - windowMs) stops.shift();
+  return stops.length;
+};
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Restarts a DynamoDB Local that ends unasked (same port and data); gives up if it cannot, or past 3 stops a minute. */
+export const superviseDynamoDbLocal = async (
+  options: SupervisorOptions,
+): Promise<SupervisedDynamoDbLocal> => {
+  const maxRestarts = options.maxRestarts ?? 3;
+  const windowMs = options.windowMs ?? 60_000;
+  const start = options.start ?? startDynamoDbLocal;
+  let current: DynamoDbLocal = await start({ dataDir: options.dataDir });
+  options.onStart?.(current.pid);
+  const { port, endpoint } = current;
+  let stopped = false;
+  const restarts: number[] = [];
+
+  const watch = (database: DynamoDbLocal): void => {
+    void database.exited.then(async (exit) => {
+      if (stopped || database.stopping) return;
+      const stops = stopsWithin(restarts, Date.now(), windowMs);
+      if (stops > maxRestarts) {
+        options.onGiveUp(
+          `DynamoDB Local ${describeExit(exit)}, its ${stops}th stop within ${windowMs / 1000} s: giving up. Its data is in ${options.dataDir}.`,
+        );
+        return;
+      }
+      options.log(
+        `DynamoDB Local ${describeExit(exit)}; starting it again on port ${port} with the data in ${options.dataDir}`,
+      );
+      try {
+        current = await start({ port, dataDir: options.dataDir });
+        options.onStart?.(current.pid);
+        if (stopped) {
+          await current.stop();
+          return;
+        }
+        await options.onRestart(endpoint);
+        options.log(`DynamoDB Local is back at ${endpoint}`);
+        watch(current);
+      } catch (error) {
+        options.onGiveUp(
+          `DynamoDB Local ${describeExit(exit)} and could not be started again: ${messageOf(error)}`,
+        );
+      }
+    });
+  };
+  watch(current);
+
+  return {
+    endpoint,
+    get pid() {
+      return current.pid;
+    },
+    stop: async () => {
+      stopped = true;
+      await current.stop();
+    },
   };
 };

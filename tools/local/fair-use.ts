@@ -1,13 +1,8 @@
 import { type Plan, type Plans, planOf, type QuotaPeriod } from '#shared/fair-use/plans';
 import type { GatewayResponseType } from '#shared/http/gateway-behaviour';
 
-/**
- * The local stand-in for API Gateway's usage plans: per key, a token bucket (`burstLimit`, refilled
- * at `rateLimit` a second) and a quota per calendar day or month (UTC). A refused request takes no
- * token and counts towards no quota.
- */
+/** API Gateway's usage plans, locally: per key a token bucket and a UTC day or month quota; refusals cost none. */
 
-/** `capacity` tokens at first, one taken per request, refilled at `refillPerSecond` up to `capacity`. */
 export class TokenBucket {
   private tokens: number;
   private updatedAt: number;
@@ -35,7 +30,6 @@ export class TokenBucket {
   }
 }
 
-/** The start of the calendar period (UTC) that `now` falls in, and of the next one. */
 export const quotaWindow = (period: QuotaPeriod, now: number): { start: number; end: number } => {
   const date = new Date(now);
   const year = date.getUTCFullYear();

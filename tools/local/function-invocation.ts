@@ -6,10 +6,7 @@ import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 export const TIMED_OUT = Symbol('timed out');
 
-/**
- * The handler's result, or TIMED_OUT once `timeoutMs` have passed: then Lambda has ended the
- * invocation ("Task timed out"), and whatever the handler does later reaches no one.
- */
+/** The handler's result, or TIMED_OUT after `timeoutMs` (Lambda's "Task timed out": later work reaches no one). */
 export const withinTimeout = async <T>(
   invocation: Promise<T>,
   timeoutMs: number,
@@ -28,9 +25,8 @@ export const withinTimeout = async <T>(
 };
 
 /**
- * One invocation of an operation's function, as Lambda runs it for API Gateway: its result, or
- * INTEGRATION_FAILURE for a function that throws or is still running at its timeout (to API
- * Gateway both are a function error: docs/aws-ledger.md, "Header and body limits, timeouts").
+ * An operation's function as Lambda runs it for API Gateway: its result, or INTEGRATION_FAILURE when it
+ * throws or times out (both a function error: docs/aws-ledger.md, "Header and body limits, timeouts").
  */
 export const invokeFunction = async (
   setup: GatewaySetup,
@@ -45,7 +41,6 @@ export const invokeFunction = async (
     const invocation = inInvocationStore(handler)(event, lambdaContext(operationId, { timeoutMs }));
     result = await withinTimeout(invocation, timeoutMs);
   } catch {
-    // A function that throws is an integration failure to API Gateway, never a stack trace.
     throw GatewayRefusal.of('INTEGRATION_FAILURE');
   }
   if (result === TIMED_OUT) {

@@ -52,9 +52,8 @@ export type GatewaySetup = Required<
   };
 
 /**
- * Requests served at once. In AWS each gets a Lambda environment; here all share one process and
- * one DynamoDB Local, so a burst waits here, outside any SDK timer. Eight: 300 creates on a busy
- * machine took as long at 8 as at 32, with far fewer retries.
+ * Requests served at once: here all share one process and one DynamoDB Local, so a burst waits outside
+ * any SDK timer. Eight: 300 creates on a busy machine took as long at 8 as at 32, with far fewer retries.
  */
 export const LOCAL_CONCURRENCY = 8;
 
@@ -66,7 +65,6 @@ const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
     handlers: options.handlers,
     authorizer: inInvocationStore(options.authorizer),
     staticRoutes: Promise.resolve(options.staticRoutes ?? {}),
-    // API Gateway's own payload limit, 10 MB.
     maxPayloadBytes: options.maxPayloadBytes ?? 10 * 1024 * 1024,
     functionTimeoutMs: options.functionTimeoutMs ?? HANDLER_TIMEOUT_SECONDS * 1_000,
     corsOrigins: options.corsOrigins ?? [],
@@ -83,17 +81,10 @@ export interface LocalGateway {
   close(): Promise<void>;
 }
 
-/**
- * Connections waiting to be accepted. Node's default, 511, leaves the rest of a burst of new
- * connections to the client's SYN retries (after 1 s, then 3 s more): a burst then arrives over
- * seconds rather than at once. The kernel caps it (`net.core.somaxconn`, 4096 on current Linux).
- */
+/** Node's 511 leaves a burst's other connections to SYN retries (1 s, then 3 s more); somaxconn caps it (4096). */
 const LISTEN_BACKLOG = 4_096;
 
-/**
- * The local stand-in for API Gateway: routes by the contracts, calls the real authorizer (TOKEN
- * event) and handlers (REST proxy events, payload 1.0), and answers its own failures with the Error object.
- */
+/** API Gateway's stand-in: routes by the contracts to the real authorizer (TOKEN) and handlers (payload 1.0). */
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
   const host = options.host ?? '127.0.0.1';
   const server = gatewayServer(gatewaySetup(options), options.timeouts);

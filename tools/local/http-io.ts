@@ -19,11 +19,7 @@ const reading = new WeakMap<
   { readonly request: IncomingMessage; readonly refuse: (refusal: GatewayRefusal) => void }
 >();
 
-/**
- * Ends the body read on `socket` with what Node's parser refused in it; false when none is read
- * there. A request whose body the parser has read whole is not at fault: what it refused is the
- * next, pipelined request, answered after this one.
- */
+/** Ends `socket`'s body read with the parser's refusal; false if none, or read whole (then it is the next request's). */
 export const refuseBodyRead = (socket: Socket, refusal: GatewayRefusal): boolean => {
   const read = reading.get(socket);
   if (!read || read.request.complete) return false;
@@ -108,10 +104,8 @@ export const sendResult = (response: ServerResponse, result: unknown, requestId:
 export const MAX_HEADER_SECTION_BYTES = 16 * 1024;
 
 /**
- * The bytes of a request's line and header section as a client sends them: each line with its
- * `: ` and CRLF, and the empty line that ends them. Node's limit counts the target, names and
- * values only, so 2,800 headers `a: b` (16.8 KB sent) pass it as 5.6 KB. Node has kept the
- * bytes of neither; whitespace a client adds around a value beyond the one space is not counted.
+ * A request's line and headers in bytes as sent (`: `, CRLFs, the empty line; not extra spaces: Node keeps no
+ * raw bytes). Node's own limit counts target, names and values only: 2,800 `a: b` (16.8 KB sent) pass as 5.6 KB.
  */
 export const headerSectionBytes = (request: IncomingMessage): number => {
   const line = `${request.method} ${request.url} HTTP/${request.httpVersion}\r\n`;
@@ -120,10 +114,7 @@ export const headerSectionBytes = (request: IncomingMessage): number => {
   return Buffer.byteLength(line) + fields + 2;
 };
 
-/**
- * The transfer codings of a request other than `chunked`, which Node's parser frames the body by
- * and decodes; it passes any coding before it (`gzip, chunked`) on undecoded.
- */
+/** Transfer codings other than `chunked` (Node frames by it, and passes any coding before it undecoded). */
 const unknownTransferCodings = (request: IncomingMessage): string[] =>
   valuesOf(headerPairs(request), 'transfer-encoding')
     .flatMap((value) => value.split(','))
@@ -135,12 +126,10 @@ const closing = (code: ErrorCode, message: string) =>
   GatewayRefusal.httpLayer(code, message, { Connection: 'close' });
 
 /**
- * A request Node parsed but API Gateway would not take as one: a request line of an HTTP version
- * other than 1.x (Node's parser reads `HTTP/2.0` and `HTTP/0.9` as versions like any other), a
- * request line and headers over 16 KiB as sent (431), a transfer coding other than chunked (RFC
- * 9112, 6.1: "A server that receives a request message with a transfer coding it does not
- * understand SHOULD respond with 501"), or an HTTP/1.1 request without exactly one `Host` (RFC
- * 9112, 3.2: 400). Each closes the connection: what follows the headers cannot be read as sent.
+ * A request Node parsed but API Gateway would not take: headers over 16 KiB as sent (431), a transfer
+ * coding other than chunked (RFC 9112, 6.1: "A server that receives a request message with a transfer
+ * coding it does not understand SHOULD respond with 501"), a version other than 1.x (Node reads
+ * `HTTP/2.0` and `HTTP/0.9` like any other), an HTTP/1.1 request without one `Host` (RFC 9112, 3.2: 400).
  */
 export const framingRefusal = (request: IncomingMessage): GatewayRefusal | undefined => {
   if (headerSectionBytes(request) > MAX_HEADER_SECTION_BYTES) {
@@ -174,20 +163,15 @@ export const expectationRefusal = (request: IncomingMessage): GatewayRefusal =>
     `Expect: ${String(request.headers.expect ?? '').slice(0, 64)} cannot be met; only 100-continue is`,
   );
 
-/**
- * A request line that ends in a well-formed version (RFC 9112, 2.3: `HTTP-version = HTTP-name "/"
- * DIGIT "." DIGIT`) and CRLF: one Node refuses for its version alone (`HTTP/9.9`), not for its form.
- */
+/** Ends in a well-formed version (RFC 9112, 2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`) and CRLF. */
 const WELL_FORMED_VERSION = /^[^\r\n]* HTTP\/\d\.\d\r\n/;
 
 /**
- * What to answer a request Node's HTTP parser refused, by the parser's error code, or undefined
- * when there is no one to answer (the client reset the connection). Node's own statuses are kept:
- * 431 for headers over its limit, 408 for a request not received in time, 400 for any other
- * malformed request; a version it cannot read is 505, but a request line malformed around its
- * version (a bare LF, a space after it, `HTTP/1.10`), which Node reports as the same error, is a
- * 400 (RFC 9112, 3: "Recipients of an invalid request-line SHOULD respond with either a 400 (Bad
- * Request) error or a 301 (Moved Permanently) redirect").
+ * What to answer a request Node's parser refused, by its error code; undefined when the client reset the
+ * connection. Node's statuses are kept (431, 408, else 400); a version it cannot read is 505, but a request
+ * line malformed around its version (a bare LF, a space after it, `HTTP/1.10`), the same error to Node, is
+ * 400 (RFC 9112, 3: "Recipients of an invalid request-line SHOULD respond with either a 400 (Bad Request)
+ * error or a 301 (Moved Permanently) redirect").
  */
 export const parserRefusal = (
   error: NodeJS.ErrnoException & { readonly rawPacket?: Buffer },
@@ -216,10 +200,7 @@ export const parserRefusal = (
   }
 };
 
-/**
- * Runs `write` once `pending` (the last answer under way on a connection) is sent whole, at once
- * when there is none: a refusal of a pipelined request then follows the answers of those before it.
- */
+/** Runs `write` once the connection's `pending` answer is sent: a pipelined refusal follows earlier answers. */
 export const afterAnswer = (pending: ServerResponse | undefined, write: () => void): void => {
   if (pending && !pending.writableFinished) pending.once('finish', write);
   else write();

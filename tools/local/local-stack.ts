@@ -10,7 +10,7 @@ import type { FunctionConfig, LogLevel } from '#shared/config';
 import { isPlanName } from '#shared/fair-use/plans';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type DataDirLock, lockDataDir } from '#tools/local/data-dir-lock';
-import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-supervisor';
+import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import {
@@ -32,10 +32,7 @@ export interface LocalFunctions {
   readonly authorizer: TokenAuthorizerHandler;
 }
 
-/**
- * Every function, configured as in Lambda (the stage's `allowedOrigins` and plans, LOCAL_PLANS by
- * default) but for DynamoDB at `endpoint`; no metrics (no CloudWatch).
- */
+/** Every function configured as in Lambda, but for DynamoDB at `endpoint` and without metrics (no CloudWatch). */
 export const localFunctions = ({
   endpoint,
   plans = LOCAL_PLANS,
@@ -105,7 +102,6 @@ const prepareData = async (
   }
 };
 
-/** The gateway in front of every function on DynamoDB at `endpoint`, every key's plan enforced. */
 const startGateway = (options: LocalStackOptions, endpoint: string, tables: TableNames, port: number) => {
   const corsOrigins = options.corsOrigins ?? [];
   return startLocalGateway({
@@ -122,7 +118,6 @@ const startGateway = (options: LocalStackOptions, endpoint: string, tables: Tabl
   });
 };
 
-/** DynamoDB Local in the data directory, kept running (and its tables and key restored) by its supervisor. */
 const startDynamoDbLocal = (
   options: LocalStackOptions,
   lock: DataDirLock,
@@ -138,10 +133,7 @@ const startDynamoDbLocal = (
   });
 };
 
-/**
- * Everything `npm start` runs: DynamoDB Local (unless an endpoint is given), the tables, the local
- * key, and the gateway in front of the functions. Unusable settings fail first, as LocalConfigErrors.
- */
+/** `npm start`: DynamoDB Local (unless an endpoint is given), tables, key, gateway; bad settings fail first. */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const port = options.port ?? 3000;
   const log = options.log ?? (() => undefined);

@@ -18,7 +18,6 @@ import { serveRequest } from '#tools/local/serve-request';
 /** The answer each socket is writing now: a parser error must not write over it. */
 type Answering = WeakMap<Socket, ServerResponse>;
 
-/** A failure's answer: a refusal as itself, anything else logged and answered DEFAULT_5XX. */
 const answerFailure = (
   setup: GatewaySetup,
   request: IncomingMessage,
@@ -61,10 +60,7 @@ const handle = (
     });
 };
 
-/**
- * What Node's parser refuses never becomes a request: answered here, after the answers of the
- * requests before it on the socket, unless the client is gone.
- */
+/** What Node's parser refuses never becomes a request: answered after the socket's earlier answers. */
 const answerClientError = (
   setup: GatewaySetup,
   answering: Answering,
@@ -102,8 +98,7 @@ export const gatewayServer = (setup: GatewaySetup, timeouts: LocalGatewayOptions
     },
     (request, response) => serve(request, response, framingRefusal(request)),
   );
-  // Node silently drops headers past the first thousand (a repeated Authorization among them): 0 is
-  // no limit; the header size limit (16 KiB, answered 431) bounds them instead.
+  // Node drops headers past the first 1,000 (a repeated Authorization among them); 16 KiB (431) bounds them.
   server.maxHeadersCount = 0;
   // `Expect: 100-continue` Node answers itself (100, then the request); any other expectation, this.
   server.on('checkExpectation', (request, response) => serve(request, response, expectationRefusal(request)));

@@ -23,7 +23,6 @@ export const argumentsOf = (pid: number): string[] | undefined => {
   return line === '' ? undefined : line.split(' ');
 };
 
-/** The parent of process `pid`, or undefined when it is not running. */
 export const parentOf = (pid: number): number | undefined => {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   if (hasProc()) {
@@ -45,10 +44,7 @@ export const parentOf = (pid: number): number | undefined => {
 const isCommandShell = (args: readonly string[]): boolean =>
   /(^|\/)(sh|bash|dash|zsh)$/.test(args[0] ?? '') && args[1] === '-c';
 
-/**
- * The processes that launched this one: its parent and, while that is a shell running one
- * command, the shell's parent too (npm, whose `sh -c` outlives it when npm is killed).
- */
+/** The parent, and while it is a one-command shell its parent too (npm: its `sh -c` outlives a killed npm). */
 export const launchers = (): number[] => {
   const found: number[] = [];
   let pid: number | undefined = process.ppid;

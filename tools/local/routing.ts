@@ -23,17 +23,14 @@ export type RouteMatch =
   /** No such resource: API Gateway answers 404 before it calls the authorizer. */
   | { readonly kind: 'no-resource' };
 
-/** A request target's path, as sent, and its query. */
 export interface RequestTarget {
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
 }
 
 /**
- * The path and query of a request target as sent. `new URL()` would resolve dot segments, `%2e`
- * spellings included, and read `\` as `/`: `/v1/pets/5/%2e%2e/6` would become `/v1/pets/6`, and
- * a function would act on a pet other than the one the request named. API Gateway matches the
- * path it was sent (docs/aws-ledger.md), so nothing here rewrites it.
+ * The path and query of a request target as sent (API Gateway matches that path: docs/aws-ledger.md).
+ * `new URL()` would resolve dot segments (`%2e` too) and `\`: `/v1/pets/5/%2e%2e/6` would act on pet 6.
  */
 export const requestTarget = (target: string): RequestTarget => {
   // An absolute-form target (`http://host/path`) names its path after the authority.
@@ -47,7 +44,6 @@ export const requestTarget = (target: string): RequestTarget => {
       };
 };
 
-/** Whether a path is the stage's (`/v1` or below it). */
 export const inStage = (path: string): boolean => path === BASE_PATH || path.startsWith(`${BASE_PATH}/`);
 
 const decode = (segment: string): string => {
@@ -58,7 +54,6 @@ const decode = (segment: string): string => {
   }
 };
 
-/** The resource path a stage path falls under, and its parameters. */
 const matchResource = (operations: readonly Operation[], path: string) => {
   // Empty segments are kept, so `/pets//1` matches nothing, as in API Gateway.
   const segments = path.split('/');
@@ -99,7 +94,6 @@ export const route = (
   return { kind: 'operation', operation, path, pathParameters: resource.pathParameters };
 };
 
-/** A request's id, and once a key is accepted the authorizer's context. */
 export interface RequestContext {
   readonly requestId: string;
   authorizer?: AnswerContext['authorizer'];

@@ -31,7 +31,6 @@ import {
 } from '#tools/local/routing';
 import { staticFile } from '#tools/local/static-files';
 
-/** The path of a GET outside the stage, where a static file may be; none for any other request. */
 const staticPathOf = (request: IncomingMessage): string | undefined => {
   const { pathname } = requestTarget(request.url ?? '/');
   return request.method === 'GET' && !inStage(pathname) ? pathname : undefined;
@@ -83,7 +82,6 @@ const answerPreflight = (
   return answer.status;
 };
 
-/** The authorizer's answer for the request, within its deadline; throws GatewayRefusal otherwise. */
 const authorize = (setup: GatewaySetup, routed: RoutedRequest): Promise<APIGatewayAuthorizerResult> =>
   withDeadline(routed.deadline, () =>
     authorizeRequest({
@@ -115,10 +113,7 @@ const eventOf = (
     now: routed.received,
   });
 
-/**
- * A routed request's steps behind the authorizer, in API Gateway's order: the authorizer, the
- * key's plan, then the 405 mock or the function. Returns the status answered.
- */
+/** In API Gateway's order: the authorizer, the key's plan, then the 405 mock or the function. */
 const serveBehindAuthorizer = async (
   setup: GatewaySetup,
   routed: RoutedRequest,
@@ -138,10 +133,7 @@ const serveBehindAuthorizer = async (
   return sendResult(response, result, routed.context.requestId);
 };
 
-/**
- * One request, in API Gateway's order: body size, route, authorizer, the key's plan, 405,
- * function. Returns the status answered; throws a GatewayRefusal for an answer of the gateway's own.
- */
+/** One request in API Gateway's order (body size, route, then the steps above); refusals are thrown. */
 export const serveRequest = async (
   setup: GatewaySetup,
   request: IncomingMessage,

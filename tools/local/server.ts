@@ -83,9 +83,8 @@ export const runServer = async (): Promise<void> => {
 
   console.log(startBanner(settings, stack));
 
-  // npm does not pass a SIGTERM sent to it on to this process, and its `sh -c` outlives an npm
-  // killed with SIGKILL: when any process that launched us is gone, stop too, rather than leave
-  // this server and its Java process running as orphans.
+  // npm passes no SIGTERM on, and its `sh -c` outlives an npm killed with SIGKILL: once any launcher is
+  // gone, stop too rather than leave this server and its Java running as orphans.
   const parent = process.ppid;
   const launchedBy = launchers();
   setInterval(() => {

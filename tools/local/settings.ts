@@ -120,7 +120,6 @@ export const localApiKey = (settings: {
   return { apiKey: key, apiKeySource: 'generated' };
 };
 
-/** The data directory PETSTORE_DATA_DIR names (default `./.data`), resolved against `cwd`. */
 export const localDataDir = (env: Env, cwd = process.cwd()): string =>
   resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data');
 

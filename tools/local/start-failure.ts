@@ -2,10 +2,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalConfigError } from '#tools/local/local-config-error';
 
-/**
- * Why `npm start` could not start, in one line. Free of project imports but one (the error class),
- * so it works when any other file is broken.
- */
+/** Why `npm start` could not start, in one line; imports one project file only, so it works when others break. */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,10 +18,7 @@ interface CompileMessage {
   readonly location: { readonly file: string; readonly line: number; readonly column: number } | null;
 }
 
-/**
- * esbuild's failure carries its messages in `errors`; thrown inside Node's module loader (tsx's
- * thread), it arrives with its message only, one line each as `file:line:column: ERROR: text`.
- */
+/** esbuild's `errors`, or from Node's module loader (tsx's thread) its message: `file:line:column: ERROR: text`. */
 const compileMessages = (error: unknown): CompileMessage[] | undefined => {
   const errors = (error as { errors?: unknown } | null)?.errors;
   if (Array.isArray(errors) && errors.length > 0) {

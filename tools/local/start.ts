@@ -3,12 +3,8 @@ import semver from 'semver';
 import { describeStartFailure } from '#tools/local/start-failure';
 
 /**
- * The entry of `npm start` (tools/local/server.ts) and, with `--dev`, of `npm run dev`
- * (tools/local/dev-server.ts): when the server cannot start, it says why in one line, never a stack
- * trace (with POWERTOOLS_LOG_LEVEL=DEBUG, the error in full as well). The server's modules are
- * loaded from here, so that a source file that does not compile is reported like any other
- * failure (its file, line and message), and a Node.js older than package.json's `engines` (npm
- * only warns) is refused before any of them loads.
+ * `npm start` (`--dev`: `npm run dev`): a failed start is one line (the error too with POWERTOOLS_LOG_LEVEL=DEBUG).
+ * Modules load from here, so a compile error names its file and line, after the `engines` check (npm only warns).
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -1,18 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { ENV } from '#shared/config';
 import { DataDirInUseError, dataDirHolder } from '#tools/local/data-dir-lock';
-import { assertJava } from '#tools/local/java';
 import { LocalConfigError } from '#tools/local/settings';
 
 const codeOf = (error: unknown): string =>
   String((error as { code?: unknown }).code ?? (error as Error).name ?? 'unknown error');
 
-/**
- * Creates `dir` one level at a time (a recursive mkdirSync spins forever on some paths, such as
- * `/proc/foo`) and checks a file can be written in it.
- */
+/** Creates `dir` level by level (a recursive mkdirSync spins forever on e.g. `/proc/foo`); checks it is writable. */
 export const ensureDataDir = (dir: string, setting: string = ENV.local.dataDir): void => {
   const cannot = (what: string, error: unknown) =>
     new LocalConfigError(
@@ -82,6 +79,52 @@ export const assertDynamoDbReachable = async (
       `No DynamoDB answers at ${setting}=${endpoint} (${codeOf(error)}): start it, fix ${setting}, or unset it to use the embedded DynamoDB Local.`,
     );
   }
+};
+
+const INSTALL = 'Debian/Ubuntu: `sudo apt-get install -y openjdk-17-jre-headless`';
+const OR_ENDPOINT = 'or set DYNAMODB_ENDPOINT to a DynamoDB you already run.';
+
+export class JavaMissingError extends LocalConfigError {
+  override readonly name = 'JavaMissingError';
+  constructor() {
+    super(
+      `DynamoDB Local needs Java 17 or newer, and \`java\` was not found on PATH. Install it (${INSTALL}), ${OR_ENDPOINT}`,
+    );
+  }
+}
+
+export class JavaTooOldError extends LocalConfigError {
+  override readonly name = 'JavaTooOldError';
+  constructor(found: number) {
+    super(
+      `DynamoDB Local needs Java 17 or newer, and \`java\` on PATH is Java ${found}. Install Java 17 or newer (${INSTALL}), ${OR_ENDPOINT}`,
+    );
+  }
+}
+
+/** No jdk.compiler module (some minimal JREs): the launcher (LoopbackDynamoDbLocal.java) is compiled at each start. */
+export class JavaCompilerMissingError extends LocalConfigError {
+  override readonly name = 'JavaCompilerMissingError';
+  constructor() {
+    super(
+      'DynamoDB Local is started through a one-file Java launcher, and the `java` on PATH lacks the jdk.compiler module that runs it. ' +
+        `Use a full JDK 17+ or Debian/Ubuntu's openjdk-17-jre-headless (both have it), ${OR_ENDPOINT}`,
+    );
+  }
+}
+
+/** `--list-modules` names the version and jdk.compiler; Java 8, which does not know it, is asked for `-version`. */
+export const assertJava = (): void => {
+  const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
+  if (modules.error) throw new JavaMissingError();
+  const listed = modules.status === 0;
+  const version = listed ? undefined : spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const output = listed ? modules.stdout : version?.status === 0 ? version.stderr : '';
+  // `java.base@17.0.2` in the modules, `version "1.8.0_392"` (Java 8) or `"11.0.2"` in -version's.
+  const major = Number((/java\.base@(\d+)/.exec(output) ?? /version "(?:1\.)?(\d+)/.exec(output))?.[1]);
+  if (!major) throw new JavaMissingError();
+  if (!listed || major < 17) throw new JavaTooOldError(major);
+  if (!/^jdk\.compiler@/m.test(modules.stdout)) throw new JavaCompilerMissingError();
 };
 
 /** Every check npm start can make before the service's modules load, each failure a LocalConfigError. */

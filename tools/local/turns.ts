@@ -2,11 +2,8 @@ import type { Deadline } from '#shared/deadline';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /**
- * Turns to run requests, at most `concurrency` at once, shared in rotation between callers: each
- * caller waits in a line of its own, and a free turn goes to the next caller in the round, so
- * one caller's burst delays another's request by one turn, not by the whole burst. In AWS no
- * request waits for a turn (Lambda scales out); here one process and one DynamoDB Local serve
- * every request (docs/aws-ledger.md, "Lambda under load").
+ * At most `concurrency` requests at once, turns going round the callers (a line each): one caller's burst
+ * delays another's request by one turn. Lambda scales out instead (docs/aws-ledger.md, "Lambda under load").
  */
 export class Turns {
   private running = 0;
@@ -15,10 +12,7 @@ export class Turns {
 
   constructor(private readonly concurrency: number) {}
 
-  /**
-   * Runs `work` at `caller`'s next turn, unless the request's `deadline` passes first (then
-   * INTEGRATION_TIMEOUT): in AWS no request waits for a turn, so none may wait past its deadline here.
-   */
+  /** Runs `work` at `caller`'s next turn; INTEGRATION_TIMEOUT if `deadline` passes first (in AWS none waits). */
   run<T>(caller: string, deadline: Deadline, work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
