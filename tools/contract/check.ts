@@ -58,7 +58,6 @@ export const reasonNotToRun = (candidate: ContractCheck, target: ContractTarget)
   return undefined;
 };
 
-/** A failure is thrown. */
 export type CheckOutcome =
   | { readonly status: 'passed' }
   | { readonly status: 'skipped'; readonly reason: string };
