@@ -43,10 +43,7 @@ const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [
   ];
 };
 
-/**
- * Creates `instances × createsPerInstance` pets through createPet's handler, all `available` (the
- * worst case for the status index), instances side by side (each leases its own blocks of ids).
- */
+/** `instances × createsPerInstance` creates, all `available` (the status index's worst), side by side. */
 export const measurePartitionLoad = async (options: {
   readonly meter: Meter;
   readonly names: TableNames;
