@@ -99,7 +99,6 @@ export interface ApiRequest {
   readonly headers?: Record<string, string>;
   /** An object is sent as JSON; a string as it is. */
   readonly body?: unknown;
-  /** Without the Authorization header. */
   readonly anonymous?: boolean;
 }
 

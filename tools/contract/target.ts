@@ -38,7 +38,6 @@ export const contractTarget = (options: {
   readonly origins?: 'listed' | 'any';
   readonly readOnly?: boolean;
   readonly throttleKey?: string;
-  /** The clock the suite paces itself by. @default the real one */
   readonly clock?: PacingClock;
 }): ContractTarget => {
   const checked = contract ?? loadContract();

@@ -10,7 +10,6 @@ import { deploymentGroupsOf } from '#tools/verify/stage-checks';
 
 /** An alarm's notification, delivered: the one check that writes (an alarm's state, and back). */
 
-/** Between two reads of the alarm's history. */
 const POLL_MS = 5_000;
 
 /** An action CloudWatch executed: on which of the alarm's targets, and its error if it failed. */
