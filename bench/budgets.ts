@@ -83,8 +83,7 @@ export const evaluateBudgets = (run: Measurements): BudgetResult[] => {
     results.push({ budget, subject, measured, unit, value, comparison, limit, basis, verdict });
   };
 
-  // Judged on the median of the paired ratios: each round runs a function and its reference back
-  // to back, so a slowdown of the whole machine falls on both and cancels out.
+  // The median of paired ratios: each pair runs back to back, so a machine-wide slowdown cancels out.
   const { peer } = run.coldStarts;
   const timing = { basis: 'timing' } as const;
   for (const row of run.coldStarts.rows) {

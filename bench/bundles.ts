@@ -10,12 +10,7 @@ import { type BenchTarget, PEER } from './targets';
 const packageOf = (input: string): string =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(project)';
 
-/**
- * Builds `entries` (output key, entry file) in one esbuild call, which parses the AWS SDK once;
- * each output is byte for byte what a build of its entry alone writes (no code splitting). Gives
- * each output's size, gzipped too (level 9: close to its share of the deployment zip), and the
- * packages that weigh most in it (project files as `(project)`).
- */
+/** One esbuild call for all `entries` (SDK parsed once, no splitting): sizes, gzip -9, heaviest packages. */
 const buildAll = async (options: BuildOptions, dir: string, entries: [key: string, entry: string][]) => {
   const { metafile } = await build({
     ...options,
@@ -44,13 +39,7 @@ const buildAll = async (options: BuildOptions, dir: string, entries: [key: strin
   };
 };
 
-/**
- * Every function as the stack builds it; every baseline and the peer as a raw function is usually
- * built (the same esbuild options without the stack's aliases, infra/bundling.ts, and no source
- * map); every baseline again as the stack builds a function (aliases and map), so that the
- * project's code is weighed like for like apart from what the bundling gains; and the child
- * harness (for any Node from 20 on).
- */
+/** Functions as the stack builds them (infra/bundling.ts); baselines raw and as the stack; the harness. */
 export const buildBundles = async (dir: string, targets: readonly BenchTarget[]) => {
   const { entryPoints: _entry, outfile: _outfile, ...stack } = esbuildOptions('<entry>', '<outfile>');
   const { alias: _aliases, ...usual } = stack;
@@ -86,13 +75,11 @@ export const buildBundles = async (dir: string, targets: readonly BenchTarget[])
     pairs: targets.map((target) => ({
       name: target.name,
       service: service(serviceKey(target)),
-      /** Its baseline as a raw function is usually built. */
       baseline: raw(rawKey(target)),
       /** The same baseline built as the stack builds the service: like for like. */
       sameBundling: same(rawKey(target)),
     })),
     peer: raw(PEER.name),
-    /** The child process every run of a bundle goes through. */
     harness: join(dir, 'child.mjs'),
   };
 };

@@ -44,7 +44,6 @@ export const measureCapacity = async (
   options: {
     readonly admin: Admin;
     readonly meter: Meter;
-    /** Fresh tables. */
     readonly names: TableNames;
     readonly targets: readonly BenchTarget[];
     readonly children: Children;
@@ -123,7 +122,6 @@ export const measureCapacity = async (
       pets,
       listed,
       pages: costs.length,
-      /** Billed read units. */
       firstPage: costs[0]?.billedReadUnits ?? 0,
       billedReadUnits: spread(costs.map((page) => page.billedReadUnits)),
       calls: spread(costs.map((page) => page.calls)),
@@ -140,7 +138,6 @@ export const measureCapacity = async (
   const largeWalks = [await walk(''), await walk('?status=available')];
   const large = await measureAt();
   return {
-    /** `list-pets` */
     listing: kebabName(listPetsFunction.name),
     /** `pets`: when the row began (a create adds its own). */
     rows: [...small, ...large],

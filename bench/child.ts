@@ -3,10 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#tools/lambda/context';
 import { BENCH_CONTEXT, freshRequest, outcomeOf, removesItsPet } from './lambda-context';
 
-/**
- * The bench's stand-in for Lambda's runtime: `child.mjs <result.json> <iterations> <warm-up> <event
- * JSON> <name> <bundle>...` times each bundle's import, then invokes them in turn, alternating.
- */
+/** Lambda's stand-in: `child.mjs <result.json> <iterations> <warm-up> <event> <name> <bundle>...`. */
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 

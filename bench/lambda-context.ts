@@ -40,12 +40,7 @@ export const freshRequest = <E>(stored: E): E => {
 
 type Request = { httpMethod?: string; pathParameters?: Record<string, string> | null };
 
-/**
- * Whether a request changes or removes the pet it names (a write to `/pets/{petId}`): each must
- * find its pet as seeded, so the bench puts it back after each (bench/tables.ts), or in a child
- * gives each removal a pet of its own (a change there would leave its pet behind, in the listings
- * the bench walks after).
- */
+/** A write to `/pets/{petId}`: its pet is put back after it, or given its own (bench/tables.ts). */
 export const changesItsPet = (event: unknown): boolean => {
   const { httpMethod = 'GET', pathParameters } = event as Request;
   return !['GET', 'HEAD', 'OPTIONS', 'POST'].includes(httpMethod) && pathParameters?.petId !== undefined;

@@ -4,11 +4,7 @@ import { join, relative } from 'node:path';
 import { NODE_TARGET } from '#infra/bundling';
 import { PROJECT_ROOT } from '#infra/project-root';
 
-/**
- * The Node.js the bench's children run on: the Lambda runtime's major, from the npm registry,
- * pinned by bench/lambda-node/'s lockfile and installed there (in the project's node_modules npm
- * would put it first on every script's PATH). Else the running Node, saying so.
- */
+/** The children's Node: Lambda's major pinned in bench/lambda-node/ (off scripts' PATH), else this one. */
 
 export const LAMBDA_NODE_MAJOR = Number(/^node(\d+)$/.exec(NODE_TARGET)?.[1]);
 

@@ -5,7 +5,7 @@ import { type Children, runChild } from './children';
 import type { BenchSettings } from './settings';
 import { type BenchTarget, type ChildTarget, PEER } from './targets';
 
-/** Nearest-rank percentiles of a sample (ms, or ratios). */
+/** Nearest-rank percentiles. */
 const summarise = (sample: readonly number[]) => {
   const sorted = [...sample].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1] ?? Number.NaN;
@@ -28,11 +28,7 @@ const perRound = (a: ColdStartSeries, b: ColdStartSeries, part: 'totalMs' | 'loa
 /** A function as deployed; its baseline as a raw function is usually deployed, and as the stack builds the function. */
 const BUILDS = ['service', 'baseline', 'sameBundling'] as const;
 
-/**
- * Cold starts, each a fresh process that imports one bundle and answers one event. A round runs
- * every build of every function, the peer, and the first function with its source map read at run
- * time, in an order that alternates between rounds, so that drift hits all alike.
- */
+/** Cold starts, a fresh process each; the order alternates between rounds so that drift hits all alike. */
 export const measureColdStarts = async (
   children: Children,
   bundles: BuiltBundles,

@@ -2,15 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 
-/**
- * What DynamoDB charges, seen from outside the functions: a proxy in front of DynamoDB Local that
- * adds `ReturnConsumedCapacity: INDEXES` to every call, so anything pointed at it is metered with
- * no seam in its code (DynamoDB Local checks no request signature).
- */
+/** A proxy to DynamoDB Local adding `ReturnConsumedCapacity: INDEXES` (Local checks no signature). */
 
 export interface MeteredCall {
   readonly command: string;
-  /** As sent, in DynamoDB's JSON. */
   readonly input: Readonly<Record<string, unknown>>;
   /** DynamoDB's HTTP status: 400 for a refused call (a failed condition), which reports no capacity. */
   readonly status: number;
@@ -27,8 +22,7 @@ export const startMeter = async (dynamoDbEndpoint: string) => {
   // By the SDK's invocation id: a retried call is recorded once, as its last attempt was answered.
   let calls = new Map<string, MeteredCall>();
   const server = createServer(async (incoming, answer) => {
-    // An attempt its client gave up on (a timeout, the request's deadline) is not recorded: its
-    // answer may come after the measurement it belonged to has ended.
+    // An attempt given up on is not recorded: its answer may come after its measurement ended.
     let abandoned = false;
     answer.once('close', () => {
       abandoned = !answer.writableFinished;

@@ -8,11 +8,8 @@ import type { Meter, MeteredCall } from './metering';
 import { benchConfig, invoke, requestTo } from './targets';
 
 /**
- * The partition-load model: DynamoDB Local has one partition, so it cannot show a hot key. During
- * creates through createPet's handler, every write's units are charged (bench/metering.ts) to the
- * partition key values it wrote, the table's and each index's. DynamoDB serves one partition key
- * at most 1,000 WCU/s (adaptive capacity cannot lift it), so the hottest key sets the ceiling:
- *
+ * DynamoDB Local has one partition, so each write's units are charged to the partition keys it wrote
+ * (bench/metering.ts). A key takes at most 1,000 WCU/s (adaptive capacity cannot lift it), so:
  *     ceiling (creates/s) = 1,000 WCU/s ÷ (hottest key's share of write units × write units per create)
  */
 const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
@@ -43,10 +40,7 @@ const placed = (call: MeteredCall, designs: ReadonlyMap<string, TableDesign>): [
   ];
 };
 
-/**
- * Creates `instances × createsPerInstance` pets through createPet's handler, all `available` (the
- * worst case for the status index), instances side by side (each leases its own blocks of ids).
- */
+/** `instances × createsPerInstance` creates, all `available` (the status index's worst), side by side. */
 export const measurePartitionLoad = async (options: {
   readonly meter: Meter;
   readonly names: TableNames;
@@ -81,14 +75,12 @@ export const measurePartitionLoad = async (options: {
   if (!top) throw new Error('The run wrote nothing');
   const creates = options.instances * options.createsPerInstance;
   return {
-    /** `create-pet` */
     subject: kebabName(createPetFunction.name),
     creates,
     instances: options.instances,
     writeUnits,
     writeUnitsPerCreate: writeUnits / creates,
     hottest,
-    /** Distinct partition keys written. */
     keys: byKey.size,
     ceilingCreatesPerSecond: PARTITION_WRITE_UNITS_PER_SECOND / (top.share * (writeUnits / creates)),
   };

@@ -8,10 +8,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { readFunctionConfig, tableName } from '#shared/config';
 
-/**
- * The peer: a GetItem handler as usually written with middy and Powertools, after `get-product` of
- * aws-samples/serverless-typescript-demo, less its X-Ray tracer, with the baselines' client.
- */
+/** middy and Powertools, after aws-samples/serverless-typescript-demo's `get-product`, less X-Ray. */
 const config = readFunctionConfig(['pets']);
 const client = createDocumentClient(config.dynamoDb);
 const TableName = tableName(config, 'pets');

@@ -18,10 +18,7 @@ export const SETTINGS = {
     childConcurrency: 1,
     overlap: false,
   },
-  /**
-   * Every code path once, cheaply (it runs in `npm test`), with a large table just big enough that
-   * each of the 16 status shards holds a page of `available` pets (366 of 1,100, 22 or 23 a shard).
-   */
+  /** Every path once (`npm test`); each of 16 status shards holds a page (366 of 1,100 `available`). */
   quick: {
     mode: 'quick',
     coldRuns: 1,

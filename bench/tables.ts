@@ -43,11 +43,7 @@ const seededPet = (id: number) =>
     status: PET_STATUSES[id % PET_STATUSES.length] ?? 'available',
   });
 
-/**
- * In-process, where requests run one after the other: after each request that changes or removes
- * its pet (PATCH, DELETE), the pet put back as seeded, outside the meter, so every change moves
- * it from its seeded status, every removal finds it, and so do the reads after them.
- */
+/** In-process: after each PATCH or DELETE, its pet put back as seeded, outside the meter. */
 export const restorerOf = (event: unknown, admin: Admin, TableName: string): (() => Promise<void>) => {
   if (!changesItsPet(event)) return async () => {};
   const { pathParameters } = event as { pathParameters?: Record<string, string> };
@@ -55,11 +51,7 @@ export const restorerOf = (event: unknown, admin: Admin, TableName: string): (()
   return async () => void (await admin.doc.send(new PutCommand({ TableName, Item })));
 };
 
-/**
- * In a child (bench/child.ts), whose service and baseline may run beside each other: before each
- * removal, a pet of its own put (outside the clock and the meter) and the request pointed at it,
- * so that every removal finds its pet and no other request misses one.
- */
+/** In a child (bench/child.ts), running side by side: each removal gets a pet of its own, put first. */
 export const freshSubjectInChild = (): ((request: unknown) => Promise<void>) => {
   const doc = DynamoDBDocumentClient.from(
     createLocalClient(process.env[ENV.dynamoDbEndpoint] ?? '', { customUserAgent: SETUP_AGENT }),
@@ -75,10 +67,7 @@ export const freshSubjectInChild = (): ((request: unknown) => Promise<void>) => 
   };
 };
 
-/**
- * Writes `count` pets (statuses in turn) after the last id the sequence leased, 25 a BatchWriteItem
- * and 8 in flight, then moves the sequence past them: no create meets a seeded id.
- */
+/** `count` pets after the sequence's last id (25 a batch, 8 in flight), then the sequence moved past them. */
 export const seedPets = async (admin: Admin, names: TableNames, count: number): Promise<void> => {
   const { Item } = await admin.doc.send(
     new GetCommand({ TableName: names.counters, Key: { name: PET_ID_SEQUENCE }, ConsistentRead: true }),

@@ -27,10 +27,7 @@ export interface ChildTarget {
   readonly environment?: Readonly<Record<string, string>>;
 }
 
-/**
- * A function as the bench measures it, derived from OPERATIONS and the contracts (a new operation
- * needs only its baseline, `bench/baselines/<its folder>.ts`), or the authorizer.
- */
+/** A function from OPERATIONS (a new one needs only `bench/baselines/<its folder>.ts`), or the authorizer. */
 export interface BenchTarget extends ChildTarget {
   /** Its generated Lambda entry, relative to the project root. */
   readonly entry: string;

@@ -17,7 +17,6 @@ export const isEntry = (url: string): boolean => {
   return entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(url));
 };
 
-/** An error as `Name: message`. */
 export const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 

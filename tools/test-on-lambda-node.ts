@@ -3,13 +3,8 @@ import { delimiter, dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { findLambdaNode, installLambdaNode, LAMBDA_NODE_MAJOR } from '../bench/lambda-node';
 
-/**
- * `npm run test:lambda-node`: the function-level test projects (unit, integration, http) on the
- * Node.js major Lambda runs the functions on, installed from the npm registry into
- * bench/lambda-node (as the bench does), whatever Node runs this script. That Node comes first on
- * PATH, so the processes the tests start (npm start, tsx, the smoke command) run on it too.
- * Arguments are passed on to vitest (`-- test/unit/cursor.test.ts`).
- */
+/** `npm run test:lambda-node`: unit, integration and http tests on Lambda's Node (bench/lambda-node), first
+ * on PATH for every process they start; arguments go to vitest (`-- test/unit/cursor.test.ts`). */
 
 const failed = installLambdaNode((line) => console.log(line));
 if (failed) {

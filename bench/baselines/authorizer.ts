@@ -4,10 +4,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { readFunctionConfig, tableName } from '#shared/config';
 
-/**
- * The authorizer's baseline, a raw Lambda entry: the token's hash, one strongly consistent GetItem
- * (as the service reads it), an Allow policy; the same client.
- */
+/** The authorizer's baseline: the token's hash, one strongly consistent GetItem, an Allow policy. */
 const config = readFunctionConfig(['apiKeys']);
 const client = createDocumentClient(config.dynamoDb);
 const TableName = tableName(config, 'apiKeys');

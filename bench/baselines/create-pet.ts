@@ -7,11 +7,7 @@ import { readFunctionConfig, tableName } from '#shared/config';
 import type { Pet } from '#shared/domain/pet';
 import { baselineIds } from './id-block';
 
-/**
- * createPet's baseline, a raw Lambda entry: the service's writes, with the same conditions and
- * client: an id from a block, the pet's conditional PutItem, and with an Idempotency-Key, the
- * record's conditional PutItem before and its UpdateItem after.
- */
+/** createPet's baseline: the service's writes (id block, PutItem, Idempotency-Key record around it). */
 const config = readFunctionConfig(['pets', 'counters', 'idempotency']);
 const client = createDocumentClient(config.dynamoDb);
 const pets = tableName(config, 'pets');

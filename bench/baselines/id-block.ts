@@ -1,10 +1,7 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nextBlockSize } from '#shared/adapters/dynamodb/id-blocks';
 
-/**
- * The baselines' ids: a block leased as the service leases it (the same UpdateItem, sized by
- * shared/adapters/dynamodb/id-blocks.ts), one invocation at a time as in Lambda.
- */
+/** Ids leased in blocks as the service does (shared/adapters/dynamodb/id-blocks.ts). */
 export const baselineIds = (client: DynamoDBDocumentClient, countersTable: string) => {
   const block = { next: 1, last: 0, previous: undefined as { size: number; at: number } | undefined };
   return async (): Promise<number> => {

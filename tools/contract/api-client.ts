@@ -3,13 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
 import { parseRateLimitPolicy } from '#shared/http/rate-limit-policy';
 import { TokenBucket } from '#tools/local/fair-use';
+import type { Contract } from './conformance';
 import { assertResponseHeaders } from './response-headers';
 
-/**
- * The contract suite's client, which the HTTP tests use too. `ApiClient.checkedAgainst(contract, …)`
- * holds every response to the OpenAPI document and the headers every response carries; a plain
- * `new ApiClient(…)` checks nothing.
- */
+/** `ApiClient.checkedAgainst` holds answers to the document and common headers; `new ApiClient` does not. */
 
 export interface ObservedExchange {
   readonly method: string;
@@ -23,11 +20,8 @@ export interface ObservedExchange {
 
 export type ResponseCheck = (exchange: ObservedExchange) => void;
 
-export interface ResponseContract {
-  assertConforms(exchange: ObservedExchange): void;
-}
+export type ResponseContract = Pick<Contract, 'assertConforms'>;
 
-/** The key's plan quota at `baseUrl` is spent: the sentence a command stops on. */
 export class QuotaExhausted extends Error {
   override readonly name = 'QuotaExhausted';
   constructor(baseUrl: string) {
@@ -40,7 +34,6 @@ export class QuotaExhausted extends Error {
 /** The User-Agent the suite sends: AWS's managed rules in front of a stage block a request without one. */
 export const SUITE_USER_AGENT = 'petstore-contract-suite/1';
 
-/** The real clock, or a test's. */
 export interface PacingClock {
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -48,14 +41,9 @@ export interface PacingClock {
 
 const REAL_CLOCK: PacingClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
-/**
- * Keeps a client within its key's plan: a token bucket of the rate the first `RateLimit-Policy`
- * names. Until an answer has named it, requests go one at a time: a client sending at once as
- * many as it runs checks, then a whole bucket, would send more than the burst before it knew it.
- */
+/** A bucket at the rate the first `RateLimit-Policy` names; until then one request at a time (the burst). */
 export class Pacer {
   private bucket: TokenBucket | undefined;
-  /** The request in flight while the plan is not known yet. */
   private probe: { readonly answered: Promise<void>; readonly release: () => void } | undefined;
 
   constructor(private readonly clock: PacingClock = REAL_CLOCK) {}
@@ -69,7 +57,6 @@ export class Pacer {
       rate.quota / rate.windowSeconds,
       this.clock.now(),
     );
-    // The request whose answer named the plan was sent under it too.
     this.bucket.take(this.clock.now());
   }
 
@@ -86,7 +73,6 @@ export class Pacer {
     while (!this.bucket.take(this.clock.now())) await this.clock.sleep(1_000 / this.bucket.refillPerSecond);
   }
 
-  /** A request's answer (or failure) is in: the next may go if the plan is still unknown. */
   settled(): void {
     const probe = this.probe;
     this.probe = undefined;
@@ -103,10 +89,7 @@ const TRIES = 5;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * Whether a 503 may be answered by sending the request again, as the interface tells clients: a
- * read, or a write carrying an Idempotency-Key (the service applies it once, whichever try lands).
- */
+/** A 503 may be repeated for a read, or a write with an Idempotency-Key (applied once, whichever lands). */
 const repeatable = (method: string, headers: Record<string, string> = {}) =>
   SAFE_METHODS.has(method) ||
   Object.keys(headers).some((name) => name.toLowerCase() === IDEMPOTENCY_KEY_HEADER.toLowerCase());
@@ -116,16 +99,11 @@ export interface ApiRequest {
   readonly headers?: Record<string, string>;
   /** An object is sent as JSON; a string as it is. */
   readonly body?: unknown;
-  /** Without the Authorization header. */
   readonly anonymous?: boolean;
 }
 
 export class ApiClient {
-  /**
-   * @param pacer paces the client by its plan, waits out a 429 TOO_MANY_REQUESTS (Retry-After),
-   *   and a 503 of a request safe to repeat, and stops on QUOTA_EXCEEDED (QuotaExhausted); without
-   *   one, every answer comes back as it is.
-   */
+  /** @param pacer paces by plan, waits out 429s and repeatable 503s, stops on QUOTA_EXCEEDED. */
   constructor(
     readonly baseUrl: string,
     private readonly apiKey: string,
@@ -199,10 +177,7 @@ export class ApiClient {
     return this.request(path, { ...request, method: 'GET' });
   }
 
-  /**
-   * With a pacer (the suite's client), a POST carries an Idempotency-Key of its own unless
-   * `request` names one, as the guide tells clients, so a 503 can be answered by a repeat.
-   */
+  /** With a pacer, a POST carries an Idempotency-Key unless `request` names one, so a 503 can be repeated. */
   post(path: string, body: unknown, request: Omit<ApiRequest, 'method' | 'body'> = {}) {
     const headers =
       !this.pacer || repeatable('POST', request.headers)

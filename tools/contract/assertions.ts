@@ -1,5 +1,4 @@
 import assert, { AssertionError } from 'node:assert/strict';
-import { isDeepStrictEqual } from 'node:util';
 import type { ObservedExchange } from './api-client';
 
 /** Assertions beyond `node:assert/strict`: the suite runs outside any test runner (`npm run smoke`). */
@@ -15,18 +14,8 @@ export const assertContains = (text: string | null | undefined, part: string): v
   }
 };
 
-export const assertIncludes = <T>(list: readonly T[], item: T): void => {
-  if (!list.some((candidate) => isDeepStrictEqual(candidate, item))) {
-    fail(`Expected ${JSON.stringify(list)} to include ${JSON.stringify(item)}`, list, item, 'includes');
-  }
-};
-
 export const assertAtLeast = (actual: number, least: number): void => {
   if (!(actual >= least)) fail(`Expected ${actual} to be at least ${least}`, actual, least, '>=');
-};
-
-export const assertAtMost = (actual: number, most: number): void => {
-  if (!(actual <= most)) fail(`Expected ${actual} to be at most ${most}`, actual, most, '<=');
 };
 
 export const detailsOf = (response: ObservedExchange): { field: string; message: string }[] =>

@@ -5,7 +5,7 @@ export type Need = 'allowedOrigin' | 'throttled';
 
 export interface ContractCheck {
   readonly name: string;
-  /** Throws when the service breaks the contract; `notApplicable(reason)` when the target cannot show it. */
+  /** Throws when the service breaks the contract. */
   readonly run: (target: ContractTarget) => Promise<void>;
   /** It creates pets (named with smokeName): a read-only run (`npm run smoke -- --read-only`) skips it. */
   readonly creates: boolean;
@@ -28,20 +28,8 @@ export const check = (
   ...(options.needs ? { needs: options.needs } : {}),
 });
 
-/** A check that creates pets (named with smokeName). */
 export const creating = (name: string, run: ContractCheck['run']): ContractCheck =>
   check(name, run, { creates: true });
-
-export class NotApplicable extends Error {
-  override readonly name = 'NotApplicable';
-  constructor(readonly reason: string) {
-    super(`Does not apply: ${reason}`);
-  }
-}
-
-export const notApplicable = (reason: string): never => {
-  throw new NotApplicable(reason);
-};
 
 export const READ_ONLY_REASON = 'it creates pets, and this run is read-only';
 
@@ -58,20 +46,14 @@ export const reasonNotToRun = (candidate: ContractCheck, target: ContractTarget)
   return undefined;
 };
 
-/** A failure is thrown. */
 export type CheckOutcome =
   | { readonly status: 'passed' }
   | { readonly status: 'skipped'; readonly reason: string };
 
-/** Runs a check: a check that cannot apply is skipped with its reason, never a pass that checked nothing. */
+/** Runs a check: one that cannot apply is skipped with its reason, never a pass that checked nothing. */
 export const runCheck = async (candidate: ContractCheck, target: ContractTarget): Promise<CheckOutcome> => {
   const before = reasonNotToRun(candidate, target);
   if (before !== undefined) return { status: 'skipped', reason: before };
-  try {
-    await candidate.run(target);
-    return { status: 'passed' };
-  } catch (error) {
-    if (error instanceof NotApplicable) return { status: 'skipped', reason: error.reason };
-    throw error;
-  }
+  await candidate.run(target);
+  return { status: 'passed' };
 };

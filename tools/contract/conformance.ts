@@ -7,11 +7,7 @@ import { parse } from 'yaml';
 import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
 import type { ObservedExchange } from './api-client';
 
-/**
- * Checks HTTP responses against docs/openapi.yaml: status, body (Ajv, JSON Schema 2020-12, formats
- * checked), headers and Content-Type. An unknown path is held to `components.responses.NotFound`;
- * another method on a known path to what the gateway answers for every operation of the path.
- */
+/** Holds answers to docs/openapi.yaml: status, body (Ajv, JSON Schema 2020-12), headers, Content-Type. */
 
 type Json = { [key: string]: unknown };
 
@@ -35,7 +31,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const escapeToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
 const unescapeToken = (token: string) => token.replaceAll('~1', '/').replaceAll('~0', '~');
 
-/** The responses a request may get, each with the pointer of where it is declared. */
 interface Candidates {
   readonly label: string;
   readonly responses: Readonly<Record<string, { pointer: string }>>;
@@ -62,8 +57,7 @@ export class Contract {
   ) {
     this.ajv = new Ajv2020({ allErrors: true, strict: true });
     addFormats(this.ajv);
-    // OpenAPI 3.1's own keywords in Schema Objects (annotations), and the fields of the document
-    // itself, which Ajv sees as unknown keywords of the root it resolves pointers from.
+    // OpenAPI 3.1's annotations, and the document's own fields, unknown keywords of Ajv's root.
     this.ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', ...OPENAPI_OBJECT_FIELDS]);
     this.ajv.addSchema(document, DOCUMENT_ID);
   }
@@ -101,7 +95,7 @@ export class Contract {
     return (this.document.paths ?? {}) as Record<string, Json>;
   }
 
-  /** The path template a request path falls under, segment by segment, as API Gateway matches. */
+  /** The path template a request path falls under, as API Gateway matches. */
   private templateOf(requestPath: string): string | undefined {
     // The gateway serves `/pets/` as `/pets`; an empty segment elsewhere matches nothing.
     const segments = requestPath
@@ -202,7 +196,6 @@ export class Contract {
     return problems.map((problem) => `${problem} [${label}, response ${pointer}]`);
   }
 
-  /** A preflight is API Gateway's, not in the document: 204, no body, and the house headers. */
   private preflightViolations(exchange: Exchange): string[] {
     const problems: string[] = [];
     if (exchange.status !== 204) problems.push(`a preflight answered ${exchange.status}, not 204`);
@@ -230,6 +223,5 @@ export class ContractViolation extends Error {
   override readonly name = 'ContractViolation';
 }
 
-/** The committed document, docs/openapi.yaml, as clients get it. */
 export const loadContract = (file = OPENAPI_YAML_PATH): Contract =>
   new Contract(parse(readFileSync(file, 'utf8')) as Json, relative(process.cwd(), file) || file);

@@ -10,10 +10,7 @@ import { assertAtLeast, assertError } from './assertions';
 import { type ContractArea, check } from './check';
 import { bodyRequestId, requestIdOfAnswer } from './response-headers';
 
-/**
- * Fair use, as any client can see it on any stage: a request id on every answer, the caller's plan
- * on every answer to an accepted key, and, with a key it may spend, a 429 past the plan's rate.
- */
+/** Fair use as a client sees it: a request id on every answer, the plan, and a 429 past its rate. */
 
 /** The plan a `RateLimit-Policy` names, checked to be the two policies of the draft's form this API sends. */
 const planOf = (response: ObservedExchange): { name: string; burst: number; windowSeconds: number } => {
@@ -72,7 +69,6 @@ export const FAIR_USE_AREA: ContractArea = {
         const answers = [
           await api.get(`${LIST}?limit=1`),
           await api.get(`${LIST}?limit=0`),
-          // Refused before anything is stored: creates nothing.
           await api.post(createPet.path, {}),
           await api.request(LIST, { method: UNANSWERED }),
         ];
@@ -120,7 +116,6 @@ export const FAIR_USE_AREA: ContractArea = {
         assertAtLeast(retryAfter, 1);
         const named = refused.headers.get('ratelimit-policy');
         if (named !== null) assert.equal(named, first.headers.get('ratelimit-policy'));
-        // What a client is told to do: wait Retry-After seconds, then try again.
         await sleep(retryAfter * 1_000);
         assert.equal((await probe()).status, 405);
       },

@@ -8,14 +8,7 @@ import { assertError, detailsOf } from './assertions';
 import { type ContractArea, type ContractCheck, check } from './check';
 import { smokeName } from './target';
 
-/**
- * What every operation promises, checked from its contract alone: an operation gets these checks
- * by being in OPERATIONS (functions/operations.ts). Its example requests succeed as declared, its
- * invalid example is a 400 naming each field it sets, no key is a 401, an unknown query parameter
- * a 400, an absent pet a 404 where it declares one; one that reads a body keeps the body rules.
- * Each resource path answers other methods 405 with `Allow`, and its preflight. Every answer's
- * body and headers are held to the document by the suite's client.
- */
+/** What every operation in OPERATIONS (functions/operations.ts) promises, from its contract alone. */
 
 /** An id no pet has: the largest the API accepts, which no stage will reach. */
 export const NEVER_ASSIGNED = String(Number.MAX_SAFE_INTEGER);
@@ -62,7 +55,6 @@ const call = async (
 
 const fieldsOf = (response: Parameters<typeof detailsOf>[0]) => detailsOf(response).map(({ field }) => field);
 
-/** The checks every operation gets from its contract. */
 const checksOf = (operation: Operation): ContractCheck[] => {
   const name = `${operation.method} ${operation.path}`;
   const successes = successesOf(operation);

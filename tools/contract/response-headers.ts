@@ -5,10 +5,7 @@ import type { ObservedExchange } from './api-client';
 export const bodyRequestId = (json: unknown): unknown =>
   typeof json === 'object' && json !== null && 'requestId' in json ? json.requestId : undefined;
 
-/**
- * The request id an answer names: `Request-Id` from a function or a mock, else API Gateway's
- * `x-amz-apigw-id` (its own gateway responses cannot carry `Request-Id`: docs/aws-ledger.md).
- */
+/** `Request-Id`, else `x-amz-apigw-id` (gateway responses cannot carry `Request-Id`: docs/aws-ledger.md). */
 export const requestIdOfAnswer = (headers: Headers): string | null =>
   headers.get(REQUEST_ID_HEADER) ?? headers.get(API_GATEWAY_ID_HEADER);
 

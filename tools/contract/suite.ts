@@ -7,11 +7,7 @@ import { OPERATIONS_AREA } from './operations';
 import { PAGINATION_AREA } from './pagination';
 import { PETS_AREA } from './pets';
 
-/**
- * The contract suite: what a client can check on any stage without side effects beyond pets named
- * `smoke-…`. Its first area derives from the operations' contracts; the others are what no one
- * operation's contract shows. The HTTP tests and `npm run smoke` run it.
- */
+/** What a client can check on any stage, creating only pets named `smoke-…`; tests and smoke run it. */
 export const CONTRACT_SUITE: readonly ContractArea[] = [
   OPERATIONS_AREA,
   PETS_AREA,

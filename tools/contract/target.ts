@@ -3,15 +3,9 @@ import { SMOKE_PREFIX } from '#tools/pet-names';
 import { ApiClient, Pacer, type PacingClock, type ResponseCheck } from './api-client';
 import { type Contract, loadContract } from './conformance';
 
-/**
- * What the contract suite runs against: any base URL and key, the local server's in the HTTP
- * tests, a deployed stage's in `npm run smoke`. The suite only does what is safe on a stage in
- * use: it reads, provokes errors that change nothing, and creates pets whose names start with
- * SMOKE_PREFIX, in the checks marked `creates` (which a read-only run skips).
- */
+/** What the suite runs against; safe on a stage in use: it creates only SMOKE_PREFIX pets (`creates`). */
 
 export interface ContractTarget {
-  /** Ends in `/v1`. */
   readonly baseUrl: string;
   readonly apiKey: string;
   /** Checked against docs/openapi.yaml, paced by the key's plan. */
@@ -44,7 +38,6 @@ export const contractTarget = (options: {
   readonly origins?: 'listed' | 'any';
   readonly readOnly?: boolean;
   readonly throttleKey?: string;
-  /** The clock the suite paces itself by. @default the real one */
   readonly clock?: PacingClock;
 }): ContractTarget => {
   const checked = contract ?? loadContract();

@@ -2,11 +2,7 @@ import { spawn } from 'node:child_process';
 import { parseStageName, STAGE_SETTING, StageNameError, stackName } from '#infra/stage-names';
 import { isEntry } from '#tools/command';
 
-/**
- * `npm run deploy -- --stage <stage> [cdk options]` and `npm run destroy -- --stage <stage>`: the
- * CDK CLI on one stage's stack, with the stage in the context the app reads (`-c stage=<stage>`),
- * so a `dev-<name>` stage gets a stack of its own. Every other argument goes to `cdk` unchanged.
- */
+/** `npm run deploy|destroy -- --stage <stage> [cdk options]`: `cdk -c stage=<stage>`, the rest as is. */
 
 export const USAGE = `Usage: npm run deploy -- --stage <stage> [cdk deploy options]
        npm run destroy -- --stage <stage> [cdk destroy options]

@@ -23,11 +23,7 @@ const unlessNotFound = (error: unknown): void => {
   if (!(error instanceof NotFoundException)) throw error;
 };
 
-/**
- * Usage identifiers as API Gateway API keys, one per bearer key, named `<stack>/<key id>`: their
- * value is the authorizer's `usageIdentifierKey`, a meter, not a credential (with the key source
- * AUTHORIZER, API Gateway ignores `X-API-Key`). Usage plans are found by name, looked up once.
- */
+/** API keys named `<stack>/<key id>`: meters, not credentials (key source AUTHORIZER ignores `X-API-Key`). */
 export class ApiGatewayRegistry implements UsageRegistry {
   readonly name: string;
   private readonly client: APIGatewayClient;
@@ -65,8 +61,7 @@ export class ApiGatewayRegistry implements UsageRegistry {
         new CreateUsagePlanKeyCommand({ usagePlanId, keyId: identifierId, keyType: 'API_KEY' }),
       );
     } catch (error) {
-      // A conflict is either "already in this usage plan" (done) or "in another one of the same
-      // stage" (not done): API Gateway is asked which, rather than its message read.
+      // A conflict: already in this plan (done) or in another (not done); asked, not read from the message.
       if (!(error instanceof ConflictException)) throw error;
       try {
         await this.client.send(new GetUsagePlanKeyCommand({ usagePlanId, keyId: identifierId }));

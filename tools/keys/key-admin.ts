@@ -4,12 +4,7 @@ import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { describe } from '#tools/command';
 import type { UsageRegistry } from '#tools/keys/usage-registry';
 
-/**
- * The keys command's changes to a stage's key records (DynamoDB) and, in AWS, usage identifiers
- * (API Gateway): the registry first, the record last (it is what makes a key work), so a key is
- * never usable before it is metered. A failed step's predecessors are undone; when undoing fails
- * too, an IncompleteChangeError names what was left and the command that finishes it.
- */
+/** Key changes: usage identifier first, record last, so a key is never usable unmetered; failures undone. */
 
 export class UnknownPlanError extends Error {
   override readonly name = 'UnknownPlanError';
@@ -66,11 +61,7 @@ export class KeyAdmin {
     return { key, record: stored };
   }
 
-  /**
-   * Revokes a key: its record first (the authorizer refuses it within its cache time), then its
-   * usage identifier deleted (API Gateway refuses a cached decision at once). Running it again
-   * finishes a revocation that stopped half-way.
-   */
+  /** Record first (refused within the cache time), then the identifier (refused at once); repeatable. */
   async revoke(keyId: string): Promise<Outcome<ApiKeyRecord>> {
     const record = await this.options.apiKeys.findById(keyId);
     if (!record) return { done: false, reason: `No key ${keyId}` };
@@ -89,11 +80,7 @@ export class KeyAdmin {
     return { done: true, value: (await this.options.apiKeys.findById(keyId)) ?? record };
   }
 
-  /**
-   * Puts a key on another plan: its usage identifier out of every other plan's usage plan, into the
-   * new one's, then its record changed. The result is the same whatever state a stopped command
-   * left, so running it again finishes it.
-   */
+  /** The identifier out of every other usage plan, into the new one's, then the record; repeatable. */
   async move(keyId: string, plan: string): Promise<Outcome<ApiKeyRecord>> {
     this.checkPlan(plan);
     const record = await this.options.apiKeys.findById(keyId);

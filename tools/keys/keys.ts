@@ -21,11 +21,7 @@ import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, describe, isEntr
 import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
 import { IncompleteChangeError, KeyAdmin, type KeysStores, UnknownPlanError } from '#tools/keys/key-admin';
 
-/**
- * `npm run keys -- <command>` (USAGE): a stage's API keys, each on a plan. A new key is printed
- * once and only its SHA-256 stored. In AWS each key also has a usage identifier in its plan's usage
- * plan, kept in step by tools/keys/key-admin.ts; locally (--endpoint) its plan is in its record only.
- */
+/** `npm run keys -- <command>` (USAGE): a stage's API keys; a new key printed once, its SHA-256 stored. */
 
 export const USAGE = `Usage:
   npm run keys -- create <name> [--plan <plan>] --table <table> [options]

@@ -1,10 +1,6 @@
 import type { UsageIdentifier } from '#shared/auth/api-key';
 
-/**
- * Where a stage's usage identifiers live (API Gateway API keys, tools/keys/api-gateway-registry.ts;
- * locally none). Every method can be repeated: one that finds its work done already succeeds, so
- * an operator can re-run a command that stopped half-way.
- */
+/** A stage's usage identifiers (none locally); every method succeeds when its work is done already. */
 export interface UsageRegistry {
   /** For messages: e.g. `API Gateway (PetStore-staging)`. */
   readonly name: string;

@@ -14,11 +14,8 @@ export const LOCAL_API: ApiIdentity = { accountId: '000000000000', apiId: 'local
 export const methodArn = (api: ApiIdentity, method: string, path: string): string =>
   `arn:aws:execute-api:${api.region}:${api.accountId}:${api.apiId}/${STAGE_NAME}/${method}${path}`;
 
-/**
- * A new request id of the shape API Gateway gives `$context.extendedRequestId`: 16 base64
- * characters, the last `=` (AWS's knowledge center, "collect API Gateway extended request IDs":
- * "Extended request ID format: "XxxXXXxx=""; the length is what deployed APIs send, reported).
- */
+/** An `extendedRequestId`: 16 base64 characters, the last `=` (knowledge center: "collect API Gateway
+ * extended request IDs"; the length is what deployed APIs send, reported). */
 export const newRequestId = (): string => randomBytes(11).toString('base64');
 
 export const tokenAuthorizerEvent = (

@@ -2,22 +2,11 @@ import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { Context } from 'aws-lambda';
 import { ENV } from '#shared/config';
 
-/**
- * Invocations that overlap in one process, as a Lambda environment that serves several at once
- * runs them (Lambda Managed Instances): each in a store of its own (`@aws/lambda-invoke-store`),
- * where Powertools' logger keeps its keys once `AWS_LAMBDA_MAX_CONCURRENCY` is set. The local
- * gateway runs its functions so.
- *
- * The store is made when this module loads, before any AWS SDK call of the process: the SDK asks
- * for it on its first request, and the one made then would hold one invocation at a time.
- */
+/** Overlapping invocations, each in its own `@aws/lambda-invoke-store`, as Lambda Managed Instances run.
+ * Made on load, before any SDK call: the SDK's own, made on its first request, holds one at a time. */
 const invokeStore = await InvokeStore.getInstanceAsync(true);
 
-/**
- * Tells Powertools that this process runs up to `concurrency` invocations at once, so that it
- * keeps each one's log keys in its store. From then on every line a function logs must come from
- * an invocation run by `inInvocationStore`: Powertools refuses to log outside one.
- */
+/** Powertools keeps log keys per invocation from now on, and refuses to log outside `inInvocationStore`. */
 export const allowOverlappingInvocations = (concurrency: number): void => {
   process.env[ENV.lambdaMaxConcurrency] ??= String(concurrency);
 };

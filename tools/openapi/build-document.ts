@@ -47,7 +47,6 @@ interface ResponseObject {
 
 type Responses = Readonly<Record<string, ResponseObject | Reference>>;
 
-/** The document, as the YAML and JSON files hold it. */
 export type OpenApiDocument = ReturnType<typeof buildDocument>;
 
 const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
@@ -78,11 +77,7 @@ const gateway = (summary: string, type: GatewayResponseType): ErrorExample => ({
   value: gatewayExample(type),
 });
 
-/**
- * A response carrying the Error object, its schema narrowed to the codes of the examples and to
- * their one status, so a validator also checks that a 404 says `NOT_FOUND` with `status: 404`.
- * `allOf` rather than keywords beside `$ref`: some tools (Prism, for one) drop the referenced properties.
- */
+/** The Error object narrowed to the examples' codes and status; `allOf`: Prism drops keywords by `$ref`. */
 const errorResponse = (
   schemas: SchemaConverter,
   examples: readonly ErrorExample[],
@@ -323,7 +318,6 @@ const responsesOf = (
     responses[status] = {
       description,
       ...fromFunction(Object.fromEntries(own)),
-      // A response without a body (204) has no content at all.
       ...(body
         ? {
             content: {
@@ -461,8 +455,7 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS) => {
     tags: [{ name: TAG, description: 'The animals of the catalogue.' }],
     paths,
     components: {
-      // In the order a reader meets them: in the requests, then in the shared responses, then in
-      // each operation's own responses.
+      // In the order a reader meets them: requests, shared responses, each operation's responses.
       schemas: schemas.componentsIn([
         described.map(({ parameters, requestBody }) => ({ parameters, requestBody })),
         responses,

@@ -4,7 +4,6 @@ import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { OpenApiDocument } from '#tools/openapi/build-document';
 
-/** The committed document, for clients: docs/openapi.yaml. */
 export const OPENAPI_YAML_PATH = resolve(PROJECT_ROOT, 'docs/openapi.yaml');
 
 const HEADER = [

@@ -12,11 +12,7 @@ type Direction = 'input' | 'output';
 
 const COMPONENT_REF = '#/components/schemas/';
 
-/**
- * The document's JSON Schema (2020-12), converted by `@valibot/to-json-schema`, its hooks adding
- * describe()'s metadata, what the converter leaves out or refuses, and the document's keyword order.
- * One per document: a component must convert to the same JSON Schema wherever it is met.
- */
+/** JSON Schema 2020-12 by `@valibot/to-json-schema`; one per document, so components convert alike. */
 export class SchemaConverter {
   private readonly components = new Map<string, JsonSchema>();
 
@@ -32,10 +28,7 @@ export class SchemaConverter {
     return converted;
   }
 
-  /**
-   * The named components, in the order a reader meets them in `roots` (each root's schemas in
-   * order, a component's own references right after it): the order of `components.schemas`.
-   */
+  /** The named components in the order a reader meets them in `roots`: `components.schemas`' order. */
   componentsIn(roots: readonly unknown[]): Record<string, JsonSchema> {
     const ordered: Record<string, JsonSchema> = {};
     // JSON.stringify's replacer sees every key of the tree, depth first and in order.
@@ -86,8 +79,7 @@ export class SchemaConverter {
     switch (valibotAction.type) {
       case 'regex':
         return this.pattern((valibotAction as v.RegexAction<string, undefined>).requirement, jsonSchema);
-      // A string's length in code points: JSON Schema's `maxLength` counts "characters as defined
-      // by RFC 8259", code points (JSON Schema Validation 2020-12, 6.3.1); the converter refuses it.
+      // `maxLength` counts RFC 8259 code points (JSON Schema Validation 2020-12, 6.3.1); valibot's refuses.
       case 'max_code_points':
         return {
           ...jsonSchema,
@@ -109,11 +101,7 @@ export class SchemaConverter {
     }
   }
 
-  /**
-   * A schema with describe()'s metadata: its keywords after the schema's own, but before them for a
-   * value that may be absent (a parameter's or a field's description first); with an `id`, a
-   * reference to the component it becomes.
-   */
+  /** A schema with describe()'s metadata (first for an optional value); with an `id`, a reference. */
   private described(
     schema: v.GenericSchema,
     { id, ...meta }: OpenApiMeta,

@@ -3,10 +3,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
 import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
 import { REDOCLY_CLI } from '#tools/openapi/reference';
 
-/**
- * `npm run check:openapi`: `redocly lint docs/openapi.yaml`, less the boxed notice Redocly prints on
- * every run under Node.js 20, which the tooling runs on purpose: it would bury the lint result.
- */
+/** `npm run check:openapi`: `redocly lint docs/openapi.yaml`, less Redocly's boxed Node.js 20 notice. */
 const lint = spawnSync(process.execPath, [REDOCLY_CLI, 'lint', OPENAPI_YAML_PATH], {
   cwd: PROJECT_ROOT,
   env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },

@@ -22,10 +22,7 @@ export const operationsTable = (operations: readonly Operation[]): string =>
     ),
   ].join('\n');
 
-/**
- * A table `npm run openapi` writes from the list into a document of the project (`file`), below the
- * line `marker`: `update` gives the document's `text` with that table made anew.
- */
+/** A table `npm run openapi` writes into `file` below the line `marker`; `update` remakes it in `text`. */
 export const generatedTable = (
   file: string,
   marker: string,

@@ -56,10 +56,7 @@ const fallbackPage = (reason: string) => `<!doctype html>
 The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openapi.json">/openapi.json</a>.</p></html>
 `;
 
-/**
- * `/docs` (the HTML reference), `/openapi.yaml` and `/openapi.json`, generated from the running
- * code. Never fails: when the page cannot be rendered, `/docs` says so and links to the document.
- */
+/** `/docs`, `/openapi.yaml`, `/openapi.json` from the running code; an unrendered `/docs` links the YAML. */
 export const referenceRoutes = async (): Promise<StaticRoutes> => {
   const document = buildDocument();
   const yaml = toYaml(document);

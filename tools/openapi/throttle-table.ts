@@ -13,11 +13,8 @@ const WCU_PER_WRITE = 2;
 /** API Gateway REST API, US dollars per million requests (docs/costs.md). */
 const PRICE_PER_MILLION_REQUESTS = 3.5;
 
-/**
- * What a stage admits with every method at its limit. A stage's throttle applies to each method
- * ("Throttle requests to your REST APIs for better throughput in API Gateway"): every operation's,
- * and each resource's `ANY` (405) and `OPTIONS` (preflight) mock.
- */
+/** A stage at every method's limit: each operation, `ANY` (405) and `OPTIONS` mock counts.
+ * "Throttle requests to your REST APIs for better throughput in API Gateway" */
 export const throttleBounds = (
   stage: Pick<StageConfig, 'throttling' | 'writeThrottling'>,
   operations: readonly Operation[],

@@ -1,11 +1,7 @@
 import type { NewPet } from '#shared/domain/pet';
 import { EXAMPLE_PREFIX } from '#tools/pet-names';
 
-/**
- * The example pets `npm run seed` adds, in this order: every status, a few categories, each
- * named `example-…` so it can be told from real pets. Changing this list changes what a stage
- * gets seeded with; pets seeded before stay as they are.
- */
+/** The example pets `npm run seed` adds, in order, each named `example-…`; seeded pets stay as they are. */
 export const EXAMPLE_PETS: readonly Required<NewPet>[] = [
   { name: `${EXAMPLE_PREFIX}biscuit`, categoryId: 1, status: 'available' },
   { name: `${EXAMPLE_PREFIX}pepper`, categoryId: 1, status: 'available' },

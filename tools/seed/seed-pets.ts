@@ -5,11 +5,7 @@ import type { ApiTarget } from '#tools/api-target';
 import { EXAMPLE_PREFIX } from '#tools/pet-names';
 import { EXAMPLE_PETS } from '#tools/seed/example-pets';
 
-/**
- * Adds the example pets through the API, once: those already in the store are left out, and each
- * other is created with an `Idempotency-Key` made from its name, so a run cut short and run again,
- * or two at once, still add each once (within 24 hours).
- */
+/** Adds each missing example pet with an `Idempotency-Key` of its name: once, however run (within 24 h). */
 
 /** Pages of 100 pets read to find the examples already there: 5,000 pets, 25 read units at most. */
 export const SCAN_PAGES = 50;

@@ -8,7 +8,6 @@ export interface CheckResult {
   readonly name: string;
   readonly status: 'passed' | 'failed' | 'skipped';
   readonly ms: number;
-  /** Why it failed, or why it does not apply. */
   readonly reason?: string;
 }
 

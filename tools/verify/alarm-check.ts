@@ -10,7 +10,6 @@ import { deploymentGroupsOf } from '#tools/verify/stage-checks';
 
 /** An alarm's notification, delivered: the one check that writes (an alarm's state, and back). */
 
-/** Between two reads of the alarm's history. */
 const POLL_MS = 5_000;
 
 /** An action CloudWatch executed: on which of the alarm's targets, and its error if it failed. */
@@ -42,11 +41,7 @@ const recordedAction = async (
   return undefined;
 };
 
-/**
- * When CloudWatch recorded the alarm's new state, by CloudWatch's clock (a second early, as the
- * history's StartDate): this machine's clock may be off. This machine's time less a minute if
- * CloudWatch does not say.
- */
+/** When CloudWatch recorded the new state, by its clock (this one may be off), else now less a minute. */
 const stateChangedAt = async (cloudWatch: CloudWatchClient, alarmName: string): Promise<Date> => {
   const { MetricAlarms = [] } = await cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: [alarmName] }));
   const changed = MetricAlarms[0]?.StateUpdatedTimestamp?.getTime() ?? Date.now() - 60_000;

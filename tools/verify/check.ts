@@ -104,10 +104,7 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export const list = (items: readonly string[]): string => items.join(', ');
 
-/**
- * The check `name`: its finding, or the results it names itself. One that could not read what it
- * needed fails saying which error AWS gave, never the whole run.
- */
+/** The check `name`'s results; one that cannot read what it needs fails with AWS's error, not the run. */
 export const check =
   (name: string, run: (context: VerifyContext) => Promise<Finding | CheckResult[]>) =>
   async (context: VerifyContext): Promise<CheckResult[]> => {

@@ -2,11 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
 
-/**
- * The rows of docs/aws-ledger.md that a first deployment must confirm: those whose "How sure" says
- * *reported* or *assumed*. Read from the ledger itself, so a row added there is listed by
- * `npm run verify` without a change here.
- */
+/** The rows of docs/aws-ledger.md whose "How sure" says *reported* or *assumed*, read from the ledger. */
 
 export interface LedgerRow {
   /** Its "Behaviour" cell: the row's name. */

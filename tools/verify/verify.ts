@@ -14,12 +14,7 @@ import {
 import { rowsToConfirm } from '#tools/verify/ledger';
 import { authorizer, canary, gatewayResponses, stageThrottle, usagePlans } from '#tools/verify/stage-checks';
 
-/**
- * `npm run verify -- --stage <stage>` (USAGE): after a deployment, what only AWS can show, read
- * with the caller's credentials. One line a check; exits 1 when a check fails, 2 when it cannot
- * run (no stack, no credentials, a bad argument). Every call is a read, except the alarm check's
- * two `SetAlarmState`s (to ALARM, and back to OK).
- */
+/** `npm run verify -- --stage <stage>` (USAGE): reads only, but the alarm check's two `SetAlarmState`s. */
 
 export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>] [--alarm]
 <stage>: staging, production or dev-<name>; the stack PetStore-<stage> in your credentials' account.
