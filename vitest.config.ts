@@ -6,6 +6,7 @@ const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
 /** Test CDK apps synthesize into a directory the run removes (test/support/pet-store-app.ts). */
 const cdkOutdirSetup = ['test/support/cdk-outdir-global-setup.ts'];
 const UNDER_LOAD = 'test/http/under-load.test.ts';
+const OWN_MODULE_GRAPH = 'test/unit/invocation-logger.test.ts';
 
 // The AWS SDK warns once per process that this machine's Node.js is older than the Lambda's; the
 // tests know. Set before the global setups create their first client, in this process and, through
@@ -52,7 +53,19 @@ export default defineConfig({
         // The unit files share one module graph per worker: each restores what it stubs, spies on
         // or fakes (afterEach), and none mocks a module; loading shared/ and the SDK once per
         // worker rather than per file takes the project's CPU time from 24 s to 10 s.
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: [OWN_MODULE_GRAPH],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // Overlapping invocations need the process's first invoke store to be the multi-invocation
+        // one (tools/lambda/invoke-store.ts makes it on load, as the local server does before any
+        // SDK call); in a shared module graph another file's SDK call may have made a single one first.
+        test: { name: 'unit-isolated', include: [OWN_MODULE_GRAPH] },
       },
       {
         extends: true,

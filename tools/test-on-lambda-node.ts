@@ -19,7 +19,7 @@ if (!node.lambdaMajor) {
 console.log(
   `The unit, integration and http projects (http-load included) on Node ${node.version} (${node.path})`,
 );
-const projects = ['unit', 'integration', 'http', 'http-load'].flatMap((name) => ['--project', name]);
+const projects = ['unit', 'unit-isolated', 'integration', 'http', 'http-load'].flatMap((name) => ['--project', name]);
 const result = spawnSync(
   node.path,
   [join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...projects, ...process.argv.slice(2)],
