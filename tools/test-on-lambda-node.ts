@@ -19,7 +19,8 @@ if (!node.lambdaMajor) {
 console.log(
   `The unit, integration and http projects (http-load included) on Node ${node.version} (${node.path})`,
 );
-const projects = ['unit', 'unit-isolated', 'integration', 'http', 'http-load'].flatMap((name) => ['--project', name]);
+const PROJECTS = ['unit', 'unit-isolated', 'integration', 'http', 'http-load'];
+const projects = PROJECTS.flatMap((name) => ['--project', name]);
 const result = spawnSync(
   node.path,
   [join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...projects, ...process.argv.slice(2)],
