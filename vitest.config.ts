@@ -72,7 +72,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
+          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup, 'test/support/lambda-node-global-setup.ts'],
         },
       },
       {

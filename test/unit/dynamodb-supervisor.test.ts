@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type DynamoDbLocal,
   type DynamoDbLocalOptions,
+  freePort,
   type ProcessExit,
   type SupervisorOptions,
   superviseDynamoDbLocal,
@@ -79,6 +80,21 @@ describe('the DynamoDB Local supervisor', () => {
 
     expect(starts).toEqual([{ dataDir: DATA }]);
     expect([supervisor.endpoint, supervisor.pid]).toEqual([ENDPOINT, 100]);
+  });
+
+  it('starts it on a port other than the one it is told to avoid: the API port, not yet listened on', async () => {
+    const { supervisor, starts } = await supervise({ avoidPort: 3000 });
+
+    expect(starts).toEqual([{ dataDir: DATA, avoidPort: 3000 }]);
+    await supervisor.stop();
+  });
+
+  it('never picks the port it is told to avoid, even one that is free', async () => {
+    const taken = await freePort();
+
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort(taken)));
+
+    expect(ports).not.toContain(taken);
   });
 
   it('starts it again on the same port with the same data when it dies, and says so', async () => {

@@ -31,13 +31,26 @@ export interface DynamoDbLocal {
 export interface DynamoDbLocalOptions {
   /** @default a free port */
   readonly port?: number;
+  /**
+   * A port the free one must not be: `npm start`'s API port, free until its gateway listens, which
+   * is after DynamoDB Local has started.
+   */
+  readonly avoidPort?: number;
   /** @default in memory */
   readonly dataDir?: string;
   /** @default START_TIMEOUT_MS */
   readonly startTimeoutMs?: number;
 }
 
-export const freePort = (): Promise<number> =>
+/** A port nothing listens on now, other than `avoid`. */
+export const freePort = async (avoid?: number): Promise<number> => {
+  for (;;) {
+    const port = await anyFreePort();
+    if (port !== avoid) return port;
+  }
+};
+
+const anyFreePort = (): Promise<number> =>
   new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
@@ -143,7 +156,7 @@ const launch = (port: number, path: string | null) => {
 /** Starts DynamoDB Local (`-sharedDb`: every client sees the same tables) and resolves once it answers. */
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   assertJava();
-  const port = options.port ?? (await freePort());
+  const port = options.port ?? (await freePort(options.avoidPort));
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) ensureDataDir(path);
   const { child, scratch, exited, ended, errorOutput } = launch(port, path);
@@ -178,6 +191,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
 
 export interface SupervisorOptions {
   readonly dataDir: string;
+  readonly avoidPort?: number;
   /** After a restart, before requests reach it (the tables and the key, should they be missing). */
   readonly onRestart: (endpoint: string) => Promise<unknown>;
   readonly onStart?: (pid: number | undefined) => void;
@@ -212,7 +226,7 @@ export const superviseDynamoDbLocal = async (
   const maxRestarts = options.maxRestarts ?? 3;
   const windowMs = options.windowMs ?? 60_000;
   const start = options.start ?? startDynamoDbLocal;
-  let current: DynamoDbLocal = await start({ dataDir: options.dataDir });
+  let current: DynamoDbLocal = await start({ dataDir: options.dataDir, avoidPort: options.avoidPort });
   options.onStart?.(current.pid);
   const { port, endpoint } = current;
   let stopped = false;

@@ -122,10 +122,12 @@ const startDynamoDbLocal = (
   options: LocalStackOptions,
   lock: DataDirLock,
   prepare: (endpoint: string) => Promise<unknown>,
+  apiPort: number,
 ): Promise<SupervisedDynamoDbLocal> => {
   const log = options.log ?? (() => undefined);
   return superviseDynamoDbLocal({
     dataDir: localDataPaths(options.dataDir).dynamoDb,
+    avoidPort: apiPort,
     onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
     onRestart: prepare,
     onGiveUp: (message) => (options.onFatal ?? log)(message),
@@ -156,7 +158,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       });
   let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
   try {
-    dynamoDbLocal = lock ? await startDynamoDbLocal(options, lock, prepare) : undefined;
+    dynamoDbLocal = lock ? await startDynamoDbLocal(options, lock, prepare, port) : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     const stored = await prepare(endpoint);
     const gateway = await startGateway(options, endpoint, tables, port);
