@@ -23,6 +23,7 @@ import { lockDataDir } from '#tools/local/data-dir-lock';
 import { freePort } from '#tools/local/dynamodb-local';
 import { type Admission, type Caller, FairUse } from '#tools/local/fair-use';
 import { formatReport, runSuite } from '#tools/smoke/run-suite';
+import { main as runSmoke } from '#tools/smoke/smoke';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { TEST_PLANS } from '../support/plans';
 import { VirtualClock } from '../support/virtual-clock';
@@ -67,8 +68,8 @@ const startBrokenProxy = async (upstream: string): Promise<Server> => {
   return server;
 };
 
-/** `npm run smoke` with `args`, run from `root` (the project, or a copy of it). */
-const smoke = (args: readonly string[], root = PROJECT_ROOT, env: Record<string, string> = {}) =>
+/** `npm run smoke` with `args` as a process, run from `root` (the project, or a copy of it). */
+const smokeProcess = (args: readonly string[], root = PROJECT_ROOT, env: Record<string, string> = {}) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tools/smoke/smoke.ts', ...args], {
       cwd: root,
@@ -88,6 +89,20 @@ const smoke = (args: readonly string[], root = PROJECT_ROOT, env: Record<string,
     });
     child.on('exit', (code) => resolve({ code, output }));
   });
+
+/**
+ * `npm run smoke` with `args`, in this process: what the command's file runs, with the shell's
+ * environment and without the process (the cases whose subject is the process spawn it).
+ */
+const smoke = async (args: readonly string[]) => {
+  let output = '';
+  const line = (text: string) => {
+    output += `${text}\n`;
+  };
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'BASE_URL'));
+  const code = await runSmoke([...args], env, { out: line, err: line });
+  return { code, output };
+};
 
 /** The lines of a section of the report (`Failed (2):`, `Skipped (…)…`), up to the blank line after it. */
 const sectionOf = (output: string, heading: RegExp): string[] => {
@@ -240,7 +255,7 @@ describe('npm run smoke', () => {
       corsOrigins: ['*'],
     });
     try {
-      const { code, output } = await smoke(['--read-only'], PROJECT_ROOT, {
+      const { code, output } = await smokeProcess(['--read-only'], PROJECT_ROOT, {
         PETSTORE_DATA_DIR: dataDir,
         PORT: String(await freePort()),
       });
@@ -394,7 +409,7 @@ describe('npm run smoke, shipped without the tests', () => {
       expect(existsSync(join(copy, 'test'))).toBe(false);
       expect(existsSync(join(copy, 'tools/smoke/smoke.ts'))).toBe(true);
 
-      const { code, output } = await smoke(
+      const { code, output } = await smokeProcess(
         ['--url', api.gateway.baseUrl, '--key', api.apiKey, '--read-only'],
         copy,
       );

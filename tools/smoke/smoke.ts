@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV, optionalEnv } from '#shared/config';
 import { assertKeyAccepted, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
+import { CONSOLE, type CommandIo, isEntry } from '#tools/command';
 import { QuotaExhausted } from '#tools/contract/api-client';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget } from '#tools/contract/target';
@@ -17,8 +18,10 @@ Environment: ${ENV.smoke.baseUrl}, ${ENV.smoke.apiKey}, ${ENV.smoke.origin}, ${E
 /** A web client's dev server: the origin checked when npm start allows any. */
 const SOME_ORIGIN = 'http://localhost:5173';
 
-const localServer = () => {
-  const { baseUrl, apiKey, corsOrigins } = localServerTarget();
+type Env = Readonly<Record<string, string | undefined>>;
+
+const localServer = (env: Env) => {
+  const { baseUrl, apiKey, corsOrigins } = localServerTarget(env);
   if (corsOrigins.includes(ANY_ORIGIN))
     return { baseUrl, apiKey, allowedOrigin: SOME_ORIGIN, origins: 'any' as const };
   const [first] = corsOrigins;
@@ -26,8 +29,9 @@ const localServer = () => {
   return { baseUrl, apiKey, ...(first ? { allowedOrigin: first, origins: 'listed' as const } : {}) };
 };
 
-const readOptions = () => {
+const readOptions = (args: string[], env: Env) => {
   const { values } = parseArgs({
+    args,
     options: {
       url: { type: 'string' },
       key: { type: 'string' },
@@ -37,21 +41,18 @@ const readOptions = () => {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  if (values.help) return undefined;
   const readOnly = values['read-only'] ?? false;
-  const url = values.url ?? optionalEnv(ENV.smoke.baseUrl, process.env);
-  const origin = values.origin ?? optionalEnv(ENV.smoke.origin, process.env);
-  const throttleKey = values['throttle-key'] ?? optionalEnv(ENV.smoke.throttleKey, process.env);
-  const apiKey = values.key || optionalEnv(ENV.smoke.apiKey, process.env);
+  const url = values.url ?? optionalEnv(ENV.smoke.baseUrl, env);
+  const origin = values.origin ?? optionalEnv(ENV.smoke.origin, env);
+  const throttleKey = values['throttle-key'] ?? optionalEnv(ENV.smoke.throttleKey, env);
+  const apiKey = values.key || optionalEnv(ENV.smoke.apiKey, env);
   // A pipeline's first run on a new stage passes an empty secret: the stage has no key yet.
   if (url && !apiKey)
     throw new TargetError(
       `No API key for ${url}: a new stage has none until one is made. Make one on the stage's smoke plan, npm run -s keys -- create smoke --plan smoke --stage <stage> --table <the stack output ApiKeysTableName>, give it as --key (or ${ENV.smoke.apiKey}; in the pipeline, the environment's secret SMOKE_API_KEY), and run this again`,
     );
-  const target = url ? remoteTarget(url, apiKey, ENV.smoke.apiKey) : localServer();
+  const target = url ? remoteTarget(url, apiKey, ENV.smoke.apiKey) : localServer(env);
   return {
     ...target,
     ...(origin ? { allowedOrigin: origin } : {}),
@@ -60,16 +61,29 @@ const readOptions = () => {
   };
 };
 
-try {
-  const options = readOptions();
-  await assertKeyAccepted(options);
-  const target = contractTarget(options);
-  const results = await runSuite(CONTRACT_SUITE, target);
-  console.log(formatReport(results, target.baseUrl, { readOnly: options.readOnly }));
-  process.exitCode = results.some((result) => result.status === 'failed') ? 1 : 0;
-} catch (error) {
-  if (error instanceof QuotaExhausted) console.error(`Stopped: ${error.message}`);
-  else if (error instanceof TargetError) console.error(`Cannot run the smoke suite: ${error.message}`);
-  else throw error;
-  process.exitCode = 2;
-}
+/** `npm run smoke`: resolves to the exit code; a run that cannot start says why in one line on `err`. */
+export const main = async (
+  args: string[],
+  env: Env = process.env,
+  io: CommandIo = CONSOLE,
+): Promise<number> => {
+  try {
+    const options = readOptions(args, env);
+    if (!options) {
+      io.out(USAGE);
+      return 0;
+    }
+    await assertKeyAccepted(options);
+    const target = contractTarget(options);
+    const results = await runSuite(CONTRACT_SUITE, target);
+    io.out(formatReport(results, target.baseUrl, { readOnly: options.readOnly }));
+    return results.some((result) => result.status === 'failed') ? 1 : 0;
+  } catch (error) {
+    if (error instanceof QuotaExhausted) io.err(`Stopped: ${error.message}`);
+    else if (error instanceof TargetError) io.err(`Cannot run the smoke suite: ${error.message}`);
+    else throw error;
+    return 2;
+  }
+};
+
+if (isEntry(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
