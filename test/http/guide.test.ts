@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { generateApiKey } from '#shared/auth/api-key';
+import { FairUse } from '#tools/local/fair-use';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { TEST_PLANS } from '../support/plans';
 import { apiKeysOf } from '../support/tables';
+import { VirtualClock } from '../support/virtual-clock';
 
 /**
  * docs/guide.md's client that paces itself by RateLimit-Policy and backs off on 429, run as
@@ -19,7 +22,8 @@ interface GuideClient {
 
 /**
  * The first js block of the guide's "Your plan" section, its functions returned; its `fetch` is
- * the global one, counted.
+ * the global one, counted, and its `setTimeout` waits in the time of the clock the local
+ * gateway's plans are kept on: the pauses it asks for pass there, not in real seconds.
  */
 const guideClient = (api: string, sent: { count: number }): GuideClient => {
   const guide = readFileSync(join(PROJECT_ROOT, 'docs/guide.md'), 'utf8');
@@ -28,14 +32,17 @@ const guideClient = (api: string, sent: { count: number }): GuideClient => {
   if (!code) throw new Error('No js block in "Your plan"');
   const counted: typeof fetch = (input, init) => {
     sent.count += 1;
-    return fetch(input, init);
+    return clock.fetch(input, init);
   };
-  return new Function('api', 'fetch', `${code}\nreturn { fetchPaced, readPets };`)(
+  const setTimeout = (done: () => void, ms: number) => void clock.sleep(ms).then(done);
+  return new Function('api', 'fetch', 'setTimeout', `${code}\nreturn { fetchPaced, readPets };`)(
     api,
     counted,
+    setTimeout,
   ) as GuideClient;
 };
 
+const clock = new VirtualClock();
 let local: LocalApi;
 const keyOn = async (plan: string): Promise<string> => {
   const { key, record } = generateApiKey(`guide ${plan}`);
@@ -43,7 +50,7 @@ const keyOn = async (plan: string): Promise<string> => {
   return key;
 };
 beforeAll(async () => {
-  local = await startLocalApi('guide');
+  local = await startLocalApi('guide', { fairUse: new FairUse(TEST_PLANS, clock.now) });
 });
 afterAll(() => local?.close());
 
