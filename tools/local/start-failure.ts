@@ -36,9 +36,9 @@ const compileMessages = (error: unknown): CompileMessage[] | undefined => {
   return located.length > 0 ? located : [{ text: error.message.split('\n')[0] ?? '', location: null }];
 };
 
-/** The first place in a source file (not a dependency's) that a stack names, as `file:line[:column]`. */
+/** The first place in a source file (not a dependency's, nor Node's own) a stack names, as `file:line[:column]`. */
 const sourceLocation = (stack: string): string | undefined => {
-  for (const match of stack.matchAll(/(file:\/\/[^\s)]+|\/[^\s():]+):(\d+)(?::(\d+))?/g)) {
+  for (const match of stack.matchAll(/(?<=^|[\s(])(file:\/\/[^\s)]+|\/[^\s():]+):(\d+)(?::(\d+))?/gm)) {
     const [, file = '', line, column] = match;
     if (file.includes('/node_modules/')) continue;
     return `${shown(file)}:${line}${column ? `:${column}` : ''}`;
