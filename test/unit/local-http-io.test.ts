@@ -1,10 +1,23 @@
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type AddressInfo, connect } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { methodNotAllowed } from '#shared/http/gateway-behaviour';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-import { headerPairs, readBody, sendRefusal, sendResult, valuesOf } from '#tools/local/http-io';
+import {
+  afterAnswer,
+  expectationRefusal,
+  framingRefusal,
+  headerPairs,
+  headerSectionBytes,
+  MAX_HEADER_SECTION_BYTES,
+  parserRefusal,
+  rawRefusal,
+  readBody,
+  sendRefusal,
+  sendResult,
+  valuesOf,
+} from '#tools/local/http-io';
 
 /**
  * How the local gateway reads requests and frames answers, on a real HTTP server on loopback:
@@ -130,7 +143,10 @@ describe('reading a request', () => {
     const url = await serve(async (request) => {
       reading = readBody(request, 100).then(
         () => 'read',
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        (error: unknown) =>
+          error instanceof GatewayRefusal
+            ? `${error.code} ${error.answer.status} ${error.message}`
+            : String(error),
       );
       arrived();
       await reading;
@@ -143,7 +159,7 @@ describe('reading a request', () => {
     await requestArrived;
     request.destroy();
 
-    expect(await reading).toBe('The request ended before its body');
+    expect(await reading).toBe('VALIDATION_FAILED 400 The request ended before its body');
   });
 
   it('refuses a declared length over the limit at once, without waiting for the body', async () => {
@@ -216,6 +232,7 @@ describe('answering with a refusal', () => {
       'cache-control': 'no-store',
       'x-amz-apigw-id': 'request-1',
     });
+    expect(response.headers.get('request-id')).toBeNull();
     expect(response.headers.get('retry-after')).toBeNull();
   });
 
@@ -251,6 +268,38 @@ describe('answering with a refusal', () => {
     expect(mock.headers.get('access-control-allow-origin')).toBeNull();
     expect(mock.headers.get('vary')).toBe('Origin');
     expect(mock.headers.get('allow')).toBe('GET');
+  });
+
+  it('answers a refusal of its HTTP layer as a mock: the request id, and CORS only to an origin it allows', async () => {
+    const url = await serve((request, response) => {
+      sendRefusal(response, GatewayRefusal.httpLayer('VALIDATION_FAILED', 'Bad'), 'request-4', {
+        allowed: ['https://a.example'],
+        origin: request.headers.origin,
+      });
+    });
+
+    const [allowed, other] = await Promise.all([
+      fetch(url, { headers: { Origin: 'https://a.example' } }),
+      fetch(url, { headers: { Origin: 'https://b.example' } }),
+    ]);
+
+    expect(allowed.headers.get('request-id')).toBe('request-4');
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("names the request id and the caller's plan on an answer behind the authorizer", async () => {
+    const url = await serve((_request, response) => {
+      sendRefusal(response, new GatewayRefusal(methodNotAllowed(['GET'])), 'request-3', undefined, {
+        rateLimitPolicy: '"basic";q=100;w=1',
+      });
+    });
+
+    const response = await fetch(url);
+
+    expect(response.headers.get('request-id')).toBe('request-3');
+    expect(response.headers.get('ratelimit-policy')).toBe('"basic";q=100;w=1');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 
@@ -303,5 +352,264 @@ describe("answering with a function's proxy result", () => {
     const response = await fetch(url);
 
     expect([response.status, await response.text()]).toEqual([599, 'INTERNAL_ERROR']);
+  });
+});
+
+/** What a refusal says: its status, code, message and whether it closes the connection. */
+const said = (refusal: GatewayRefusal | undefined) =>
+  refusal && {
+    status: refusal.answer.status,
+    code: refusal.code,
+    message: refusal.message,
+    close: refusal.answer.headers.Connection === 'close',
+  };
+
+/**
+ * A server that answers each request Node parses with what `judge` makes of it (JSON of `said`, or
+ * `null`), as the local gateway's server is set up: Host checked by framingRefusal, not by Node.
+ */
+const judging = async (judge: (request: IncomingMessage) => GatewayRefusal | undefined) => {
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    response.end(JSON.stringify(said(judge(request)) ?? null));
+  });
+  server.maxHeadersCount = 0;
+  server.on('checkExpectation', (request, response) => {
+    response.end(JSON.stringify(said(expectationRefusal(request))));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  closeServer = async () => {
+    server.closeAllConnections();
+    server.close();
+    await once(server, 'close');
+  };
+  return (server.address() as AddressInfo).port;
+};
+
+/** The body of the answer to `text` sent as is on a new connection (the connection closed after it). */
+const exchange = (port: number, text: string): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      raw += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+      resolve(JSON.parse(body) as unknown);
+    });
+    socket.end(text);
+  });
+
+describe("refusing what Node's parser takes but API Gateway would not", () => {
+  it('counts the request line and header section in bytes exactly as sent, a byte outside ASCII as one', async () => {
+    let counted = 0;
+    const url = await serve((request, response) => {
+      counted = headerSectionBytes(request);
+      response.end();
+    });
+    const { port } = new URL(url);
+    const text = 'GET /pets?limit=2 HTTP/1.1\r\nHost: localhost\r\nX-Name: é\r\n\r\n';
+
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('data', () => socket.end());
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+      socket.write(text);
+    });
+
+    expect(counted).toBe(Buffer.byteLength(text));
+  });
+
+  it('takes a header section of exactly 16 KiB and refuses one byte more with 431, closing the connection', async () => {
+    const port = await judging(framingRefusal);
+    const head = (bytes: number) => {
+      const start = 'GET / HTTP/1.1\r\nHost: x\r\nX-Fill: ';
+      return `${start}${'a'.repeat(bytes - start.length - 4)}\r\n\r\n`;
+    };
+
+    expect(Buffer.byteLength(head(MAX_HEADER_SECTION_BYTES))).toBe(16_384);
+    expect(await exchange(port, head(MAX_HEADER_SECTION_BYTES))).toBeNull();
+    expect(await exchange(port, head(MAX_HEADER_SECTION_BYTES + 1))).toEqual({
+      status: 431,
+      code: 'HEADERS_TOO_LARGE',
+      message: 'Request headers are too large',
+      close: true,
+    });
+  });
+
+  it.each([
+    ['chunked alone, in any case', 'Transfer-Encoding: Chunked', null],
+    [
+      'codings other than chunked, named in lower case without spaces',
+      'Transfer-Encoding: GZIP , deflate\r\nTransfer-Encoding: chunked',
+      'gzip, deflate',
+    ],
+    ['an empty member of the list', 'Transfer-Encoding: , chunked', null],
+  ])(
+    'reads a Transfer-Encoding of %s (RFC 9112, 6.1: 501 for a coding it does not understand)',
+    async (_case, header, named) => {
+      const port = await judging(framingRefusal);
+
+      const answer = await exchange(port, `POST / HTTP/1.1\r\nHost: x\r\n${header}\r\n\r\n0\r\n\r\n`);
+
+      expect(answer).toEqual(
+        named === null
+          ? null
+          : {
+              status: 501,
+              code: 'NOT_IMPLEMENTED',
+              message: `Transfer-Encoding ${named} is not supported: send the body chunked or with a Content-Length`,
+              close: true,
+            },
+      );
+    },
+  );
+
+  it('names at most 64 characters of the codings it refuses', async () => {
+    const port = await judging(framingRefusal);
+    const coding = 'x'.repeat(100);
+
+    const answer = await exchange(
+      port,
+      `POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${coding}, chunked\r\n\r\n0\r\n\r\n`,
+    );
+
+    expect((answer as { message: string }).message).toBe(
+      `Transfer-Encoding ${'x'.repeat(64)} is not supported: send the body chunked or with a Content-Length`,
+    );
+  });
+
+  it('refuses a version other than 1.x with 505, naming it, and closes the connection', async () => {
+    const port = await judging(framingRefusal);
+
+    expect(await exchange(port, 'GET / HTTP/2.0\r\nHost: x\r\n\r\n')).toEqual({
+      status: 505,
+      code: 'HTTP_VERSION_NOT_SUPPORTED',
+      message: 'HTTP/2.0 is not supported: send HTTP/1.1',
+      close: true,
+    });
+  });
+
+  it.each([
+    ['an HTTP/1.1 request without Host', 'GET / HTTP/1.1\r\n\r\n', 'headers.host is required'],
+    ['two Host headers', 'GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n', 'headers.host must be given once'],
+  ])('refuses %s with 400 (RFC 9112, 3.2), closing the connection', async (_case, text, problem) => {
+    const port = await judging(framingRefusal);
+
+    expect(await exchange(port, text)).toEqual({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      message: `Invalid request: ${problem}`,
+      close: true,
+    });
+  });
+
+  it('takes an HTTP/1.0 request without Host', async () => {
+    const port = await judging(framingRefusal);
+
+    expect(await exchange(port, 'GET / HTTP/1.0\r\n\r\n')).toBeNull();
+  });
+
+  it('refuses an Expect other than 100-continue with 417, naming at most 64 characters of it (RFC 9110, 10.1.1)', async () => {
+    const port = await judging(framingRefusal);
+    const send = (expect: string) =>
+      exchange(port, `POST / HTTP/1.1\r\nHost: x\r\nExpect: ${expect}\r\nContent-Length: 2\r\n\r\n{}`);
+
+    expect(await send('bogus')).toEqual({
+      status: 417,
+      code: 'EXPECTATION_FAILED',
+      message: 'Expect: bogus cannot be met; only 100-continue is',
+      close: true,
+    });
+    expect(await send('y'.repeat(100))).toMatchObject({
+      message: `Expect: ${'y'.repeat(64)} cannot be met; only 100-continue is`,
+    });
+  });
+});
+
+describe("answering what Node's parser refused", () => {
+  const parserError = (code: string, rawPacket?: string) =>
+    Object.assign(
+      new Error(code),
+      { code },
+      rawPacket === undefined ? {} : { rawPacket: Buffer.from(rawPacket) },
+    );
+
+  it('gives no answer to a client that reset the connection', () => {
+    expect(parserRefusal(parserError('ECONNRESET'))).toBeUndefined();
+  });
+
+  it.each([
+    ['HPE_HEADER_OVERFLOW', 431, 'HEADERS_TOO_LARGE', 'Request headers are too large'],
+    ['HPE_CHUNK_EXTENSIONS_OVERFLOW', 413, 'PAYLOAD_TOO_LARGE', 'Request chunk extensions are too large'],
+    ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'REQUEST_TIMEOUT', 'The request was not received in time'],
+    ['HPE_INVALID_HEADER_TOKEN', 400, 'VALIDATION_FAILED', 'Malformed HTTP request'],
+  ])('answers %s with %i %s', (code, status, errorCode, message) => {
+    expect(said(parserRefusal(parserError(code)))).toEqual({
+      status,
+      code: errorCode,
+      message,
+      close: false,
+    });
+  });
+
+  it.each([
+    [
+      'a well-formed version it cannot read',
+      'GET / HTTP/9.9\r\nHost: x\r\n',
+      505,
+      'The HTTP version is not supported: send HTTP/1.1',
+    ],
+    [
+      'a request line malformed around its version',
+      'GET / HTTP/1.10\r\n',
+      400,
+      'Malformed request line: end it with " HTTP/1.1" and CRLF',
+    ],
+    ['no packet to look at', undefined, 400, 'Malformed request line: end it with " HTTP/1.1" and CRLF'],
+  ])('answers an invalid version with %s by RFC 9112, 2.3 and 3', (_case, packet, status, message) => {
+    expect(said(parserRefusal(parserError('HPE_INVALID_VERSION', packet)))).toMatchObject({
+      status,
+      message,
+    });
+  });
+
+  it('writes the refusal as a whole HTTP/1.1 answer that closes the connection', () => {
+    const refusal = GatewayRefusal.httpLayer('HTTP_VERSION_NOT_SUPPORTED', 'No');
+    const body = '{"code":"HTTP_VERSION_NOT_SUPPORTED","message":"No","status":505,"requestId":"r-1"}';
+
+    expect(rawRefusal(refusal, 'r-1')).toBe(
+      'HTTP/1.1 505 HTTP Version Not Supported\r\n' +
+        'Content-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n' +
+        `x-amz-apigw-id: r-1\r\nRequest-Id: r-1\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
+  it('writes a refusal after the answer still being sent on the connection, at once when there is none', async () => {
+    const order: string[] = [];
+    let written: Promise<void> = Promise.resolve();
+    const url = await serve((_request, response) => {
+      afterAnswer(undefined, () => order.push('no answer pending'));
+      written = new Promise((resolve) => {
+        afterAnswer(response, () => {
+          order.push('after the answer');
+          resolve();
+        });
+      });
+      order.push('answering');
+      response.end('answer', () => {
+        afterAnswer(response, () => order.push('answer already sent'));
+      });
+    });
+
+    await (await fetch(url)).text();
+    await written;
+
+    await vi.waitFor(() => expect(order).toHaveLength(4));
+    expect(order).toEqual(['no answer pending', 'answering', 'after the answer', 'answer already sent']);
   });
 });
