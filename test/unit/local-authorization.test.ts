@@ -215,6 +215,12 @@ describe('the authorizer step', () => {
     ['an answer without a policy', async () => ({ principalId: 'key-test' })],
     ['an answer without a principal', async () => ({ policyDocument: { Statement: [] } })],
     ['no answer at all', async () => undefined],
+    ['a rejection with null', () => Promise.reject(null)],
+    ['a context of null', async () => ({ ...policy({ Effect: 'Allow', Resource: STAGE }), context: null })],
+    [
+      'a context that is text',
+      async () => ({ ...policy({ Effect: 'Allow', Resource: STAGE }), context: 'plan' }),
+    ],
   ])('answers %s as AUTHORIZER_CONFIGURATION_ERROR: 503 with Retry-After', async (_, authorizer) => {
     const refusal = await refusalOf(
       authorizeRequest({

@@ -161,5 +161,7 @@ describe('fair use per key', () => {
       plan: 'small',
     });
     expect(() => callerOf({ principalId: 'key-1', context: {} })).toThrow(/named no plan/);
+    expect(() => callerOf({ principalId: 'key-1', context: null })).toThrow(/named no plan/);
+    expect(() => callerOf({ principalId: 'key-1' })).toThrow(/named no plan/);
   });
 });

@@ -173,4 +173,14 @@ describe('a request target', () => {
     expect([absolute.pathname, absolute.searchParams.get('limit')]).toEqual(['/v1/pets/%2e%2e', '1']);
     expect(requestTarget('http://localhost:3000').pathname).toBe('/');
   });
+
+  it('reads an authority only at the start of the target, after a scheme that may hold digits', () => {
+    const relative = requestTarget('/v1/pets?next=https://a.example/b');
+
+    expect([relative.pathname, relative.searchParams.get('next')]).toEqual([
+      '/v1/pets',
+      'https://a.example/b',
+    ]);
+    expect(requestTarget('web+s3://bucket/v1/pets').pathname).toBe('/v1/pets');
+  });
 });
