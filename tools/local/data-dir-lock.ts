@@ -182,9 +182,7 @@ export const lockDataDir = async (options: LockOptions): Promise<DataDirLock> =>
   const release = () => {
     process.off('exit', release);
     const current = read(file);
-    if (current !== 'missing' && current !== 'unreadable' && current.pid === process.pid) {
-      rmSync(file, { force: true });
-    }
+    if (typeof current === 'object' && current.pid === process.pid) rmSync(file, { force: true });
   };
   // However this process ends short of SIGKILL, the directory is given up.
   process.on('exit', release);
