@@ -119,10 +119,7 @@ const removeStale = (file: string, seen: LockRecord | 'unreadable') => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  const moved = read(aside);
-  const same =
-    seen === 'unreadable' ? moved === 'unreadable' : JSON.stringify(moved) === JSON.stringify(seen);
-  if (!same) {
+  if (JSON.stringify(read(aside)) !== JSON.stringify(seen)) {
     try {
       linkSync(aside, file);
     } catch {
