@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import { ConfigError, ENV, readFunctionConfig, readPlans } from '#shared/config';
-import { checkPlans, planOf } from '#shared/fair-use/plans';
+import { checkPlans, isPlanName, PlansError, planNames, planOf } from '#shared/fair-use/plans';
 import {
   parseRateLimitPolicy,
   RATE_LIMIT_POLICY_PATTERN,
@@ -91,6 +91,98 @@ describe('plans', () => {
       expect(checkPlans(plans)).toEqual(plans);
     expect(LOCAL_PLANS.plans).toEqual({ ...STAGE_PLANS.staging.plans, [LOCAL_KEY_PLAN]: expect.anything() });
     expect(LOCAL_PLANS.defaultPlan).toBe(STAGE_PLANS.staging.defaultPlan);
+  });
+
+  it.each([
+    ['null', null, 'plans must be an object of plans by name'],
+    ['a list', [], 'plans must be an object of plans by name'],
+    ['plans as a list', { plans: [STANDARD], defaultPlan: '0' }, 'plans must be an object of plans by name'],
+    ['plans as null', { plans: null, defaultPlan: 'a' }, 'plans must be an object of plans by name'],
+    ['a plan that is not an object', { plans: { a: 10 }, defaultPlan: 'a' }, 'plans.a must be an object'],
+    ['a plan that is a list', { plans: { a: [] }, defaultPlan: 'a' }, 'plans.a must be an object'],
+    [
+      'a rate of zero',
+      { plans: { a: { ...STANDARD, rateLimit: 0 } }, defaultPlan: 'a' },
+      'plans.a.rateLimit must be a whole number of at least 1, not 0',
+    ],
+    [
+      'a burst given as text',
+      { plans: { a: { ...STANDARD, burstLimit: '20' } }, defaultPlan: 'a' },
+      'plans.a.burstLimit must be a whole number of at least 1, not "20"',
+    ],
+    [
+      'a burst below the rate',
+      { plans: { a: { ...STANDARD, burstLimit: 9 } }, defaultPlan: 'a' },
+      'plans.a.burstLimit must be at least rateLimit (10): the bucket holds a second of requests',
+    ],
+    [
+      'a quota that is not an object',
+      { plans: { a: { ...STANDARD, quota: 5 } }, defaultPlan: 'a' },
+      'plans.a.quota must be an object',
+    ],
+    [
+      'a quota with no period',
+      { plans: { a: { ...STANDARD, quota: { limit: 1 } } }, defaultPlan: 'a' },
+      'plans.a.quota.period must be one of DAY, MONTH, not undefined',
+    ],
+    [
+      'a name starting with a digit',
+      { plans: { '1a': STANDARD }, defaultPlan: '1a' },
+      'plan name "1a" must be lower-case letters, digits and -, starting with a letter',
+    ],
+    [
+      'a name of 33 characters',
+      { plans: { [`a${'b'.repeat(32)}`]: STANDARD }, defaultPlan: 'a' },
+      `plan name "a${'b'.repeat(32)}" must be lower-case letters, digits and -, starting with a letter`,
+    ],
+    [
+      'a default that is not a string',
+      { plans: { a: STANDARD, b: STANDARD }, defaultPlan: 1 },
+      'defaultPlan must be one of a, b, not 1',
+    ],
+    [
+      'a default inherited from every object',
+      { plans: { a: STANDARD }, defaultPlan: 'toString' },
+      'defaultPlan must be one of a, not "toString"',
+    ],
+  ])('are refused with %s, with a PlansError saying exactly what is wrong', (_case, value, message) => {
+    let thrown: unknown;
+    try {
+      checkPlans(value);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(PlansError);
+    expect((thrown as PlansError).name).toBe('PlansError');
+    expect((thrown as PlansError).message).toBe(message);
+  });
+
+  it('take a burst equal to the rate, a monthly quota and names of up to 32 characters, keeping only what a plan holds', () => {
+    const name = `a${'-9'.repeat(15)}b`;
+    const plan = {
+      rateLimit: 1,
+      burstLimit: 1,
+      quota: { limit: 1, period: 'MONTH', note: 'x' },
+      extra: true,
+    };
+
+    expect(checkPlans({ plans: { [name]: plan }, defaultPlan: name, other: 1 })).toEqual({
+      plans: { [name]: { rateLimit: 1, burstLimit: 1, quota: { limit: 1, period: 'MONTH' } } },
+      defaultPlan: name,
+    });
+  });
+
+  it('are named in their order, and a name is a plan only when it is one of them', () => {
+    expect(planNames(TEST_PLANS)).toEqual(Object.keys(TEST_PLANS.plans));
+    expect(isPlanName(TEST_PLANS, 'tight')).toBe(true);
+    expect(isPlanName(TEST_PLANS, 'gold')).toBe(false);
+    expect(isPlanName(TEST_PLANS, 'toString')).toBe(false);
+    expect(planOf(TEST_PLANS, 'toString')).toBeUndefined();
+  });
+
+  it('put a key whose record names no plan on the default one, with its limits', () => {
+    expect(planOf(TEST_PLANS, undefined)).toEqual({ name: 'roomy', plan: TEST_PLANS.plans.roomy });
+    expect(planOf({ ...TEST_PLANS, defaultPlan: 'gone' }, undefined)).toBeUndefined();
   });
 
   it("put a key on its record's plan, or on the default one when it names none", () => {
