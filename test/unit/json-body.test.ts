@@ -25,7 +25,10 @@ const reader = () => {
   const handler = createPetEndpoint({ pets, ...silent() });
   const send = async (
     body: string | null,
-    { headers = { 'content-type': 'application/json' }, base64 = false } = {},
+    {
+      headers = { 'content-type': 'application/json' },
+      base64 = false,
+    }: { headers?: Record<string, string>; base64?: boolean } = {},
   ) => {
     const event = {
       httpMethod: 'POST',
@@ -100,7 +103,7 @@ describe('the media type and coding of a JSON body', () => {
   it('must be JSON: another type, or none, is 415 naming the type to send', async () => {
     const { send } = reader();
 
-    for (const headers of [{ 'content-type': 'text/plain' }, {}]) {
+    for (const headers of [{ 'content-type': 'text/plain' }, {}] as Record<string, string>[]) {
       const answer = await send(REX, { headers });
       expect([answer.status, answer.code, answer.message]).toEqual([
         415,
