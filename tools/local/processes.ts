@@ -2,52 +2,79 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Other processes of this machine, from /proc on Linux, from `ps` elsewhere (macOS). */
+/** What this machine runs (every process, its arguments, its parent), from /proc on Linux, from `ps` elsewhere (macOS). */
+export interface ProcessTable {
+  /** The arguments of process `pid` (program first), or undefined when it is not running. */
+  argumentsOf(pid: number): string[] | undefined;
+  parentOf(pid: number): number | undefined;
+  running(): [pid: number, args: string[]][];
+}
 
-const hasProc = (): boolean => existsSync('/proc/self/cmdline');
+const asPid = (value: number): number | undefined =>
+  Number.isInteger(value) && value > 0 ? value : undefined;
 
-/** The arguments of process `pid` (program first), or undefined when it is not running. */
-export const argumentsOf = (pid: number): string[] | undefined => {
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  if (hasProc()) {
-    try {
-      const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      // A zombie (ended, not yet reaped) has an empty command line: it is not running.
-      return text === '' ? undefined : text.replace(/\0$/, '').split('\0');
-    } catch {
-      return undefined;
-    }
+const readProc = (path: string): string | undefined => {
+  try {
+    return readFileSync(`/proc/${path}`, 'utf8');
+  } catch {
+    return undefined;
   }
-  const ps = spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
-  const line = ps.status === 0 ? ps.stdout.trim() : '';
-  return line === '' ? undefined : line.split(' ');
 };
 
-export const parentOf = (pid: number): number | undefined => {
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  if (hasProc()) {
-    try {
-      // The fields after the command's name, which is in parentheses and may hold anything.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return Number.isInteger(parent) && parent > 0 ? parent : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  const ps = spawnSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' });
-  const parent = Number(ps.stdout.trim());
-  return ps.status === 0 && Number.isInteger(parent) && parent > 0 ? parent : undefined;
+export const fromProc: ProcessTable = {
+  argumentsOf: (pid) => {
+    const text = readProc(`${pid}/cmdline`);
+    // A zombie (ended, not yet reaped) has an empty command line: it is not running.
+    return text ? text.replace(/\0$/, '').split('\0') : undefined;
+  },
+  parentOf: (pid) => {
+    // The fields after the command's name, which is in parentheses and may hold anything.
+    const stat = readProc(`${pid}/stat`);
+    return asPid(Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  },
+  running: () =>
+    readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .flatMap((name) => {
+        const args = fromProc.argumentsOf(Number(name));
+        return args ? [[Number(name), args] as [number, string[]]] : [];
+      }),
 };
+
+const ps = (...args: string[]): string => {
+  const run = spawnSync('ps', args, { encoding: 'utf8' });
+  return run.status === 0 ? run.stdout : '';
+};
+
+export const fromPs: ProcessTable = {
+  argumentsOf: (pid) => {
+    const line = ps('-o', 'args=', '-p', String(pid)).trim();
+    return line === '' ? undefined : line.split(' ');
+  },
+  parentOf: (pid) => asPid(Number(ps('-o', 'ppid=', '-p', String(pid)).trim())),
+  running: () =>
+    ps('-e', '-o', 'pid=,args=')
+      .split('\n')
+      .flatMap((line) => {
+        const match = /^\s*(\d+)\s+(.*)$/.exec(line);
+        return match ? [[Number(match[1]), (match[2] ?? '').split(' ')] as [number, string[]]] : [];
+      }),
+};
+
+const table: ProcessTable = existsSync('/proc/self/cmdline') ? fromProc : fromPs;
+
+export const argumentsOf = (pid: number) => (asPid(pid) ? table.argumentsOf(pid) : undefined);
+
+export const parentOf = (pid: number) => (asPid(pid) ? table.parentOf(pid) : undefined);
 
 /** A shell run with `-c` to run one command, as npm runs a script: `sh -c "node …"`. */
 const isCommandShell = (args: readonly string[]): boolean =>
   /(^|\/)(sh|bash|dash|zsh)$/.test(args[0] ?? '') && args[1] === '-c';
 
 /** The parent, and while it is a one-command shell its parent too (npm: its `sh -c` outlives a killed npm). */
-export const launchers = (): number[] => {
+export const launchers = (from = process.ppid): number[] => {
   const found: number[] = [];
-  let pid: number | undefined = process.ppid;
+  let pid: number | undefined = from;
   while (pid !== undefined && pid > 1) {
     const args = argumentsOf(pid);
     if (!args) break;
@@ -64,23 +91,11 @@ export const ownCommandLine = (): string => commandLineOf(process.pid) ?? proces
 /** Whether process `pid` runs (a process of another user counts: it exists). */
 export const isRunning = (pid: number): boolean => argumentsOf(pid) !== undefined;
 
-export const processesWhere = (matches: (args: readonly string[]) => boolean): number[] => {
-  if (hasProc()) {
-    return readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .map(Number)
-      .filter((pid) => {
-        const args = argumentsOf(pid);
-        return args !== undefined && matches(args);
-      });
-  }
-  const ps = spawnSync('ps', ['-e', '-o', 'pid=,args='], { encoding: 'utf8' });
-  return ps.stdout
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null && matches((match[2] ?? '').split(' ')))
-    .map((match) => Number(match[1]));
-};
+export const processesWhere = (matches: (args: readonly string[]) => boolean): number[] =>
+  table
+    .running()
+    .filter(([, args]) => matches(args))
+    .map(([pid]) => pid);
 
 /** A process this one may not signal (another user's). */
 export class NotPermittedError extends Error {
