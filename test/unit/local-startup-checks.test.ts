@@ -6,9 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
 import {
   assertDynamoDbReachable,
+  assertJava,
   assertPortFree,
   assertSettingsUsable,
   ensureDataDir,
+  JavaCompilerMissingError,
+  JavaMissingError,
+  type JavaRun,
+  JavaTooOldError,
   listenError,
   REACHABLE_TIMEOUT_MS,
 } from '#tools/local/startup-checks';
@@ -141,6 +146,79 @@ describe('the data directory', () => {
     expect(() => ensureDataDir('/proc')).toThrow(
       /^PETSTORE_DATA_DIR=\/proc cannot be used: cannot write a file in it \(\w+\)\. Set PETSTORE_DATA_DIR to a directory you can write to\.$/,
     );
+  });
+});
+
+describe('the Java on PATH', () => {
+  /** A `java` answering each argument list as a real one of that version does (spawnSync's result). */
+  const javaAnswering =
+    (answers: Record<string, { status: number; stdout?: string; stderr?: string }>): JavaRun =>
+    (args) => {
+      const answer = answers[args.join(' ')] ?? { status: 1, stderr: `Unrecognized option: ${args[0]}` };
+      return { error: undefined, stdout: '', stderr: '', ...answer };
+    };
+  const MODULES = (major: string) => `java.base@${major}\njava.sql@${major}\njdk.compiler@${major}\n`;
+
+  it('is accepted from 17 on, with the compiler module the launcher needs, asking nothing more', () => {
+    const asked: string[][] = [];
+    const java = javaAnswering({ '--list-modules': { status: 0, stdout: MODULES('17.0.2') } });
+    expect(() =>
+      assertJava((args) => {
+        asked.push(args);
+        return java(args);
+      }),
+    ).not.toThrow();
+    expect(asked).toEqual([['--list-modules']]);
+    expect(() =>
+      assertJava(javaAnswering({ '--list-modules': { status: 0, stdout: MODULES('21') } })),
+    ).not.toThrow();
+  });
+
+  it('missing, or one that cannot run or names no version, is JavaMissingError', () => {
+    const missing: JavaRun = () => ({
+      error: new Error('spawnSync java ENOENT'),
+      status: null,
+      stdout: '',
+      stderr: '',
+    });
+    const macStub = javaAnswering({ '-version': { status: 1, stderr: 'No Java runtime present' } });
+    const noVersion = javaAnswering({ '--list-modules': { status: 0, stdout: 'jdk.compiler@17\n' } });
+    const unreadable = javaAnswering({ '-version': { status: 0, stderr: 'openjdk, a build of some kind' } });
+
+    for (const java of [missing, macStub, noVersion, unreadable]) {
+      expect(() => assertJava(java)).toThrow(new JavaMissingError());
+    }
+  });
+
+  it.each([
+    ['11, which lists its modules', { '--list-modules': { status: 0, stdout: MODULES('11.0.2') } }, 11],
+    ['16, the last one too old', { '--list-modules': { status: 0, stdout: MODULES('16.0.1') } }, 16],
+    [
+      '8, which knows no --list-modules',
+      { '-version': { status: 0, stderr: 'java version "1.8.0_392"\n' } },
+      8,
+    ],
+    [
+      '17 that failed to list its modules',
+      { '-version': { status: 0, stderr: 'openjdk version "17.0.2" 2022-01-18\n' } },
+      17,
+    ],
+  ])(
+    'older than 17, or unable to list its modules, is JavaTooOldError naming the version (Java %s)',
+    (_, answers, major) => {
+      expect(() => assertJava(javaAnswering(answers))).toThrow(new JavaTooOldError(major));
+      expect(new JavaTooOldError(major).message).toBe(
+        `DynamoDB Local needs Java 17 or newer, and \`java\` on PATH is Java ${major}. Install Java 17 or newer (Debian/Ubuntu: \`sudo apt-get install -y openjdk-17-jre-headless\`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.`,
+      );
+    },
+  );
+
+  it('without the jdk.compiler module is JavaCompilerMissingError, even where another line names it', () => {
+    const jre = javaAnswering({
+      '--list-modules': { status: 0, stdout: 'java.base@21.0.1\njava.sql@21.0.1 requires jdk.compiler@21\n' },
+    });
+    expect(() => assertJava(jre)).toThrow(new JavaCompilerMissingError());
+    expect(new JavaCompilerMissingError().name).toBe('JavaCompilerMissingError');
   });
 });
 

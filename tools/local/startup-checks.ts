@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -113,12 +113,17 @@ export class JavaCompilerMissingError extends LocalConfigError {
   }
 }
 
+/** What `java` with these arguments did (tests give what Java versions this machine lacks answer). */
+export type JavaRun = (
+  args: string[],
+) => Pick<SpawnSyncReturns<string>, 'error' | 'status' | 'stdout' | 'stderr'>;
+
 /** `--list-modules` names the version and jdk.compiler; Java 8, which does not know it, is asked for `-version`. */
-export const assertJava = (): void => {
-  const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
+export const assertJava = (java: JavaRun = (args) => spawnSync('java', args, { encoding: 'utf8' })): void => {
+  const modules = java(['--list-modules']);
   if (modules.error) throw new JavaMissingError();
   const listed = modules.status === 0;
-  const version = listed ? undefined : spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const version = listed ? undefined : java(['-version']);
   const output = listed ? modules.stdout : version?.status === 0 ? version.stderr : '';
   // `java.base@17.0.2` in the modules, `version "1.8.0_392"` (Java 8) or `"11.0.2"` in -version's.
   const major = Number((/java\.base@(\d+)/.exec(output) ?? /version "(?:1\.)?(\d+)/.exec(output))?.[1]);
