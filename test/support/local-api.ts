@@ -30,9 +30,12 @@ export interface LocalApi {
 export interface LocalApiOptions {
   /**
    * Functions built differently for a test, on this API's tables: only for what the real parts
-   * cannot reproduce on demand (a request held in flight, say).
+   * cannot reproduce on demand (a request held in flight, say); `real` are the ones they replace.
    */
-  readonly handlers?: (tables: TestTables) => Partial<Record<OperationId, ProxyHandler>>;
+  readonly handlers?: (
+    tables: TestTables,
+    real: Readonly<Record<string, ProxyHandler>>,
+  ) => Partial<Record<OperationId, ProxyHandler>>;
   /** Web origins allowed to read answers, for the gateway and the functions. @default none */
   readonly corsOrigins?: AllowedOrigins;
   /** The plans' enforcement, on a clock of the test's. @default `plans` on the real clock */
@@ -69,7 +72,7 @@ export const startLocalApi = async (label: string, options: LocalApiOptions = {}
     // Its key is on TEST_PLANS' default, roomy: no test of this server is slowed by its plan.
     fairUse: options.fairUse ?? new FairUse(plans),
     ...functions,
-    handlers: { ...functions.handlers, ...options.handlers?.(tables) },
+    handlers: { ...functions.handlers, ...options.handlers?.(tables, functions.handlers) },
     ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
   });
   return {
