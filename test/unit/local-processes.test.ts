@@ -78,10 +78,16 @@ const stateOf = (pid: number) => {
   return stat[stat.lastIndexOf(')') + 2];
 };
 
-/** A zombie: `sh` starts `true` in the background, then becomes `sleep`, which never reaps it. */
+/**
+ * A zombie: `sh` starts a `sleep` in the background, then becomes `sleep` itself, which never
+ * reaps a child. The background one is killed only then: had it ended before the `exec`, the
+ * shell could have reaped it.
+ */
 const startZombie = async () => {
-  const parent = await start('sh', ['-c', 'true & echo $!; exec sleep 60']);
+  const parent = await start('sh', ['-c', 'sleep 61 & echo $!; exec sleep 60']);
   const zombie = Number(await firstLine(parent.child));
+  await until(() => argumentsOf(parent.pid)?.join(' ') === 'sleep 60');
+  process.kill(zombie, 'SIGKILL');
   await until(() => stateOf(zombie) === 'Z');
   return zombie;
 };
