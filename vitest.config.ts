@@ -6,7 +6,12 @@ const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
 /** Test CDK apps synthesize into a directory the run removes (test/support/pet-store-app.ts). */
 const cdkOutdirSetup = ['test/support/cdk-outdir-global-setup.ts'];
 const UNDER_LOAD = 'test/http/under-load.test.ts';
-const OWN_MODULE_GRAPH = 'test/unit/invocation-logger.test.ts';
+/**
+ * Unit files that make the process's invoke store the multi-invocation one (a local gateway, or
+ * the logger's test of it): in the shared module graph, the handlers other files call directly
+ * would then find no invocation context (as the run on Node 24 showed).
+ */
+const OWN_MODULE_GRAPH = ['test/unit/invocation-logger.test.ts', 'test/unit/local-gateway.test.ts'];
 
 // The AWS SDK warns once per process that this machine's Node.js is older than the Lambda's; the
 // tests know. Set before the global setups create their first client, in this process and, through
@@ -56,7 +61,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          exclude: [OWN_MODULE_GRAPH],
+          exclude: OWN_MODULE_GRAPH,
           isolate: false,
         },
       },
@@ -65,7 +70,7 @@ export default defineConfig({
         // Overlapping invocations need the process's first invoke store to be the multi-invocation
         // one (tools/lambda/invoke-store.ts makes it on load, as the local server does before any
         // SDK call); in a shared module graph another file's SDK call may have made a single one first.
-        test: { name: 'unit-isolated', include: [OWN_MODULE_GRAPH] },
+        test: { name: 'unit-isolated', include: OWN_MODULE_GRAPH },
       },
       {
         extends: true,
