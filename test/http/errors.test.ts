@@ -1,5 +1,4 @@
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import type { ApiClient } from '#tools/contract/api-client';
 import { assertError, detailsOf } from '#tools/contract/assertions';
 import { responseHeaderProblems } from '#tools/contract/response-headers';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { rawExchange } from '../support/network';
 import { apiKeysOf } from '../support/tables';
 
 let api: LocalApi;
@@ -58,15 +58,7 @@ describe('routing', () => {
 
 describe('resilience', () => {
   it('answers a malformed HTTP request with a 400 Error object and keeps serving', async () => {
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(api.gateway.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
-      let data = '';
-      socket.on('data', (chunk) => {
-        data += chunk.toString();
-      });
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-    });
+    const raw = await rawExchange(api.gateway.port, 'NOT HTTP AT ALL\r\n\r\n');
 
     expect(raw).toMatch(/^HTTP\/1\.1 400/);
     expect(raw).toContain('"code":"VALIDATION_FAILED"');

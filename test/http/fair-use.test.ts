@@ -1,9 +1,9 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ApiClient, ObservedExchange } from '#tools/contract/api-client';
 import { FairUse } from '#tools/local/fair-use';
 import { checkedClient, type LocalApi, startLocalApi } from '../support/local-api';
+import { rawExchange } from '../support/network';
 import { ROOMY_POLICY, TEST_PLANS } from '../support/plans';
 import { apiKeysOf } from '../support/tables';
 
@@ -162,15 +162,7 @@ describe('every answer', () => {
   });
 
   it('to a request Node cannot even parse carries a Request-Id, in the header and the Error body', async () => {
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(api.gateway.port, '127.0.0.1', () => socket.write('NOT HTTP\r\n\r\n'));
-      let text = '';
-      socket.on('data', (chunk) => {
-        text += chunk.toString('utf8');
-      });
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const raw = await rawExchange(api.gateway.port, 'NOT HTTP\r\n\r\n');
 
     const id = /^Request-Id: (.+)\r$/m.exec(raw)?.[1];
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);

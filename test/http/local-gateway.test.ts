@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authorizerHandler } from '#functions/authorizer';
@@ -9,6 +8,7 @@ import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { everyOperation } from '../support/every-operation';
+import { rawExchange } from '../support/network';
 import { TEST_PLANS } from '../support/plans';
 
 /**
@@ -203,17 +203,7 @@ describe('the path the local gateway routes', () => {
 });
 
 /** Everything the gateway writes back to `bytes` sent in one write, until it closes the connection. */
-const exchange = (port: number, bytes: string) =>
-  new Promise<string>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
-    let received = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      received += chunk;
-    });
-    socket.on('error', reject);
-    socket.on('close', () => resolve(received));
-  });
+const exchange = (port: number, bytes: string) => rawExchange(port, bytes, { encoding: 'latin1' });
 
 describe('pipelined requests', () => {
   it('are answered one answer each, in order: a valid one is run and answered before a malformed one is refused', async () => {

@@ -10,6 +10,7 @@ import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { type LocalFunctions, localFunctions } from '#tools/local/local-stack';
 import { everyOperation } from '../support/every-operation';
+import { firstAnswer, type RawAnswer, rawExchange } from '../support/network';
 import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -376,52 +377,12 @@ describe('the local gateway server', () => {
   });
 });
 
-/** A chunked body's bytes: chunks of a hex length and its line, until one of length 0. */
-const dechunked = (body: string): string => {
-  let decoded = '';
-  for (let at = 0; ; ) {
-    const end = body.indexOf('\r\n', at);
-    const size = Number.parseInt(body.slice(at, end), 16);
-    if (!size) return decoded;
-    decoded += body.slice(end + 2, end + 2 + size);
-    at = end + 2 + size + 2;
-  }
-};
-
 /** What a connection that sends `text` gets back, to the end: the status, the headers (lower case), the body. */
-const exchange = (
-  port: number,
-  text: string,
-): Promise<{ status: number; headers: Record<string, string>; body: string }> =>
-  new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let raw = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', ...rest] = raw.split('\r\n\r\n');
-      const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(
-        headerLines.map((line) => [
-          line.slice(0, line.indexOf(':')).toLowerCase(),
-          line.slice(line.indexOf(':') + 1).trim(),
-        ]),
-      );
-      const body = rest.join('\r\n\r\n');
-      resolve({
-        status: Number(statusLine.split(' ')[1]),
-        headers,
-        body: headers['transfer-encoding'] === 'chunked' ? dechunked(body) : body,
-      });
-    });
-    socket.write(text);
-  });
+const exchange = async (port: number, text: string): Promise<RawAnswer> =>
+  firstAnswer(await rawExchange(port, text));
 
 /** The Error object with the headers of every answer, `status` the HTTP status, the request id in both. */
-const errorAnswer = (answer: { status: number; headers: Record<string, string>; body: string }) => {
+const errorAnswer = (answer: RawAnswer) => {
   const body = JSON.parse(answer.body) as { code: string; status: number; requestId: string };
   return {
     status: answer.status,

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { methodNotAllowed } from '#shared/http/gateway-behaviour';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
@@ -18,6 +18,7 @@ import {
   sendResult,
   valuesOf,
 } from '#tools/local/http-io';
+import { firstAnswer, rawExchange } from '../support/network';
 
 /**
  * How the local gateway reads requests and frames answers, on a real HTTP server on loopback:
@@ -387,21 +388,8 @@ const judging = async (judge: (request: IncomingMessage) => GatewayRefusal | und
 };
 
 /** The body of the answer to `text` sent as is on a new connection (the connection closed after it). */
-const exchange = (port: number, text: string): Promise<unknown> =>
-  new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let raw = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-      resolve(JSON.parse(body) as unknown);
-    });
-    socket.end(text);
-  });
+const exchange = async (port: number, text: string): Promise<unknown> =>
+  JSON.parse(firstAnswer(await rawExchange(port, text, { halfClose: true })).body) as unknown;
 
 describe("refusing what Node's parser takes but API Gateway would not", () => {
   it('counts the request line and header section in bytes exactly as sent, a byte outside ASCII as one', async () => {
@@ -413,13 +401,7 @@ describe("refusing what Node's parser takes but API Gateway would not", () => {
     const { port } = new URL(url);
     const text = 'GET /pets?limit=2 HTTP/1.1\r\nHost: localhost\r\nX-Name: é\r\n\r\n';
 
-    await new Promise<void>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1');
-      socket.on('data', () => socket.end());
-      socket.on('close', () => resolve());
-      socket.on('error', reject);
-      socket.write(text);
-    });
+    await rawExchange(Number(port), text, { halfClose: true });
 
     expect(counted).toBe(Buffer.byteLength(text));
   });
