@@ -1,5 +1,11 @@
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { methodNotAllowed } from '#shared/http/gateway-behaviour';
@@ -33,6 +39,18 @@ afterEach(async () => {
   closeServer = undefined;
 });
 
+/** Listens on a free loopback port, closed after the test; the port. */
+const listen = async (server: Server): Promise<number> => {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  closeServer = async () => {
+    server.closeAllConnections();
+    server.close();
+    await once(server, 'close');
+  };
+  return (server.address() as AddressInfo).port;
+};
+
 /** A server on a free loopback port that answers every request with `respond`; its base URL. */
 const serve = async (respond: Respond): Promise<string> => {
   const server = createServer((request, response) => {
@@ -42,14 +60,7 @@ const serve = async (respond: Respond): Promise<string> => {
         response.writeHead(599).end(error instanceof GatewayRefusal ? error.code : String(error));
       });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  closeServer = async () => {
-    server.closeAllConnections();
-    server.close();
-    await once(server, 'close');
-  };
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `http://127.0.0.1:${await listen(server)}`;
 };
 
 /** A raw request, for headers fetch would merge or a body whose length it would set. */
@@ -377,14 +388,7 @@ const judging = async (judge: (request: IncomingMessage) => GatewayRefusal | und
   server.on('checkExpectation', (request, response) => {
     response.end(JSON.stringify(said(expectationRefusal(request))));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  closeServer = async () => {
-    server.closeAllConnections();
-    server.close();
-    await once(server, 'close');
-  };
-  return (server.address() as AddressInfo).port;
+  return listen(server);
 };
 
 /** The body of the answer to `text` sent as is on a new connection (the connection closed after it). */
