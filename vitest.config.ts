@@ -74,9 +74,15 @@ export default defineConfig({
       },
       {
         extends: true,
+        // In-process: the adapters and the functions called directly, as Lambda calls them, one
+        // invocation at a time. No file here loads the local gateway (the files that go through it
+        // are in test/http), so the files share one module graph per worker, as the unit files do:
+        // loading the SDK, middy and Powertools once per worker rather than per file takes the
+        // project from about 128 CPU-s to 93.
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          isolate: false,
           globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup, 'test/support/lambda-node-global-setup.ts'],
         },
       },

@@ -4,7 +4,8 @@ import { BaseSequencer } from 'vitest/node';
 
 /**
  * The tests `npm run test:mutation` (Stryker, stryker.config.mjs) runs against each mutant: the
- * in-process unit and integration projects. Left out: the HTTP, infra and browser projects (they
+ * in-process unit and integration projects, and the HTTP files that run the local gateway in-process
+ * on loopback alone. Left out: the rest of the HTTP project, and the infra and browser projects (they
  * start servers, processes or a CDK app per file and would multiply the run time), the bench
  * harness test (17 s), the cost model test (the bench's measurements and a CDK app) and the
  * `npm run keys` test (it spawns the command): what they check is outside the mutated scope, and
@@ -51,7 +52,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          include: [
+            'test/integration/**/*.test.ts',
+            // In-process too: the local gateway, its functions and their logs, over loopback HTTP.
+            'test/http/data-access.test.ts',
+            'test/http/gateway-server.test.ts',
+            'test/http/request-logs.test.ts',
+          ],
           exclude: [
             'test/integration/bench-quick.test.ts',
             'test/integration/cost-model.test.ts',
