@@ -12,6 +12,17 @@ const UNDER_LOAD = 'test/http/under-load.test.ts';
  * would then find no invocation context (as the run on Node 24 showed).
  */
 const OWN_MODULE_GRAPH = ['test/unit/invocation-logger.test.ts', 'test/unit/local-gateway.test.ts'];
+/**
+ * HTTP files that replace a module (`vi.mock`): in a module graph shared with other files the
+ * replacement would be missed, or would leak into the next file.
+ */
+const MOCKS_A_MODULE = ['test/http/contract.test.ts'];
+/** What every HTTP file needs: the run's DynamoDB Local, a directory for CDK apps, time for servers. */
+const httpFiles = {
+  globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 // The AWS SDK warns once per process that this machine's Node.js is older than the Lambda's; the
 // tests know. Set before the global setups create their first client, in this process and, through
@@ -91,12 +102,15 @@ export default defineConfig({
         test: {
           name: 'http',
           include: ['test/http/**/*.test.ts'],
-          exclude: [UNDER_LOAD],
-          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          exclude: [UNDER_LOAD, ...MOCKS_A_MODULE],
+          ...httpFiles,
+          // Every file runs the local gateway, so all share one module graph per worker, the
+          // multi-invocation store made first.
+          isolate: false,
+          setupFiles: ['test/support/invoke-store-setup.ts'],
         },
       },
+      { extends: true, test: { name: 'http-isolated', include: MOCKS_A_MODULE, ...httpFiles } },
       {
         extends: true,
         // A burst of 1,500 requests from a child process takes both cores: run beside the other
@@ -104,9 +118,7 @@ export default defineConfig({
         test: {
           name: 'http-load',
           include: [UNDER_LOAD],
-          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...httpFiles,
           sequence: { groupOrder: 1 },
         },
       },

@@ -8,6 +8,7 @@ import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
 import { defineFunction, operationFunction } from '#shared/composition/function';
 import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
+import { inInvocationStore } from '#tools/lambda/invoke-store';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { createTestTables, type TestTables } from '../support/tables';
 
@@ -63,7 +64,9 @@ describe('a function whose uses lack a call', () => {
     });
 
   it('is refused that call when built directly, answering 500 and logging the entry it lacks', async () => {
-    const handler = forgetful.build({ ...tables.config, logLevel: 'ERROR' });
+    // In an invocation store of its own, as every invocation in this project's processes: they run
+    // the local gateway, which lets invocations overlap (tools/lambda/invoke-store.ts).
+    const handler = inInvocationStore(forgetful.build({ ...tables.config, logLevel: 'ERROR' }));
 
     const granted = (await handler(request([]), lambdaContext('listPets'))) as APIGatewayProxyResult;
     const { result: refused, logged } = await logsOf(
