@@ -9,6 +9,7 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,7 +21,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { freePort, javaArguments, START_TIMEOUT_MS, startDynamoDbLocal } from '#tools/local/dynamodb-local';
+import {
+  compiledLauncher,
+  freePort,
+  javaArguments,
+  LAUNCHER_CACHE,
+  START_TIMEOUT_MS,
+  startDynamoDbLocal,
+} from '#tools/local/dynamodb-local';
 import { assertJava, JavaCompilerMissingError, JavaMissingError } from '#tools/local/startup-checks';
 import { connectionOutcome, nonLoopbackAddresses } from '../support/network';
 
@@ -96,7 +104,12 @@ describe('DynamoDB Local', () => {
           '-XX:TieredStopAtLevel=1',
           '-XX:-UsePerfData',
         ]);
-        expect(commandLine.some((argument) => argument.endsWith('LoopbackDynamoDbLocal.java'))).toBe(true);
+        // The launcher's class, compiled once into the project's cache, after AWS's jar on the class path.
+        expect(commandLine.slice(commandLine.indexOf('-cp') + 1, commandLine.indexOf('-port'))).toEqual([
+          `${join(JARS, 'DynamoDBLocal.jar')}:${await compiledLauncher()}`,
+          'LoopbackDynamoDbLocal',
+        ]);
+        expect(dirname(String(await compiledLauncher()))).toBe(LAUNCHER_CACHE);
         expect(commandLine).toContain('-disableTelemetry');
         expect(database.endpoint).toBe(`http://127.0.0.1:${port}`);
         expect(database.port).toBe(port);
@@ -307,6 +320,58 @@ describe('DynamoDB Local', () => {
       ]);
     },
   );
+
+  it("runs the launcher's class, when compiled, after AWS's jar on the class path", () => {
+    const args = javaArguments(8123, null, '/tmp/scratch', '/cache/launcher');
+
+    expect(args.slice(args.indexOf('-cp'), args.indexOf('-port'))).toEqual([
+      '-cp',
+      `${join(JARS, 'DynamoDBLocal.jar')}:/cache/launcher`,
+      'LoopbackDynamoDbLocal',
+    ]);
+  });
+
+  describe('its launcher, compiled', () => {
+    const cache = join(dataDir, 'launcher-cache');
+    const classOf = (directory: string | undefined) => join(String(directory), 'LoopbackDynamoDbLocal.class');
+
+    it(
+      'once per source and jar, into a directory of its own named by them, leaving nothing else there; two starts at once get the same',
+      async () => {
+        const [first, second] = await Promise.all([compiledLauncher(cache), compiledLauncher(cache)]);
+        const compiledAt = statSync(classOf(first)).mtimeMs;
+        const again = await compiledLauncher(cache);
+
+        expect(first).toMatch(new RegExp(`^${cache}/[0-9a-f]{16}$`));
+        expect([second, again]).toEqual([first, first]);
+        expect(readdirSync(cache)).toEqual([basename(String(first))]);
+        expect(statSync(classOf(again)).mtimeMs).toBe(compiledAt);
+      },
+      START_TIMEOUT_MS,
+    );
+
+    it('is not, and the launcher runs from its source, where the cache cannot be written', async () => {
+      const file = join(dataDir, 'a-file');
+      writeFileSync(file, '');
+
+      expect(await compiledLauncher(join(file, 'cache'))).toBeUndefined();
+    });
+
+    it('is not, and the launcher runs from its source, where java cannot compile it', async () => {
+      const bin = join(dataDir, 'java-that-fails');
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, 'java'), '#!/bin/sh\nexit 1\n');
+      chmodSync(join(bin, 'java'), 0o755);
+      const path = process.env.PATH;
+      process.env.PATH = `${bin}:${path}`;
+      try {
+        expect(await compiledLauncher(join(dataDir, 'uncompiled'))).toBeUndefined();
+        expect(readdirSync(join(dataDir, 'uncompiled'))).toEqual([]);
+      } finally {
+        process.env.PATH = path;
+      }
+    });
+  });
 
   it('finds a free port on loopback', async () => {
     const port = await freePort();

@@ -163,6 +163,7 @@ describe('the data directory lock, with processes standing for its owners', () =
 
   it.each([
     ['the launcher', LAUNCHER],
+    ["the launcher's class", 'LoopbackDynamoDbLocal'],
     ['the jar', JAR],
   ])(
     'stops the DynamoDB Local (run by %s) a gone server left on the directory, then takes it',
@@ -250,6 +251,7 @@ describe('the data directory lock, with processes standing for its owners', () =
     ['the directory after another option', [LAUNCHER, '-sharedDb', 'DIRECTORY']],
     ['the directory, but neither the launcher nor the jar', ['backup.sh', '-dbPath', 'DIRECTORY']],
     ['a file named after the launcher', [`${LAUNCHER}.orig`, '-dbPath', 'DIRECTORY']],
+    ["a file named after the launcher's class", ['/tmp/LoopbackDynamoDbLocal', '-dbPath', 'DIRECTORY']],
   ])('does not take a process for a stray DynamoDB Local on the directory (%s)', async (_, args) => {
     const dataDir = newDataDir();
     processWith(args.map((arg) => (arg === 'DIRECTORY' ? databaseDir(dataDir) : arg)));

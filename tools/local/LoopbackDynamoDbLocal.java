@@ -12,8 +12,9 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * Jetty server that listens on every interface, with no option to change that: this launcher
  * builds the same server with ServerRunner's own parser, binds its connector to 127.0.0.1, and
  * starts it, with no telemetry. It ends when its standard input closes, so DynamoDB Local never
- * outlives the process that started it, even one killed with SIGKILL. Run as a single source
- * file (`java -cp DynamoDBLocal.jar LoopbackDynamoDbLocal.java -port N ...`): no build step.
+ * outlives the process that started it, even one killed with SIGKILL. No build step: compiled
+ * once into node_modules/.cache by tools/local/dynamodb-local.ts, or run as a single source file
+ * (`java -cp DynamoDBLocal.jar LoopbackDynamoDbLocal.java -port N ...`) where it cannot be.
  */
 public class LoopbackDynamoDbLocal {
   static final String LOOPBACK = "127.0.0.1";

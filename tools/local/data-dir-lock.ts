@@ -8,7 +8,12 @@ import {
   ownCommandLine,
   processesWhere,
 } from '#tools/local/processes';
-import { DYNAMODB_LOCAL_LAUNCHER, LocalConfigError, localDataPaths } from '#tools/local/settings';
+import {
+  DYNAMODB_LOCAL_LAUNCHER,
+  DYNAMODB_LOCAL_LAUNCHER_CLASS,
+  LocalConfigError,
+  localDataPaths,
+} from '#tools/local/settings';
 
 /**
  * One server per data directory (two DynamoDB Locals on one file corrupt each other's writes); its lock (mode
@@ -86,8 +91,12 @@ const read = (file: string): LockRecord | 'missing' | 'unreadable' => {
 const holderRuns = (record: LockRecord): boolean => commandLineOf(record.pid) === record.command;
 
 const servesDirectory = (args: readonly string[], directory: string): boolean =>
-  args.some((arg) => arg.endsWith(DYNAMODB_LOCAL_LAUNCHER) || arg.endsWith('DynamoDBLocal.jar')) &&
-  args.some((arg, index) => arg === '-dbPath' && args[index + 1] === directory);
+  args.some(
+    (arg) =>
+      arg === DYNAMODB_LOCAL_LAUNCHER_CLASS ||
+      arg.endsWith(DYNAMODB_LOCAL_LAUNCHER) ||
+      arg.endsWith('DynamoDBLocal.jar'),
+  ) && args.some((arg, index) => arg === '-dbPath' && args[index + 1] === directory);
 
 /** Writes `record` to a draft of the lock file, readable by its owner only (it holds the key). */
 const draftOf = (file: string, record: LockRecord): string => {

@@ -15,8 +15,12 @@ import {
 import { isPlanName, planNames } from '#shared/fair-use/plans';
 import { LocalConfigError } from '#tools/local/local-config-error';
 
-/** The launcher of DynamoDB Local: on its command line, which is how the project's are recognised. */
+/**
+ * The launcher of DynamoDB Local, its source file or, once compiled, its class: one of them is on
+ * the command line, which is how the project's are recognised.
+ */
 export const DYNAMODB_LOCAL_LAUNCHER = 'LoopbackDynamoDbLocal.java';
+export const DYNAMODB_LOCAL_LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 
 export const LOCAL_HOST = '127.0.0.1';
 

@@ -102,7 +102,7 @@ export class JavaTooOldError extends LocalConfigError {
   }
 }
 
-/** No jdk.compiler module (some minimal JREs): the launcher (LoopbackDynamoDbLocal.java) is compiled at each start. */
+/** No jdk.compiler module (some minimal JREs), which compiles the launcher (LoopbackDynamoDbLocal.java). */
 export class JavaCompilerMissingError extends LocalConfigError {
   override readonly name = 'JavaCompilerMissingError';
   constructor() {
