@@ -41,6 +41,8 @@ export const ENV = {
     apiKey: 'PETSTORE_API_KEY',
     /** The plan of the local key (`local` when unset). */
     apiKeyPlan: 'PETSTORE_API_KEY_PLAN',
+    /** What npm start makes once and reuses: the compiled DynamoDB Local launcher, the rendered reference. */
+    cacheDir: 'PETSTORE_CACHE_DIR',
   },
   /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */
   smoke: {

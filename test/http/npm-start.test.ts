@@ -601,12 +601,15 @@ describe('npm start with a setting that cannot work', () => {
     async () => {
       const temporary = newDataDir();
       const dataDir = newDataDir();
+      // An empty cache, so that this start renders the reference (a page rendered before would serve).
+      const cacheDir = newDataDir();
       writeFileSync(join(dataDir, 'api-key'), 'not a key!\n');
 
       // The kept key is checked once the reference is being rendered (in a directory of its own there).
       const { code, lines } = await attempt({
         TMPDIR: temporary,
         PETSTORE_DATA_DIR: dataDir,
+        PETSTORE_CACHE_DIR: cacheDir,
         DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
       });
 
@@ -617,6 +620,10 @@ describe('npm start with a setting that cannot work', () => {
         ],
       ]);
       expect(readdirSync(temporary).filter((name) => name.startsWith('petstore-'))).toEqual([]);
+      // Nor a page of the render it cut short: the next start renders it whole.
+      expect(readdirSync(cacheDir).flatMap((name) => readdirSync(join(cacheDir, name)))).not.toContainEqual(
+        expect.stringMatching(/\.html$/),
+      );
     },
     START_BUDGET_MS,
   );

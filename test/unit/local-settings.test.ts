@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { LocalConfigError, readLocalSettings } from '#tools/local/settings';
 import { ensureDataDir } from '#tools/local/startup-checks';
 
 describe('npm start settings', () => {
-  it('defaults to port 3000, ./.data and any origin, and takes the rest as given', () => {
+  it("defaults to port 3000, ./.data, the project's cache and any origin, and takes the rest as given", () => {
     expect(readLocalSettings({}, '/work')).toEqual({
       dataDir: '/work/.data',
+      cacheDir: join(PROJECT_ROOT, 'node_modules', '.cache', 'petstore'),
       port: 3000,
       corsOrigins: ['*'],
     });
@@ -17,6 +19,7 @@ describe('npm start settings', () => {
         {
           PORT: ' 8080 ',
           PETSTORE_DATA_DIR: 'var',
+          PETSTORE_CACHE_DIR: 'cache',
           PETSTORE_API_KEY: 'psk_x',
           PETSTORE_API_KEY_PLAN: 'trial',
           DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
@@ -27,6 +30,7 @@ describe('npm start settings', () => {
       ),
     ).toEqual({
       dataDir: '/work/var',
+      cacheDir: '/work/cache',
       port: 8080,
       apiKey: 'psk_x',
       apiKeyPlan: 'trial',

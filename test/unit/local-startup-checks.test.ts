@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
+import { DEFAULT_CACHE_DIR, LOCAL_HOST, LocalConfigError, readLocalSettings } from '#tools/local/settings';
 import {
   assertDynamoDbReachable,
   assertJava,
@@ -231,11 +231,14 @@ describe('the settings', () => {
   it('read port 0 and 65535, and a blank variable as unset', () => {
     expect(readLocalSettings({ PORT: '0' }, '/work').port).toBe(0);
     expect(readLocalSettings({ PORT: '65535' }, '/work').port).toBe(65_535);
-    expect(readLocalSettings({ PORT: ' ', PETSTORE_API_KEY: ' ' }, '/work')).toEqual({
-      dataDir: '/work/.data',
-      port: 3000,
-      corsOrigins: ['*'],
-    });
+    expect(readLocalSettings({ PORT: ' ', PETSTORE_API_KEY: ' ', PETSTORE_CACHE_DIR: ' ' }, '/work')).toEqual(
+      {
+        dataDir: '/work/.data',
+        cacheDir: DEFAULT_CACHE_DIR,
+        port: 3000,
+        corsOrigins: ['*'],
+      },
+    );
   });
 
   it('take an https endpoint, and name PETSTORE_CORS_ORIGINS when its origins are wrong', () => {

@@ -8,9 +8,12 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '#infra/project-root';
 import { pingDynamoDb } from '#shared/adapters/dynamodb/create-tables';
-import { DYNAMODB_LOCAL_LAUNCHER, DYNAMODB_LOCAL_LAUNCHER_CLASS } from '#tools/local/settings';
+import {
+  DYNAMODB_LOCAL_LAUNCHER,
+  DYNAMODB_LOCAL_LAUNCHER_CLASS,
+  localCachePaths,
+} from '#tools/local/settings';
 import { assertJava, ensureDataDir } from '#tools/local/startup-checks';
 
 export interface ProcessExit {
@@ -43,6 +46,8 @@ export interface DynamoDbLocalOptions {
   readonly dataDir?: string;
   /** @default START_TIMEOUT_MS */
   readonly startTimeoutMs?: number;
+  /** Where the launcher is kept compiled. @default LAUNCHER_CACHE */
+  readonly launcherCache?: string;
 }
 
 /** A port nothing listens on now, other than `avoid`. */
@@ -78,14 +83,8 @@ const jarDirectory = (): string => {
 /** Binds DynamoDB Local to 127.0.0.1 (see the file). */
 const LAUNCHER = fileURLToPath(new URL(`./${DYNAMODB_LOCAL_LAUNCHER}`, import.meta.url));
 
-/** Where the launcher is kept compiled, a directory per source and jar (node_modules/.cache, as tsc's build info). */
-export const LAUNCHER_CACHE = join(
-  PROJECT_ROOT,
-  'node_modules',
-  '.cache',
-  'petstore',
-  'dynamodb-local-launcher',
-);
+/** Where the launcher is kept compiled, a directory per source and jar, unless told (PETSTORE_CACHE_DIR). */
+export const LAUNCHER_CACHE = localCachePaths().launcher;
 
 /**
  * The launcher compiled, once per source and jar (the directory of its class), or undefined when
@@ -216,7 +215,11 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   const port = options.port ?? (await freePort(options.avoidPort));
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) ensureDataDir(path);
-  const { child, scratch, exited, ended, errorOutput } = launch(port, path, await compiledLauncher());
+  const { child, scratch, exited, ended, errorOutput } = launch(
+    port,
+    path,
+    await compiledLauncher(options.launcherCache),
+  );
   const endpoint = `http://127.0.0.1:${port}`;
   let stopping = false;
   // Once the process has ended, kill() signals nothing and `exited` is already settled.
@@ -249,6 +252,8 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
 export interface SupervisorOptions {
   readonly dataDir: string;
   readonly avoidPort?: number;
+  /** @default LAUNCHER_CACHE */
+  readonly launcherCache?: string;
   /** After a restart, before requests reach it (the tables and the key, should they be missing). */
   readonly onRestart: (endpoint: string) => Promise<unknown>;
   readonly onStart?: (pid: number | undefined) => void;
@@ -283,7 +288,8 @@ export const superviseDynamoDbLocal = async (
   const maxRestarts = options.maxRestarts ?? 3;
   const windowMs = options.windowMs ?? 60_000;
   const start = options.start ?? startDynamoDbLocal;
-  let current: DynamoDbLocal = await start({ dataDir: options.dataDir, avoidPort: options.avoidPort });
+  const { dataDir, launcherCache } = options;
+  let current: DynamoDbLocal = await start({ dataDir, avoidPort: options.avoidPort, launcherCache });
   options.onStart?.(current.pid);
   const { port, endpoint } = current;
   let stopped = false;
@@ -303,7 +309,7 @@ export const superviseDynamoDbLocal = async (
         `DynamoDB Local ${describeExit(exit)}; starting it again on port ${port} with the data in ${options.dataDir}`,
       );
       try {
-        current = await start({ port, dataDir: options.dataDir });
+        current = await start({ port, dataDir, launcherCache });
         options.onStart?.(current.pid);
         if (stopped) {
           await current.stop();

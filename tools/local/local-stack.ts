@@ -18,6 +18,7 @@ import {
   type LocalApiKey,
   LocalConfigError,
   localApiKey,
+  localCachePaths,
   localDataPaths,
   unknownLocalPlan,
 } from '#tools/local/settings';
@@ -50,6 +51,8 @@ export const localFunctions = ({
 
 export interface LocalStackOptions {
   readonly dataDir: string;
+  /** What is made once and reused (the compiled DynamoDB Local launcher here). @default DEFAULT_CACHE_DIR */
+  readonly cacheDir?: string;
   /** @default 3000 */
   readonly port?: number;
   /** @default generated once and kept in `dataDir` */
@@ -128,6 +131,7 @@ const startDynamoDbLocal = (
   return superviseDynamoDbLocal({
     dataDir: localDataPaths(options.dataDir).dynamoDb,
     avoidPort: apiPort,
+    launcherCache: localCachePaths(options.cacheDir).launcher,
     onStart: (pid) => lock.update(pid === undefined ? {} : { dynamoDbPid: pid }),
     onRestart: prepare,
     onGiveUp: (message) => (options.onFatal ?? log)(message),

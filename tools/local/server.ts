@@ -2,7 +2,13 @@ import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV } from '#shared/config';
 import type { LocalStack } from '#tools/local/local-stack';
 import { isRunning, launchers } from '#tools/local/processes';
-import { LOCAL_HOST, type LocalSettings, localDataPaths, readLocalSettings } from '#tools/local/settings';
+import {
+  LOCAL_HOST,
+  type LocalSettings,
+  localCachePaths,
+  localDataPaths,
+  readLocalSettings,
+} from '#tools/local/settings';
 import { assertSettingsUsable } from '#tools/local/startup-checks';
 
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
@@ -76,7 +82,7 @@ export const runServer = async (): Promise<void> => {
 
   stack = await startLocalStack({
     ...settings,
-    staticRoutes: referenceRoutes(),
+    staticRoutes: referenceRoutes({ cacheDirectory: localCachePaths(settings.cacheDir).reference }),
     log,
     onFatal: (message) => shutdown(message, 1),
   });

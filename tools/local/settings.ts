@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
 import { LOCAL_PLANS } from '#infra/stage-plans';
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import { generateApiKey, parseBearerToken } from '#shared/auth/api-key';
@@ -34,6 +35,8 @@ export { LocalConfigError } from '#tools/local/local-config-error';
 
 export interface LocalSettings {
   readonly dataDir: string;
+  /** What is made once and reused (`launcher/`, `reference/`); only ever a cache: deleting it costs a start. */
+  readonly cacheDir: string;
   readonly port: number;
   readonly apiKey?: string;
   readonly apiKeyPlan?: string;
@@ -124,6 +127,15 @@ export const localApiKey = (settings: {
   return { apiKey: key, apiKeySource: 'generated' };
 };
 
+/** Beside tsc's build info, as tools keep theirs. */
+export const DEFAULT_CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'petstore');
+
+/** What a cache directory holds: the compiled DynamoDB Local launcher, the rendered reference pages. */
+export const localCachePaths = (cacheDir: string = DEFAULT_CACHE_DIR) => ({
+  launcher: join(cacheDir, 'dynamodb-local-launcher'),
+  reference: join(cacheDir, 'reference'),
+});
+
 export const localDataDir = (env: Env, cwd = process.cwd()): string =>
   resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data');
 
@@ -136,6 +148,7 @@ export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings 
     dynamoDbEndpoint: endpoint(env),
     logLevel: shared(() => readLogLevel(env)),
     dataDir: localDataDir(env, cwd),
+    cacheDir: resolve(cwd, optionalEnv(ENV.local.cacheDir, env) ?? DEFAULT_CACHE_DIR),
     port: port(env),
     corsOrigins: corsOrigins(env),
   };

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { localCachePaths } from '#tools/local/settings';
 import type { StaticRoutes } from '#tools/local/static-files';
 import { buildDocument } from '#tools/openapi/build-document';
 import { toYaml } from '#tools/openapi/document-file';
@@ -26,8 +27,8 @@ export const REDOCLY_CLI = fromHere.resolve('@redocly/cli/bin/cli.js');
 const REDOCLY_VERSION = (fromHere('@redocly/cli/package.json') as { version: string }).version;
 const TITLE = 'Pet Store API reference';
 
-/** Where `npm start` keeps the pages it rendered, by a hash of their inputs (beside tsc's build info). */
-export const REFERENCE_CACHE = join(PROJECT_ROOT, 'node_modules', '.cache', 'petstore', 'reference');
+/** Where `npm start` keeps the pages it rendered, by a hash of their inputs, unless told (PETSTORE_CACHE_DIR). */
+export const REFERENCE_CACHE = localCachePaths().reference;
 /** Pages kept: enough for a few branches or worktrees, as each change of the document leaves one of 2.6 MB. */
 const KEPT_PAGES = 5;
 
