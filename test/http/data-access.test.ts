@@ -1,6 +1,6 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listPets, listPetsFunction } from '#functions/list-pets';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { PetsTable, petsTable } from '#shared/adapters/dynamodb/pets-table';
@@ -10,6 +10,7 @@ import { lambdaContext } from '#tools/lambda/context';
 import { proxyEvent } from '#tools/lambda/events';
 import { inInvocationStore } from '#tools/lambda/invoke-store';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { writtenDuring } from '../support/output';
 import { createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -30,22 +31,6 @@ const forgetful = operationFunction(listPets, {
 
 /** The call it lacks, as the refusal names it. */
 const MISSING = `lack { table: 'pets', index: '${STATUS_SHARD_INDEX.indexName}', actions: ['dynamodb:Query'] }`;
-
-/** The JSON lines a function writes to stdout and stderr while `run` runs, and what it returned. */
-const logsOf = async <T>(run: () => Promise<T>): Promise<{ result: T; logged: string }> => {
-  const written: string[] = [];
-  const spies = [process.stdout, process.stderr].map((stream) =>
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    }),
-  );
-  try {
-    return { result: await run(), logged: written.join('') };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-};
 
 let tables: TestTables;
 beforeAll(async () => {
@@ -69,7 +54,7 @@ describe('a function whose uses lack a call', () => {
     const handler = inInvocationStore(forgetful.build({ ...tables.config, logLevel: 'ERROR' }));
 
     const granted = (await handler(request([]), lambdaContext('listPets'))) as APIGatewayProxyResult;
-    const { result: refused, logged } = await logsOf(
+    const { result: refused, written: logged } = await writtenDuring(
       async () =>
         (await handler(request([['status', 'sold']]), lambdaContext('listPets'))) as APIGatewayProxyResult,
     );

@@ -3,6 +3,7 @@ import { generateApiKey } from '#shared/auth/api-key';
 import { freePort } from '#tools/local/dynamodb-local';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
+import { jsonLines, writtenDuring } from '../support/output';
 import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 /**
@@ -39,32 +40,9 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-/** The JSON lines written to stdout and stderr while `run` runs, and what it returned. */
-const capturing = async <T>(run: () => Promise<T>): Promise<{ result: T; lines: Line[] }> => {
-  const written: string[] = [];
-  const spies = [process.stdout, process.stderr].map((stream) =>
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    }),
-  );
-  try {
-    return {
-      result: await run(),
-      lines: written
-        .join('')
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Line),
-    };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-};
-
 describe('the logs of a request', () => {
   it('carry its request id on every line it causes, and concurrent requests never share one', async () => {
-    const { result: answers, lines } = await capturing(() =>
+    const { result: answers, written } = await writtenDuring(() =>
       Promise.all(
         Array.from({ length: 40 }, async (_, index) => {
           const response = await fetch(`${gateway.baseUrl}/pets/${index + 1}`, {
@@ -74,6 +52,7 @@ describe('the logs of a request', () => {
         }),
       ),
     );
+    const lines = jsonLines<Line>(written);
     const ids = answers.map(({ body }) => body.requestId);
     /** The request a line names: the functions' by correlation_id, the authorizer's by its invocation. */
     const requestOf = (line: Line) => (line.correlation_id ?? line.function_request_id) as string;
