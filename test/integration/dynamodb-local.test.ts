@@ -59,6 +59,21 @@ const JARS = join(LIB, readdirSync(LIB).find((name) => name.startsWith('dynamodb
 const dataDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** Runs `check` with a `java` first on PATH that runs `script` (a shell script's body), then puts PATH back. */
+const withJava = async (name: string, script: string, check: () => unknown): Promise<void> => {
+  const bin = join(dataDir, name);
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'java'), `#!/bin/sh\n${script}`);
+  chmodSync(join(bin, 'java'), 0o755);
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  try {
+    await check();
+  } finally {
+    process.env.PATH = path;
+  }
+};
+
 describe('DynamoDB Local', () => {
   it('answers on loopback only: a connection to any other address of this machine is refused', async (context) => {
     // The run's DynamoDB Local (test/support/dynamodb-global-setup.ts), started as npm start starts its own.
@@ -152,60 +167,36 @@ describe('DynamoDB Local', () => {
     expect(() => assertJava()).not.toThrow();
   });
 
-  it('fails with what to do when `java` is there but cannot run (a stub that exits 1)', () => {
+  it('fails with what to do when `java` is there but cannot run (a stub that exits 1)', async () => {
     // As macOS's /usr/bin/java does when no Java is installed.
-    const bin = join(dataDir, 'stub-java');
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'java'), '#!/bin/sh\necho "No Java runtime present" >&2\nexit 1\n');
-    chmodSync(join(bin, 'java'), 0o755);
-    const path = process.env.PATH;
-    process.env.PATH = `${bin}:${path}`;
-    try {
-      expect(() => assertJava()).toThrow(new JavaMissingError());
-    } finally {
-      process.env.PATH = path;
-    }
+    await withJava('stub-java', 'echo "No Java runtime present" >&2\nexit 1\n', () =>
+      expect(() => assertJava()).toThrow(new JavaMissingError()),
+    );
   });
 
   it.each([
     ['Java 11', 'openjdk version "11.0.2" 2019-01-15', 'java.base@11.0.2\njdk.compiler@11.0.2', 'Java 11'],
     ['Java 8', 'java version "1.8.0_392"', null, 'Java 8'],
-  ])('names the version when `java` on PATH is older than 17 (%s)', (_, version, modules, named) => {
-    const bin = join(dataDir, `old-java-${named.replace(' ', '')}`);
-    mkdirSync(bin, { recursive: true });
+  ])('names the version when `java` on PATH is older than 17 (%s)', async (_, version, modules, named) => {
     // `java -version` writes to stderr; Java 8 does not know --list-modules.
     const listModules =
       modules === null
         ? 'echo "Unrecognized option: --list-modules" >&2; exit 1'
         : `printf '${modules}\\n'; exit 0`;
-    writeFileSync(
-      join(bin, 'java'),
-      `#!/bin/sh\nif [ "$1" = "--list-modules" ]; then ${listModules}; fi\necho '${version}' >&2\n`,
+    await withJava(
+      `old-java-${named.replace(' ', '')}`,
+      `if [ "$1" = "--list-modules" ]; then ${listModules}; fi\necho '${version}' >&2\n`,
+      () =>
+        expect(() => assertJava()).toThrow(
+          `DynamoDB Local needs Java 17 or newer, and \`java\` on PATH is ${named}. Install Java 17 or newer (Debian/Ubuntu: \`sudo apt-get install -y openjdk-17-jre-headless\`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.`,
+        ),
     );
-    chmodSync(join(bin, 'java'), 0o755);
-    const path = process.env.PATH;
-    process.env.PATH = `${bin}:${path}`;
-    try {
-      expect(() => assertJava()).toThrow(
-        `DynamoDB Local needs Java 17 or newer, and \`java\` on PATH is ${named}. Install Java 17 or newer (Debian/Ubuntu: \`sudo apt-get install -y openjdk-17-jre-headless\`), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.`,
-      );
-    } finally {
-      process.env.PATH = path;
-    }
   });
 
-  it('says what to use when `java` has no compiler module for the launcher', () => {
-    const bin = join(dataDir, 'jre-without-compiler');
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'java'), '#!/bin/sh\nprintf "java.base@21.0.1\\njava.sql@21.0.1\\n"\n');
-    chmodSync(join(bin, 'java'), 0o755);
-    const path = process.env.PATH;
-    process.env.PATH = `${bin}:${path}`;
-    try {
-      expect(() => assertJava()).toThrow(JavaCompilerMissingError);
-    } finally {
-      process.env.PATH = path;
-    }
+  it('says what to use when `java` has no compiler module for the launcher', async () => {
+    await withJava('jre-without-compiler', 'printf "java.base@21.0.1\\njava.sql@21.0.1\\n"\n', () =>
+      expect(() => assertJava()).toThrow(JavaCompilerMissingError),
+    );
   });
 
   it(
@@ -358,18 +349,10 @@ describe('DynamoDB Local', () => {
     });
 
     it('is not, and the launcher runs from its source, where java cannot compile it', async () => {
-      const bin = join(dataDir, 'java-that-fails');
-      mkdirSync(bin, { recursive: true });
-      writeFileSync(join(bin, 'java'), '#!/bin/sh\nexit 1\n');
-      chmodSync(join(bin, 'java'), 0o755);
-      const path = process.env.PATH;
-      process.env.PATH = `${bin}:${path}`;
-      try {
+      await withJava('java-that-fails', 'exit 1\n', async () => {
         expect(await compiledLauncher(join(dataDir, 'uncompiled'))).toBeUndefined();
         expect(readdirSync(join(dataDir, 'uncompiled'))).toEqual([]);
-      } finally {
-        process.env.PATH = path;
-      }
+      });
     });
   });
 
