@@ -16,11 +16,11 @@ if (!node.lambdaMajor) {
   console.error(`Cannot run the tests on Node ${LAMBDA_NODE_MAJOR}: ${node.line}`);
   process.exit(2);
 }
-console.log(
-  `The unit, integration and http projects (each with its parts: unit-isolated, http-isolated, http-load) on Node ${node.version} (${node.path})`,
-);
 /** Vitest's project name patterns: a project's parts are named after it. */
 const PROJECTS = ['unit*', 'integration*', 'http*'];
+console.log(
+  `The unit, integration and http projects, each with its parts (${PROJECTS.join(', ')}), on Node ${node.version} (${node.path})`,
+);
 const projects = PROJECTS.flatMap((name) => ['--project', name]);
 const result = spawnSync(
   node.path,
