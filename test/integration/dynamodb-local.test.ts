@@ -113,11 +113,14 @@ describe('DynamoDB Local', () => {
         const commandLine = readFileSync(`/proc/${database.pid}/cmdline`, 'utf8').split('\0');
 
         // A small heap and a quick start, through the launcher that keeps it on loopback, no telemetry.
-        expect(commandLine.slice(1, 5)).toEqual([
+        expect(commandLine.slice(1, 8)).toEqual([
           '-Xmx256m',
           '-XX:+UseSerialGC',
           '-XX:TieredStopAtLevel=1',
           '-XX:-UsePerfData',
+          '-XX:+UnlockDiagnosticVMOptions',
+          '-XX:+IgnoreUnrecognizedVMOptions',
+          '-XX:-BytecodeVerificationRemote',
         ]);
         // The launcher's class, compiled once into the project's cache, after AWS's jar on the class path.
         expect(commandLine.slice(commandLine.indexOf('-cp') + 1, commandLine.indexOf('-port'))).toEqual([
@@ -297,6 +300,9 @@ describe('DynamoDB Local', () => {
         '-XX:+UseSerialGC',
         '-XX:TieredStopAtLevel=1',
         '-XX:-UsePerfData',
+        '-XX:+UnlockDiagnosticVMOptions',
+        '-XX:+IgnoreUnrecognizedVMOptions',
+        '-XX:-BytecodeVerificationRemote',
         `-Djava.library.path=${join(JARS, 'DynamoDBLocal_lib')}`,
         '-Djava.io.tmpdir=/tmp/scratch',
         '-Dpetstore.scratch=/tmp/scratch',
