@@ -72,8 +72,8 @@ const anyFreePort = (): Promise<number> =>
 /**
  * Small heap, quick start (a test double, not a workload), and no `hsperfdata` file. AWS's jar and
  * its libraries, from the project's own node_modules, are not verified class by class at each
- * start: that cut a start's CPU time to its first answer by about a sixth on a 2-core machine (3.4 against 4.1
- * CPU-s). The flag is a diagnostic one; a JVM that no longer knows it ignores it, and verifies.
+ * start: that cut a start's CPU time to its first answer by about a sixth on a 2-core machine
+ * (3.4 against 4.1 CPU-s). The flag is a diagnostic one: a JVM that no longer knows it ignores it.
  */
 const JAVA_OPTIONS = [
   '-Xmx256m',
