@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import {
 import { START_TIMEOUT_MS, startDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { commandLineOf, isRunning } from '#tools/local/processes';
 import { localDataPaths } from '#tools/local/settings';
+import { deadPid } from '../support/processes';
 
 /**
  * One server per data directory (tools/local/data-dir-lock.ts), with real processes: servers that
@@ -39,12 +40,6 @@ const SERVING = { apiKey: 'psk_lock-test', corsOrigins: ['*'] };
 
 const lockOf = (dataDir: string): LockRecord =>
   JSON.parse(readFileSync(localDataPaths(dataDir).lock, 'utf8')) as LockRecord;
-
-/** The PID of a process that has run and exited: a server that is gone. */
-const deadPid = (): number => {
-  const child = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
-  return Number(child.stdout.trim());
-};
 
 const staleLock = (dataDir: string, record: Partial<LockRecord>) =>
   writeFileSync(

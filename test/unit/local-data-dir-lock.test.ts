@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,11 +13,12 @@ import {
 } from '#tools/local/data-dir-lock';
 import { isRunning } from '#tools/local/processes';
 import { localDataPaths } from '#tools/local/settings';
+import { deadPid, waitingWith } from '../support/processes';
 
 /**
  * The data directory lock (tools/local/data-dir-lock.ts) against real lock files and real
  * processes standing for its owners: `sleep` for a server that runs, the PID of a process that has
- * exited for one that is gone, and node processes whose command line is DynamoDB Local's (the
+ * exited for one that is gone, and processes whose command line is DynamoDB Local's (the
  * launcher or the jar, `-dbPath` and a directory) or almost is. Real servers and a real DynamoDB
  * Local are in test/integration/data-dir-lock.test.ts.
  */
@@ -46,17 +47,9 @@ const liveServer = (): ChildProcess => {
 
 /** A process that waits, with `args` on its command line (as DynamoDB Local's, or almost). */
 const processWith = (args: readonly string[]): ChildProcess => {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 60_000)', '--', ...args], {
-    stdio: 'ignore',
-  });
+  const child = waitingWith(args);
   children.push(child);
   return child;
-};
-
-/** The PID of a process that has run and exited: a server that is gone. */
-const deadPid = (): number => {
-  const child = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
-  return Number(child.stdout.trim());
 };
 
 const SERVING = { apiKey: 'psk_lock-unit', corsOrigins: ['*'] };
