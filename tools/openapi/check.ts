@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { relative } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { CLIENT_TYPES_PATH, clientTypes, committedClientTypes } from '#tools/openapi/client-types';
+import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
+import { REDOCLY_CLI } from '#tools/openapi/reference';
+
+/**
+ * `npm run check:openapi`: `redocly lint docs/openapi.yaml` (less Redocly's boxed Node.js 20
+ * notice), and the typed client's committed types held to what openapi-typescript makes of the
+ * document. Side by side: the lint is a process, the types are made in this one.
+ */
+const lint = async (): Promise<boolean> => {
+  const child = spawn(process.execPath, [REDOCLY_CLI, 'lint', OPENAPI_YAML_PATH], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  process.stderr.write(stderr.replace(/^.*╔[^╚]*Node\.js 20 support is ending[^╚]*╚.*\n/m, ''));
+  return code === 0;
+};
+
+const typesCurrent = async (): Promise<boolean> => {
+  const [made, committed] = await Promise.all([clientTypes(), committedClientTypes()]);
+  if (made === committed) return true;
+  console.error(
+    `${relative(process.cwd(), CLIENT_TYPES_PATH)} is not what openapi-typescript makes of ${relative(process.cwd(), OPENAPI_YAML_PATH)}: run npm run openapi`,
+  );
+  return false;
+};
+
+const results = await Promise.all([lint(), typesCurrent()]);
+process.exitCode = results.every(Boolean) ? 0 : 1;
