@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { build, transform } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
@@ -65,7 +66,7 @@ const throughTheLoader = (error: unknown): Error =>
   Object.assign(new Error((error as Error).message), { name: 'TransformError' });
 
 /** What importing `source` (a TypeScript module written to a file) through tsx fails with, described. */
-const describedImportOf = (source: string): string => {
+const describedImportOf = async (source: string): Promise<string> => {
   const file = join(work, `module-${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(file, source);
   const script = [
@@ -73,11 +74,12 @@ const describedImportOf = (source: string): string => {
     `try { await import(${JSON.stringify(pathToFileURL(file).href)}); console.log('loaded'); }`,
     'catch (error) { console.log(describeStartFailure(error)); }',
   ].join('\n');
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-  });
-  return child.stdout.trim();
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', script],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  return stdout.trim();
 };
 
 describe('why npm start could not start, in one line', () => {
@@ -96,24 +98,27 @@ describe('why npm start could not start, in one line', () => {
     expect(describeStartFailure(error)).toBe('shared/x.ts:1:24 does not compile: Unexpected ";"');
   });
 
-  it(
+  // The two cases that start a process (tsx) run side by side.
+  it.concurrent(
     'says so, and no more, of the error as tsx reports it through the module loader',
-    () => {
-      expect(describedImportOf('export const broken = (;\n')).toMatch(
+    async ({ expect }) => {
+      expect(await describedImportOf('export const broken = (;\n')).toMatch(
         /^\/.*\/module-\w+\.ts:1:24 does not compile: Unexpected ";"$/,
       );
     },
     SPAWN_BUDGET_MS,
   );
 
-  it(
+  it.concurrent(
     'names where an import names nothing the module exports',
-    () => {
+    async ({ expect }) => {
       const target = join(work, 'exports.ts');
       writeFileSync(target, 'export const something = 1;\n');
 
       expect(
-        describedImportOf(`import { nothing } from ${JSON.stringify(target)};\nexport const x = nothing;\n`),
+        await describedImportOf(
+          `import { nothing } from ${JSON.stringify(target)};\nexport const x = nothing;\n`,
+        ),
       ).toMatch(
         /^\/.*\/module-\w+\.ts:1: SyntaxError: The requested module '.*exports\.ts' does not provide an export named 'nothing'$/,
       );
