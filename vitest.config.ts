@@ -125,11 +125,16 @@ export default defineConfig({
       {
         extends: true,
         // One CDK app build per worker, shared by the template test files (see test/support/pet-store-app.ts).
+        // The run's DynamoDB Local and the multi-invocation store are for the one file that holds
+        // the local gateway to the synthesized gateway answers (gateway-answers.test.ts): in the http
+        // project, a worker built the app for it alone.
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
-          globalSetup: cdkOutdirSetup,
+          globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup],
+          setupFiles: ['test/support/invoke-store-setup.ts'],
           testTimeout: 60_000,
+          hookTimeout: 60_000,
           isolate: false,
         },
       },

@@ -133,7 +133,7 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
       Format: string;
       DestinationArn: unknown;
     };
-    // Rendered with hostile values in test/http/gateway-answers.test.ts.
+    // Rendered with hostile values in test/infra/gateway-answers.test.ts.
     expect(settings.Format).toContain('"requestId":"$context.extendedRequestId"');
     expect(settings.Format).toContain('"keyId":"$context.authorizer.principalId"');
     expect(settings.Format).toContain('"errorMessage":$context.error.messageString');
@@ -168,7 +168,7 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     }
   });
 
-  // What the 405 mocks answer is rendered and compared with npm start in test/http/gateway-answers.test.ts.
+  // What the 405 mocks answer is rendered and compared with npm start in test/infra/gateway-answers.test.ts.
   it.each(RESOURCE_PATHS)('answers other methods on %s from an ANY mock', (path) => {
     const [, any] =
       methods.find(

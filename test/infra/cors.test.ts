@@ -41,7 +41,7 @@ describe.each(STAGE_NAMES)('%s CORS preflight', (stageName) => {
 });
 
 // What each mock answers each origin is rendered and compared with npm start in
-// test/http/gateway-answers.test.ts.
+// test/infra/gateway-answers.test.ts.
 describe('staging (one allowed origin)', () => {
   it('tells the operations’ functions the allowed origin, and not the authorizer', () => {
     const template = templates.staging;
