@@ -68,16 +68,13 @@ const startBrokenProxy = async (upstream: string): Promise<Server> => {
   return server;
 };
 
-/** `npm run smoke` with `args` as a process, run from `root` (the project, or a copy of it). */
-const smokeProcess = (args: readonly string[], root = PROJECT_ROOT, env: Record<string, string> = {}) =>
+/** `npm run smoke` with `args` as a process, run from `root` (a copy of the project). */
+const smokeProcess = (args: readonly string[], root: string) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tools/smoke/smoke.ts', ...args], {
       cwd: root,
       // Vitest sets BASE_URL (Vite's base path) in its own environment: not the smoke command's.
-      env: {
-        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'BASE_URL')),
-        ...env,
-      },
+      env: Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'BASE_URL')),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -92,15 +89,16 @@ const smokeProcess = (args: readonly string[], root = PROJECT_ROOT, env: Record<
 
 /**
  * `npm run smoke` with `args`, in this process: what the command's file runs, with the shell's
- * environment and without the process (the cases whose subject is the process spawn it).
+ * environment and `shell`'s settings, without the process (the case whose subject is the process,
+ * a copy of the tree without its tests, spawns it).
  */
-const smoke = async (args: readonly string[]) => {
+const smoke = async (args: readonly string[], shell: Record<string, string> = {}) => {
   let output = '';
   const line = (text: string) => {
     output += `${text}\n`;
   };
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'BASE_URL'));
-  const code = await runSmoke([...args], env, { out: line, err: line });
+  const code = await runSmoke([...args], { ...env, ...shell }, { out: line, err: line });
   return { code, output };
 };
 
@@ -255,7 +253,7 @@ describe('npm run smoke', () => {
       corsOrigins: ['*'],
     });
     try {
-      const { code, output } = await smokeProcess(['--read-only'], PROJECT_ROOT, {
+      const { code, output } = await smoke(['--read-only'], {
         PETSTORE_DATA_DIR: dataDir,
         PORT: String(await freePort()),
       });
