@@ -1,13 +1,11 @@
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { QueryDefinition, QueryString, type QueryStringProps } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
-import { REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
+import type { ACCESS_LOG_FIELDS } from '#infra/access-log';
+import { POWERTOOLS, REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
 
 /** Checked against ACCESS_LOG_FIELDS. */
 const access = (name: keyof typeof ACCESS_LOG_FIELDS): string => name;
-
-export const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_request_id' } as const;
 
 /** "This request", in the access log (`requestId`) and in the functions' lines (REQUEST_ID_LOG_KEY). */
 const isRequest = (id: string): string =>

@@ -1,6 +1,5 @@
 import { Annotations, Duration, Validations } from 'aws-cdk-lib';
 import {
-  AccessLogField,
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
@@ -20,6 +19,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { authorizer as authorizerContract } from '#functions/authorizer';
+import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { Firewall } from '#infra/constructs/firewall';
 import { addGatewayResponse, mockAnswer } from '#infra/constructs/gateway-answers';
 import { UsagePlans } from '#infra/constructs/usage-plans';
@@ -38,14 +38,7 @@ import {
 } from '#shared/http/gateway-behaviour';
 import { STAGE_NAME } from '#shared/http/paths';
 import type { Operation } from '#shared/operations/operation';
-import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
-
-/** RFC 9110 §9.2.1's safe methods: every other method of an operation writes. */
-const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Writes, so takes the stage's `writeThrottling`. */
-export const writesData = (operation: Pick<Operation, 'method'>): boolean =>
-  !SAFE_METHODS.has(operation.method);
+import { allowedMethodsIn, resourcePathsOf, writesData } from '#shared/operations/routes';
 
 export interface PetStoreApiProps {
   readonly stage: StageConfig;
@@ -56,39 +49,6 @@ export interface PetStoreApiProps {
   readonly handlers: Readonly<Record<string, IFunction>>;
   readonly authorizer: IFunction;
 }
-
-/** An access-log value written inside quotes: one API Gateway generates, which no client can fill. */
-const quoted = (variable: string): string => `"${variable}"`;
-
-/**
- * One JSON line per request whatever a client sends, naming the key's id. `$context` values are
- * written unescaped, so only values a client cannot fill are quoted, and the error message is
- * "The quoted value of $context.error.message" (AWS, "Variables for access logging for API Gateway");
- * User-Agent and path are left out. `requestId` is the Error body's and functions' `correlation_id`;
- * `authorizerRequestId` the authorizer lines' `function_request_id` (log-queries.ts follows them).
- */
-export const ACCESS_LOG_FIELDS = {
-  requestId: quoted(AccessLogField.contextExtendedRequestId()),
-  requestTime: quoted(AccessLogField.contextRequestTime()),
-  sourceIp: quoted(AccessLogField.contextIdentitySourceIp()),
-  method: quoted(AccessLogField.contextHttpMethod()),
-  resourcePath: quoted(AccessLogField.contextResourcePath()),
-  status: quoted(AccessLogField.contextStatus()),
-  responseLength: quoted(AccessLogField.contextResponseLength()),
-  responseLatency: quoted(AccessLogField.contextResponseLatency()),
-  integrationLatency: quoted(AccessLogField.contextIntegrationLatency()),
-  integrationStatus: quoted(AccessLogField.contextIntegrationStatus()),
-  keyId: quoted(AccessLogField.contextAuthorizerPrincipalId()),
-  authorizerRequestId: quoted('$context.authorizer.requestId'),
-  authorizerLatency: quoted(AccessLogField.contextAuthorizerLatency()),
-  authorizerStatus: quoted(AccessLogField.contextAuthorizerStatus()),
-  errorType: quoted(AccessLogField.contextErrorResponseType()),
-  errorMessage: AccessLogField.contextErrorMessageString(),
-} as const;
-
-export const ACCESS_LOG_FORMAT_TEXT = `{${Object.entries(ACCESS_LOG_FIELDS)
-  .map(([name, value]) => `"${name}":${value}`)
-  .join(',')}}`;
 
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(ACCESS_LOG_FORMAT_TEXT);
 

@@ -10,6 +10,9 @@ export type { Logger } from '@aws-lambda-powertools/logger';
 /** The key of the request id on every line a request logs: Powertools' correlation id, as in the access log. */
 export const REQUEST_ID_LOG_KEY = 'correlation_id';
 
+/** Keys Powertools writes on every line: its level, the message, and the invocation's Lambda request id. */
+export const POWERTOOLS = { level: 'level', message: 'message', invocation: 'function_request_id' } as const;
+
 /** Powertools' Logger, one per function. Nothing logged anywhere holds an API key or a request body. */
 export const createLogger = (options: { readonly logLevel?: LogLevel } = {}): Logger =>
   new Logger({

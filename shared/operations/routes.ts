@@ -11,3 +11,10 @@ export const allowedMethodsIn = (
   path: string,
 ): HttpMethod[] =>
   operations.filter((operation) => operation.path === path).map((operation) => operation.method);
+
+/** RFC 9110 §9.2.1's safe methods: every other method of an operation writes. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Writes, so takes the stage's `writeThrottling`. */
+export const writesData = (operation: Pick<Operation, 'method'>): boolean =>
+  !SAFE_METHODS.has(operation.method);

@@ -1,12 +1,13 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
-import { writesData } from '#infra/constructs/pet-store-api';
+
 import { STAGE_NAMES } from '#infra/stage-names';
 import { DATA_MODEL_CEILING_CREATES_PER_SECOND, STAGE_DEFAULTS } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { STAGE_NAME } from '#shared/http/paths';
+import { writesData } from '#shared/operations/routes';
 import { THROTTLE_TABLE } from '#tools/openapi/throttle-table';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS } from '#functions/operations';
-import { ACCESS_LOG_FORMAT_TEXT } from '#infra/constructs/pet-store-api';
+import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { STAGE_NAMES, type StageName } from '#infra/stage-names';
 import { STAGE_DEFAULTS } from '#infra/stages';
 import {

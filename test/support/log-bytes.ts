@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { authorizerFunction } from '#functions/authorizer';
 import { buildOperationHandlers } from '#functions/operations';
-import { ACCESS_LOG_FORMAT_TEXT } from '#infra/constructs/pet-store-api';
+import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { FunctionConfig } from '#shared/config';

@@ -33,11 +33,12 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OPERATIONS } from '#functions/operations';
-import { ACCESS_LOG_FIELDS, writesData } from '#infra/constructs/pet-store-api';
+import { ACCESS_LOG_FIELDS } from '#infra/access-log';
 import { OUTPUT } from '#infra/outputs';
 import { DEV_PLANS, usagePlanName } from '#infra/stage-plans';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
+import { writesData } from '#shared/operations/routes';
 import { CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
 import type { VerifyClients } from '#tools/verify/check';
 import { rowsToConfirm } from '#tools/verify/ledger';

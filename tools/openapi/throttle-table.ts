@@ -1,9 +1,8 @@
-import { writesData } from '#infra/constructs/pet-store-api';
 import { STAGE_NAMES } from '#infra/stage-names';
 import { STAGE_DEFAULTS, type StageConfig } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import type { Operation } from '#shared/operations/operation';
-import { resourcePathsOf } from '#shared/operations/routes';
+import { resourcePathsOf, writesData } from '#shared/operations/routes';
 import { generatedTable } from '#tools/openapi/operations-table';
 
 /** What a function invocation takes, for the concurrency estimate (BENCHMARKS.md's warm figures, rounded up). */

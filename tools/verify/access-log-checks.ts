@@ -4,9 +4,9 @@ import {
   GetLogEventsCommand,
   paginateFilterLogEvents,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { POWERTOOLS } from '#infra/constructs/log-queries';
-import { ACCESS_LOG_FIELDS } from '#infra/constructs/pet-store-api';
+import { ACCESS_LOG_FIELDS } from '#infra/access-log';
 import { OUTPUT } from '#infra/outputs';
+import { POWERTOOLS } from '#shared/observability/logger';
 import { newRequestId } from '#tools/lambda/events';
 import {
   type CheckResult,
@@ -57,7 +57,7 @@ const excerpt = (text: string): string => (text.length > 120 ? `${text.slice(0, 
 /** The fields of the stack's access log format: the saved queries (infra/constructs/log-queries.ts) read them. */
 const ACCESS_FIELDS = Object.keys(ACCESS_LOG_FIELDS);
 
-const FIX_FORMAT = 'fix the format (ACCESS_LOG_FIELDS, infra/constructs/pet-store-api.ts)';
+const FIX_FORMAT = 'fix the format (ACCESS_LOG_FIELDS, infra/access-log.ts)';
 
 const accessLog = (group: string, texts: readonly string[], lines: readonly AccessLogLine[]): Finding => {
   if (texts.length === 0)

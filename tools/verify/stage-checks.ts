@@ -12,13 +12,14 @@ import {
 } from '@aws-sdk/client-codedeploy';
 import { authorizer as authorizerContract } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
-import { writesData } from '#infra/constructs/pet-store-api';
+
 import { OUTPUT } from '#infra/outputs';
 import { usagePlanName } from '#infra/stage-plans';
 import type { Throttle } from '#infra/stages';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
 import { STAGE_NAME } from '#shared/http/paths';
+import { writesData } from '#shared/operations/routes';
 import { check, fail, list, outputOf, pass, restApiIdOf, type VerifyContext } from '#tools/verify/check';
 
 /** The stage as the ledger expects it, read from API Gateway and CodeDeploy. */
