@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { buildDocument } from '#tools/openapi/build-document';
 import { toYaml } from '#tools/openapi/document-file';
 import { referencePage, referenceRoutes } from '#tools/openapi/reference';
@@ -23,7 +23,7 @@ import { referencePage, referenceRoutes } from '#tools/openapi/reference';
  */
 
 const dirs: string[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -53,8 +53,11 @@ const keptPages = (cacheDirectory: string) => (existsSync(cacheDirectory) ? read
 
 const yaml = toYaml(buildDocument());
 
-describe('the rendered API reference', () => {
-  it('is rendered on a first start and kept as one page, which a second start serves without running Redocly', async () => {
+// Each case has a directory, stand-in and cache of its own: they run side by side.
+describe.concurrent('the rendered API reference', () => {
+  it('is rendered on a first start and kept as one page, which a second start serves without running Redocly', async ({
+    expect,
+  }) => {
     const { cacheDirectory, redoclyCli, runCount } = setUp();
 
     const first = (await referenceRoutes({ cacheDirectory, redoclyCli }))['/docs']?.body;
@@ -69,7 +72,7 @@ describe('the rendered API reference', () => {
     expect(runCount()).toBe(1);
   });
 
-  it('is rendered again when the document or the path it is served at changes', async () => {
+  it('is rendered again when the document or the path it is served at changes', async ({ expect }) => {
     const options = setUp();
 
     const page = await referencePage(yaml, '/docs', options);
@@ -82,7 +85,9 @@ describe('the rendered API reference', () => {
     expect(elsewhere).toContain('--openapi.routingBasePath=/reference');
   });
 
-  it('is still served, rendered each time, when its cache can be neither read nor written', async () => {
+  it('is still served, rendered each time, when its cache can be neither read nor written', async ({
+    expect,
+  }) => {
     const { dir, redoclyCli, runCount } = setUp();
     const regularFile = join(dir, 'a-file');
     writeFileSync(regularFile, '');
@@ -97,7 +102,9 @@ describe('the rendered API reference', () => {
     expect(readdirSync(dir).sort()).toEqual(['a-file', 'fake-redocly.cjs', 'runs']);
   });
 
-  it('is not kept when rendering fails: the fallback page is served, and the next start renders', async () => {
+  it('is not kept when rendering fails: the fallback page is served, and the next start renders', async ({
+    expect,
+  }) => {
     const { dir, cacheDirectory, redoclyCli, runCount } = setUp();
 
     const failed = (await referenceRoutes({ cacheDirectory, redoclyCli: join(dir, 'missing.cjs') }))['/docs']
@@ -111,7 +118,7 @@ describe('the rendered API reference', () => {
     expect(runCount()).toBe(1);
   });
 
-  it("keeps the five newest pages: older documents' pages go when a new one is kept", async () => {
+  it("keeps the five newest pages: older documents' pages go when a new one is kept", async ({ expect }) => {
     const options = setUp();
     mkdirSync(options.cacheDirectory);
     const older = ['1', '2', '3', '4', '5', '6'].map((digit) => `${digit.repeat(64)}.html`);
