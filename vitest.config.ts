@@ -55,9 +55,10 @@ export default defineConfig({
     // files here wait on DynamoDB Local, a server or a child process, so two at a time take
     // 86 s instead of 110 s there.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // Transformed modules kept on disk (node_modules/.vitest-cache), keyed by their content and the
-    // configuration, so a run transforms only what changed since the last (Vitest 5's default).
-    experimental: { fsModuleCache: true },
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache), keyed by their
+    // content and the configuration, so a run transforms only what changed since the last (Vitest
+    // 5's default). Not in CI: a clean clone has nothing to reuse.
+    experimental: { fsModuleCache: process.env.CI !== 'true' },
     // A safety net only: every test builds its clients for DynamoDB Local with dummy credentials,
     // so nothing looks for AWS credentials; were one to, it would not find the instance metadata.
     env: { AWS_EC2_METADATA_DISABLED: 'true' },
