@@ -1,9 +1,10 @@
-import { join } from 'node:path';
-import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
-import { keepOwnSourcesCommand } from '#infra/own-sources-map';
 
-/** How every Lambda bundle is built, for the stack and the bench alike: the bench measures what deploys. */
+/**
+ * How every Lambda bundle is built, for the stack and the bench alike: the bench measures what
+ * deploys. No CDK here (the stack maps these to NodejsFunction props in infra/constructs/api-function.ts):
+ * the bench and the tests that build a bundle load esbuild only.
+ */
 
 export const NODE_TARGET = 'node24';
 
@@ -40,27 +41,3 @@ export const esbuildOptions = (entry: string, outfile: string) =>
     alias: BUNDLING_ALIASES,
     logLevel: 'warning',
   }) satisfies BuildOptions;
-
-/** `esbuildOptions` as NodejsFunction props (never Docker); the infra tests hold the two equal. */
-export const nodejsBundling = (): BundlingOptions => {
-  const options = esbuildOptions('<entry>', '<outfile>');
-  return {
-    format: OutputFormat.ESM,
-    target: options.target,
-    mainFields: [...options.mainFields],
-    banner: options.banner.js,
-    minify: options.minify,
-    sourceMap: options.sourcemap,
-    sourcesContent: options.sourcesContent,
-    // An explicit empty list is what makes NodejsFunction bundle the AWS SDK too.
-    externalModules: [...options.external],
-    esbuildArgs: { '--alias': Object.entries(options.alias).map(([from, to]) => `${from}=${to}`) },
-    logLevel: LogLevel.WARNING,
-    forceDockerBundling: false,
-    commandHooks: {
-      beforeBundling: () => [],
-      beforeInstall: () => [],
-      afterBundling: (_inputDir, outputDir) => [keepOwnSourcesCommand(join(outputDir, 'index.mjs.map'))],
-    },
-  };
-};

@@ -2,12 +2,18 @@ import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type BundlingOptions,
+  LogLevel as EsbuildLogLevel,
+  NodejsFunction,
+  OutputFormat,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { nodejsBundling } from '#infra/bundling';
+import { esbuildOptions } from '#infra/bundling';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { acknowledgeLogGroupRules, controlTowerRule } from '#infra/control-tower';
+import { keepOwnSourcesCommand } from '#infra/own-sources-map';
 import { PROJECT_ROOT } from '#infra/project-root';
 import type { AnyStageName } from '#infra/stage-names';
 import type { LogLevel } from '#shared/config';
@@ -50,6 +56,30 @@ export const functionEnvironment = (logLevel: LogLevel, stage: AnyStageName): Re
   [ENV.metricsNamespace]: METRICS_NAMESPACE,
   [ENV.stage]: stage,
 });
+
+/** `esbuildOptions` as NodejsFunction props (never Docker); the infra tests hold the two equal. */
+export const nodejsBundling = (): BundlingOptions => {
+  const options = esbuildOptions('<entry>', '<outfile>');
+  return {
+    format: OutputFormat.ESM,
+    target: options.target,
+    mainFields: [...options.mainFields],
+    banner: options.banner.js,
+    minify: options.minify,
+    sourceMap: options.sourcemap,
+    sourcesContent: options.sourcesContent,
+    // An explicit empty list is what makes NodejsFunction bundle the AWS SDK too.
+    externalModules: [...options.external],
+    esbuildArgs: { '--alias': Object.entries(options.alias).map(([from, to]) => `${from}=${to}`) },
+    logLevel: EsbuildLogLevel.WARNING,
+    forceDockerBundling: false,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_inputDir, outputDir) => [keepOwnSourcesCommand(join(outputDir, 'index.mjs.map'))],
+    },
+  };
+};
 
 const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
