@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildTestApp } from '../support/pet-store-app';
+import { STAGE_SETTING } from '#infra/stage-names';
+import { buildTestApp, synthStages } from '../support/pet-store-app';
 
 interface PluginReport {
   readonly pluginName: string;
@@ -10,21 +11,39 @@ interface PluginReport {
   readonly suppressedViolations?: { ruleName: string; description: string; reason: string }[];
 }
 
+/**
+ * One synthesis with every check `cdk synth` runs (CloudFormation's template schema, cdk-nag,
+ * Control Tower's rules through cfn-guard) of the app with staging, production and a developer's
+ * stage, as `npm run deploy -- --stage dev-ann` builds it: the schema and the rules are loaded
+ * once (about 10 CPU-s) for every stage, where each case synthesized an app of its own.
+ */
+let synthesized: { stacks: string[]; guard: PluginReport | undefined } | undefined;
+const synthesizedWithEveryCheck = () => {
+  if (synthesized) return synthesized;
+  const { app } = buildTestApp({
+    builtinCloudFormationValidation: true,
+    controlTowerChecks: true,
+    context: { [STAGE_SETTING]: 'dev-ann' },
+  });
+  const assembly = app.synth();
+  const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as {
+    pluginReports: PluginReport[];
+  };
+  synthesized = {
+    stacks: assembly.stacks.map((stack) => stack.stackName).sort(),
+    guard: report.pluginReports.find((plugin) => plugin.pluginName === 'cdk-validator-cfnguard'),
+  };
+  return synthesized;
+};
+
 describe('synthesis', () => {
-  it('synthesizes both stacks offline, with CloudFormation validation, cdk-nag and Control Tower rules on, as `cdk synth` does', () => {
-    const { app } = buildTestApp({ builtinCloudFormationValidation: true, controlTowerChecks: true });
+  it('synthesizes every stage offline, with CloudFormation validation, cdk-nag and Control Tower rules on, as `cdk synth` does', () => {
+    const { stacks, guard } = synthesizedWithEveryCheck();
 
-    const assembly = app.synth();
-
-    expect(assembly.stacks.map((stack) => stack.stackName).sort()).toEqual([
-      'PetStore-production',
-      'PetStore-staging',
-    ]);
+    expect(stacks).toEqual(['PetStore-dev-ann', 'PetStore-production', 'PetStore-staging']);
+    // Without a stage in the context, the app is both stages, no more.
+    expect(Object.keys(synthStages().stacks)).toEqual(['staging', 'production']);
     // What Control Tower's rules found, each accepted by rule name with a reason (docs/design.md).
-    const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as {
-      pluginReports: PluginReport[];
-    };
-    const guard = report.pluginReports.find((plugin) => plugin.pluginName === 'cdk-validator-cfnguard');
     expect(guard?.conclusion).toBe('success');
     expect(guard?.violations).toEqual([]);
     const accepted = new Map(
@@ -42,6 +61,19 @@ describe('synthesis', () => {
     });
     for (const finding of guard?.suppressedViolations ?? [])
       expect(finding.reason.length).toBeGreaterThan(40);
+  });
+
+  it("accepts on a developer's stage only the Control Tower findings accepted for staging", () => {
+    const { guard } = synthesizedWithEveryCheck();
+
+    const acceptedIn = (stack: string) =>
+      new Set(
+        (guard?.suppressedViolations ?? [])
+          .filter((finding) => JSON.stringify(finding).includes(`${stack}.template.json`))
+          .map((finding) => finding.ruleName),
+      );
+    expect(acceptedIn('PetStore-dev-ann').size).toBeGreaterThan(0);
+    expect([...acceptedIn('PetStore-dev-ann')].sort()).toEqual([...acceptedIn('PetStore-staging')].sort());
   });
 
   it('deploys each stage to the account and region its context names, else to the CLI defaults', () => {
