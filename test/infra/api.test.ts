@@ -1,7 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, RESOURCE_PATHS, CONTRACTS as ROUTES } from '#functions/operations';
-
 import { STAGE_NAMES } from '#infra/stage-names';
 import { DATA_MODEL_CEILING_CREATES_PER_SECOND, STAGE_DEFAULTS } from '#infra/stages';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';

@@ -12,7 +12,6 @@ import {
 } from '@aws-sdk/client-codedeploy';
 import { authorizer as authorizerContract } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
-
 import { OUTPUT } from '#infra/outputs';
 import { usagePlanName } from '#infra/stage-plans';
 import type { Throttle } from '#infra/stages';
