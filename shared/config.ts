@@ -29,6 +29,8 @@ export const ENV = {
   corsOrigins: 'PETSTORE_CORS_ORIGINS',
   /** The stage's plans as JSON (shared/fair-use/plans.ts), set by the stack for the authorizer. */
   plans: 'PETSTORE_PLANS',
+  /** The stage's event bus, set by the stack for the events publisher. */
+  eventBus: 'PETSTORE_EVENT_BUS_NAME',
   /** Set by the local gateway, whose invocations overlap: Powertools then keeps keys per invocation. */
   lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
@@ -43,6 +45,8 @@ export const ENV = {
     apiKeyPlan: 'PETSTORE_API_KEY_PLAN',
     /** What npm start makes once and reuses: the compiled DynamoDB Local launcher, the rendered reference. */
     cacheDir: 'PETSTORE_CACHE_DIR',
+    /** URLs npm start POSTs each event to, comma-separated, as an API destination would. */
+    eventTargets: 'PETSTORE_EVENT_TARGETS',
   },
   /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */
   smoke: {
@@ -97,6 +101,8 @@ export interface FunctionConfig {
   readonly corsOrigins?: AllowedOrigins;
   /** The stage's plans: required by the authorizer, which names each caller's plan. */
   readonly plans?: Plans;
+  /** The stage's event bus: required by the events publisher. */
+  readonly eventBusName?: string;
 }
 
 export const readAllowedOrigins = (name: string, value: string): AllowedOrigins => {
@@ -128,12 +134,18 @@ export const requirePlans = (config: Pick<FunctionConfig, 'plans'>): Plans => {
   return config.plans;
 };
 
+export const requireEventBus = (config: Pick<FunctionConfig, 'eventBusName'>): string => {
+  if (!config.eventBusName) throw new ConfigError(`Environment variable ${ENV.eventBus} must be set`);
+  return config.eventBusName;
+};
+
 /** A function's configuration from its environment: the variables of `tables` are required. */
 export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
   const stage = optionalEnv(ENV.stage, env);
   const origins = optionalEnv(ENV.corsOrigins, env);
   const plans = optionalEnv(ENV.plans, env);
+  const eventBusName = optionalEnv(ENV.eventBus, env);
   const logLevel = readLogLevel(env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
@@ -143,6 +155,7 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
     ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
+    ...(eventBusName ? { eventBusName } : {}),
   };
 };
 

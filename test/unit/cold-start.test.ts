@@ -13,7 +13,8 @@ import {
 } from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
 import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
-import { fromEnvironment, moduleOf } from '#shared/composition/function';
+import { fromEnvironment } from '#shared/composition/environment';
+import { moduleOf } from '#shared/composition/function';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { decodeCursor } from '#shared/http/cursor';

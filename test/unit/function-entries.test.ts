@@ -27,7 +27,7 @@ describe('a function', () => {
       const source = readFileSync(join(PROJECT_ROOT, lambdaEntry(fn)), 'utf8');
 
       const imports = [...source.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier);
-      expect(imports).toEqual([`#functions/${kebabName(name)}`, '#shared/composition/function']);
+      expect(imports).toEqual([`#functions/${kebabName(name)}`, '#shared/composition/environment']);
       expect(source).toContain(`export const handler = fromEnvironment(${name}Function);`);
     },
   );

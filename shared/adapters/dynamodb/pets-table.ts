@@ -12,16 +12,13 @@ import {
 import * as v from 'valibot';
 import { defineTable } from '#shared/adapters/dynamodb/access';
 import { refusedItem, sdkCall } from '#shared/adapters/dynamodb/errors';
-import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
-import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
+import { petItem, shardOf, statusShardKey, toPet, toVersionedPet } from '#shared/adapters/dynamodb/pet-items';
 import { STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import { PetIdTakenError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import {
   type ExpectedVersions,
-  FIRST_VERSION,
   type ListPetsOptions,
   type ListPosition,
-  MAX_ID,
   type Pet,
   type PetPage,
   type PetPatch,
@@ -29,24 +26,11 @@ import {
   StoredPet,
   type VersionedPet,
 } from '#shared/domain/pet';
-import { object } from '#shared/schema/objects';
 
 export interface PetsTableOptions {
   readonly client: DynamoDBDocumentClient;
   readonly petsTable: string;
 }
-
-/** A stored item as a Pet (StoredPet), or InvalidStoredItemError; only the Pet's fields are kept. */
-const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
-
-const StoredVersion = object({
-  version: v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
-});
-
-const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
-  pet: toPet(item),
-  version: parseStoredItem(StoredVersion, item, 'pet', item.id).version,
-});
 
 const versionCondition = (expected: readonly number[]) => {
   // An empty list names no version: the condition fails, and ALL_OLD tells a 404 from a 412.

@@ -23,6 +23,8 @@ export interface TableDesign {
   readonly indexes: readonly IndexDesign[];
   /** Attribute DynamoDB deletes items by, once its epoch-seconds value has passed. */
   readonly timeToLiveAttribute?: string;
+  /** Its stream's records: the item before and after each write. @default no stream */
+  readonly stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 /**
@@ -38,12 +40,16 @@ export const STATUS_SHARD_INDEX = {
   sortKey: { name: 'id', type: 'N' },
 } as const satisfies IndexDesign;
 
-/** Nothing but pets, so a scan counts only pets. */
+/**
+ * Nothing but pets, so a scan counts only pets. Its stream is the outbox of the pets' events
+ * (functions/publish-pet-events.ts): a write and its event cannot disagree.
+ */
 export const PETS_TABLE = {
   key: 'pets',
   logicalName: 'Pets',
   partitionKey: { name: 'id', type: 'N' },
   indexes: [STATUS_SHARD_INDEX],
+  stream: 'NEW_AND_OLD_IMAGES',
 } as const satisfies TableDesign;
 
 export const COUNTERS_TABLE = {
