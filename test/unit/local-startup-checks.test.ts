@@ -237,6 +237,7 @@ describe('the settings', () => {
         cacheDir: DEFAULT_CACHE_DIR,
         port: 3000,
         corsOrigins: ['*'],
+        eventTargets: [],
       },
     );
   });

@@ -13,6 +13,7 @@ import { type DataDirLock, lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { type LocalPetEvents, startLocalPetEvents } from '#tools/local/pet-events';
 import {
   LOCAL_HOST as HOST,
   type LocalApiKey,
@@ -66,6 +67,8 @@ export interface LocalStackOptions {
   readonly corsOrigins?: AllowedOrigins;
   /** The local key's plan when its record is made here (a stored one keeps its own). @default LOCAL_KEY_PLAN */
   readonly apiKeyPlan?: string;
+  /** URLs each event is POSTed to. @default none */
+  readonly eventTargets?: readonly string[];
   readonly log?: (line: string) => void;
   /** DynamoDB Local could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
@@ -80,6 +83,8 @@ export interface LocalStack extends LocalApiKey {
   readonly tables: TableNames;
   /** Set when this stack started DynamoDB Local itself (and keeps it running). */
   readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
+  /** The pets' events: where they are written, and the URLs they are POSTed to. */
+  readonly events: LocalPetEvents;
   stop(): Promise<void>;
 }
 
@@ -161,15 +166,25 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
         log,
       });
   let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
+  let gateway: LocalGateway | undefined;
   try {
     dynamoDbLocal = lock ? await startDynamoDbLocal(options, lock, prepare, port) : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     const stored = await prepare(endpoint);
-    const gateway = await startGateway(options, endpoint, tables, port);
+    gateway = await startGateway(options, endpoint, tables, port);
+    const events = await startLocalPetEvents({
+      endpoint,
+      petsTable: tables.pets,
+      dataDir: options.dataDir,
+      targets: options.eventTargets ?? [],
+      logLevel: options.logLevel ?? 'WARN',
+      log,
+    });
     lock?.update({ port: gateway.port });
     const running = dynamoDbLocal;
+    const serving = gateway;
     return {
-      gateway,
+      gateway: serving,
       ...key,
       apiKeyId: stored.keyId,
       ...(stored.revokedAt ? { apiKeyRevokedAt: stored.revokedAt } : {}),
@@ -177,13 +192,17 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       dynamoDbEndpoint: endpoint,
       tables,
       dynamoDbLocal: running,
+      events,
       stop: async () => {
-        await gateway.close();
+        await serving.close();
+        // After the last write, before DynamoDB Local goes: the batch in hand is published and kept.
+        await events.stop();
         await running?.stop();
         lock?.release();
       },
     };
   } catch (error) {
+    await gateway?.close();
     await dynamoDbLocal?.stop();
     lock?.release();
     throw error;
