@@ -143,3 +143,31 @@ export const petEventOf = ({ before, after, at }: PetChange): PetEvent | undefin
   }
   return undefined;
 };
+
+/**
+ * An event as EventBridge delivers it to a target ("Amazon EventBridge events"), `detail` the
+ * event's: what a consumer receives, and `npm start` writes.
+ */
+export const envelopeOf = <const N extends PetEventName>(name: N) =>
+  describe(
+    object({
+      version: describe(v.literal('0'), { description: 'Always 0 (EventBridge sets it).' }),
+      id: describe(v.string(), {
+        description:
+          "EventBridge's id of this copy of the event: a copy delivered again may have another. Keep copies apart by `detail.eventId`.",
+      }),
+      'detail-type': v.literal(name),
+      source: v.literal(PET_EVENTS_SOURCE),
+      account: describe(v.string(), { description: 'The AWS account of the stage.' }),
+      time: describe(v.pipe(v.string(), v.isoTimestamp()), {
+        description: '`detail.occurredAt`, to the second.',
+      }),
+      region: describe(v.string(), { description: 'The AWS Region of the stage.' }),
+      resources: describe(v.array(v.string()), { description: 'Empty: a pet has no ARN.' }),
+      detail: PET_EVENTS[name].detail,
+    }),
+    {
+      id: `${name}Event`,
+      description: `${PET_EVENTS[name].summary}, as EventBridge delivers it to a target.`,
+    },
+  );

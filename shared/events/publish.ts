@@ -8,6 +8,7 @@ import {
   entrySize,
   isFailure,
   PUT_EVENTS_LIMITS,
+  putEventsCalls,
 } from '#shared/ports/event-bus';
 
 /**
@@ -52,24 +53,6 @@ const entryOf = ({ detailType, detail }: PetEvent): BusEntry => ({
   detail: JSON.stringify(detail),
   time: new Date(detail.occurredAt),
 });
-
-/** A round's entries as PutEvents calls of at most 10 entries and 256 KB each, in order. */
-const callsOf = (wave: readonly Pending[]): Pending[][] => {
-  const calls: Pending[][] = [];
-  let bytes = 0;
-  for (const pending of wave) {
-    const size = entrySize(pending.entry);
-    const last = calls.at(-1);
-    if (last && last.length < PUT_EVENTS_LIMITS.entries && bytes + size <= PUT_EVENTS_LIMITS.bytes) {
-      last.push(pending);
-      bytes += size;
-    } else {
-      calls.push([pending]);
-      bytes = size;
-    }
-  }
-  return calls;
-};
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -148,7 +131,8 @@ export const publishRecords = async (
       for (const [petId, queue] of queues) stop(petId, queue);
       break;
     }
-    const calls = callsOf([...queues.values()].flatMap((queue) => queue.slice(0, 1)));
+    const heads = [...queues.values()].flatMap((queue) => queue.slice(0, 1));
+    const calls = putEventsCalls(heads, ({ entry }) => entry);
     const results = await Promise.all(calls.map((call) => bus.put(call.map(({ entry }) => entry))));
     const sent = calls.flatMap((call, callIndex) =>
       call.map((pending, index) => ({ pending, result: results[callIndex]?.[index] })),

@@ -36,3 +36,21 @@ export const isFailure = (
   result: BusResult | undefined,
 ): result is Extract<BusResult, { readonly errorCode: string }> =>
   result === undefined || 'errorCode' in result;
+
+/** `items` in order, as PutEvents calls within PUT_EVENTS_LIMITS (an entry too large alone goes alone). */
+export const putEventsCalls = <T>(items: readonly T[], entryOf: (item: T) => BusEntry): T[][] => {
+  const calls: T[][] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = entrySize(entryOf(item));
+    const last = calls.at(-1);
+    if (last && last.length < PUT_EVENTS_LIMITS.entries && bytes + size <= PUT_EVENTS_LIMITS.bytes) {
+      last.push(item);
+      bytes += size;
+    } else {
+      calls.push([item]);
+      bytes = size;
+    }
+  }
+  return calls;
+};

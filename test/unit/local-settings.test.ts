@@ -26,7 +26,8 @@ describe('npm start settings', () => {
           DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
           POWERTOOLS_LOG_LEVEL: 'debug',
           PETSTORE_CORS_ORIGINS: 'http://localhost:5173, https://app.example.com',
-          PETSTORE_EVENT_TARGETS: 'http://127.0.0.1:4000/events, https://hooks.example.com/pets,,http://127.0.0.1:4000/events',
+          PETSTORE_EVENT_TARGETS:
+            'http://127.0.0.1:4000/events, https://hooks.example.com/pets,,http://127.0.0.1:4000/events',
         },
         '/work',
       ),

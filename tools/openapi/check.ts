@@ -2,14 +2,20 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { relative } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
+import {
+  ASYNCAPI_YAML_PATH,
+  eventsDocumentProblems,
+  readCommittedEventsYaml,
+} from '#tools/asyncapi/document-file';
 import { CLIENT_TYPES_PATH, clientTypes, committedClientTypes } from '#tools/openapi/client-types';
 import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
 import { REDOCLY_CLI } from '#tools/openapi/reference';
 
 /**
  * `npm run check:openapi`: `redocly lint docs/openapi.yaml` (less Redocly's boxed Node.js 20
- * notice), and the typed client's committed types held to what openapi-typescript makes of the
- * document. Side by side: the lint is a process, the types are made in this one.
+ * notice), the typed client's committed types held to what openapi-typescript makes of the
+ * document, and docs/asyncapi.yaml validated by AsyncAPI's parser. Side by side: the lint is a
+ * process, the rest is done in this one.
  */
 const lint = async (): Promise<boolean> => {
   const child = spawn(process.execPath, [REDOCLY_CLI, 'lint', OPENAPI_YAML_PATH], {
@@ -35,5 +41,11 @@ const typesCurrent = async (): Promise<boolean> => {
   return false;
 };
 
-const results = await Promise.all([lint(), typesCurrent()]);
+const eventsValid = async (): Promise<boolean> => {
+  const problems = await eventsDocumentProblems(readCommittedEventsYaml());
+  for (const problem of problems) console.error(`${relative(process.cwd(), ASYNCAPI_YAML_PATH)}: ${problem}`);
+  return problems.length === 0;
+};
+
+const results = await Promise.all([lint(), typesCurrent(), eventsValid()]);
 process.exitCode = results.every(Boolean) ? 0 : 1;

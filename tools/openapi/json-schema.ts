@@ -12,13 +12,18 @@ type Direction = 'input' | 'output';
 
 const COMPONENT_REF = '#/components/schemas/';
 
-/** JSON Schema 2020-12 by `@valibot/to-json-schema`; one per document, so components convert alike. */
+/** What a document reads: OpenAPI 3.1's JSON Schema, AsyncAPI 3's (draft-07), EventBridge's schema registry's (OpenAPI 3.0). */
+export type SchemaTarget = 'draft-2020-12' | 'draft-07' | 'openapi-3.0';
+
+/** JSON Schema by `@valibot/to-json-schema` (2020-12 unless told); one per document, so components convert alike. */
 export class SchemaConverter {
   private readonly components = new Map<string, JsonSchema>();
 
+  constructor(private readonly target: SchemaTarget = 'draft-2020-12') {}
+
   convert(schema: v.GenericSchema, direction: Direction): JsonSchema {
     const { $schema: _dialect, ...converted } = toJsonSchema(schema, {
-      target: 'draft-2020-12',
+      target: this.target,
       typeMode: direction,
       // Checks JSON Schema cannot state: left to the prose.
       ignoreActions: ['check', 'raw_check', 'partial_check'],
