@@ -4,10 +4,12 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
 import { CONTRACTS, OPERATIONS } from '#functions/operations';
+import { petEventsPublisher, publishPetEventsFunction } from '#functions/publish-pet-events';
 import { ApiFunction, type ApiFunctionProps, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
 import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
+import { PetEvents } from '#infra/constructs/pet-events';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
 import { lambdaEntry } from '#infra/lambda-entries';
@@ -32,6 +34,9 @@ export class PetStoreStack extends Stack {
   readonly tables: Tables;
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
+  /** Publishes the pets' events from the pets table's stream. */
+  readonly publisher: ApiFunction;
+  readonly events: PetEvents;
   readonly api: PetStoreApi;
   readonly monitoring: Monitoring;
   readonly deployments: GradualDeployments;
@@ -50,8 +55,17 @@ export class PetStoreStack extends Stack {
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
     this.handlers = this.operationFunctions();
     this.authorizer = this.authorizerFunction();
+    this.publisher = this.apiFunction(publishPetEventsFunction, {
+      description: petEventsPublisher.description,
+    });
+    this.events = new PetEvents(this, 'Events', {
+      stage,
+      table: this.tables.byKey('pets'),
+      publisher: this.publisher,
+    });
     const named = Object.fromEntries(Object.entries(this.handlers).map(([id, fn]) => [pascal(id), fn]));
-    const functions = { ...named, Authorizer: this.authorizer };
+    const publisherName = pascal(publishPetEventsFunction.name);
+    const functions = { ...named, Authorizer: this.authorizer, [publisherName]: this.publisher };
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
@@ -68,6 +82,7 @@ export class PetStoreStack extends Stack {
       handlers: named,
       authorizer: this.authorizer,
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
+      events: { name: publisherName, publisher: this.publisher, failures: this.events.failures },
     });
     // The authorizer's too: a bad version of it would fail every request at once.
     this.deployments = new GradualDeployments(this, 'Deployments', {
@@ -154,6 +169,18 @@ export class PetStoreStack extends Stack {
     for (const [name, fn] of Object.entries(functions)) {
       new CfnOutput(this, OUTPUT.functionLogs(name), { value: fn.logGroup.logGroupName });
     }
+    new CfnOutput(this, OUTPUT.eventBus, {
+      value: this.events.bus.eventBusName,
+      description: "The pets' events (docs/asyncapi.yaml): make your rules on this bus",
+    });
+    new CfnOutput(this, OUTPUT.eventSchemas, {
+      value: this.events.registry.attrRegistryName,
+      description: "The events' schemas, with code bindings in the EventBridge console",
+    });
+    new CfnOutput(this, OUTPUT.eventFailures, {
+      value: this.events.failures.queueUrl,
+      description: "Batches of the pets table's stream the publisher gave up on (docs/operate.md)",
+    });
     new CfnOutput(this, OUTPUT.deployments, {
       value: this.deployments.application.applicationName,
       description:

@@ -18,6 +18,7 @@ import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { FilterPattern, type IFilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ApiFunction } from '#infra/constructs/api-function';
 import { ValidationError } from '#infra/constructs/validation-error';
@@ -34,10 +35,18 @@ export interface MonitoringProps {
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
   readonly tables: Readonly<Record<string, Table>>;
+  /** The pets' events: their publisher (by the name its alarms carry) and the queue of batches it gave up on. */
+  readonly events: {
+    readonly name: string;
+    readonly publisher: ApiFunction;
+    readonly failures: IQueue;
+  };
 }
 
 /** Counted by log filters: ERROR lines of the authorizer and of a function (one per 5xx), answered codes. */
 const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
+/** The publisher's ERROR lines: each a record it could not publish (or read). */
+const PUBLISH_FAILURES_METRIC = 'PublishFailures';
 const SERVER_ERRORS_METRIC = 'ServerErrors';
 const ERRORS_BY_CODE_METRIC = 'Errors';
 
@@ -78,7 +87,11 @@ export class Monitoring extends Construct {
     this.addApiAlarms(props.api);
     this.addFunctionAlarms(props.handlers, props.authorizer);
     this.addTableAlarms(props.tables);
-    this.deploymentAlarms = this.addDeploymentAlarms(props.handlers, props.authorizer);
+    this.addEventAlarms(props.events);
+    this.deploymentAlarms = {
+      ...this.addDeploymentAlarms(props.handlers, props.authorizer),
+      [props.events.name]: this.addPublisherDeploymentAlarms(props.events),
+    };
     this.dashboard = this.createDashboard(props);
   }
 
@@ -219,6 +232,78 @@ export class Monitoring extends Construct {
     }
   }
 
+  /**
+   * The events: how far behind the writes the publisher reads the stream, its failures, and the
+   * batches given up on (any is events not published: docs/operate.md, "Events not published").
+   */
+  private addEventAlarms({ name, publisher, failures }: MonitoringProps['events']): void {
+    const { eventsIteratorAgeMs, publisherErrors, eventFailuresQueued } = this.stage.alarms;
+    this.countLines(`${name}FailureFilter`, publisher, PUBLISH_FAILURES_METRIC, ERROR_LINES);
+    this.alarm(`${name}IteratorAge`, {
+      metric: this.iteratorAge(publisher),
+      threshold: eventsIteratorAgeMs,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description: `Events: the publisher reads the pets table's stream more than ${eventsIteratorAgeMs / 1_000} s after the writes`,
+    });
+    this.alarm(`${name}Errors`, {
+      metric: this.publisherErrors(publisher, this.period),
+      threshold: publisherErrors,
+      description: `Events: ${publisherErrors}+ publisher crashes, timeouts or records it could not publish`,
+    });
+    this.alarm('EventFailuresQueued', {
+      metric: this.queuedFailures(failures),
+      threshold: eventFailuresQueued,
+      description: `Events: ${eventFailuresQueued}+ batches of the pets table's stream given up on, in the failures queue: replay them within 24 hours (docs/operate.md)`,
+    });
+  }
+
+  private iteratorAge(publisher: ApiFunction, label?: string): Metric {
+    return publisher.function.metric('IteratorAge', {
+      statistic: 'Maximum',
+      period: this.period,
+      ...(label ? { label } : {}),
+    });
+  }
+
+  private queuedFailures(failures: IQueue, label?: string): Metric {
+    return failures.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: this.period,
+      ...(label ? { label } : {}),
+    });
+  }
+
+  /** Its Lambda `Errors` (crashes, timeouts) and its logged failures, which are answers, not errors. */
+  private publisherErrors(publisher: ApiFunction, period: Duration): MathExpression {
+    return new MathExpression({
+      expression: 'FILL(errors, 0) + FILL(failures, 0)',
+      usingMetrics: {
+        errors: publisher.function.metricErrors({ statistic: 'Sum', period }),
+        failures: this.loggedErrors(PUBLISH_FAILURES_METRIC, publisher, period),
+      },
+      label: 'errors and records not published',
+      period,
+    });
+  }
+
+  /** A bad version of the publisher crashes, or refuses what it publishes: either rolls it back. */
+  private addPublisherDeploymentAlarms({ name, publisher }: MonitoringProps['events']): Alarm[] {
+    const { functionErrors, publisherErrors } = this.stage.alarms;
+    const period = Duration.minutes(this.stage.alarms.deploymentPeriodMinutes);
+    return [
+      this.alarm(`${name}LiveErrors`, {
+        metric: publisher.alias.metricErrors({ statistic: 'Sum', period }),
+        threshold: functionErrors,
+        description: `${name} (live): ${functionErrors}+ failed invocations a minute; rolls back a deployment`,
+      }),
+      this.alarm(`${name}LiveFailures`, {
+        metric: this.loggedErrors(PUBLISH_FAILURES_METRIC, publisher, period),
+        threshold: publisherErrors,
+        description: `${name}: ${publisherErrors}+ records not published a minute; rolls back a deployment`,
+      }),
+    ];
+  }
+
   /** What rolls back a deployment, on the alias (it sees the whole canary). */
   private addDeploymentAlarms(
     handlers: MonitoringProps['handlers'],
@@ -263,13 +348,13 @@ export class Monitoring extends Construct {
   }
 
   /** One per stage and region. */
-  private createDashboard({ api, handlers, authorizer, tables }: MonitoringProps): Dashboard {
+  private createDashboard({ api, handlers, authorizer, tables, events }: MonitoringProps): Dashboard {
     const dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${Stack.of(this).stackName}-${Aws.REGION}`,
       defaultInterval: Duration.hours(3),
     });
     const period = this.period;
-    const functions = { ...handlers, Authorizer: authorizer };
+    const functions = { ...handlers, Authorizer: authorizer, [events.name]: events.publisher };
     dashboard.addWidgets(
       new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 3 }),
     );
@@ -311,6 +396,11 @@ export class Monitoring extends Construct {
       ofFunctions('Lambda duration p99 (ms)', 'Duration', 'p99'),
       ofFunctions('Lambda errors', 'Errors', 'Sum'),
       ofFunctions('Lambda throttles', 'Throttles', 'Sum'),
+    );
+    dashboard.addWidgets(
+      graph('Events: stream lag, max (ms)', [this.iteratorAge(events.publisher, 'iterator age')]),
+      graph('Events: publisher errors', [this.publisherErrors(events.publisher, period)]),
+      graph('Events: batches given up, queued', [this.queuedFailures(events.failures, 'batches')]),
     );
     const consumed = (title: string, metricName: string) =>
       graph(

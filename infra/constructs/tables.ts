@@ -1,5 +1,12 @@
 import { Validations } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { controlTowerRule } from '#infra/control-tower';
@@ -58,6 +65,7 @@ export class Tables extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: protection.pointInTimeRecovery },
       removalPolicy: protection.removalPolicy,
       ...(design.timeToLiveAttribute ? { timeToLiveAttribute: design.timeToLiveAttribute } : {}),
+      ...(design.stream ? { stream: StreamViewType[design.stream] } : {}),
     });
     for (const index of design.indexes) {
       table.addGlobalSecondaryIndex({

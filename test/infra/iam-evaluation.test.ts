@@ -14,6 +14,7 @@ import {
   OTHER_ACCOUNT,
   roleCall,
   runtimeCalls,
+  sendToQueue,
   topicPolicy,
 } from '../support/iam-calls';
 import { synthDevStage, synthStages } from '../support/pet-store-app';
@@ -59,7 +60,15 @@ describe.each(Object.entries(STAGES))(
 
     it('lets API Gateway invoke the alias of every integration and of the authorizer, from its own methods', async () => {
       const invoked = new Set(calls.invocations.map((call) => call.resource));
-      const aliases = resolver.ofType('AWS::Lambda::Alias').map(([id]) => resolver.text({ Ref: id }));
+      // The stream's event source mapping invokes the publisher's with the publisher's own role.
+      const streamInvoked = resolver
+        .ofType('AWS::Lambda::EventSourceMapping')
+        .map(([id]) => resolver.text(resolver.property(id, 'FunctionName')));
+      const aliases = resolver
+        .ofType('AWS::Lambda::Alias')
+        .map(([id]) => resolver.text({ Ref: id }))
+        .filter((alias) => !streamInvoked.includes(alias));
+      expect(streamInvoked).toHaveLength(1);
       expect(invoked).toEqual(new Set(aliases));
       expect(await decisions(calls.invocations)).toEqual(all(calls.invocations, 'Allowed'));
     });
@@ -156,6 +165,45 @@ describe.each(Object.entries(STAGES))(
       const functions = resolver.ofType('AWS::Lambda::Function').map(([id]) => id);
       expect(new Set(calls.functions.map((fn) => fn.functionId))).toEqual(new Set(functions));
       expect(await decisions(calls.functionCalls)).toEqual(all(calls.functionCalls, 'Allowed'));
+    });
+
+    it("lets the events publisher's role read its stream, put events on its bus and send a given-up batch to its queue", async () => {
+      const { events } = calls;
+
+      expect(events.calls.map((call) => `${call.action} on ${call.resource}`)).toEqual([
+        `dynamodb:DescribeStream on ${events.stream}`,
+        `dynamodb:GetRecords on ${events.stream}`,
+        `dynamodb:GetShardIterator on ${events.stream}`,
+        'dynamodb:ListStreams on *',
+        `events:PutEvents on ${events.bus}`,
+        `sqs:SendMessage on ${events.queue}`,
+      ]);
+      expect(await decisions(events.calls)).toEqual(all(events.calls, 'Allowed'));
+    });
+
+    it("refuses the events publisher's role another bus, another queue, another table's stream, and its queue without TLS", async () => {
+      const { publisher, bus, queue, stream } = calls.events;
+      const queueUrl = `https://sqs.${ENVIRONMENT.region}.amazonaws.com/${ENVIRONMENT.account}/${queue.split(':').at(-1)}`;
+      const otherStream = stream.replace(/table\/[^/]+/, 'table/someone-elses');
+      const refused: IamCall[] = [
+        roleCall(publisher, 'events:PutEvents', resolver.arn('events', 'event-bus/default')),
+        roleCall(publisher, 'events:PutEvents', bus.replace(/event-bus\/.+$/, 'event-bus/another')),
+        roleCall(publisher, 'sqs:SendMessage', resolver.arn('sqs', 'another-queue')),
+        roleCall(publisher, 'sqs:ReceiveMessage', queue),
+        roleCall(publisher, 'sqs:DeleteMessage', queue),
+        ...['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream'].map((action) =>
+          roleCall(publisher, action, otherStream),
+        ),
+        ...calls.tables
+          .map((table) =>
+            roleCall(publisher, 'dynamodb:GetRecords', `${table}/stream/2026-12-07T00:00:00.000`),
+          )
+          .filter((call) => call.resource !== stream),
+      ];
+      expect(await denied(refused)).toEqual(all(refused, 'Denied'));
+      expect(
+        await evaluate(sendToQueue(resolver, publisher, queue, queueUrl, { 'aws:SecureTransport': 'false' })),
+      ).toBe('ExplicitlyDenied');
     });
 
     it("refuses each function's role every other DynamoDB action, on every table and index of the stack", async () => {

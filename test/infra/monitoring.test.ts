@@ -5,7 +5,7 @@ import { OUTPUT } from '#infra/outputs';
 import { describeOperation } from '#infra/pet-store-stack';
 import { STAGE_NAMES } from '#infra/stage-names';
 import { DOCUMENTED_ALARM_EVALUATION, DOCUMENTED_STAGES } from '../support/documented-stages';
-import { AUTHORIZER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
+import { AUTHORIZER_FUNCTION, PUBLISHER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';
 import {
   dashboardWidgets,
@@ -174,9 +174,72 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     });
   });
 
+  it("alarms on the events: the stream's lag behind the writes, the publisher's errors and records not published, and any batch given up on", () => {
+    const publisher = { Ref: functionId(template, PUBLISHER_FUNCTION.description) };
+    const [queueId] = Object.keys(template.findResources('AWS::SQS::Queue'));
+    const publisherErrors = alarms.filter((alarm) =>
+      JSON.stringify(alarm.Metrics ?? []).includes('PublishFailures'),
+    );
+
+    expect(alarmOn('IteratorAge')).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Name: 'FunctionName', Value: publisher }],
+        Statistic: 'Maximum',
+        Period: 300,
+        Threshold: thresholds.eventsIteratorAgeMs,
+        ComparisonOperator: 'GreaterThanThreshold',
+      }),
+    ]);
+    expect(alarmOn('ApproximateNumberOfMessagesVisible')).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/SQS',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        Statistic: 'Maximum',
+        Threshold: thresholds.eventFailuresQueued,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      }),
+    ]);
+    expect(publisherErrors).toHaveLength(1);
+    expect(publisherErrors[0]).toMatchObject({
+      Threshold: thresholds.publisherErrors,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const terms = ((publisherErrors[0]?.Metrics ?? []) as { MetricStat?: { Metric: unknown } }[])
+      .flatMap(({ MetricStat }) => (MetricStat ? [MetricStat.Metric] : []))
+      .map((metric) => JSON.stringify(metric));
+    expect(terms).toEqual([
+      JSON.stringify({
+        Dimensions: [{ Name: 'FunctionName', Value: publisher }],
+        MetricName: 'Errors',
+        Namespace: 'AWS/Lambda',
+      }),
+      JSON.stringify({
+        Dimensions: [{ Name: 'function_name', Value: publisher }],
+        MetricName: 'PublishFailures',
+        Namespace: 'PetStore',
+      }),
+    ]);
+    // Its ERROR lines are the records it could not publish.
+    const logGroup = [
+      ...referencedIds(
+        template.findResources('AWS::Lambda::Function')[functionId(template, PUBLISHER_FUNCTION.description)]
+          ?.Properties.LoggingConfig,
+      ),
+    ][0];
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.level = "ERROR" }',
+      LogGroupName: { Ref: logGroup },
+      MetricTransformations: [
+        Match.objectLike({ MetricNamespace: 'PetStore', MetricName: 'PublishFailures' }),
+      ],
+    });
+  });
+
   it('sends every one of its alarms, and its recovery, to the stage topic, on 2 of 3 breaching periods', () => {
-    // 5xx rate, latency, 2 per operation function, the authorizer's failures and throttles, 1 per table.
-    expect(alarms.length).toBe(2 + 2 * OPERATION_FUNCTIONS.length + 2 + TABLES.length);
+    // 5xx rate, latency, 2 per operation function, the authorizer's failures and throttles, 1 per
+    // table, and the events' 3: the stream's lag, the publisher's errors, the batches given up on.
+    expect(alarms.length).toBe(2 + 2 * OPERATION_FUNCTIONS.length + 2 + TABLES.length + 3);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({
         AlarmActions: [{ Ref: topicId }],
@@ -228,7 +291,7 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     });
   });
 
-  it('draws a dashboard of requests, errors, latency, pets created, errors by code, Lambda and DynamoDB', () => {
+  it('draws a dashboard of requests, errors, latency, pets created, errors by code, Lambda, the events and DynamoDB', () => {
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const widgets = dashboardWidgets(template);
     const graph = (title: string) => widgets.find((widget) => widget.title === title)?.metrics ?? [];
@@ -247,6 +310,9 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         'Lambda duration p99 (ms)',
         'Lambda errors',
         'Lambda throttles',
+        'Events: stream lag, max (ms)',
+        'Events: publisher errors',
+        'Events: batches given up, queued',
         'DynamoDB consumed read units',
         'DynamoDB consumed write units',
         'DynamoDB throttle events',
@@ -279,9 +345,16 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     }
     expect(new Set(terms.map((term) => term.dimensions.code))).toEqual(new Set(ERROR_CODES));
     for (const title of ['Lambda duration p99 (ms)', 'Lambda errors', 'Lambda throttles']) {
-      // The operation functions and the authorizer.
-      expect(graph(title)).toHaveLength(OPERATION_FUNCTIONS.length + 1);
+      // The operation functions, the authorizer and the events publisher.
+      expect(graph(title)).toHaveLength(STACK_FUNCTIONS.length);
     }
+    expect(names('Events: stream lag, max (ms)')).toEqual(['AWS/Lambda/IteratorAge']);
+    expect(names('Events: batches given up, queued')).toEqual(['AWS/SQS/ApproximateNumberOfMessagesVisible']);
+    expect(
+      graph('Events: publisher errors')
+        .filter((metric) => !('expression' in metric.options))
+        .map((metric) => `${metric.namespace}/${metric.name}`),
+    ).toEqual(['AWS/Lambda/Errors', 'PetStore/PublishFailures']);
     expect(names('DynamoDB consumed read units')).toEqual(
       TABLES.map(() => 'AWS/DynamoDB/ConsumedReadCapacityUnits'),
     );
@@ -295,7 +368,7 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     );
   });
 
-  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic, the deployments and the log groups', () => {
+  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic, the deployments, the log groups and the events', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -305,6 +378,9 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         'DashboardName',
         'DeploymentApplicationName',
         'AccessLogGroupName',
+        'EventBusName',
+        'EventFailuresQueueUrl',
+        'EventSchemaRegistryName',
         ...STACK_FUNCTIONS.map(({ name }) => `${name}LogGroupName`),
         'IdempotencyTableName',
         'PetsTableName',

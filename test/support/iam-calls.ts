@@ -3,9 +3,11 @@ import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
+import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import type { ApiFunction } from '#infra/constructs/api-function';
 import type { PetStoreStack } from '#infra/pet-store-stack';
 import type { TableAccess } from '#shared/adapters/dynamodb/access';
+import { ENV } from '#shared/config';
 import { methodPath } from './template-queries';
 import { type Environment, type TemplateJson, TemplateResolver } from './template-resolver';
 
@@ -174,6 +176,18 @@ export interface RuntimeCalls {
   /** Every table's ARN and every index's ARN of the stack. */
   readonly tables: readonly string[];
   readonly indexes: readonly string[];
+  /** What the events publisher's role is used for, and on what. */
+  readonly events: EventCalls;
+}
+
+export interface EventCalls {
+  readonly publisher: FunctionGrants;
+  /** The stream its event source mapping reads, the bus it publishes to, the queue of batches given up on. */
+  readonly stream: string;
+  readonly bus: string;
+  readonly queue: string;
+  /** Lambda reading the stream with the role, the publisher's PutEvents, Lambda's send to the on-failure queue. */
+  readonly calls: readonly IamCall[];
 }
 
 /** Every run-time call of one stage's stack. */
@@ -196,8 +210,77 @@ export const runtimeCalls = (stack: PetStoreStack, template: Template): RuntimeC
           ({ IndexName }) => `${tableArn(resolver, id)}/index/${IndexName}`,
         ),
       ),
+    events: eventCalls(resolver, functions),
   };
 };
+
+/** The queue's policy as SQS holds it: the statements of every `AWS::SQS::QueuePolicy` naming its URL. */
+export const queuePolicy = (resolver: TemplateResolver, queueUrl: string): PolicyDocument => ({
+  Version: '2012-10-17',
+  Statement: resolver
+    .ofType('AWS::SQS::QueuePolicy')
+    .filter(([, policy]) => (resolver.resolve(policy.Properties?.Queues) as string[]).includes(queueUrl))
+    .flatMap(
+      ([, policy]) => (resolver.resolve(policy.Properties?.PolicyDocument) as PolicyDocument).Statement,
+    ),
+});
+
+/**
+ * The event source mapping's calls, from the template: "Process DynamoDB records with Lambda"
+ * says Lambda reads the stream and sends to the on-failure destination with the function's
+ * execution role; the function puts events on the bus its environment names.
+ */
+const eventCalls = (resolver: TemplateResolver, functions: readonly FunctionGrants[]): EventCalls => {
+  const mappings = resolver.ofType('AWS::Lambda::EventSourceMapping');
+  const [mapping] = mappings;
+  if (!mapping || mappings.length !== 1)
+    throw new Error(`Expected one event source mapping, found ${mappings.length}`);
+  const [, { Properties: properties = {} }] = mapping;
+  const aliasId = resolver.refTarget(properties.FunctionName);
+  const functionId = resolver.refTarget(resolver.property(aliasId, 'FunctionName'));
+  const publisher = functions.find((fn) => fn.functionId === functionId);
+  if (!publisher) throw new Error(`No function ${functionId} behind the mapping's alias ${aliasId}`);
+  const variables = (resolver.property(functionId, 'Environment') as { Variables: Record<string, unknown> })
+    .Variables;
+  const busId = resolver.refTarget(variables[ENV.eventBus]);
+  const stream = resolver.text(properties.EventSourceArn);
+  const queue = resolver.text(
+    (properties.DestinationConfig as { OnFailure: { Destination: unknown } }).OnFailure.Destination,
+  );
+  const [queueId] = resolver
+    .ofType('AWS::SQS::Queue')
+    .filter(([id]) => resolver.text({ 'Fn::GetAtt': [id, 'Arn'] }) === queue)
+    .map(([id]) => id);
+  if (!queueId) throw new Error(`No queue ${queue}`);
+  const bus = resolver.text({ 'Fn::GetAtt': [busId, 'Arn'] });
+  return {
+    publisher,
+    stream,
+    bus,
+    queue,
+    calls: [
+      ...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) =>
+        roleCall(publisher, action, stream),
+      ),
+      roleCall(publisher, 'dynamodb:ListStreams', '*'),
+      roleCall(publisher, 'events:PutEvents', bus),
+      sendToQueue(resolver, publisher, queue, resolver.text({ Ref: queueId })),
+    ],
+  };
+};
+
+/** Lambda sending a given-up batch to the on-failure queue with the role, over TLS. */
+export const sendToQueue = (
+  resolver: TemplateResolver,
+  fn: FunctionGrants,
+  queueArn: string,
+  queueUrl: string,
+  context: Readonly<Record<string, string>> = { 'aws:SecureTransport': 'true' },
+): IamCall => ({
+  ...roleCall(fn, 'sqs:SendMessage', queueArn),
+  context,
+  resourcePolicy: queuePolicy(resolver, queueUrl),
+});
 
 const tableArn = (resolver: TemplateResolver, id: string): string =>
   resolver.text({ 'Fn::GetAtt': [id, 'Arn'] });
@@ -484,6 +567,7 @@ const functionGrants = (stack: PetStoreStack, resolver: TemplateResolver): Funct
       return [root.operation.operationId, fn, root.data];
     }),
     [authorizerFunction.name, stack.authorizer, authorizerFunction.data],
+    [publishPetEventsFunction.name, stack.publisher, publishPetEventsFunction.data],
   ];
   return declared.map(([name, fn, data]) => {
     const functionId = logicalId(stack, fn.function.node.defaultChild);

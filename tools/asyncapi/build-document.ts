@@ -114,3 +114,40 @@ export const buildEventsDocument = () => {
     components: { messages, schemas: components },
   };
 };
+
+/**
+ * Each event's schema as the stack registers it in EventBridge's schema registry (OpenAPI 3.0,
+ * "Creating an event schema in Amazon EventBridge"): the envelope as `AWSEvent`, with the
+ * `x-amazon-events-*` keys EventBridge's own schemas carry, so the registry's code bindings
+ * name it as they name any event's.
+ */
+export const registrySchemas = (): readonly { readonly name: PetEventName; readonly content: string }[] => {
+  registered ??= convertForTheRegistry();
+  return registered;
+};
+
+let registered: ReturnType<typeof convertForTheRegistry> | undefined;
+
+/** Converted once a process: every stack of an app registers the same schemas. */
+const convertForTheRegistry = () => {
+  const converter = new SchemaConverter('openapi-3.0');
+  return (Object.keys(PET_EVENTS) as PetEventName[]).map((name) => {
+    const payload = converter.convert(envelopeOf(name), 'input');
+    const { [`${name}Event`]: envelope, ...components } = converter.componentsIn([payload]);
+    const schemas = {
+      AWSEvent: {
+        ...envelope,
+        'x-amazon-events-detail-type': name,
+        'x-amazon-events-source': PET_EVENTS_SOURCE,
+      },
+      ...components,
+    };
+    const document = {
+      openapi: '3.0.0',
+      info: { version: EVENTS_VERSION, title: name },
+      paths: {},
+      components: { schemas },
+    };
+    return { name, content: JSON.stringify(document) };
+  });
+};
