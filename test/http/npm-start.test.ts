@@ -10,6 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { responseHeaderProblems } from '#tools/contract/response-headers';
 import { main as runKeysCommand } from '#tools/keys/keys';
 import { freePort } from '#tools/local/dynamodb-local';
 import { isRunning, parentOf } from '#tools/local/processes';
+import { type AcknowledgedWrite, eventLogProblems, readEventLog } from '../support/event-log';
 import { checkedClient } from '../support/local-api';
 
 /**
@@ -377,6 +379,98 @@ describe('npm start', () => {
         expect(after.headers.get('ratelimit-policy')).toMatch(/^"trial";/);
       } finally {
         await stopServer(second);
+      }
+    },
+    3 * START_BUDGET_MS,
+  );
+
+  // What a write's event goes through when the server is killed: the publisher's place in the
+  // stream, events.ndjson and each target's place in it, all kept in the data directory.
+  it.concurrent(
+    "writes every acknowledged write's event to events.ndjson and POSTs it to PETSTORE_EVENT_TARGETS, none lost after kill -9 during writes and a restart, a copy the same line",
+    async ({ expect }) => {
+      const dataDir = newDataDir();
+      const received: string[] = [];
+      const target = createHttpServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        request.on('end', () => {
+          received.push(body);
+          response.writeHead(200).end();
+        });
+      }).listen(0, '127.0.0.1');
+      await once(target, 'listening');
+      const targetUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}/pets`;
+      const env = { PETSTORE_DATA_DIR: dataDir, PETSTORE_EVENT_TARGETS: targetUrl };
+      const eventsFile = join(dataDir, 'events.ndjson');
+      const acknowledged: AcknowledgedWrite[] = [];
+      const applied: AcknowledgedWrite[] = [];
+      try {
+        const first = await startServer(env);
+        expect(first.output()).toContain(
+          `Events: PetCreated, PetChanged and PetRemoved from the pets table's stream, each a line of ${eventsFile} as EventBridge delivers it to a target\n  and POSTed to ${targetUrl} (PETSTORE_EVENT_TARGETS)`,
+        );
+        const client = checkedClient(first.baseUrl, keyIn(dataDir));
+        const versions = new Map<number, number>();
+        // Creates, changes (one refused), removals: each acknowledged one noted with its version.
+        for (let round = 0; round < 4; round++) {
+          const created = await client.post('/pets', { name: `events ${round}`, categoryId: 1 });
+          const { id } = created.json as { id: number };
+          acknowledged.push({ petId: id, version: 1 });
+          versions.set(id, 1);
+          const changed = await client.request(`/pets/${id}`, {
+            method: 'PATCH',
+            body: { status: 'sold' },
+            headers: { 'If-Match': '"1"' },
+          });
+          const stale = await client.request(`/pets/${id}`, {
+            method: 'PATCH',
+            body: { status: 'pending' },
+            headers: { 'If-Match': '"1"' },
+          });
+          expect([created.status, changed.status, stale.status]).toEqual([201, 200, 412]);
+          acknowledged.push({ petId: id, version: 2 });
+          versions.set(id, 2);
+          if (round % 2 === 1) {
+            expect((await client.request(`/pets/${id}`, { method: 'DELETE' })).status).toBe(204);
+            acknowledged.push({ petId: id, version: 3 });
+            versions.delete(id);
+          }
+        }
+        // Killed as a change is on its way: it may or may not have been applied.
+        const [pending] = [...versions.keys()];
+        if (pending === undefined) throw new Error('No pet left to change');
+        applied.push({ petId: pending, version: 3 });
+        const inFlight = client
+          .request(`/pets/${pending}`, {
+            method: 'PATCH',
+            body: { name: 'in flight' },
+            headers: { 'If-Match': '"2"' },
+          })
+          .catch(() => undefined);
+        first.child.kill('SIGKILL');
+        await Promise.all([once(first.child, 'exit'), inFlight]);
+        await expect.poll(() => javaPids(dataDir), { timeout: START_BUDGET_MS, interval: 200 }).toEqual([]);
+
+        const second = await startServer(env);
+        try {
+          await expect
+            .poll(() => eventLogProblems(readEventLog(eventsFile), acknowledged, applied), {
+              timeout: START_BUDGET_MS,
+              interval: 200,
+            })
+            .toEqual([]);
+          const lines = () => new Set(readFileSync(eventsFile, 'utf8').trim().split('\n'));
+          await expect
+            .poll(() => new Set(received), { timeout: START_BUDGET_MS, interval: 200 })
+            .toEqual(lines());
+        } finally {
+          expect(await stopServer(second)).toBe(0);
+        }
+      } finally {
+        target.close();
       }
     },
     3 * START_BUDGET_MS,

@@ -27,10 +27,19 @@ import { TIMED_OUT, withinTimeout } from '#tools/local/function-invocation';
  * queue. How far each shard is done is kept in a file: a restart resumes after it.
  */
 
-export type MappingSettings = typeof petEventsPublisher.mapping;
+/** An event source mapping's settings, as the publisher's module gives them (`petEventsPublisher.mapping`). */
+export type MappingSettings = {
+  readonly [K in keyof typeof petEventsPublisher.mapping]: K extends 'startingPosition'
+    ? 'TRIM_HORIZON' | 'LATEST'
+    : (typeof petEventsPublisher.mapping)[K] extends boolean
+      ? boolean
+      : number;
+};
 
 /** "Lambda polls shards in your DynamoDB stream for records at a base rate of 4 times per second." */
 export const POLL_INTERVAL_MS = 250;
+/** The wait before a failing batch is retried, doubled at each retry, 30 s at most. */
+export const RETRY_BACKOFF_MS = 500;
 /** How often the stream's shards are listed again, to find the new ones (DynamoDB rotates them). */
 const DESCRIBE_EVERY_MS = 10_000;
 
@@ -251,47 +260,54 @@ export class StreamPoller {
     }
   }
 
-  /** One batch through the function, retried, bisected or given up on as the mapping says. */
+  /**
+   * One batch through the function, retried, bisected or given up on as the mapping says. A batch
+   * split off another (a half, or what follows a partial success) counts its retries afresh: AWS
+   * does not say whether a half keeps its parent's count, and a fresh one isolates a failing
+   * record from the rest, which is what bisecting is for.
+   */
   private async process(shardId: string, records: readonly _Record[]): Promise<void> {
     const { retryAttempts, maxRecordAgeSeconds, bisectBatchOnError } = this.options.mapping;
-    const batches: _Record[][] = [[...records]];
-    let invocations = 0;
-    let retries = 0;
+    const batches: { records: readonly _Record[]; invocations: number }[] = [{ records, invocations: 0 }];
     while (batches.length > 0 && !this.stopped) {
-      const batch = batches[0] as _Record[];
-      const outcome = await this.invoke(batch);
-      invocations += 1;
+      const batch = batches[0] as (typeof batches)[number];
+      const outcome = await this.invoke(batch.records);
+      batch.invocations += 1;
       if (outcome.ok) {
-        this.keep(shardId, { after: sequenceOf(batch.at(-1)) });
+        this.keep(shardId, { after: sequenceOf(batch.records.at(-1)) });
         batches.shift();
-        retries = 0;
         continue;
       }
-      if (outcome.failedFrom !== undefined) {
-        // Checkpointed before the lowest failure; with bisect, the batch is split there: the rest is retried.
-        if (outcome.failedFrom > 0) this.keep(shardId, { after: sequenceOf(batch[outcome.failedFrom - 1]) });
-        batches[0] = batch.slice(outcome.failedFrom);
-      } else if (bisectBatchOnError && batch.length > 1) {
-        const half = Math.ceil(batch.length / 2);
-        batches.splice(0, 1, batch.slice(0, half), batch.slice(half));
+      if (outcome.failedFrom !== undefined && outcome.failedFrom > 0) {
+        // Checkpointed before the lowest failure; the batch is split there, and the rest retried.
+        this.keep(shardId, { after: sequenceOf(batch.records[outcome.failedFrom - 1]) });
+        batches[0] = { records: batch.records.slice(outcome.failedFrom), invocations: 0 };
+        continue;
       }
-      retries += 1;
-      const failing = batches[0] as _Record[];
-      const tooOld = Date.now() - createdAt(failing[0]).getTime() > maxRecordAgeSeconds * 1_000;
-      if (retries > retryAttempts || tooOld) {
+      if (outcome.failedFrom === undefined && bisectBatchOnError && batch.records.length > 1) {
+        const half = Math.ceil(batch.records.length / 2);
+        batches.splice(
+          0,
+          1,
+          { records: batch.records.slice(0, half), invocations: 0 },
+          { records: batch.records.slice(half), invocations: 0 },
+        );
+        continue;
+      }
+      const tooOld = Date.now() - createdAt(batch.records[0]).getTime() > maxRecordAgeSeconds * 1_000;
+      if (batch.invocations > retryAttempts || tooOld) {
         this.giveUp(
           shardId,
-          failing,
-          invocations,
+          batch.records,
+          batch.invocations,
           tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
           outcome,
         );
-        this.keep(shardId, { after: sequenceOf(failing.at(-1)) });
+        this.keep(shardId, { after: sequenceOf(batch.records.at(-1)) });
         batches.shift();
-        retries = 0;
         continue;
       }
-      await this.wait(Math.min(30_000, 500 * 2 ** (retries - 1)));
+      await this.wait(Math.min(30_000, RETRY_BACKOFF_MS * 2 ** (batch.invocations - 1)));
     }
   }
 
