@@ -1,15 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent } from 'aws-lambda';
 import { authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
 import { OPERATIONS } from '#functions/operations';
+import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import { functionEnvironment } from '#infra/constructs/api-function';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { STAGE_DEFAULTS } from '#infra/stages';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
+import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { kebabName, type OperationFunction } from '#shared/composition/function';
 import { ENV, type FunctionConfig, type TableKey } from '#shared/config';
 import type { Operation } from '#shared/operations/operation';
@@ -21,7 +24,7 @@ import { BENCH_CONTEXT, freshRequest, NEW_FOR_EACH_REQUEST, outcomeOf } from './
 export interface ChildTarget {
   readonly name: string;
   readonly tables: readonly TableKey[];
-  readonly event: APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
+  readonly event: APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent | DynamoDBStreamEvent;
   readonly status: number;
   /** Variables the stack gives this function alone. */
   readonly environment?: Readonly<Record<string, string>>;
@@ -33,7 +36,7 @@ export interface BenchTarget extends ChildTarget {
   readonly entry: string;
   readonly baseline: string;
   /** Which cold-start budgets hold it (LIMITS, bench/budgets.ts). */
-  readonly kind: 'read' | 'write' | 'authorizer';
+  readonly kind: 'read' | 'write' | 'authorizer' | 'publisher';
   /** For a variant (`create-pet-idempotent`: what it sends), the function whose bundle it is. */
   readonly variantOf?: string;
   readonly invoker: (config: FunctionConfig) => () => Promise<number>;
@@ -85,10 +88,40 @@ export const invoke =
   async (): Promise<number> =>
     outcomeOf(await handler(freshRequest(event), lambdaContext('bench', BENCH_CONTEXT)));
 
-/** Every function of the stack as the bench measures it; the authorizer accepts `apiKey`. */
+/** The stream's record of the first pet's creation, as Lambda passes it to the publisher. */
+const firstPetCreated = (): DynamoDBStreamEvent => {
+  const item = petItem({ id: Number(FIRST_PET_ID), name: 'Pet 1', categoryId: 2, status: 'available' });
+  return {
+    Records: [
+      {
+        eventID: 'bench-event',
+        eventName: 'INSERT',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: BENCH_API.region,
+        eventSourceARN: `arn:aws:dynamodb:${BENCH_API.region}:${BENCH_API.accountId}:table/bench-pets/stream/2026-12-07T00:00:00.000`,
+        dynamodb: {
+          ApproximateCreationDateTime: 1_796_650_000,
+          Keys: marshall({ id: item.id }) as never,
+          NewImage: marshall(item) as never,
+          SequenceNumber: '000000000000000000001',
+          SizeBytes: 90,
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      },
+    ],
+  };
+};
+
+/**
+ * Every function of the stack as the bench measures it; the authorizer accepts `apiKey`. The
+ * publisher only with an EventBridge to call (bench/eventbridge-stand-in.ts): it runs in child
+ * processes only, and uses no table.
+ */
 export const benchTargets = (
   apiKey: string,
   functions: readonly OperationFunction[] = OPERATIONS,
+  options: { readonly eventBridgeEndpoint?: string } = {},
 ): BenchTarget[] => {
   const operations = functions.flatMap((root): BenchTarget[] => {
     const { operation } = root;
@@ -125,7 +158,32 @@ export const benchTargets = (
       // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
       environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },
     },
+    ...(options.eventBridgeEndpoint ? [publisherTarget(options.eventBridgeEndpoint)] : []),
   ];
+};
+
+const publisherTarget = (eventBridgeEndpoint: string): BenchTarget => {
+  const event = firstPetCreated();
+  const name = kebabName(publishPetEventsFunction.name);
+  return {
+    name,
+    entry: lambdaEntry(publishPetEventsFunction),
+    baseline: baselineOf(name),
+    tables: publishPetEventsFunction.tables,
+    event,
+    status: 200,
+    kind: 'publisher',
+    invoker: () => {
+      throw new Error('The publisher is measured in child processes only, where EventBridge is the stand-in');
+    },
+    // The stack gives it its bus; EventBridge is the stand-in, called with the environment's credentials.
+    environment: {
+      [ENV.eventBus]: 'bench-bus',
+      AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridgeEndpoint,
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+    },
+  };
 };
 
 /** The peer (bench/peer.ts), answering getPet's request: every function must start faster. */

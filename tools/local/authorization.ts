@@ -4,7 +4,7 @@ import { AUTHORIZER_OUTCOMES, type AuthorizerOutcome } from '#shared/http/gatewa
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
 import { tokenAuthorizerEvent } from '#tools/lambda/events';
-import { TIMED_OUT, withinTimeout } from '#tools/local/function-invocation';
+import { TIMED_OUT, withinTimeout } from '#tools/lambda/timeout';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 
 /** The TOKEN authorizer step: each ending is an AUTHORIZER_OUTCOMES outcome (gateway-behaviour.ts cites AWS). */

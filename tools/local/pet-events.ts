@@ -5,6 +5,7 @@ import { createLocalClient, LOCAL_CLIENT } from '#shared/adapters/dynamodb/clien
 import type { LogLevel } from '#shared/config';
 import { HANDLER_TIMEOUT_SECONDS } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
+import { inInvocationStore } from '#tools/lambda/invoke-store';
 import { EventLog, originOf } from '#tools/local/event-log';
 import { EventTargets } from '#tools/local/event-targets';
 import { localDataPaths } from '#tools/local/settings';
@@ -57,7 +58,10 @@ export const startLocalPetEvents = async (options: LocalPetEventsOptions): Promi
     client,
     streamArn,
     functionName: petEventsPublisher.name,
-    handler: publishPetEvents({ bus, logger: createLogger({ logLevel: options.logLevel ?? 'WARN' }) }),
+    // Its invocations overlap the API's: each in a store of its own, as the gateway runs the API's.
+    handler: inInvocationStore(
+      publishPetEvents({ bus, logger: createLogger({ logLevel: options.logLevel ?? 'WARN' }) }),
+    ),
     mapping: petEventsPublisher.mapping,
     positionFile: paths.eventsStream,
     failuresFile: paths.eventFailures,

@@ -13,9 +13,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { petEventsPublisher } from '#functions/publish-pet-events';
 import type { StreamHandler } from '#shared/lambda';
 import { lambdaContext } from '#tools/lambda/context';
-import { inInvocationStore } from '#tools/lambda/invoke-store';
+import { TIMED_OUT, withinTimeout } from '#tools/lambda/timeout';
 import { writeFileAtomically } from '#tools/local/files';
-import { TIMED_OUT, withinTimeout } from '#tools/local/function-invocation';
 
 /**
  * A function's event source mapping on a DynamoDB stream, as Lambda runs one ("Process DynamoDB
@@ -48,6 +47,7 @@ export interface StreamPollerOptions {
   readonly streamArn: string;
   /** As the on-failure record and the function's context name it. */
   readonly functionName: string;
+  /** Run in an invocation store of its own where the process has the multi-invocation one (npm start). */
   readonly handler: StreamHandler;
   readonly mapping: MappingSettings;
   /** How far each shard is done. */
@@ -317,10 +317,7 @@ export class StreamPoller {
     const event = { Records: batch.map((record) => lambdaRecordOf(record, streamArn)) };
     let result: Awaited<ReturnType<StreamHandler>> | typeof TIMED_OUT;
     try {
-      result = await withinTimeout(
-        inInvocationStore(handler)(event, lambdaContext(functionName, { timeoutMs })),
-        timeoutMs,
-      );
+      result = await withinTimeout(handler(event, lambdaContext(functionName, { timeoutMs })), timeoutMs);
     } catch (error) {
       log(`Events: ${functionName} failed: ${describeError(error)}`);
       return { ok: false, error: describeError(error) };
