@@ -215,15 +215,8 @@ export const runtimeCalls = (stack: PetStoreStack, template: Template): RuntimeC
 };
 
 /** The queue's policy as SQS holds it: the statements of every `AWS::SQS::QueuePolicy` naming its URL. */
-export const queuePolicy = (resolver: TemplateResolver, queueUrl: string): PolicyDocument => ({
-  Version: '2012-10-17',
-  Statement: resolver
-    .ofType('AWS::SQS::QueuePolicy')
-    .filter(([, policy]) => (resolver.resolve(policy.Properties?.Queues) as string[]).includes(queueUrl))
-    .flatMap(
-      ([, policy]) => (resolver.resolve(policy.Properties?.PolicyDocument) as PolicyDocument).Statement,
-    ),
-});
+export const queuePolicy = (resolver: TemplateResolver, queueUrl: string): PolicyDocument =>
+  attachedPolicy(resolver, 'AWS::SQS::QueuePolicy', 'Queues', queueUrl);
 
 /**
  * The event source mapping's calls, from the template: "Process DynamoDB records with Lambda"
@@ -422,16 +415,25 @@ export const alarmActions = (resolver: TemplateResolver): AlarmAction[] =>
     });
   });
 
-/** The topic's policy as SNS holds it: the statements of every `AWS::SNS::TopicPolicy` naming it. */
-export const topicPolicy = (resolver: TemplateResolver, topicArn: string): PolicyDocument => ({
+/** A resource's policy as its service holds it: the statements of every policy resource of `type` naming it. */
+const attachedPolicy = (
+  resolver: TemplateResolver,
+  type: 'AWS::SNS::TopicPolicy' | 'AWS::SQS::QueuePolicy',
+  property: 'Topics' | 'Queues',
+  named: string,
+): PolicyDocument => ({
   Version: '2012-10-17',
   Statement: resolver
-    .ofType('AWS::SNS::TopicPolicy')
-    .filter(([, policy]) => (resolver.resolve(policy.Properties?.Topics) as string[]).includes(topicArn))
+    .ofType(type)
+    .filter(([, policy]) => (resolver.resolve(policy.Properties?.[property]) as string[]).includes(named))
     .flatMap(
       ([, policy]) => (resolver.resolve(policy.Properties?.PolicyDocument) as PolicyDocument).Statement,
     ),
 });
+
+/** The topic's policy as SNS holds it: the statements of every `AWS::SNS::TopicPolicy` naming it. */
+export const topicPolicy = (resolver: TemplateResolver, topicArn: string): PolicyDocument =>
+  attachedPolicy(resolver, 'AWS::SNS::TopicPolicy', 'Topics', topicArn);
 
 /** CloudWatch publishing an alarm's state change, over TLS, on behalf of the alarm. */
 export const alarmPublish = (
