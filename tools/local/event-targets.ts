@@ -104,7 +104,9 @@ export class EventTargets {
     writeFileAtomically(this.options.stateFile, `${JSON.stringify(this.offsets)}\n`);
   }
 
+  /** A wait that wake() and stop() end, and none once stopped. */
   private wait(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);

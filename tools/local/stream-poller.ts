@@ -138,7 +138,9 @@ export class StreamPoller {
     writeFileAtomically(this.options.positionFile, `${JSON.stringify(this.position, null, 2)}\n`);
   }
 
+  /** A wait that stop() ends, and none once stopped. */
   private wait(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.wakeUp = () => {
