@@ -67,7 +67,7 @@ export class PetStoreStack extends Stack {
       api: this.api.api,
       handlers: named,
       authorizer: this.authorizer,
-      tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
+      tables: this.tables.all,
     });
     // The authorizer's too: a bad version of it would fail every request at once.
     this.deployments = new GradualDeployments(this, 'Deployments', {

@@ -13,13 +13,13 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { FilterPattern, type IFilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { ApiFunction } from '#infra/constructs/api-function';
+import type { Tables } from '#infra/constructs/tables';
 import { ValidationError } from '#infra/constructs/validation-error';
 import type { StageConfig } from '#infra/stages';
 import { ERROR_CODES, HTTP_LAYER_CODES } from '#shared/http/error-body';
@@ -33,8 +33,47 @@ export interface MonitoringProps {
   /** By the name their alarms and graph lines carry (e.g. `ListPets`). */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
-  readonly tables: Readonly<Record<string, Table>>;
+  /** Each with its design: its alarms and graph lines carry its logical name (e.g. `Pets`), its indexes are watched too. */
+  readonly tables: Tables['all'];
 }
+
+/**
+ * What one throttle alarm and graph line watch: a table, or one of its global secondary indexes,
+ * whose throttles the table's own metrics leave out ("The TableName dimension returns the
+ * WriteThrottleEvents for the table, but not for any global secondary indexes", DynamoDB's
+ * metrics and dimensions).
+ */
+interface ThrottleWatch {
+  /** The alarm's id without `Throttles`, and the graph's metric ids: `PetsTable`, `PetsStatusShardIndex`. */
+  readonly id: string;
+  readonly label: string;
+  readonly description: string;
+  readonly dimensions: Readonly<Record<string, string>>;
+}
+
+/** `status-shard-index` as `StatusShardIndex`. */
+const pascalWords = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+
+/** Every table of the stack, then each of its indexes, from the table design: a new index is watched from the start. */
+const throttleWatches = (tables: MonitoringProps['tables']): ThrottleWatch[] =>
+  tables.flatMap(({ design, table }) => [
+    {
+      id: `${design.logicalName}Table`,
+      label: design.logicalName,
+      description: `${design.logicalName} table`,
+      dimensions: { TableName: table.tableName },
+    },
+    ...design.indexes.map(({ indexName }) => ({
+      id: `${design.logicalName}${pascalWords(indexName)}`,
+      label: `${design.logicalName} ${indexName}`,
+      description: `${design.logicalName} table's index ${indexName}`,
+      dimensions: { TableName: table.tableName, GlobalSecondaryIndexName: indexName },
+    })),
+  ]);
 
 /** Counted by log filters: ERROR lines of the authorizer and of a function (one per 5xx), answered codes. */
 const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
@@ -208,13 +247,14 @@ export class Monitoring extends Construct {
     throttles('Authorizer', authorizer);
   }
 
+  /** One alarm per table and per index: a table with many indexes stays under an alarm's 10 metrics. */
   private addTableAlarms(tables: MonitoringProps['tables']): void {
     const { tableThrottles } = this.stage.alarms;
-    for (const [name, table] of Object.entries(tables)) {
-      this.alarm(`${name}TableThrottles`, {
-        metric: this.tableThrottles(table, name),
+    for (const watch of throttleWatches(tables)) {
+      this.alarm(`${watch.id}Throttles`, {
+        metric: this.throttles(watch),
         threshold: tableThrottles,
-        description: `${name} table: ${tableThrottles}+ read or write throttle events`,
+        description: `${watch.description}: ${tableThrottles}+ read or write throttle events`,
       });
     }
   }
@@ -315,14 +355,16 @@ export class Monitoring extends Construct {
     const consumed = (title: string, metricName: string) =>
       graph(
         title,
-        lines(tables, (table, label) => table.metric(metricName, { statistic: 'Sum', period, label })),
+        tables.map(({ design, table }) =>
+          table.metric(metricName, { statistic: 'Sum', period, label: design.logicalName }),
+        ),
       );
     dashboard.addWidgets(
       consumed('DynamoDB consumed read units', 'ConsumedReadCapacityUnits'),
       consumed('DynamoDB consumed write units', 'ConsumedWriteCapacityUnits'),
       graph(
         'DynamoDB throttle events',
-        lines(tables, (table, name) => this.tableThrottles(table, name)),
+        throttleWatches(tables).map((watch) => this.throttles(watch)),
       ),
     );
     return dashboard;
@@ -386,17 +428,21 @@ export class Monitoring extends Construct {
   }
 
   /** On-demand tables throttle too, at their limits. */
-  private tableThrottles(table: Table, name: string): MathExpression {
-    const options = { statistic: 'Sum', period: this.period };
-    // Ids unique per table: one graph shows the expressions of every table.
-    const [reads, writes] = [`reads${name}`, `writes${name}`];
+  private throttles({ id, label, dimensions }: ThrottleWatch): MathExpression {
+    const metric = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { ...dimensions },
+        statistic: 'Sum',
+        period: this.period,
+      });
+    // Ids unique per table and index: one graph shows the expressions of all.
+    const [reads, writes] = [`reads${id}`, `writes${id}`];
     return new MathExpression({
       expression: `${reads} + ${writes}`,
-      usingMetrics: {
-        [reads]: table.metric('ReadThrottleEvents', options),
-        [writes]: table.metric('WriteThrottleEvents', options),
-      },
-      label: name,
+      usingMetrics: { [reads]: metric('ReadThrottleEvents'), [writes]: metric('WriteThrottleEvents') },
+      label,
       period: this.period,
     });
   }

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { STAGE_NAMES } from '#infra/stage-names';
-import { COSTS_MD, price, rowOf, tableAfter } from '../support/costs-doc';
+import { COSTS_MD, DEPLOY_MD, price, README_MD, rowOf, tableAfter } from '../support/costs-doc';
 import { synthDevStage, synthStages } from '../support/pet-store-app';
 import { resourcesOfType } from '../support/template-queries';
 
@@ -85,12 +85,13 @@ describe("what a developer's stage costs idle", () => {
     expectTotal(idle);
   });
 
-  it("prices an hour of it from its monthly total, and the key's wait after cdk destroy", () => {
+  it('prices an hour of it from its monthly total, and names that total wherever a dev stack is offered', () => {
     const total = Number(rowOf(idle, 'Total')[1]);
     const hour = (total / 730).toFixed(3);
-    const wait = ((price('KMS customer managed key') * 7) / 30).toFixed(2);
 
     expect(COSTS_MD).toContain(`about ${total.toFixed(2)} / 730 = $${hour}`);
-    expect(COSTS_MD).toContain(`at most $${wait} more`);
+    expect(README_MD).toContain(`costs $${total.toFixed(2)} a month while it exists`);
+    expect(DEPLOY_MD).toContain(`($${total.toFixed(2)} a month idle, docs/costs.md)`);
+    expect(DEPLOY_MD).toContain(`Kept idle, the stack costs $${total.toFixed(2)} a month`);
   });
 });

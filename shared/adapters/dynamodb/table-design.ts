@@ -20,6 +20,7 @@ export interface TableDesign {
   /** Logical name: CDK construct id, and suffix of the local table name. */
   readonly logicalName: string;
   readonly partitionKey: KeyAttribute;
+  /** Global secondary indexes: the stack makes each, and alarms on its throttles (infra/constructs/monitoring.ts). */
   readonly indexes: readonly IndexDesign[];
   /** Attribute DynamoDB deletes items by, once its epoch-seconds value has passed. */
   readonly timeToLiveAttribute?: string;
