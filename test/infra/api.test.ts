@@ -110,6 +110,19 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     });
   });
 
+  it('logs errors of every method, each write method that overrides the stage too, never full requests', () => {
+    const [, stageResource] = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0] ?? [];
+    const settings = (stageResource?.Properties.MethodSettings ?? []) as Record<string, unknown>[];
+
+    expect(settings.length).toBe(1 + ROUTES.filter(writesData).length);
+    for (const setting of settings) {
+      expect(setting, `${setting.HttpMethod} ${setting.ResourcePath}`).toMatchObject({
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+      });
+    }
+  });
+
   it("throttles each write method (POST, PATCH, DELETE) at the stage's lower write limit, every other method at the stage's default", () => {
     const throttles = methodThrottles(template);
     const writes = ROUTES.filter(writesData).map((route) => `${route.method} ${route.path}`);
