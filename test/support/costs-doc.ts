@@ -8,6 +8,7 @@ export const BENCHMARKS_MD = readFileSync(join(PROJECT_ROOT, 'BENCHMARKS.md'), '
 /** The documents that name a stage's cost in prose, their lines joined: a figure may wrap. */
 const prose = (...path: string[]) => readFileSync(join(PROJECT_ROOT, ...path), 'utf8').replace(/\s+/g, ' ');
 export const README_MD = prose('README.md');
+export const COSTS_PROSE = prose('docs', 'costs.md');
 export const DEPLOY_MD = prose('docs', 'deploy.md');
 
 /** The rows of the first Markdown table after `start`, header and separator left out, cells trimmed. */
