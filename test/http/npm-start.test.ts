@@ -114,7 +114,12 @@ const startServer = async (env: Record<string, string>, viaNpm = false): Promise
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  await outputIncludes(child, () => output, 'Stop with Ctrl+C.', START_BUDGET_MS);
+  await outputIncludes(child, () => output, 'Stop with Ctrl+C.', START_BUDGET_MS).catch((error: unknown) => {
+    // A server that never came up is stopped as a user's is, so it leaves nothing behind (its
+    // DynamoDB Local and its scratch directory go with it).
+    child.kill('SIGTERM');
+    throw error;
+  });
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}/v1` };
 };
 
