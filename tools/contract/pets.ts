@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createPet } from '#functions/create-pet';
-import { DEFAULT_PET_STATUS } from '#shared/domain/pet';
+import { DEFAULT_PET_STATUS, type Pet } from '#shared/domain/pet';
 import { BASE_PATH } from '#shared/http/paths';
 import type { ApiClient } from './api-client';
 import { assertContains, assertError, detailsOf } from './assertions';
@@ -8,8 +8,6 @@ import { type ContractArea, check, creating } from './check';
 import { smokeName } from './target';
 
 /** What pets the service keeps, as any client sees them, beyond what each operation's contract shows. */
-
-type Pet = { id: number; name: string; categoryId: number; status: string };
 
 const CREATE = createPet.path;
 const ONE = (id: number) => `${CREATE}/${id}`;

@@ -12,7 +12,7 @@ import {
 import * as v from 'valibot';
 import { defineTable } from '#shared/adapters/dynamodb/access';
 import { refusedItem, sdkCall } from '#shared/adapters/dynamodb/errors';
-import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
+import { isStoredPet, petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
 import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import { PetIdTakenError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
@@ -58,17 +58,6 @@ const versionCondition = (expected: readonly number[]) => {
   };
 };
 
-const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
-  const stored = v.safeParse(StoredPet, item);
-  return (
-    stored.success &&
-    stored.output.id === pet.id &&
-    stored.output.name === pet.name &&
-    stored.output.categoryId === pet.categoryId &&
-    stored.output.status === pet.status
-  );
-};
-
 /** A listing continues only from a position of its own kind (the cursor's version): else a bug. */
 const otherKind = (kind: string): Error => new Error(`This listing continues from ${kind} positions only`);
 
@@ -104,7 +93,7 @@ export class PetsTable {
       );
     } catch (error) {
       const item = refusedItem(error);
-      if (item && isStored(item, pet)) return;
+      if (item && isStoredPet(item, pet)) return;
       throw new PetIdTakenError(pet.id, { cause: error });
     }
   }
