@@ -12,6 +12,7 @@ import {
   PET_FIELD_NAMES,
   PET_FIELDS,
   Pet,
+  type PetField,
   PetPatch,
   StoredPet,
 } from '#shared/domain/pet';
@@ -74,7 +75,7 @@ describe("a pet's fields, declared once", () => {
 
         expect(v.parse(Pet, pet)).toEqual(pet);
         for (const field of PET_FIELD_NAMES) {
-          const spec: { readonly onCreate?: { readonly default: unknown } } = PET_FIELDS[field];
+          const spec: PetField = PET_FIELDS[field];
           expect(pet[field]).toEqual(newPet[field] ?? spec.onCreate?.default);
         }
       }),
