@@ -51,7 +51,7 @@ const baselineOf = (name: string): string => {
   return file;
 };
 
-/** A request to `operation` as API Gateway passes it on: the first pet, its first example body. */
+/** A request to `operation` as API Gateway passes it on: its path's example values or the first pet, its first example body. */
 export const requestTo = (
   operation: Operation,
   extra: { query?: Record<string, string>; headers?: [string, string][] } = {},
@@ -61,6 +61,9 @@ export const requestTo = (
     throw new Error(`${operation.operationId} reads a body but its contract gives no example request`);
   }
   const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name ?? '');
+  const values = Object.fromEntries(
+    names.map((name) => [name, operation.examples.path?.[name] ?? FIRST_PET_ID]),
+  );
   const headers: [string, string][] = [
     ['Host', `${BENCH_API.apiId}.execute-api.${BENCH_API.region}.amazonaws.com`],
     ['User-Agent', 'bench'],
@@ -69,9 +72,9 @@ export const requestTo = (
   return proxyEvent({
     api: BENCH_API,
     method: operation.method,
-    path: operation.path.replace(/\{\w+\}/g, FIRST_PET_ID),
+    path: operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? FIRST_PET_ID),
     resource: operation.path,
-    pathParameters: names.length > 0 ? Object.fromEntries(names.map((name) => [name, FIRST_PET_ID])) : null,
+    pathParameters: names.length > 0 ? values : null,
     headers: [...headers, ...(extra.headers ?? [])],
     query: Object.entries(extra.query ?? {}),
     body: body === undefined ? null : JSON.stringify(body),

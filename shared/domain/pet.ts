@@ -18,7 +18,7 @@ export const DEFAULT_PET_STATUS: PetStatus = 'available';
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 /** An integer from `min` to `max`; within ±2^53−1 the range says so rather than "must be an integer". */
-const integer = (min: number, max: number) =>
+export const integer = (min: number, max: number) =>
   v.pipe(
     v.number('must be an integer'),
     v.integer('must be an integer'),
@@ -209,17 +209,8 @@ export const Pets = describe(v.array(Pet), { id: 'Pets', description: 'One page 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
 
-export const ListPetsOptions = object({
-  limit: integer(1, LIST_LIMIT_MAX),
-  status: v.optional(PetStatus),
-});
-
-/** Where a listing's walk stands: after `afterId` (unfiltered), or at `fromId`, whose id names the shard. */
+/** Where a listing's walk stands: after `afterId` (a Scan), or at `fromId` (an index, whose shard it names). */
 export type ListPosition = { readonly afterId: PetId } | { readonly fromId: PetId };
-
-export type ListPetsOptions = v.InferOutput<typeof ListPetsOptions> & {
-  readonly after?: readonly ListPosition[];
-};
 
 export interface PetPage {
   readonly pets: Pet[];

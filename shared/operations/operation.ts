@@ -84,6 +84,12 @@ export interface Operation {
   readonly idempotency?: IdempotencyRule;
   readonly examples: {
     readonly requests?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
+    /**
+     * A valid value of each path parameter that names no resource a client makes first (a category's id,
+     * say), as the path carries it. A parameter without one names what the POST on its parent path
+     * creates (`/pets/{petId}`): the contract suite makes one of its own.
+     */
+    readonly path?: Readonly<Record<string, string>>;
     readonly invalid: InvalidRequestExample;
   };
 }

@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listingOf, PETS_BY_STATUS } from '#functions/list-pets';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
@@ -36,7 +37,11 @@ const idsWith = async (status: PetStatus): Promise<number[]> => {
   const ids: number[] = [];
   let after: readonly ListPosition[] | undefined;
   do {
-    const page = await repository.list({ limit: 100, status, ...(after ? { after } : {}) });
+    const page = await repository.page(PETS_BY_STATUS, {
+      limit: 100,
+      filter: status,
+      ...(after ? { after } : {}),
+    });
     ids.push(...page.pets.map((pet) => pet.id));
     after = page.next;
   } while (after);
@@ -147,7 +152,7 @@ describe('walks beside changes and removals', () => {
       let turn = 0;
       do {
         const [page] = await Promise.all([
-          repository.list({ limit: 3, ...(status ? { status } : {}), ...(after ? { after } : {}) }),
+          repository.page(listingOf(status), { limit: 3, filter: status, ...(after ? { after } : {}) }),
           // Beside each page: a pet moves to another status and back, and another goes.
           ...moving
             .slice(turn * 2, turn * 2 + 2)

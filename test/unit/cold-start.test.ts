@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
+import { ALL_PETS, PETS_BY_STATUS } from '#functions/list-pets';
 import {
   createDynamoDbClient,
   createLocalClient,
@@ -32,7 +33,7 @@ afterEach(() => {
 });
 
 const problemOf = (text: string) => {
-  const decoded = decodeCursor(text);
+  const decoded = decodeCursor([ALL_PETS, PETS_BY_STATUS], text);
   return decoded.ok ? 'accepted' : decoded.problem;
 };
 
@@ -207,7 +208,7 @@ describe('the cursor at its limits', () => {
     expect(problemOf('w'.repeat(129))).toBe(CURSOR_PROBLEM.tooLong);
   });
 
-  it('takes a first byte below 0x20 for another version, and 0x20 or above for no cursor at all', () => {
+  it('takes a first byte below 0x20 for another version (a kind of walk it does not know), and 0x20 or above for no cursor at all', () => {
     expect(problemOf(forge(0x1f, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.version);
     expect(problemOf(forge(0x20, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.notIssued);
   });
