@@ -7,7 +7,7 @@ import { PetStatus, Pets } from '#shared/domain/pet';
 import { cursorContinues, cursorParam } from '#shared/http/cursor';
 import { MAX_CURSOR_LENGTH, otherFilterProblem } from '#shared/http/cursor-problems';
 import { httpEndpoint } from '#shared/http/endpoint';
-import { limitParam, nextLinkHeader, nextPageLink, pageAnswer } from '#shared/http/listing';
+import { answerPage, limitParam, nextLinkHeader, nextPageLink } from '#shared/http/listing';
 import { QUERY_PARAMETERS } from '#shared/http/params';
 import { PETS_PATH } from '#shared/http/paths';
 import { defineOperation } from '#shared/operations/operation';
@@ -90,9 +90,13 @@ export const listPets = defineOperation({
 export const listPetsFunction = operationFunction(listPets, {
   uses: { pets: listingsOf(ALL_PETS, PETS_BY_STATUS) },
   handler: ({ pets, ...dependencies }) =>
-    httpEndpoint(listPets, dependencies, async ({ query: { limit, status, cursor } }) => {
-      const listing = listingOf(status);
-      const page = await pets.page(listing, { limit, filter: status, after: cursor?.positions });
-      return pageAnswer(listing, { path: PATH, query: { status, limit }, filter: status }, page);
-    }),
+    httpEndpoint(listPets, dependencies, ({ query: { limit, status, cursor } }) =>
+      answerPage(pets, listingOf(status), {
+        path: PATH,
+        query: { status, limit },
+        limit,
+        cursor,
+        filter: status,
+      }),
+    ),
 });

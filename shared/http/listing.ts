@@ -1,7 +1,10 @@
 import * as v from 'valibot';
 import type { ListingFilter, PetListing } from '#shared/adapters/dynamodb/pet-listing';
-import { integer, type PetPage } from '#shared/domain/pet';
-import { encodeCursor, type ListCursor } from '#shared/http/cursor';
+import type { ListingPages } from '#shared/adapters/dynamodb/pets-table';
+import { integer } from '#shared/domain/pet';
+import { cursorContinues, encodeCursor, type ListCursor } from '#shared/http/cursor';
+import { otherFilterProblem } from '#shared/http/cursor-problems';
+import { validationFailed } from '#shared/http/middleware/validate-request';
 import { integerParam } from '#shared/http/params';
 import { BASE_PATH } from '#shared/http/paths';
 import { ok } from '#shared/http/responses';
@@ -53,21 +56,36 @@ export const nextLinkHeader = (
   },
 });
 
-/** The request a page answers: its path and query as sent (but the cursor), and its listing's filter value. */
-export interface PageRequest<L extends PetListing> {
+/** A request for a page of a listing, as its handler has it. */
+export interface ListingRequest<L extends PetListing> {
+  /** The operation's path (`/categories/{categoryId}/pets`) and its parameters: where `Link` points. */
   readonly path: string;
+  readonly params?: Readonly<Record<string, string | number>>;
+  /** The query parameters as sent but the cursor, in the order `Link` repeats them. */
   readonly query: Readonly<Record<string, string | number | undefined>>;
+  readonly limit: number;
+  readonly cursor: ListCursor<L> | undefined;
+  /** The value the listing is filtered by (its index's field), from the path or the query. */
   readonly filter: ListingFilter<L>;
 }
 
-/** A page's answer: its pets, and while more follow, `Link` to the rest of its listing. */
-export const pageAnswer = <L extends PetListing>(listing: L, request: PageRequest<L>, page: PetPage) =>
-  page.next
-    ? ok(page.pets, {
-        Link: nextPageLink(request.path, request.query, {
-          listing,
-          ...(request.filter === undefined ? {} : { filter: request.filter }),
-          positions: page.next,
-        }),
-      })
-    : ok(page.pets);
+/**
+ * A listing operation's whole answer: a cursor of another listing or filter value is refused (400 on
+ * `query.cursor`), then one page is read and answered, with `Link` while more follow.
+ */
+export const answerPage = async <L extends PetListing>(
+  pages: ListingPages<L>,
+  listing: L,
+  { path, params = {}, query, limit, cursor, filter }: ListingRequest<L>,
+) => {
+  if (!cursorContinues(cursor, listing, filter)) {
+    const field = listing.index?.field ?? cursor?.listing.index?.field ?? 'filter';
+    throw validationFailed([{ field: 'query.cursor', message: otherFilterProblem(field) }]);
+  }
+  // A page query of this very listing: TypeScript cannot resolve its type for a listing not yet known.
+  const page = await pages.page(listing, { limit, filter, after: cursor?.positions } as never);
+  if (!page.next) return ok(page.pets);
+  const at = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  const next = { listing, ...(filter === undefined ? {} : { filter }), positions: page.next };
+  return ok(page.pets, { Link: nextPageLink(at, query, next) });
+};
