@@ -498,6 +498,22 @@ describe("the local gateway's answers to what Node's HTTP server would refuse on
     expect((await fetch(`${gateway.baseUrl}/pets?limit=1`, { headers: withKey() })).status).toBe(200);
   });
 
+  it('serves a request line and headers of 16 KiB as sent, each line with its CRLF, and answers one byte more with 431', async () => {
+    /** A request whose line and header lines are `bytes` long, then the empty line that ends them. */
+    const request = (bytes: number) => {
+      const start = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${key}\r\nX-Fill: `;
+      const lines = `${start}${'a'.repeat(bytes - start.length - 2)}\r\n`;
+      expect(Buffer.byteLength(lines)).toBe(bytes);
+      return `${lines}\r\n`;
+    };
+
+    const taken = await exchange(gateway.port, request(16 * 1024));
+    const refused = await exchange(gateway.port, request(16 * 1024 + 1));
+
+    expect(taken.status).toBe(200);
+    expect(errorAnswer(refused)).toEqual(expectedError(431, 'HEADERS_TOO_LARGE'));
+  });
+
   it('reads every header however many there are: a second Authorization after 2,000 others is refused', async () => {
     // Short ones, so that all of them fit Node's 16 KiB of headers.
     const fillers = 'a: b\r\n'.repeat(1_998);
