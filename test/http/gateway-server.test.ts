@@ -564,20 +564,42 @@ describe("the local gateway's answers to what Node's HTTP server would refuse on
     expect(answer.headers.allow).toBe('GET, POST');
   });
 
-  it('answers a request whose headers do not arrive in time with a 408 Error object', async () => {
-    const slow = await startLocalGateway({
-      port: 0,
-      ...localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
-      timeouts: { headersTimeoutMs: 200, requestTimeoutMs: 400, connectionsCheckingIntervalMs: 50 },
+  describe('a client too slow for its timeouts, scaled down from a minute and five', () => {
+    // Scaled: 300 ms for the headers, 600 ms for the whole request. The server's own check interval
+    // is kept: were it Node's default (30 s), no answer would come within the test's time.
+    const timeouts = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
+    let slow: LocalGateway;
+    beforeEach(async () => {
+      slow = await startLocalGateway({
+        port: 0,
+        ...localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
+        timeouts,
+      });
     });
-    try {
-      // The headers never end: Node gives up on them and the answer is the only thing sent.
-      const answer = await exchange(slow.port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
+    afterEach(() => slow.close());
+
+    /** The answer to `text` sent on a new connection, and the milliseconds from sending it to the answer's end. */
+    const timed = async (text: string) => {
+      const sent = performance.now();
+      const answer = await exchange(slow.port, text);
+      return { answer, afterMs: performance.now() - sent };
+    };
+
+    it('answers headers that never end with a 408 Error object, not before their timeout', async () => {
+      const { answer, afterMs } = await timed('GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
 
       expect(errorAnswer(answer)).toEqual(expectedError(408, 'REQUEST_TIMEOUT'));
-    } finally {
-      await slow.close();
-    }
+      expect(afterMs).toBeGreaterThanOrEqual(timeouts.headersTimeoutMs);
+    });
+
+    it('answers a body that never ends with a 408 Error object as its request, not before the request timeout', async () => {
+      const { answer, afterMs } = await timed(
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"na`,
+      );
+
+      expect(errorAnswer(answer)).toEqual(expectedError(408, 'REQUEST_TIMEOUT'));
+      expect(afterMs).toBeGreaterThanOrEqual(timeouts.requestTimeoutMs);
+    });
   });
 });
 

@@ -31,13 +31,17 @@ export interface LocalGatewayOptions {
   readonly corsOrigins?: AllowedOrigins;
   /** Each key's plan, enforced as API Gateway's usage plans do. @default none: no key is limited */
   readonly fairUse?: FairUse;
-  /** Node's limits on a slow client (answered 408). @default Node's: 60 s, 300 s, checked every 30 s */
-  readonly timeouts?: {
-    readonly headersTimeoutMs: number;
-    readonly requestTimeoutMs: number;
-    readonly connectionsCheckingIntervalMs: number;
-  };
+  /** How long a client may take to send its headers, and its whole request (answered 408). @default CLIENT_TIMEOUTS */
+  readonly timeouts?: ClientTimeouts;
 }
+
+export interface ClientTimeouts {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+}
+
+/** Node's own defaults, kept: a minute for a request's headers, five for the whole request. */
+export const CLIENT_TIMEOUTS: ClientTimeouts = { headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 };
 
 /** What every request to one local gateway reads: its options with their defaults, its turns. */
 export type GatewaySetup = Required<
@@ -87,7 +91,7 @@ const LISTEN_BACKLOG = 4_096;
 /** API Gateway's stand-in: routes by the contracts to the real authorizer (TOKEN) and handlers (payload 1.0). */
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
   const host = options.host ?? '127.0.0.1';
-  const server = gatewayServer(gatewaySetup(options), options.timeouts);
+  const server = gatewayServer(gatewaySetup(options), options.timeouts ?? CLIENT_TIMEOUTS);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, host, LISTEN_BACKLOG, () => resolveListen());
