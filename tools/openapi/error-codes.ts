@@ -31,7 +31,7 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
   EXPECTATION_FAILED:
     'an `Expect` header other than `100-continue` (an answer of the HTTP layer, before any operation)',
   HEADERS_TOO_LARGE:
-    'the request line and headers, as sent, are over 16 KiB (an answer of the HTTP layer, before any operation)',
+    'the request line and header lines, as sent with their CRLFs (the empty line after them not counted), are over 16 KiB (an answer of the HTTP layer, before any operation)',
   HTTP_VERSION_NOT_SUPPORTED:
     'the request line names an HTTP version other than 1.x (an answer of the HTTP layer, before any operation)',
   INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',
