@@ -181,7 +181,7 @@ describe('the local gateway server', () => {
     expect(Object.fromEntries(response.headers)).toMatchObject({
       'access-control-allow-origin': APP,
       'access-control-allow-methods': allowedMethods('/pets/{petId}').join(', '),
-      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
+      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match',
       'access-control-max-age': '7200',
       vary: 'Origin',
       'x-content-type-options': 'nosniff',

@@ -339,6 +339,18 @@ describe("answering with a function's proxy result", () => {
     expect(response.headers.get('x-amz-apigw-id')).toBe('request-2');
   });
 
+  it("gives an answer without a Content-Type API Gateway's application/json, and keeps a function's own in any case", async () => {
+    const url = await serve((request, response) => {
+      const own = request.url === '/own' ? { headers: { 'content-TYPE': 'text/plain' } } : {};
+      sendResult(response, { statusCode: request.url === '/304' ? 304 : 200, body: '', ...own }, 'r');
+    });
+
+    const [notModified, own] = await Promise.all([fetch(`${url}/304`), fetch(`${url}/own`)]);
+
+    expect([notModified.status, notModified.headers.get('content-type')]).toEqual([304, 'application/json']);
+    expect(own.headers.get('content-type')).toBe('text/plain');
+  });
+
   it('decodes a base64-encoded body', async () => {
     const url = await answer({
       statusCode: 200,

@@ -226,16 +226,30 @@ describe('the parameters', () => {
   });
 
   it('document petId as a required positive int64', () => {
-    expect(operation('getPet').parameters).toEqual([
-      {
-        in: 'path',
-        name: 'petId',
-        required: true,
-        description: 'Identifier of the animal.',
-        schema: { ...ID, description: 'Identifier of the animal.' },
-      },
-    ]);
+    expect(operation('getPet').parameters?.[0]).toEqual({
+      in: 'path',
+      name: 'petId',
+      required: true,
+      description: 'Identifier of the animal.',
+      schema: { ...ID, description: 'Identifier of the animal.' },
+    });
   });
+
+  it.each(['getPet', 'updatePet', 'deletePet'])(
+    'document the optional If-Match and If-None-Match of %s, saying how each compares tags',
+    (operationId) => {
+      const headers = (operation(operationId).parameters ?? []).filter(
+        (parameter) => parameter.in === 'header',
+      );
+
+      expect(headers.map(({ name, required }) => [name, required])).toEqual([
+        ['if-match', undefined],
+        ['if-none-match', undefined],
+      ]);
+      expect(headers[0]?.description).toContain('compared strongly');
+      expect(headers[1]?.description).toContain('compared weakly');
+    },
+  );
 });
 
 describe('the operations', () => {
@@ -307,7 +321,7 @@ describe('errors', () => {
   it.each([
     ['listPets', [200, 400, 401, 403, 405, 429, 500, 503]],
     ['createPet', [201, 400, 401, 403, 405, 409, 413, 415, 422, 429, 500, 503]],
-    ['getPet', [200, 400, 401, 403, 404, 405, 429, 500, 503]],
+    ['getPet', [200, 304, 400, 401, 403, 404, 405, 412, 429, 500, 503]],
   ])('declares every status %s answers with', (operationId, statuses) => {
     expect(Object.keys(operation(operationId).responses).map(Number)).toEqual(statuses);
   });
@@ -378,7 +392,7 @@ describe('fair use and request ids', () => {
     for (const [operationId, statuses] of [
       ['listPets', ['200', '400', '405']],
       ['createPet', ['201', '400', '405', '409', '422']],
-      ['getPet', ['200', '400', '404', '405']],
+      ['getPet', ['200', '304', '400', '404', '405', '412']],
     ] as const) {
       for (const status of statuses) {
         const { headers } = operation(operationId).responses[status] as { headers: Record<string, Json> };

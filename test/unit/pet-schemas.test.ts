@@ -74,7 +74,10 @@ describe('getPet path', () => {
   it('decodes any id in 1..2^53−1', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: MAX_ID }), (id) => {
-        expect(v.parse(getPetRequest, { path: { petId: String(id) } })).toEqual({ path: { petId: id } });
+        expect(v.parse(getPetRequest, { path: { petId: String(id) }, headers: {} })).toEqual({
+          path: { petId: id },
+          headers: {},
+        });
       }),
     );
   });

@@ -130,6 +130,52 @@ export const PETS_AREA: ContractArea = {
       },
     ),
     creating(
+      `GET ${CREATE}/{id} under an If-None-Match naming its ETag answers 304 with the ETag and no body; under If-Match naming another, 412`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'cached');
+        const read = (headers: Record<string, string>) => api.get(ONE(pet.id), { headers });
+
+        const notModified = [
+          await read({ 'If-None-Match': etag }),
+          await read({ 'If-None-Match': `"0", W/${etag}` }),
+          await read({ 'If-None-Match': '*' }),
+          await read({ 'If-Match': etag, 'If-None-Match': etag }),
+        ];
+        const other = await read({ 'If-None-Match': '"0"' });
+
+        for (const answer of notModified) {
+          assert.deepEqual([answer.status, answer.text, answer.headers.get('etag')], [304, '', etag]);
+        }
+        assert.deepEqual([other.status, other.json, other.headers.get('etag')], [200, pet, etag]);
+        // If-Match first (RFC 9110 §13.2.2), compared strongly: a weak tag never matches.
+        assertError(await read({ 'If-Match': '"0"', 'If-None-Match': etag }), 412, 'PRECONDITION_FAILED');
+        assertError(await read({ 'If-Match': `W/${etag}` }), 412, 'PRECONDITION_FAILED');
+      },
+    ),
+    creating(
+      `PATCH and DELETE ${CREATE}/{id} under an If-None-Match naming its ETag (weakly too) or *: 412, and nothing changes`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'none-match');
+        const remove = (headers: Record<string, string>) =>
+          api.request(ONE(pet.id), { method: 'DELETE', headers });
+
+        for (const ifNoneMatch of [etag, `W/${etag}`, '*']) {
+          assertError(
+            await patch(api, pet.id, { status: 'sold' }, { 'If-None-Match': ifNoneMatch }),
+            412,
+            'PRECONDITION_FAILED',
+          );
+          assertError(await remove({ 'If-None-Match': ifNoneMatch }), 412, 'PRECONDITION_FAILED');
+        }
+        const read = await api.get(ONE(pet.id));
+        assert.deepEqual([read.json, read.headers.get('etag')], [pet, etag]);
+
+        const changed = await patch(api, pet.id, { status: 'sold' }, { 'If-None-Match': '"0"' });
+        assert.deepEqual([changed.status, changed.json], [200, { ...pet, status: 'sold' }]);
+        assert.equal((await remove({ 'If-None-Match': etag })).status, 204);
+      },
+    ),
+    creating(
       `PATCH ${CREATE}/{id} ten times at once under one ETag: exactly one 200, nine 412`,
       async ({ api }) => {
         const { pet, etag } = await ownPet(api, 'race');

@@ -84,13 +84,23 @@ export const sendRefusal = (
   return status;
 };
 
-/** A function's proxy result as the HTTP answer; a malformed one is an integration failure. */
+/**
+ * A function's proxy result as the HTTP answer; a malformed one is an integration failure. API Gateway gives one
+ * without a `Content-Type` (a 204, a 304) `application/json` ("Amazon API Gateway important notes": "API Gateway
+ * includes a Content-Type header for all integration responses. By default, the content type is application/json").
+ */
 export const sendResult = (response: ServerResponse, result: unknown, requestId: string): number => {
   const proxy = result as Partial<APIGatewayProxyResult> | null;
   if (typeof proxy?.statusCode !== 'number' || typeof proxy.body !== 'string') {
     throw GatewayRefusal.of('INTEGRATION_FAILURE');
   }
-  const headers: Record<string, string | string[]> = { [API_GATEWAY_ID_HEADER]: requestId };
+  const named = [...Object.keys(proxy.headers ?? {}), ...Object.keys(proxy.multiValueHeaders ?? {})];
+  const headers: Record<string, string | string[]> = {
+    ...(named.some((name) => name.toLowerCase() === 'content-type')
+      ? {}
+      : { 'Content-Type': 'application/json' }),
+    [API_GATEWAY_ID_HEADER]: requestId,
+  };
   for (const [name, value] of Object.entries(proxy.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(proxy.multiValueHeaders ?? {})) {
     headers[name] = values.map(String);

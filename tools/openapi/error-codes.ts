@@ -16,7 +16,7 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
   IDEMPOTENCY_KEY_IN_USE:
     'an earlier request with the same `Idempotency-Key` (and API key) is still being processed; retry after `Retry-After` seconds to get its answer',
   PRECONDITION_FAILED:
-    '`If-Match` names none of the ETags the animal has now: it changed since the client read it, and nothing was changed; read it again for its new ETag',
+    '`If-Match` names none of the ETags the animal has now (it changed since the client read it), or `If-None-Match` names its ETag (`*`: any); nothing was changed. Read it again for its ETag',
   PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
   IDEMPOTENCY_KEY_REUSED:
     'the `Idempotency-Key` was already used, within 24 hours and with the same API key, for a request with another body; a new request needs a new key',

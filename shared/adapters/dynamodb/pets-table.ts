@@ -23,7 +23,6 @@ import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
 import { PETS_TABLE, type PetIndexDesign } from '#shared/adapters/dynamodb/table-design';
 import { PetIdTakenError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import {
-  type ExpectedVersions,
   FIRST_VERSION,
   type ListPosition,
   MAX_ID,
@@ -33,6 +32,7 @@ import {
   StoredPet,
   type VersionedPet,
 } from '#shared/domain/pet';
+import type { VersionCondition } from '#shared/domain/version-condition';
 import { object } from '#shared/schema/objects';
 
 export interface PetsTableOptions {
@@ -52,14 +52,18 @@ const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
   version: parseStoredItem(StoredVersion, item, 'pet', item.id).version,
 });
 
-const versionCondition = (expected: readonly number[]) => {
+/** `AND #version IN (:v0, …)`, `AND NOT (#version IN (:x0, …))` as `condition` asks, and their values; none for any. */
+const versionCondition = ({ versions, except = [] }: VersionCondition) => {
   // An empty list names no version: the condition fails, and ALL_OLD tells a 404 from a 412.
-  const versions = expected.length > 0 ? expected : [0];
-  const values = Object.fromEntries(versions.map((version, index) => [`:v${index}`, version]));
-  return {
-    expression: ` AND #version IN (${Object.keys(values).join(', ')})`,
-    values,
-  };
+  const within = versions === undefined ? [] : versions.length > 0 ? versions : [0];
+  const listed = (prefix: string, list: readonly number[]) =>
+    list.map((version, index) => [`:${prefix}${index}`, version]);
+  const [inList, outList] = [listed('v', within), listed('x', except)];
+  const expression = [
+    ...(inList.length > 0 ? [` AND #version IN (${inList.map(([name]) => name).join(', ')})`] : []),
+    ...(outList.length > 0 ? [` AND NOT (#version IN (${outList.map(([name]) => name).join(', ')}))`] : []),
+  ].join('');
+  return expression === '' ? undefined : { expression, values: Object.fromEntries([...inList, ...outList]) };
 };
 
 /** A listing continues only from a position of its own kind (its cursor's): else a bug. */
@@ -141,11 +145,11 @@ export class PetsTable {
    * One conditional UpdateItem with a `changeId` new to this call. Refused, the item met says why: none, no
    * pet; this `changeId`, its own earlier attempt whose answer was lost; another, an unexpected version.
    */
-  async update(id: number, patch: PetPatch, expected: ExpectedVersions): Promise<VersionedPet> {
+  async update(id: number, patch: PetPatch, condition: VersionCondition): Promise<VersionedPet> {
     const changeId = randomUUID();
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
     const sets = [...fields, ...Object.entries(indexKeysMovedBy(id, patch)), ['changeId', changeId]];
-    const condition = expected === undefined ? undefined : versionCondition(expected);
+    const onVersion = versionCondition(condition);
     try {
       const { Attributes = {} } = await sdkCall('UpdateItem', () =>
         this.client.send(
@@ -153,7 +157,7 @@ export class PetsTable {
             TableName: this.table,
             Key: { id },
             UpdateExpression: `SET #version = #version + :one, ${sets.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
-            ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
+            ConditionExpression: `attribute_exists(#id)${onVersion?.expression ?? ''}`,
             ExpressionAttributeNames: {
               '#id': 'id',
               '#version': 'version',
@@ -162,7 +166,7 @@ export class PetsTable {
             ExpressionAttributeValues: {
               ':one': 1,
               ...Object.fromEntries(sets.map(([, value], index) => [`:f${index}`, value])),
-              ...condition?.values,
+              ...onVersion?.values,
             },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -179,17 +183,17 @@ export class PetsTable {
   }
 
   /** One conditional DeleteItem; refused with no pet, a success if the SDK had sent it before. */
-  async delete(id: number, expected: ExpectedVersions): Promise<void> {
-    const condition = expected === undefined ? undefined : versionCondition(expected);
+  async delete(id: number, condition: VersionCondition): Promise<void> {
+    const onVersion = versionCondition(condition);
     try {
       await sdkCall('DeleteItem', () =>
         this.client.send(
           new DeleteCommand({
             TableName: this.table,
             Key: { id },
-            ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
-            ExpressionAttributeNames: { '#id': 'id', ...(condition ? { '#version': 'version' } : {}) },
-            ...(condition ? { ExpressionAttributeValues: condition.values } : {}),
+            ConditionExpression: `attribute_exists(#id)${onVersion?.expression ?? ''}`,
+            ExpressionAttributeNames: { '#id': 'id', ...(onVersion ? { '#version': 'version' } : {}) },
+            ...(onVersion ? { ExpressionAttributeValues: onVersion.values } : {}),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
