@@ -73,6 +73,36 @@ export const PETS_AREA: ContractArea = {
         }
       },
     ),
+    creating(
+      `POST ${CREATE} and PATCH ${CREATE}/{id} with a member name given twice (an equal value too, at any depth) answer 400 naming it, and change nothing`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'repeated');
+        const name = JSON.stringify(smokeName('repeated'));
+        const cases = [
+          [`{"name":${name},"categoryId":1,"name":${name}}`, 'body.name'],
+          [`{"name":${name},"categoryId":1,"x":{"y":1,"y":2}}`, 'body.x.y'],
+        ] as const;
+
+        for (const [body, field] of cases) {
+          const created = await api.post(CREATE, body, { headers: { 'Content-Type': 'application/json' } });
+          const patched = await api.request(ONE(pet.id), {
+            method: 'PATCH',
+            headers: { 'Content-Type': 'application/merge-patch+json' },
+            body: body.replace(',"categoryId":1', ''),
+          });
+
+          for (const answer of [created, patched]) {
+            assertError(answer, 400, 'VALIDATION_FAILED');
+            assert.deepEqual(
+              detailsOf(answer).map((detail) => detail.field),
+              [field],
+            );
+          }
+        }
+        const read = await api.get(ONE(pet.id));
+        assert.deepEqual([read.json, read.headers.get('etag')], [pet, etag]);
+      },
+    ),
     creating(`GET ${CREATE}/{id} reads back pets created an instant before`, async ({ api }) => {
       const created = await Promise.all(
         [0, 1, 2, 3, 4].map((index) => api.post(CREATE, { name: smokeName(`quick${index}`), categoryId: 1 })),
