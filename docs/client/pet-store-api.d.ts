@@ -90,7 +90,7 @@ export interface components {
              * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.
@@ -105,7 +105,7 @@ export interface components {
              * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name?: string & (unknown & unknown & unknown);
+            name?: string & (unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.
@@ -147,7 +147,7 @@ export interface components {
              * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.

@@ -68,6 +68,12 @@ const name = describe(
     description:
       "The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
     example: 'Rex',
+    // The first two rules in explicit ranges, which every validator reads alike, with or without the `u` flag;
+    // the visible character, in Unicode's tables only, is the description's.
+    patterns: [
+      '^[^\\u0000-\\u001F\\u007F-\\u009F]*$',
+      '^([^\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$',
+    ],
   },
 );
 
