@@ -32,6 +32,8 @@ export const ListPetsQuery = v.pipe(
       status: describe(v.optional(PetStatus), { description: 'Only animals with this availability.' }),
       cursor: describe(v.optional(cursorParam([ALL_PETS, PETS_BY_STATUS])), {
         description: `Where the page starts: copied unchanged from the \`Link\` header of the previous page, never built by hand. Good only with the \`status\` of the page it came from (\`limit\` may change). At most ${MAX_CURSOR_LENGTH} characters.`,
+        // The page of an unfiltered listing after the pet with id 20 (test/unit/cursor.test.ts reads it).
+        example: 'Afzl4d6NqI_eeyJwIjpbMjBdfQ',
       }),
     },
     QUERY_PARAMETERS,

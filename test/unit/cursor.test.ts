@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ALL_PETS, PETS_BY_STATUS } from '#functions/list-pets';
+import { ALL_PETS, ListPetsQuery, PETS_BY_STATUS } from '#functions/list-pets';
 import { defineListing } from '#shared/adapters/dynamodb/pet-listing';
 import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
 import { MAX_ID, PET_STATUSES } from '#shared/domain/pet';
@@ -13,6 +13,7 @@ import {
   type ListCursor,
 } from '#shared/http/cursor';
 import { nextPageLink } from '#shared/http/listing';
+import { openApiMetadataOf } from '#shared/schema/describe';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -159,6 +160,16 @@ describe('the listing cursor', () => {
     expect(decodeCursor(forge('{"s":"sold","p":[42]}', { version: 2 }))).toEqual({
       ok: true,
       cursor: { listing: PETS_BY_STATUS, filter: 'sold', positions: [{ fromId: 42 }] },
+    });
+  });
+
+  it("is documented by an example the service reads as it says: an unfiltered listing's page after pet 20", () => {
+    const { cursor } = ListPetsQuery.pipe[0].entries;
+    const example = openApiMetadataOf(cursor)?.meta.example;
+
+    expect(decodeCursor(String(example))).toEqual({
+      ok: true,
+      cursor: { listing: ALL_PETS, positions: [{ afterId: 20 }] },
     });
   });
 

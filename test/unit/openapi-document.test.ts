@@ -225,6 +225,7 @@ describe('the parameters', () => {
           maxLength: 128,
           pattern: '^[A-Za-z0-9_-]+$',
           description: CURSOR_DESCRIPTION,
+          example: 'Afzl4d6NqI_eeyJwIjpbMjBdfQ',
         },
       },
     ]);
