@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
-import { OPERATIONS } from '#functions/operations';
+import { OPERATIONS, SCOPE_RESOURCES } from '#functions/operations';
 import { functionEnvironment } from '#infra/constructs/api-function';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
@@ -125,8 +125,11 @@ export const benchTargets = (
       status: 200,
       kind: 'authorizer',
       invoker: (config) => invoke(authorizerFunction.build(config), event),
-      // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
-      environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },
+      // The stack gives the authorizer the stage's plans and the scopes' methods (infra/pet-store-stack.ts).
+      environment: {
+        [ENV.plans]: JSON.stringify(STAGE_PLANS.production),
+        [ENV.scopes]: JSON.stringify(SCOPE_RESOURCES),
+      },
     },
   ];
 };
@@ -146,6 +149,7 @@ export const benchConfig = (endpoint: string, names: TableNames): FunctionConfig
   logLevel: 'SILENT',
   metrics: false,
   plans: STAGE_PLANS.production,
+  scopes: SCOPE_RESOURCES,
 });
 
 /** A function's environment, from scratch: the stack's in production, Lambda's, and DynamoDB Local. */

@@ -1,5 +1,6 @@
 import type { DataGrants } from '#shared/adapters/dynamodb/access';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
+import { checkScopeResources, type ScopeResources, ScopeResourcesError } from '#shared/auth/scopes';
 import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
 /** The one module that reads `process.env`, at cold start: a missing variable fails then, not later. */
@@ -29,6 +30,8 @@ export const ENV = {
   corsOrigins: 'PETSTORE_CORS_ORIGINS',
   /** The stage's plans as JSON (shared/fair-use/plans.ts), set by the stack for the authorizer. */
   plans: 'PETSTORE_PLANS',
+  /** Each scope's method resources as JSON (shared/auth/scopes.ts), set by the stack for the authorizer. */
+  scopes: 'PETSTORE_SCOPES',
   /** Set by the local gateway, whose invocations overlap: Powertools then keeps keys per invocation. */
   lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
@@ -97,6 +100,8 @@ export interface FunctionConfig {
   readonly corsOrigins?: AllowedOrigins;
   /** The stage's plans: required by the authorizer, which names each caller's plan. */
   readonly plans?: Plans;
+  /** Each scope's methods: required by the authorizer, which allows a key the methods of its scopes. */
+  readonly scopes?: ScopeResources;
 }
 
 export const readAllowedOrigins = (name: string, value: string): AllowedOrigins => {
@@ -128,12 +133,33 @@ export const requirePlans = (config: Pick<FunctionConfig, 'plans'>): Plans => {
   return config.plans;
 };
 
+export const readScopeResources = (name: string, value: string): ScopeResources => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(`${name} must be the scopes' methods as JSON, not "${value.slice(0, 40)}"`);
+  }
+  try {
+    return checkScopeResources(parsed);
+  } catch (error) {
+    if (error instanceof ScopeResourcesError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+};
+
+export const requireScopes = (config: Pick<FunctionConfig, 'scopes'>): ScopeResources => {
+  if (!config.scopes) throw new ConfigError(`Environment variable ${ENV.scopes} must be set`);
+  return config.scopes;
+};
+
 /** A function's configuration from its environment: the variables of `tables` are required. */
 export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
   const stage = optionalEnv(ENV.stage, env);
   const origins = optionalEnv(ENV.corsOrigins, env);
   const plans = optionalEnv(ENV.plans, env);
+  const scopes = optionalEnv(ENV.scopes, env);
   const logLevel = readLogLevel(env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
@@ -143,6 +169,7 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
     ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
+    ...(scopes ? { scopes: readScopeResources(ENV.scopes, scopes) } : {}),
   };
 };
 

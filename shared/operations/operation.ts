@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { Scope } from '#shared/auth/scopes';
 
 /** An API operation, described once for the handler, stack, local gateway and OpenAPI document. */
 
@@ -71,6 +72,8 @@ export interface Operation {
   readonly operationId: string;
   readonly method: HttpMethod;
   readonly path: string;
+  /** The scope a key needs to call it, declared only where it is not its method's (`scopeOf`). */
+  readonly scope?: Scope;
   readonly summary: string;
   readonly description: string;
   readonly request: RequestParts;

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authorizerHandler } from '#functions/authorizer';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
@@ -93,6 +94,7 @@ describe('the local gateway', () => {
         apiKeys: failingKeys,
         logger: createLogger({ logLevel: 'SILENT' }),
         plans: TEST_PLANS,
+        scopes: SCOPE_RESOURCES,
       }),
     );
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { LOCAL_PLANS } from '#infra/stage-plans';
 import { hashApiKey } from '#shared/auth/api-key';
@@ -58,7 +59,7 @@ describe('keys command on DynamoDB Local', () => {
   it('creates a key the authorizer accepts for the whole stage, until it is revoked, which takes effect at once locally', async () => {
     const [key = ''] = (await keys(['create', 'partner', ...target])).out;
     const { apiKeys } = await keys(['list', ...target]);
-    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS);
+    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES);
     expect(allowed.policyDocument.Statement).toEqual([
       expect.objectContaining({
         Effect: 'Allow',
@@ -73,9 +74,9 @@ describe('keys command on DynamoDB Local', () => {
     expect(revoked.err).toEqual([
       `Revoked ${allowed.context.keyId}; the local server refuses it from its next request.`,
     ]);
-    await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).rejects.toThrow(
-      'Unauthorized',
-    );
+    await expect(
+      authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES),
+    ).rejects.toThrow('Unauthorized');
   });
 
   it('lists id, name, plan, creation and revocation of every key, and never a hash', async () => {
@@ -113,7 +114,9 @@ describe('keys command on DynamoDB Local', () => {
     const [key = ''] = (await keys(['create', 'paced', '--plan', 'trial', ...target])).out;
     const keyId = `key-${hashApiKey(key).slice(0, 12)}`;
     const { apiKeys } = await keys(['list', ...target]);
-    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).context).toMatchObject({
+    expect(
+      (await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES)).context,
+    ).toMatchObject({
       plan: 'trial',
       rateLimitPolicy: '"trial";q=100;w=86400, "trial-rate";q=2;w=2',
     });
@@ -122,7 +125,9 @@ describe('keys command on DynamoDB Local', () => {
 
     expect(moved.code).toBe(0);
     expect(moved.err.join('\n')).toContain(`${keyId} is on plan partner`);
-    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).context.plan).toBe('partner');
+    expect(
+      (await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES)).context.plan,
+    ).toBe('partner');
   });
 
   it('refuses a plan the stage does not have with exit code 2, naming the plans it has', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authorizerFunction } from '#functions/authorizer';
-import { buildOperationHandlers } from '#functions/operations';
+import { buildOperationHandlers, SCOPE_RESOURCES } from '#functions/operations';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { generateApiKey } from '#shared/auth/api-key';
@@ -130,6 +130,7 @@ export const measureLogBytes = async ({
     logLevel: 'INFO',
     stage: 'production',
     plans: STAGE_PLANS.production,
+    scopes: SCOPE_RESOURCES,
   };
   const gateway = await startLocalGateway({
     port: 0,

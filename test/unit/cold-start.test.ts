@@ -13,7 +13,7 @@ import {
   timeBudget,
 } from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
-import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
+import { stageArnOf, UnauthorizedError } from '#shared/auth/authorize';
 import { fromEnvironment, moduleOf } from '#shared/composition/function';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
@@ -131,11 +131,11 @@ describe('the authorizer', () => {
   });
 
   it('fails on a method ARN without a stage, or not an ARN at all', () => {
-    expect(() => wholeStageArn('arn:aws:execute-api:eu-west-1:123456789012:abc123')).toThrow(
+    expect(() => stageArnOf('arn:aws:execute-api:eu-west-1:123456789012:abc123')).toThrow(
       'Unexpected methodArn: arn:aws:execute-api:eu-west-1:123456789012:abc123',
     );
-    expect(() => wholeStageArn('urn:aws:execute-api:x:1:abc/v1/GET/pets')).toThrow(/Unexpected methodArn/);
-    expect(() => wholeStageArn('/v1/GET/pets')).toThrow(/Unexpected methodArn/);
+    expect(() => stageArnOf('urn:aws:execute-api:x:1:abc/v1/GET/pets')).toThrow(/Unexpected methodArn/);
+    expect(() => stageArnOf('/v1/GET/pets')).toThrow(/Unexpected methodArn/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { authorizerFunction } from '#functions/authorizer';
-import { buildOperationHandlers } from '#functions/operations';
+import { buildOperationHandlers, SCOPE_RESOURCES } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
@@ -33,7 +33,10 @@ export interface LocalFunctions {
   readonly authorizer: TokenAuthorizerHandler;
 }
 
-/** Every function configured as in Lambda, but for DynamoDB at `endpoint` and without metrics (no CloudWatch). */
+/**
+ * Every function configured as in Lambda (the authorizer with the plans and the scopes' methods the stack
+ * gives it), but for DynamoDB at `endpoint` and without metrics (no CloudWatch).
+ */
 export const localFunctions = ({
   endpoint,
   plans = LOCAL_PLANS,
@@ -42,7 +45,13 @@ export const localFunctions = ({
   readonly endpoint: string;
   readonly tables: TableNames;
 }): LocalFunctions => {
-  const functionConfig: FunctionConfig = { ...config, dynamoDb: { endpoint }, metrics: false, plans };
+  const functionConfig: FunctionConfig = {
+    ...config,
+    dynamoDb: { endpoint },
+    metrics: false,
+    plans,
+    scopes: SCOPE_RESOURCES,
+  };
   return {
     handlers: buildOperationHandlers(functionConfig),
     authorizer: authorizerFunction.build(functionConfig),
