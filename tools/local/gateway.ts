@@ -4,6 +4,7 @@ import type { AllowedOrigins } from '#shared/allowed-origins';
 import { BASE_PATH } from '#shared/http/paths';
 import { HANDLER_TIMEOUT_SECONDS, type ProxyHandler, type TokenAuthorizerHandler } from '#shared/lambda';
 import { allowOverlappingInvocations, inInvocationStore } from '#tools/lambda/invoke-store';
+import { CachedDecisions } from '#tools/local/authorization';
 import type { FairUse } from '#tools/local/fair-use';
 import { gatewayServer } from '#tools/local/node-server';
 import type { StaticRoutes } from '#tools/local/static-files';
@@ -31,6 +32,8 @@ export interface LocalGatewayOptions {
   readonly corsOrigins?: AllowedOrigins;
   /** Each key's plan, enforced as API Gateway's usage plans do. @default none: no key is limited */
   readonly fairUse?: FairUse;
+  /** How long a token's decision is held as API Gateway caches it. @default LOCAL_AUTHORIZER_CACHE_TTL_MS */
+  readonly authorizerCacheTtlMs?: number;
   /** How long a client may take to send its headers, and its whole request (answered 408). @default CLIENT_TIMEOUTS */
   readonly timeouts?: ClientTimeouts;
 }
@@ -53,6 +56,7 @@ export type GatewaySetup = Required<
   Pick<LocalGatewayOptions, 'fairUse' | 'log'> & {
     readonly staticRoutes: Promise<StaticRoutes>;
     readonly turns: Turns;
+    readonly cachedDecisions: CachedDecisions;
   };
 
 /**
@@ -60,6 +64,12 @@ export type GatewaySetup = Required<
  * any SDK timer. Eight: 300 creates on a busy machine took as long at 8 as at 32, with far fewer retries.
  */
 export const LOCAL_CONCURRENCY = 8;
+
+/**
+ * How long a token's first decision is held to every request of it: as long as any stage caches one
+ * (`authorizerCacheTtlSeconds`, at most 60 s: the infra tests hold it). Longer would only be stricter.
+ */
+export const LOCAL_AUTHORIZER_CACHE_TTL_MS = 60_000;
 
 const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
   const concurrency = options.concurrency ?? LOCAL_CONCURRENCY;
@@ -74,6 +84,7 @@ const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
     corsOrigins: options.corsOrigins ?? [],
     fairUse: options.fairUse,
     turns: new Turns(concurrency),
+    cachedDecisions: new CachedDecisions(options.authorizerCacheTtlMs ?? LOCAL_AUTHORIZER_CACHE_TTL_MS),
     log: options.log,
   };
 };
