@@ -175,9 +175,9 @@ export interface components {
             };
         };
         /**
-         * @description Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").
+         * @description Answered by API Gateway before any function runs: to a valid key that does not hold the scope the operation needs (its `security` names it), or, before the key is checked, by the firewall (AWS WAF) in front of the stage (docs/interface.md, "Firewall").
          *
-         *     `FORBIDDEN`: the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks. The service itself never answers it, and `npm start` has no firewall.
+         *     `FORBIDDEN`: the API key is valid but lacks the scope the operation needs (its `security` names it): API Gateway refuses it before any function runs, and nothing is changed. Or the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks (`npm start` has no firewall).
          */
         Forbidden: {
             headers: {

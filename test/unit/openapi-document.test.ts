@@ -3,6 +3,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { allowedMethods, CONTRACTS } from '#functions/operations';
 import { NewPet, PET_STATUSES } from '#shared/domain/pet';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-behaviour';
+import { scopeOf } from '#shared/operations/routes';
 import { Contract } from '#tools/contract/conformance';
 import { buildDocument } from '#tools/openapi/build-document';
 import { readCommittedYaml, toYaml } from '#tools/openapi/document-file';
@@ -278,13 +280,14 @@ describe('the operations', () => {
     expect(documented.find(({ operationId }) => operationId === 'getPet')?.deprecated).toBe(true);
   });
 
-  it('are tagged `animals` and secured by the bearer scheme', () => {
+  it('are tagged `animals` and secured by the bearer scheme, each naming the scope a key needs for it', () => {
     expect(document.security).toEqual([{ bearerAuth: [] }]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    for (const { operation } of operations()) {
-      expect(operation.tags).toEqual(['animals']);
-      expect(operation.security).toBeUndefined();
-    }
+    expect(
+      operations().map(({ operation }) => [operation.operationId, operation.tags, operation.security]),
+    ).toEqual(
+      CONTRACTS.map((contract) => [contract.operationId, ['animals'], [{ bearerAuth: [scopeOf(contract)] }]]),
+    );
   });
 
   it('are served under servers that end in the /v1 base path', () => {
@@ -430,13 +433,20 @@ describe('fair use and request ids', () => {
     expect(tooMany.headers['RateLimit-Policy']).toBeUndefined();
   });
 
-  it('declares the firewall’s 403 FORBIDDEN on every operation', () => {
+  it('declares 403 FORBIDDEN on every operation: a key without its scope, or the firewall', () => {
     for (const { operation: declared } of operations()) {
       expect((declared.responses as Record<string, Json>)['403']).toEqual({
         $ref: '#/components/responses/Forbidden',
       });
     }
-    expect(JSON.stringify(document.components.responses.Forbidden)).toContain('"enum":["FORBIDDEN"]');
+    const forbidden = document.components.responses.Forbidden as {
+      content: { 'application/json': { examples: Record<string, { value: unknown }> } };
+    };
+    expect(JSON.stringify(forbidden)).toContain('"enum":["FORBIDDEN"]');
+    expect(Object.values(forbidden.content['application/json'].examples).map(({ value }) => value)).toEqual([
+      expect.objectContaining(GATEWAY_RESPONSES.ACCESS_DENIED),
+      expect.objectContaining(GATEWAY_RESPONSES.WAF_FILTERED),
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
   INVALID_JSON: 'the body is missing, is not valid JSON, or its bytes are not UTF-8',
   UNAUTHORIZED: 'the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`',
   FORBIDDEN:
-    "the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks. The service itself never answers it, and `npm start` has no firewall",
+    "the API key is valid but lacks the scope the operation needs (its `security` names it): API Gateway refuses it before any function runs, and nothing is changed. Or the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks (`npm start` has no firewall)",
   NOT_FOUND: 'the requested resource does not exist',
   METHOD_NOT_ALLOWED:
     'the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path',
