@@ -19,7 +19,7 @@ export const READ_SCOPE = 'read:pets' satisfies Scope;
 export const WRITE_SCOPE = 'write:pets' satisfies Scope;
 
 /** How scopes travel in the authorizer's context and the logs: space-separated, as OAuth 2.0 writes `scope`. */
-export const scopeList = (scopes: readonly Scope[]): string => scopes.join(' ');
+export const scopeList = (scopes: readonly string[]): string => scopes.join(' ');
 
 /** The scopes of a key, in the order SCOPES declares them, each once. */
 export const inScopeOrder = (scopes: Iterable<Scope>): Scope[] => {

@@ -15,6 +15,7 @@ import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import {
   LOCAL_HOST as HOST,
+  LOCAL_TABLE_PREFIX,
   type LocalApiKey,
   LocalConfigError,
   localApiKey,
@@ -24,9 +25,6 @@ import {
 } from '#tools/local/settings';
 import { assertSettingsUsable, listenError } from '#tools/local/startup-checks';
 import type { StaticRoutes } from '#tools/local/static-files';
-
-/** Table names of the local server: `petstore-local-pets`, … */
-export const LOCAL_TABLE_PREFIX = 'petstore-local';
 
 export interface LocalFunctions {
   readonly handlers: Readonly<Record<string, ProxyHandler>>;
@@ -175,7 +173,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     const stored = await prepare(endpoint);
     const gateway = await startGateway(options, endpoint, tables, port);
-    lock?.update({ port: gateway.port });
+    // Where `npm run keys -- … --local` finds the keys.
+    lock?.update({ port: gateway.port, dynamoDb: { endpoint, apiKeysTable: tables.apiKeys } });
     const running = dynamoDbLocal;
     return {
       gateway,
