@@ -65,6 +65,7 @@ export class PetStoreStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage,
       api: this.api.api,
+      accessLogs: this.api.accessLogs,
       handlers: named,
       authorizer: this.authorizer,
       tables: this.tables.all,

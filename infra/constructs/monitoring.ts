@@ -15,14 +15,16 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { FilterPattern, type IFilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import type { ACCESS_LOG_FIELDS } from '#infra/access-log';
 import type { ApiFunction } from '#infra/constructs/api-function';
 import type { Tables } from '#infra/constructs/tables';
 import { ValidationError } from '#infra/constructs/validation-error';
 import type { StageConfig } from '#infra/stages';
-import { ERROR_CODES, HTTP_LAYER_CODES } from '#shared/http/error-body';
+import { ERROR_CODES, type ErrorCode, HTTP_LAYER_CODES } from '#shared/http/error-body';
+import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-behaviour';
 import { ERROR_CODE_LOG_KEY } from '#shared/http/middleware/error-responses';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metrics';
@@ -30,6 +32,8 @@ import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metr
 export interface MonitoringProps {
   readonly stage: StageConfig;
   readonly api: RestApi;
+  /** The stage's access log: API Gateway's own refusals are counted from it (no function sees them). */
+  readonly accessLogs: ILogGroup;
   /** By the name their alarms and graph lines carry (e.g. `ListPets`). */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
@@ -86,7 +90,21 @@ const ERROR_CODE_LINES = FilterPattern.exists(`$.${ERROR_CODE_LOG_KEY}`);
 
 const DIMENSION_CODE = 'code';
 
-/** The HTTP layer's codes never reach a function. */
+/** Counted from the access log: API Gateway's answers no function sees, by the API (stage) and type. */
+const GATEWAY_RESPONSES_METRIC = 'GatewayResponses';
+const DIMENSION_API = 'api_id';
+const DIMENSION_RESPONSE_TYPE = 'response_type';
+
+/** The access log's fields the count reads (infra/access-log.ts). */
+const accessField = (name: keyof typeof ACCESS_LOG_FIELDS): string => `$.${name}`;
+
+/**
+ * API Gateway's own answers counted under their Error code on the dashboard: a method outside the key's
+ * scopes (ACCESS_DENIED, FORBIDDEN). One filter each; a custom metric only once it counts one.
+ */
+const COUNTED_GATEWAY_RESPONSES: readonly GatewayResponseType[] = ['ACCESS_DENIED'];
+
+/** The codes drawn: a function's and API Gateway's own; the local HTTP layer's never reach AWS. */
 const FUNCTION_CODES = ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(code));
 
 /** LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES */
@@ -116,6 +134,7 @@ export class Monitoring extends Construct {
     this.topic = this.alarmTopic();
     this.addApiAlarms(props.api);
     this.addFunctionAlarms(props.handlers, props.authorizer);
+    this.countGatewayResponses(props.accessLogs);
     this.addTableAlarms(props.tables);
     this.deploymentAlarms = this.addDeploymentAlarms(props.handlers, props.authorizer);
     this.dashboard = this.createDashboard(props);
@@ -247,6 +266,23 @@ export class Monitoring extends Construct {
     throttles('Authorizer', authorizer);
   }
 
+  /** Each counted type of API Gateway's own answers, from the access log's `errorType`, per API. */
+  private countGatewayResponses(accessLogs: ILogGroup): void {
+    for (const type of COUNTED_GATEWAY_RESPONSES) {
+      new MetricFilter(this, `GatewayResponse${type}Filter`, {
+        logGroup: accessLogs,
+        filterPattern: FilterPattern.stringValue(accessField('errorType'), '=', type),
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: GATEWAY_RESPONSES_METRIC,
+        metricValue: '1',
+        dimensions: {
+          [DIMENSION_API]: accessField('apiId'),
+          [DIMENSION_RESPONSE_TYPE]: accessField('errorType'),
+        },
+      });
+    }
+  }
+
   /** One alarm per table and per index: a table with many indexes stays under an alarm's 10 metrics. */
   private addTableAlarms(tables: MonitoringProps['tables']): void {
     const { tableThrottles } = this.stage.alarms;
@@ -336,7 +372,7 @@ export class Monitoring extends Construct {
       ]),
       graph(
         'Errors by code',
-        FUNCTION_CODES.map((code, index) => this.errorsOfCode(code, index, handlers)),
+        FUNCTION_CODES.map((code, index) => this.errorsOfCode(code, index, handlers, api)),
       ),
       graph('Authorizer failures', [
         this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, period, 'logged failures'),
@@ -370,17 +406,30 @@ export class Monitoring extends Construct {
     return dashboard;
   }
 
-  private errorsOfCode(code: string, index: number, handlers: MonitoringProps['handlers']): MathExpression {
+  /** A code's answers: the functions' (their log lines) and API Gateway's own of that code (the access log). */
+  private errorsOfCode(
+    code: ErrorCode,
+    index: number,
+    handlers: MonitoringProps['handlers'],
+    api: RestApi,
+  ): MathExpression {
     // Ids unique per graph: one graph shows the expression of every code.
-    const usingMetrics = Object.fromEntries(
-      Object.values(handlers).map((handler, fn) => [
+    const usingMetrics = Object.fromEntries([
+      ...Object.values(handlers).map((handler, fn) => [
         `code${index}fn${fn}`,
         this.serviceMetric(ERRORS_BY_CODE_METRIC, {
           function_name: handler.function.functionName,
           [DIMENSION_CODE]: code,
         }),
       ]),
-    );
+      ...COUNTED_GATEWAY_RESPONSES.filter((type) => GATEWAY_RESPONSES[type].code === code).map((type, gw) => [
+        `code${index}gw${gw}`,
+        this.serviceMetric(GATEWAY_RESPONSES_METRIC, {
+          [DIMENSION_API]: api.restApiId,
+          [DIMENSION_RESPONSE_TYPE]: type,
+        }),
+      ]),
+    ]);
     return new MathExpression({
       expression: `SUM([${Object.keys(usingMetrics).join(', ')}])`,
       usingMetrics,

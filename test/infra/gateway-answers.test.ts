@@ -213,7 +213,7 @@ describe.each(STAGE_NAMES)('%s, rendered by a VTL engine with hostile values', (
     };
     // Numbers, ids and states API Gateway writes: `-` where a request has none.
     const generated =
-      /^\$context\.(status|responseLength|responseLatency|integrationLatency|integrationStatus|authorizer\.(latency|status|requestId|principalId))$/;
+      /^\$context\.(apiId|status|responseLength|responseLatency|integrationLatency|integrationStatus|authorizer\.(latency|status|requestId|principalId|scopes))$/;
 
     const line = ACCESS_LOG_FORMAT_TEXT.replace(/\$context\.[A-Za-z.]+/g, (variable) => {
       if (variable in values) return values[variable] as string;

@@ -162,6 +162,28 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     },
   );
 
+  it("counts, from the access log, each method API Gateway refuses for the key's scopes, per API", () => {
+    const [accessLogs] = resourcesOfType(template, 'AWS::ApiGateway::Stage').flatMap(([, stage]) => [
+      ...referencedIds((stage.Properties.AccessLogSetting as { DestinationArn: unknown }).DestinationArn),
+    ]);
+
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.errorType = "ACCESS_DENIED" }',
+      LogGroupName: { Ref: accessLogs },
+      MetricTransformations: [
+        {
+          MetricNamespace: 'PetStore',
+          MetricName: 'GatewayResponses',
+          MetricValue: '1',
+          Dimensions: [
+            { Key: 'api_id', Value: '$.apiId' },
+            { Key: 'response_type', Value: '$.errorType' },
+          ],
+        },
+      ],
+    });
+  });
+
   it('alarms on failures the authorizer logs, not on the keys it refuses', () => {
     const fn = { Ref: functionId(template, AUTHORIZER) };
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
@@ -337,12 +359,21 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
       errorsByCode.filter((metric) => 'expression' in metric.options).map((metric) => metric.options.label),
     ).toEqual(ERROR_CODES);
     const terms = errorsByCode.filter((metric) => !('expression' in metric.options));
-    expect(terms).toHaveLength(ERROR_CODES.length * OPERATION_FUNCTIONS.length);
-    for (const term of terms) {
+    const ofFunctions = terms.filter((term) => term.name === 'Errors');
+    expect(ofFunctions).toHaveLength(ERROR_CODES.length * OPERATION_FUNCTIONS.length);
+    for (const term of ofFunctions) {
       expect(term).toMatchObject({ namespace: 'PetStore', name: 'Errors', options: { visible: false } });
       expect(Object.keys(term.dimensions).sort()).toEqual(['code', 'function_name']);
     }
-    expect(new Set(terms.map((term) => term.dimensions.code))).toEqual(new Set(ERROR_CODES));
+    expect(new Set(ofFunctions.map((term) => term.dimensions.code))).toEqual(new Set(ERROR_CODES));
+    // A method outside the key's scopes, which API Gateway refuses itself: counted under FORBIDDEN.
+    expect(terms.filter((term) => term.name !== 'Errors')).toEqual([
+      expect.objectContaining({
+        namespace: 'PetStore',
+        name: 'GatewayResponses',
+        dimensions: { api_id: expect.anything(), response_type: 'ACCESS_DENIED' },
+      }),
+    ]);
     for (const title of ['Lambda duration p99 (ms)', 'Lambda errors', 'Lambda throttles']) {
       // The operation functions and the authorizer.
       expect(graph(title)).toHaveLength(OPERATION_FUNCTIONS.length + 1);
