@@ -12,19 +12,30 @@ import { GatewayRefusal } from '#tools/local/gateway-refusal';
 /** The action API Gateway asks the authorizer's policy about ("Output from an Amazon API Gateway Lambda authorizer"). */
 const INVOKE = 'execute-api:Invoke';
 
-/** IAM's wildcards in one value: `*` any run of characters, `?` any one; every other character literal. */
-const wildcardPattern = (pattern: string): string =>
+/** IAM's wildcards in one value: `*` any run of characters, `?` any one (within `within`); every other character literal. */
+const wildcardPattern = (pattern: string, within = '.'): string =>
   pattern
     .split('')
     .map((character) => {
-      if (character === '*') return '.*';
-      if (character === '?') return '.';
+      if (character === '*') return `${within}*`;
+      if (character === '?') return within;
       return character.replace(/[.+^${}()|[\]\\]/g, '\\$&');
     })
     .join('');
 
-const wildcardMatches = (pattern: string, value: string, flags = ''): boolean =>
-  new RegExp(`^${wildcardPattern(pattern)}$`, flags).test(value);
+/** Compiled once: the same few policies are evaluated for every request of a key. */
+const compiled = new Map<string, RegExp>();
+const COMPILED_AT_MOST = 1_000;
+
+const cachedRegex = (key: string, make: () => RegExp): RegExp => {
+  let regex = compiled.get(key);
+  if (!regex) {
+    if (compiled.size >= COMPILED_AT_MOST) compiled.clear();
+    regex = make();
+    compiled.set(key, regex);
+  }
+  return regex;
+};
 
 /** The six parts of an ARN (`arn:partition:service:region:account:resource`); the resource may hold colons. */
 const arnParts = (arn: string): string[] => {
@@ -32,22 +43,33 @@ const arnParts = (arn: string): string[] => {
   return [...parts.slice(0, 5), parts.slice(5).join(':')];
 };
 
+/** An ARN as it is matched: its first five parts in lower case (IAM matches them in any case), its resource as it is. */
+const comparable = (arn: string): string =>
+  arnParts(arn)
+    .map((part, index) => (index < 5 ? part.toLowerCase() : part))
+    .join(':');
+
+/** A policy resource as one expression over a comparable ARN: a wildcard never reaches past a colon before the resource. */
+const resourceRegex = (pattern: string): RegExp =>
+  cachedRegex(`resource:${pattern}`, () => {
+    const parts = arnParts(pattern);
+    const before = parts.slice(0, 5).map((part) => wildcardPattern(part.toLowerCase(), '[^:]'));
+    return new RegExp(`^${[...before, wildcardPattern(parts[5] ?? '')].join(':')}$`);
+  });
+
 /**
  * IAM's match of a policy resource with a method ARN ("IAM JSON policy elements: Resource": wildcards
  * `*` and `?` "within any ARN segment", each segment matched on its own), the resource part case-sensitively.
  */
-export const arnMatches = (pattern: string, arn: string): boolean => {
-  if (pattern === '*') return true;
-  const patterns = arnParts(pattern);
-  const values = arnParts(arn);
-  if (patterns.length !== values.length || !pattern.startsWith('arn:')) return false;
-  return patterns.every((part, index) =>
-    wildcardMatches(part, values[index] ?? '', index < patterns.length - 1 ? 'i' : ''),
-  );
-};
+export const arnMatches = (pattern: string, arn: string): boolean => covers(pattern, comparable(arn));
+
+/** Whether a policy resource covers an ARN already made comparable. */
+const covers = (pattern: string, target: string): boolean =>
+  pattern === '*' || (pattern.startsWith('arn:') && resourceRegex(pattern).test(target));
 
 /** An action of a statement against `execute-api:Invoke`: action names are case-insensitive ("IAM JSON policy elements: Action"). */
-const actionMatches = (pattern: string): boolean => wildcardMatches(pattern, INVOKE, 'i');
+const actionMatches = (pattern: string): boolean =>
+  cachedRegex(`action:${pattern}`, () => new RegExp(`^${wildcardPattern(pattern)}$`, 'i')).test(INVOKE);
 
 type PolicyStatement = Readonly<Record<string, unknown>>;
 
@@ -56,17 +78,18 @@ const statementsOf = (result: APIGatewayAuthorizerResult): readonly PolicyStatem
 
 const listOf = (value: unknown): string[] => [value ?? []].flat().map(String);
 
-/** Whether a statement applies to invoking `arn`: its Action and its Resource both cover it. */
-const applies = (statement: PolicyStatement, arn: string): boolean =>
+/** Whether a statement applies to invoking the (comparable) ARN: its Action and its Resource both cover it. */
+const applies = (statement: PolicyStatement, target: string): boolean =>
   listOf(statement.Action).some(actionMatches) &&
-  listOf(statement.Resource).some((resource) => arnMatches(resource, arn));
+  listOf(statement.Resource).some((resource) => covers(resource, target));
 
 /**
  * IAM's decision for invoking `arn` ("Policy evaluation logic"): an explicit Deny wins, then an Allow;
  * without either, an implicit deny. Effects are case-sensitive, as IAM's values are.
  */
 export const policyAllows = (result: APIGatewayAuthorizerResult, arn: string): boolean => {
-  const applicable = statementsOf(result).filter((statement) => applies(statement, arn));
+  const target = comparable(arn);
+  const applicable = statementsOf(result).filter((statement) => applies(statement, target));
   return (
     applicable.some(({ Effect }) => Effect === 'Allow') && !applicable.some(({ Effect }) => Effect === 'Deny')
   );
@@ -167,7 +190,8 @@ export const authorizeRequest = async (options: AuthorizeOptions): Promise<APIGa
   if (result === TIMED_OUT) throw refusal('timeout');
   if (!isAuthorizerResult(result)) throw refusal('malformed');
   const cached = options.cached?.decisionFor(token, result) ?? result;
-  if (!policyAllows(result, options.methodArn) || !policyAllows(cached, options.methodArn))
-    throw refusal('deny');
+  const allowed =
+    policyAllows(result, options.methodArn) && (cached === result || policyAllows(cached, options.methodArn));
+  if (!allowed) throw refusal('deny');
   return result;
 };
