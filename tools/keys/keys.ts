@@ -177,7 +177,7 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
         command,
         name: argument.trim(),
         ...(plan ? { plan } : {}),
-        ...(scope ? { scopes: inScopeOrder(scope as Scope[]) } : {}),
+        ...(scope ? { scopes: inScopeOrder(scope.filter(isScope)) } : {}),
         ...asJson,
         target: targetOf(values),
       };
