@@ -4,7 +4,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent } from 'aws-lambda';
 import { authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
-import { OPERATIONS } from '#functions/operations';
+import { OPERATIONS, SCOPE_RESOURCES } from '#functions/operations';
 import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import { functionEnvironment } from '#infra/constructs/api-function';
 import { lambdaEntry } from '#infra/lambda-entries';
@@ -54,7 +54,7 @@ const baselineOf = (name: string): string => {
   return file;
 };
 
-/** A request to `operation` as API Gateway passes it on: the first pet, its first example body. */
+/** A request to `operation` as API Gateway passes it on: its path's example values or the first pet, its first example body. */
 export const requestTo = (
   operation: Operation,
   extra: { query?: Record<string, string>; headers?: [string, string][] } = {},
@@ -64,6 +64,9 @@ export const requestTo = (
     throw new Error(`${operation.operationId} reads a body but its contract gives no example request`);
   }
   const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name ?? '');
+  const values = Object.fromEntries(
+    names.map((name) => [name, operation.examples.path?.[name] ?? FIRST_PET_ID]),
+  );
   const headers: [string, string][] = [
     ['Host', `${BENCH_API.apiId}.execute-api.${BENCH_API.region}.amazonaws.com`],
     ['User-Agent', 'bench'],
@@ -72,9 +75,9 @@ export const requestTo = (
   return proxyEvent({
     api: BENCH_API,
     method: operation.method,
-    path: operation.path.replace(/\{\w+\}/g, FIRST_PET_ID),
+    path: operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? FIRST_PET_ID),
     resource: operation.path,
-    pathParameters: names.length > 0 ? Object.fromEntries(names.map((name) => [name, FIRST_PET_ID])) : null,
+    pathParameters: names.length > 0 ? values : null,
     headers: [...headers, ...(extra.headers ?? [])],
     query: Object.entries(extra.query ?? {}),
     body: body === undefined ? null : JSON.stringify(body),
@@ -155,8 +158,11 @@ export const benchTargets = (
       status: 200,
       kind: 'authorizer',
       invoker: (config) => invoke(authorizerFunction.build(config), event),
-      // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
-      environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },
+      // The stack gives the authorizer the stage's plans and the scopes' methods (infra/pet-store-stack.ts).
+      environment: {
+        [ENV.plans]: JSON.stringify(STAGE_PLANS.production),
+        [ENV.scopes]: JSON.stringify(SCOPE_RESOURCES),
+      },
     },
     ...(options.eventBridgeEndpoint ? [publisherTarget(options.eventBridgeEndpoint)] : []),
   ];
@@ -201,6 +207,7 @@ export const benchConfig = (endpoint: string, names: TableNames): FunctionConfig
   logLevel: 'SILENT',
   metrics: false,
   plans: STAGE_PLANS.production,
+  scopes: SCOPE_RESOURCES,
 });
 
 /** A function's environment, from scratch: the stack's in production, Lambda's, and DynamoDB Local. */

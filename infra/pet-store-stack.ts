@@ -3,7 +3,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
-import { CONTRACTS, OPERATIONS } from '#functions/operations';
+import { CONTRACTS, OPERATIONS, SCOPE_RESOURCES } from '#functions/operations';
 import { petEventsPublisher, publishPetEventsFunction } from '#functions/publish-pet-events';
 import { ApiFunction, type ApiFunctionProps, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
@@ -79,9 +79,10 @@ export class PetStoreStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage,
       api: this.api.api,
+      accessLogs: this.api.accessLogs,
       handlers: named,
       authorizer: this.authorizer,
-      tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
+      tables: this.tables.all,
       events: { name: publisherName, publisher: this.publisher, failures: this.events.failures },
     });
     // The authorizer's too: a bad version of it would fail every request at once.
@@ -133,13 +134,14 @@ export class PetStoreStack extends Stack {
     );
   }
 
-  /** It names each caller's plan, so it gets the stage's plans. */
+  /** It names each caller's plan and allows the methods of its scopes: it gets the plans and the scopes' methods. */
   private authorizerFunction(): ApiFunction {
     const fn = this.apiFunction(authorizerFunction, {
       description: authorizerContract.description,
       timeout: AUTHORIZER_TIMEOUT,
     });
     fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
+    fn.function.addEnvironment(ENV.scopes, JSON.stringify(SCOPE_RESOURCES));
     return fn;
   }
 

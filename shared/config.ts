@@ -1,5 +1,6 @@
 import type { DataGrants } from '#shared/adapters/dynamodb/access';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
+import { checkScopeResources, type ScopeResources, ScopeResourcesError } from '#shared/auth/scopes';
 import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
 /** The one module that reads `process.env`, at cold start: a missing variable fails then, not later. */
@@ -31,6 +32,8 @@ export const ENV = {
   plans: 'PETSTORE_PLANS',
   /** The stage's event bus, set by the stack for the events publisher. */
   eventBus: 'PETSTORE_EVENT_BUS_NAME',
+  /** Each scope's method resources as JSON (shared/auth/scopes.ts), set by the stack for the authorizer. */
+  scopes: 'PETSTORE_SCOPES',
   /** Set by the local gateway, whose invocations overlap: Powertools then keeps keys per invocation. */
   lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
@@ -103,6 +106,8 @@ export interface FunctionConfig {
   readonly plans?: Plans;
   /** The stage's event bus: required by the events publisher. */
   readonly eventBusName?: string;
+  /** Each scope's methods: required by the authorizer, which allows a key the methods of its scopes. */
+  readonly scopes?: ScopeResources;
 }
 
 export const readAllowedOrigins = (name: string, value: string): AllowedOrigins => {
@@ -139,6 +144,26 @@ export const requireEventBus = (config: Pick<FunctionConfig, 'eventBusName'>): s
   return config.eventBusName;
 };
 
+export const readScopeResources = (name: string, value: string): ScopeResources => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(`${name} must be the scopes' methods as JSON, not "${value.slice(0, 40)}"`);
+  }
+  try {
+    return checkScopeResources(parsed);
+  } catch (error) {
+    if (error instanceof ScopeResourcesError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+};
+
+export const requireScopes = (config: Pick<FunctionConfig, 'scopes'>): ScopeResources => {
+  if (!config.scopes) throw new ConfigError(`Environment variable ${ENV.scopes} must be set`);
+  return config.scopes;
+};
+
 /** A function's configuration from its environment: the variables of `tables` are required. */
 export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
@@ -146,6 +171,7 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
   const origins = optionalEnv(ENV.corsOrigins, env);
   const plans = optionalEnv(ENV.plans, env);
   const eventBusName = optionalEnv(ENV.eventBus, env);
+  const scopes = optionalEnv(ENV.scopes, env);
   const logLevel = readLogLevel(env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
@@ -156,6 +182,7 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
     ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
     ...(eventBusName ? { eventBusName } : {}),
+    ...(scopes ? { scopes: readScopeResources(ENV.scopes, scopes) } : {}),
   };
 };
 

@@ -89,7 +89,10 @@ export class ApiFunction extends Construct {
   readonly logGroup: LogGroup;
   /** Not AWSLambdaBasicExecutionRole, which may write any log group in the account: its own only. */
   readonly role: Role;
-  /** What API Gateway invokes and CodeDeploy moves; replaced versions are kept to go back to. */
+  /**
+   * What API Gateway invokes and CodeDeploy moves. A replaced version is deleted once the stack update
+   * completes: going back further than one deployment is deploying an older commit (docs/operate.md).
+   */
   readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {

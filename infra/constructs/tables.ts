@@ -60,6 +60,8 @@ export class Tables extends Construct {
     const table = new Table(this, design.logicalName, {
       partitionKey: attribute(design.partitionKey),
       billingMode: BillingMode.PAY_PER_REQUEST,
+      // KMS, as Control Tower's CT.DYNAMODB.PR.2 requires, and audited; no monthly fee, a few cents of
+      // requests (docs/decisions/0006-tables-keep-the-aws-managed-key.md).
       encryption: TableEncryption.AWS_MANAGED,
       deletionProtection: protection.deletionProtection,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: protection.pointInTimeRecovery },

@@ -117,7 +117,12 @@ const startServer = async (env: Record<string, string>, viaNpm = false): Promise
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  await outputIncludes(child, () => output, 'Stop with Ctrl+C.', START_BUDGET_MS);
+  await outputIncludes(child, () => output, 'Stop with Ctrl+C.', START_BUDGET_MS).catch((error: unknown) => {
+    // A server that never came up is stopped as a user's is, so it leaves nothing behind (its
+    // DynamoDB Local and its scratch directory go with it).
+    child.kill('SIGTERM');
+    throw error;
+  });
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}/v1` };
 };
 
@@ -172,7 +177,7 @@ describe('npm start', () => {
   // SIGKILL (the next takes over its stale lock), SIGTERM. (This was three cases of two servers
   // each: the refused second server and the take-over had a case and two servers of their own.)
   it.concurrent(
-    'serves the API, refuses a second server on its data directory in one sentence, keeps data and a revoked key (revoked, with its creation date) across DynamoDB Local restarts, Ctrl+C and SIGKILL, takes over from the killed server, and leaves no Java process behind',
+    'serves the API, lets a read-only key made with npm run keys -- --local read and refuses its changes with 403, refuses a second server on its data directory in one sentence, keeps data and a revoked key (revoked, with its creation date) across DynamoDB Local restarts, Ctrl+C and SIGKILL, takes over from the killed server, and leaves no Java process behind',
     async ({ expect }) => {
       const dataDir = newDataDir();
       const databaseOf = (server: Server) => server.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
@@ -203,6 +208,34 @@ describe('npm start', () => {
       expect(firstJava).toHaveLength(1);
       const listed = await keys(first, 'list');
       const keyId = listed.out[1]?.split(/\s+/)[0] ?? '';
+
+      // A read-only key made as a user would, the server found from its data directory's lock: it
+      // lists and gets; its changes are API Gateway's 403, and change nothing.
+      const made: string[] = [];
+      const createdReader = await runKeysCommand(
+        ['create', 'reader', '--scope', 'read:pets', '--local', '--json'],
+        { out: (line) => made.push(line), err: () => undefined, env: { PETSTORE_DATA_DIR: dataDir } },
+      );
+      const reader = JSON.parse(made[0] ?? '{}') as { key: string; scopes: string[]; plan: string };
+      expect([createdReader, reader.scopes, reader.plan]).toEqual([0, ['read:pets'], 'standard']);
+      const asReader = checkedClient(first.baseUrl, reader.key);
+      expect((await asReader.get('/pets')).status).toBe(200);
+      const readFirst = await asReader.get(`/pets/${pet.id}`);
+      expect(readFirst.status).toBe(200);
+      const ifMatch = { 'If-Match': readFirst.headers.get('etag') ?? '' };
+      const refused = [
+        await asReader.post('/pets', { name: 'Refused', categoryId: 4 }),
+        await asReader.request(`/pets/${pet.id}`, {
+          method: 'PATCH',
+          headers: { ...ifMatch, 'Content-Type': 'application/merge-patch+json' },
+          body: JSON.stringify({ status: 'sold' }),
+        }),
+        await asReader.request(`/pets/${pet.id}`, { method: 'DELETE', headers: ifMatch }),
+      ];
+      expect(refused.map((answer) => [answer.status, (answer.json as { code?: string }).code])).toEqual(
+        Array(3).fill([403, 'FORBIDDEN']),
+      );
+      expect((await checkedClient(first.baseUrl, key).get(`/pets/${pet.id}`)).json).toEqual(readFirst.json);
 
       // A second server on the directory is refused in one sentence, and so is npm run dev, which
       // takes the directory before it starts its DynamoDB Local; the first keeps its one Java.

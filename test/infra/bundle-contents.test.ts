@@ -68,12 +68,11 @@ describe("each function's bundle", () => {
     },
   );
 
-  it.each(OPERATIONS.map((root) => [root.name, root.name === 'listPets'] as const))(
-    '%s carries the cursor codec only if it lists (lists: %s)',
-    (name, lists) => {
-      expect(carries(name, 'shared/http/cursor.ts')).toBe(lists);
-    },
-  );
+  it.each(
+    OPERATIONS.map((root) => [root.name, Object.values(root.uses).some((use) => 'listings' in use)] as const),
+  )('%s carries the cursor codec only if it lists (lists: %s)', (name, lists) => {
+    expect(carries(name, 'shared/http/cursor.ts')).toBe(lists);
+  });
 
   it.each(FUNCTIONS.map((root) => [root.name, root.name === 'createPet'] as const))(
     '%s carries Powertools Metrics only if it publishes a business metric (PetsCreated: %s)',

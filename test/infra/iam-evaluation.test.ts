@@ -1,17 +1,30 @@
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { CONTRACTS, SCOPE_RESOURCES } from '#functions/operations';
 import { STAGE_NAMES } from '#infra/stage-names';
+import { recordFor } from '#shared/auth/api-key';
+import { authorize } from '#shared/auth/authorize';
+import { ALL_SCOPES, type Scope } from '#shared/auth/scopes';
+import { ENV, readPlans, readScopeResources } from '#shared/config';
+import { methodScope, scopedMethods, scopeOf } from '#shared/operations/routes';
+import { policyAllows } from '#tools/local/authorization';
 import {
+  type AuthorizedMethod,
   alarmActions,
   alarmPublish,
+  authorizedMethodArns,
   callName,
   type Decision,
   DYNAMODB_INDEX_ACTIONS,
   DYNAMODB_TABLE_ACTIONS,
   ENVIRONMENT,
+  environmentOf,
   evaluate,
   type IamCall,
   invocation,
+  methodInvocation,
   OTHER_ACCOUNT,
+  type PolicyDocument,
   roleCall,
   runtimeCalls,
   sendToQueue,
@@ -51,6 +64,17 @@ const denied = async (calls: readonly IamCall[]): Promise<Record<string, Decisio
       decision === 'Allowed' ? decision : 'Denied',
     ]),
   );
+
+/** The scope a method of the stage needs: its operation's, or (a 405 of the ANY mock) its method's. */
+const scopeNeeded = ({ method, path }: Pick<AuthorizedMethod, 'method' | 'path'>): Scope => {
+  const operation = CONTRACTS.find((candidate) => candidate.method === method && candidate.path === path);
+  return operation ? scopeOf(operation) : methodScope(method);
+};
+
+/** Each scope on its own, and all of them (a key made without --scope). */
+const SCOPE_SETS: readonly (readonly Scope[])[] = [...ALL_SCOPES.map((scope) => [scope]), ALL_SCOPES];
+
+const KEY = 'psk_iam-evaluation';
 
 describe.each(Object.entries(STAGES))(
   '%s: what AWS allows at run time',
@@ -206,6 +230,39 @@ describe.each(Object.entries(STAGES))(
       ).toBe('ExplicitlyDenied');
     });
 
+    it("allows a key exactly the methods of its scopes, each scope and all, on every method ARN of the stage, from the policy the authorizer answered for any one of them (API Gateway's cached decision)", async () => {
+      const methods = authorizedMethodArns(template, resolver);
+      const authorizerGrants = calls.functions.find((fn) => fn.name === 'authorizer');
+      const environment = environmentOf(resolver, authorizerGrants?.functionId ?? '');
+      const plans = readPlans(ENV.plans, environment[ENV.plans] ?? '');
+      const scopes = readScopeResources(ENV.scopes, environment[ENV.scopes] ?? '');
+      expect(new Set(methods.map(({ method, path }) => `${method} ${path}`))).toEqual(
+        new Set(scopedMethods(CONTRACTS).map(({ method, path }) => `${method} ${path}`)),
+      );
+
+      for (const held of SCOPE_SETS) {
+        const apiKeys = { findByHash: async () => ({ ...recordFor(KEY, 'iam'), scopes: held }) };
+        const answers = await Promise.all(
+          methods.map(({ arn }) => authorize(apiKeys, `Bearer ${KEY}`, arn, plans, scopes)),
+        );
+        const [first] = answers;
+        for (const answer of answers) expect(answer.policyDocument).toEqual(first?.policyDocument);
+        const policy = first?.policyDocument as unknown as PolicyDocument;
+        const invocations = methods.map((method) =>
+          methodInvocation(`a key of ${held.join(' ')}`, method.arn, policy),
+        );
+
+        expect(await decisions(invocations)).toEqual(
+          Object.fromEntries(
+            methods.map((method, index) => [
+              callName(invocations[index] as IamCall),
+              held.includes(scopeNeeded(method)) ? 'Allowed' : 'ImplicitlyDenied',
+            ]),
+          ),
+        );
+      }
+    });
+
     it("refuses each function's role every other DynamoDB action, on every table and index of the stack", async () => {
       const undeclared = calls.functions.flatMap((fn) => {
         const isDeclared = (action: string, resource: string) =>
@@ -226,3 +283,56 @@ describe.each(Object.entries(STAGES))(
     });
   },
 );
+
+describe("the local gateway's evaluation of an authorizer's policy", () => {
+  const stage = `arn:${ENVIRONMENT.partition}:execute-api:${ENVIRONMENT.region}:${ENVIRONMENT.account}:a1b2c3d4e5/v1`;
+  const arns = scopedMethods(CONTRACTS).map(
+    ({ method, path }) => `${stage}/${method}${path.replace(/\{[^}]+\}/g, '7')}`,
+  );
+  const allow = (Resource: string | string[], Action: string | string[] = 'execute-api:Invoke') => ({
+    Effect: 'Allow',
+    Action,
+    Resource,
+  });
+  const deny = (Resource: string | string[]) => ({ Effect: 'Deny', Action: 'execute-api:Invoke', Resource });
+  const scopePolicy = (scopes: readonly Scope[]) =>
+    allow(scopes.flatMap((scope) => SCOPE_RESOURCES[scope].map((resource) => `${stage}/${resource}`)));
+
+  const POLICIES: Record<string, PolicyDocument['Statement']> = {
+    'each scope the authorizer answers for read:pets': [scopePolicy(['read:pets'])],
+    'the one for write:pets': [scopePolicy(['write:pets'])],
+    'the one for every scope': [scopePolicy(ALL_SCOPES)],
+    'the whole stage, but a Deny of one route': [allow(`${stage}/*/*`), deny(`${stage}/DELETE/pets/*`)],
+    'a Deny of the whole stage beside an Allow of one method': [
+      deny(`${stage}/*`),
+      allow(`${stage}/GET/pets`),
+    ],
+    'wildcards in the verb and one character': [allow(`${stage}/*/pets`), allow(`${stage}/P?T*/pets/?`)],
+    'a wildcard in the region and the account': [allow(`arn:aws:execute-api:*:*:a1b2c3d4e5/v1/GET/*`)],
+    'another API and another stage': [allow('arn:aws:execute-api:*:*:otherapi01/v1/*'), allow(`${stage}x/*`)],
+    'actions by wildcard, in another case, or of another service': [
+      allow(`${stage}/GET/*`, 'execute-api:*'),
+      allow(`${stage}/POST/*`, 'EXECUTE-API:invoke'),
+      allow(`${stage}/PATCH/*`, '*'),
+      allow(`${stage}/DELETE/*`, ['s3:GetObject', 'execute-api:ManageConnections']),
+    ],
+    'a path in another case': [allow(`${stage}/GET/Pets`)],
+    'no statement': [],
+  };
+
+  it.each(Object.entries(POLICIES))(
+    'decides as IAM does (explicit Deny, then Allow, else implicit deny) on every method ARN of the stage: %s',
+    async (_name, Statement) => {
+      const policy = { Version: '2012-10-17', Statement };
+      const result = {
+        principalId: 'key-1',
+        policyDocument: policy,
+      } as unknown as APIGatewayAuthorizerResult;
+      const byIam = await Promise.all(arns.map((arn) => evaluate(methodInvocation('a key', arn, policy))));
+
+      expect(Object.fromEntries(arns.map((arn) => [arn, policyAllows(result, arn)]))).toEqual(
+        Object.fromEntries(arns.map((arn, index) => [arn, byIam[index] === 'Allowed'])),
+      );
+    },
+  );
+});

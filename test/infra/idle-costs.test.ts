@@ -1,7 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { STAGE_NAMES } from '#infra/stage-names';
-import { COSTS_MD, price, rowOf, tableAfter } from '../support/costs-doc';
+import { ENV } from '#shared/config';
+import { COSTS_MD, COSTS_PROSE, DEPLOY_MD, price, README_MD, rowOf, tableAfter } from '../support/costs-doc';
 import { synthDevStage, synthStages } from '../support/pet-store-app';
 import { resourcesOfType } from '../support/template-queries';
 
@@ -85,12 +86,52 @@ describe("what a developer's stage costs idle", () => {
     expectTotal(idle);
   });
 
-  it("prices an hour of it from its monthly total, and the key's wait after cdk destroy", () => {
+  it('prices an hour of it from its monthly total, and names that total wherever a dev stack is offered', () => {
     const total = Number(rowOf(idle, 'Total')[1]);
     const hour = (total / 730).toFixed(3);
-    const wait = ((price('KMS customer managed key') * 7) / 30).toFixed(2);
 
     expect(COSTS_MD).toContain(`about ${total.toFixed(2)} / 730 = $${hour}`);
-    expect(COSTS_MD).toContain(`at most $${wait} more`);
+    expect(README_MD).toContain(`costs $${total.toFixed(2)} a month while it exists`);
+    expect(DEPLOY_MD).toContain(`($${total.toFixed(2)} a month idle, docs/costs.md)`);
+    expect(DEPLOY_MD).toContain(`Kept idle, the stack costs $${total.toFixed(2)} a month`);
   });
+});
+
+/**
+ * DynamoDB refreshes a table's key "once every 5 minutes per client connection with active
+ * traffic" (Amazon DynamoDB Developer Guide, "Encryption at rest: How it works"), and a Lambda
+ * environment keeps its connection: a month of 730 hours.
+ */
+const KEY_REQUESTS_A_MONTH = 12 * 730;
+
+describe("what the tables' encryption costs", () => {
+  const { templates } = synthStages();
+
+  it.each(STAGE_NAMES)(
+    "prices the KMS requests of the %s stack's AWS managed key, per busy environment and table",
+    (stageName) => {
+      const template = templates[stageName];
+      const tableVariables = new Set<string>(Object.values(ENV.tables));
+      // Each function, with the tables it calls: the stack names exactly those in its environment.
+      const pairs = resourcesOfType(template, 'AWS::Lambda::Function')
+        .map(([, fn]) => {
+          const variables =
+            (fn.Properties.Environment as { Variables?: object } | undefined)?.Variables ?? {};
+          return Object.keys(variables).filter((name) => tableVariables.has(name)).length;
+        })
+        .reduce((sum, count) => sum + count, 0);
+      const perPair = (KEY_REQUESTS_A_MONTH * price('KMS, per 10,000 requests')) / 10_000;
+
+      // The AWS managed key: KMS, with no key of the stack's own.
+      for (const [, table] of resourcesOfType(template, 'AWS::DynamoDB::Table'))
+        expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true });
+      expect(pairs).toBeGreaterThan(0);
+      expect(COSTS_PROSE).toContain(
+        `at most ${KEY_REQUESTS_A_MONTH.toLocaleString('en-US')} requests a month, $${perPair.toFixed(2)}, for each table`,
+      );
+      expect(COSTS_PROSE).toContain(
+        `${pairs} such pairs of an environment and a table in a stage, $${(pairs * perPair).toFixed(2)} a month`,
+      );
+    },
+  );
 });

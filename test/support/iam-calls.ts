@@ -8,6 +8,7 @@ import type { ApiFunction } from '#infra/constructs/api-function';
 import type { PetStoreStack } from '#infra/pet-store-stack';
 import type { TableAccess } from '#shared/adapters/dynamodb/access';
 import { ENV } from '#shared/config';
+import { AUTHORIZED_METHODS } from '#shared/operations/routes';
 import { methodPath } from './template-queries';
 import { type Environment, type TemplateJson, TemplateResolver } from './template-resolver';
 
@@ -615,3 +616,57 @@ const functionCalls = (fn: FunctionGrants): IamCall[] => {
     roleCall(fn, 'logs:PutLogEvents', stream),
   ];
 };
+
+/** A method of the stage behind the authorizer: its verb, its resource path, and its ARN for a request (`{petId}` as 7). */
+export interface AuthorizedMethod {
+  readonly method: string;
+  readonly path: string;
+  readonly arn: string;
+}
+
+/**
+ * Every method ARN a request can reach the authorizer with, from the template: each method with the
+ * CUSTOM authorizer, an `ANY` method standing for each method API Gateway routes that its resource has
+ * no method of its own for (AUTHORIZED_METHODS; the request's verb is in the ARN).
+ */
+export const authorizedMethodArns = (template: Template, resolver: TemplateResolver): AuthorizedMethod[] => {
+  const methods = resolver
+    .ofType('AWS::ApiGateway::Method')
+    .filter(([, method]) => method.Properties?.AuthorizationType === 'CUSTOM')
+    .map(([, method]) => {
+      const properties = method.Properties ?? {};
+      const restApiId = resolver.refTarget(properties.RestApiId);
+      return {
+        httpMethod: String(properties.HttpMethod),
+        path: methodPath(template, { Type: method.Type, Properties: { ...properties } }),
+        stage: `${resolver.text({ Ref: restApiId })}/${stageNameOf(resolver, restApiId)}`,
+      };
+    });
+  return methods.flatMap(({ httpMethod, path, stage }) => {
+    const own = methods.filter((other) => other.path === path).map((other) => other.httpMethod);
+    const verbs =
+      httpMethod === 'ANY' ? AUTHORIZED_METHODS.filter((verb) => !own.includes(verb)) : [httpMethod];
+    return verbs.map((method) => ({
+      method,
+      path,
+      arn: resolver.arn('execute-api', `${stage}/${method}${path.replace(/\{[^}]+\}/g, '7')}`),
+    }));
+  });
+};
+
+/** The environment the template gives a function, by its logical id. */
+export const environmentOf = (resolver: TemplateResolver, functionId: string): Record<string, string> =>
+  resolver.resolve(
+    (resolver.property(functionId, 'Environment') as { Variables?: unknown } | undefined)?.Variables ?? {},
+  ) as Record<string, string>;
+
+/** A caller holding an authorizer's policy, asking to invoke a method ARN: API Gateway's evaluation of it, as IAM's. */
+export const methodInvocation = (caller: string, arn: string, policy: PolicyDocument): IamCall => ({
+  caller,
+  principal: `arn:${ENVIRONMENT.partition}:iam::${ENVIRONMENT.account}:role/caller`,
+  action: 'execute-api:Invoke',
+  resource: arn,
+  resourceAccount: ENVIRONMENT.account,
+  context: {},
+  identityPolicies: [{ name: 'authorizer-policy', policy }],
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authorizerFunction } from '#functions/authorizer';
-import { buildOperationHandlers } from '#functions/operations';
+import { buildOperationHandlers, SCOPE_RESOURCES } from '#functions/operations';
 import { publishPetEvents } from '#functions/publish-pet-events';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { STAGE_PLANS } from '#infra/stage-plans';
@@ -71,7 +71,9 @@ const ACCESS_LOG_VALUES: Readonly<Record<string, string>> = {
   '$context.responseLatency': '38',
   '$context.integrationLatency': '21',
   '$context.integrationStatus': '200',
+  '$context.apiId': 'a1b2c3d4e5',
   '$context.authorizer.principalId': 'key-1a2b3c4d5e6f',
+  '$context.authorizer.scopes': 'read:pets write:pets',
   '$context.authorizer.requestId': '8f507cfc-7a5b-4697-b07a-ac58fc914c95',
   '$context.authorizer.latency': '0',
   '$context.authorizer.status': '200',
@@ -135,6 +137,7 @@ export const measureLogBytes = async ({
     logLevel: 'INFO',
     stage: 'production',
     plans: STAGE_PLANS.production,
+    scopes: SCOPE_RESOURCES,
   };
   const gateway = await startLocalGateway({
     port: 0,

@@ -1,5 +1,5 @@
 import { authorizerFunction } from '#functions/authorizer';
-import { buildOperationHandlers } from '#functions/operations';
+import { buildOperationHandlers, SCOPE_RESOURCES } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
@@ -16,6 +16,7 @@ import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { type LocalPetEvents, startLocalPetEvents } from '#tools/local/pet-events';
 import {
   LOCAL_HOST as HOST,
+  LOCAL_TABLE_PREFIX,
   type LocalApiKey,
   LocalConfigError,
   localApiKey,
@@ -26,15 +27,15 @@ import {
 import { assertSettingsUsable, listenError } from '#tools/local/startup-checks';
 import type { StaticRoutes } from '#tools/local/static-files';
 
-/** Table names of the local server: `petstore-local-pets`, … */
-export const LOCAL_TABLE_PREFIX = 'petstore-local';
-
 export interface LocalFunctions {
   readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
 }
 
-/** Every function configured as in Lambda, but for DynamoDB at `endpoint` and without metrics (no CloudWatch). */
+/**
+ * Every function configured as in Lambda (the authorizer with the plans and the scopes' methods the stack
+ * gives it), but for DynamoDB at `endpoint` and without metrics (no CloudWatch).
+ */
 export const localFunctions = ({
   endpoint,
   plans = LOCAL_PLANS,
@@ -43,7 +44,13 @@ export const localFunctions = ({
   readonly endpoint: string;
   readonly tables: TableNames;
 }): LocalFunctions => {
-  const functionConfig: FunctionConfig = { ...config, dynamoDb: { endpoint }, metrics: false, plans };
+  const functionConfig: FunctionConfig = {
+    ...config,
+    dynamoDb: { endpoint },
+    metrics: false,
+    plans,
+    scopes: SCOPE_RESOURCES,
+  };
   return {
     handlers: buildOperationHandlers(functionConfig),
     authorizer: authorizerFunction.build(functionConfig),
@@ -180,7 +187,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       logLevel: options.logLevel ?? 'WARN',
       log,
     });
-    lock?.update({ port: gateway.port });
+    // Where `npm run keys -- … --local` finds the keys.
+    lock?.update({ port: gateway.port, dynamoDb: { endpoint, apiKeysTable: tables.apiKeys } });
     const running = dynamoDbLocal;
     const serving = gateway;
     return {

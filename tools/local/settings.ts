@@ -25,6 +25,9 @@ export const DYNAMODB_LOCAL_LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 
 export const LOCAL_HOST = '127.0.0.1';
 
+/** Table names of the local server: `petstore-local-pets`, … */
+export const LOCAL_TABLE_PREFIX = 'petstore-local';
+
 export const localDataPaths = (dataDir: string) => ({
   dynamoDb: join(dataDir, 'dynamodb'),
   apiKey: join(dataDir, 'api-key'),

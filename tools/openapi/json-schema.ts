@@ -7,6 +7,25 @@ import {
 import type * as v from 'valibot';
 import { isOpenApiMetadata, type OpenApiMeta } from '#shared/schema/describe';
 
+/** `schema` with `patterns` where its own `pattern`, or its `allOf` of them, stood (after its other keywords if it had none). */
+const withPatterns = (schema: JsonSchema, patterns: readonly string[]): JsonSchema => {
+  const stated =
+    patterns.length === 1
+      ? { pattern: patterns[0] }
+      : patterns.length > 1
+        ? { allOf: patterns.map((pattern) => ({ pattern })) }
+        : {};
+  const entries = Object.entries(schema);
+  const at = entries.findIndex(([key]) => key === 'pattern' || key === 'allOf');
+  const kept = entries.filter(([key]) => key !== 'pattern' && key !== 'allOf');
+  const place = at < 0 ? kept.length : at;
+  return Object.fromEntries([
+    ...kept.slice(0, place),
+    ...Object.entries(stated),
+    ...kept.slice(place),
+  ]) as JsonSchema;
+};
+
 /** What a client sends (`input`), or what the service answers (`output`). */
 type Direction = 'input' | 'output';
 
@@ -109,12 +128,13 @@ export class SchemaConverter {
   /** A schema with describe()'s metadata (first for an optional value); with an `id`, a reference. */
   private described(
     schema: v.GenericSchema,
-    { id, ...meta }: OpenApiMeta,
+    { id, patterns, ...meta }: OpenApiMeta,
     converted: JsonSchema,
   ): JsonSchema {
     const keywords = meta as JsonSchema;
+    const stated = patterns === undefined ? converted : withPatterns(converted, patterns);
     const result =
-      schema.type === 'optional' ? { ...keywords, ...converted, ...keywords } : { ...converted, ...keywords };
+      schema.type === 'optional' ? { ...keywords, ...stated, ...keywords } : { ...stated, ...keywords };
     if (id === undefined) return result;
     const known = this.components.get(id);
     if (known && JSON.stringify(known) !== JSON.stringify(result)) {

@@ -1,4 +1,5 @@
 import type { TableKey } from '#shared/config';
+import type { PetFieldName } from '#shared/domain/pet';
 
 /** The shape of every DynamoDB table, read by the stack and the local table creation alike. */
 
@@ -20,6 +21,7 @@ export interface TableDesign {
   /** Logical name: CDK construct id, and suffix of the local table name. */
   readonly logicalName: string;
   readonly partitionKey: KeyAttribute;
+  /** Global secondary indexes: the stack makes each, and alarms on its throttles (infra/constructs/monitoring.ts). */
   readonly indexes: readonly IndexDesign[];
   /** Attribute DynamoDB deletes items by, once its epoch-seconds value has passed. */
   readonly timeToLiveAttribute?: string;
@@ -28,9 +30,17 @@ export interface TableDesign {
 }
 
 /**
- * Keeps each status key under a partition's 1,000 writes/s up to 16,000 creates/s (BENCHMARKS.md,
- * "Partition load"). Changing it changes what a cursor means: bump its version (http/cursor.ts).
+ * An index of the pets table a listing walks (http/listing.ts): keyed by a pet field's value, split into
+ * `shards` partitions by id (`<value>#<id mod shards>`, in an attribute of its own) when one value could
+ * take more than a partition's writes, sorted by id. Unsharded, the partition key is the field itself.
  */
+export interface PetIndexDesign extends IndexDesign {
+  readonly field: PetFieldName;
+  readonly shards: number;
+  readonly sortKey: { readonly name: 'id'; readonly type: 'N' };
+}
+
+/** Keeps each status key under a partition's 1,000 writes/s up to 16,000 creates/s (BENCHMARKS.md, "Partition load"). */
 export const STATUS_SHARDS = 16;
 
 /** The status index: partition key `statusShard` (`<status>#<id mod STATUS_SHARDS>`), sort key `id`. */
@@ -38,7 +48,12 @@ export const STATUS_SHARD_INDEX = {
   indexName: 'status-shard-index',
   partitionKey: { name: 'statusShard', type: 'S' },
   sortKey: { name: 'id', type: 'N' },
-} as const satisfies IndexDesign;
+  field: 'status',
+  shards: STATUS_SHARDS,
+} as const satisfies PetIndexDesign;
+
+/** Every index of the pets table: each stored pet carries the key of each one (adapters/dynamodb/pet-items.ts). */
+export const PET_INDEXES: readonly PetIndexDesign[] = [STATUS_SHARD_INDEX];
 
 /**
  * Nothing but pets, so a scan counts only pets. Its stream is the outbox of the pets' events
@@ -48,7 +63,7 @@ export const PETS_TABLE = {
   key: 'pets',
   logicalName: 'Pets',
   partitionKey: { name: 'id', type: 'N' },
-  indexes: [STATUS_SHARD_INDEX],
+  indexes: PET_INDEXES,
   stream: 'NEW_AND_OLD_IMAGES',
 } as const satisfies TableDesign;
 
