@@ -573,9 +573,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Answers only if the animal is still at one of these ETags, compared strongly (RFC 9110); else 412 `PRECONDITION_FAILED`. `*` names every one. `If-Unmodified-Since` is not read: an animal has no modification date. */
+                /** @description Answers only if the animal is still at one of these ETags, compared strongly (RFC 9110); else 412 `PRECONDITION_FAILED`. `*` names every one. `If-Unmodified-Since` is not read: an animal has no modification date. At most 100 tags. */
                 "if-match"?: string;
-                /** @description Answers 304 Not Modified, with the `ETag` and no body, when the animal is still at one of these ETags (RFC 9110): the copy the client holds is current. `*` names every one. Tags are compared weakly: `W/"3"` names the same version as `"3"`. `If-Modified-Since` is not read: an animal has no modification date. */
+                /** @description Answers 304 Not Modified, with the `ETag` and no body, when the animal is still at one of these ETags (RFC 9110): the copy the client holds is current. `*` names every one. Tags are compared weakly: `W/"3"` names the same version as `"3"`. `If-Modified-Since` is not read: an animal has no modification date. At most 100 tags. */
                 "if-none-match"?: string;
             };
             path: {
@@ -724,9 +724,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. `If-Unmodified-Since` is not read: an animal has no modification date. */
+                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. `If-Unmodified-Since` is not read: an animal has no modification date. At most 100 tags. */
                 "if-match"?: string;
-                /** @description Applies the change or removal only if the animal is at none of these ETags (RFC 9110): `*` names every one, so any animal there is refused. When it is at one of them, the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared weakly: `W/"3"` names the same version as `"3"`. An animal that does not exist is 404, with or without it. */
+                /** @description Applies the change or removal only if the animal is at none of these ETags (RFC 9110): `*` names every one, so any animal there is refused. When it is at one of them, the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared weakly: `W/"3"` names the same version as `"3"`. An animal that does not exist is 404, with or without it. At most 100 tags. */
                 "if-none-match"?: string;
             };
             path: {
@@ -839,9 +839,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. `If-Unmodified-Since` is not read: an animal has no modification date. */
+                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. `If-Unmodified-Since` is not read: an animal has no modification date. At most 100 tags. */
                 "if-match"?: string;
-                /** @description Applies the change or removal only if the animal is at none of these ETags (RFC 9110): `*` names every one, so any animal there is refused. When it is at one of them, the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared weakly: `W/"3"` names the same version as `"3"`. An animal that does not exist is 404, with or without it. */
+                /** @description Applies the change or removal only if the animal is at none of these ETags (RFC 9110): `*` names every one, so any animal there is refused. When it is at one of them, the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared weakly: `W/"3"` names the same version as `"3"`. An animal that does not exist is 404, with or without it. At most 100 tags. */
                 "if-none-match"?: string;
             };
             path: {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { PetVersionMismatchError } from '#shared/domain/errors';
 import type { ExpectedVersions } from '#shared/domain/pet';
 import type { VersionCondition } from '#shared/domain/version-condition';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 import { describe } from '#shared/schema/describe';
 
 /** A pet's `ETag` (RFC 9110 §8.8.3; If-Match: §13.1.1): strong and opaque, its version quoted (`"3"`). */
@@ -20,16 +21,20 @@ const ANY_OR_ENTITY_TAGS = new RegExp(
 const TAGS = /(W\/)?"([^"]*)"/g;
 const VERSION = /^[1-9]\d{0,15}$/;
 
-/** `*` or a list of entity tags, as the header `name` holds them; `description` for the document. */
+/** `*` or a list of at most MAX_ENTITY_TAGS entity tags, as the header holds them; `description` for the document. */
 const entityTagsHeader = (description: string) =>
   describe(
     v.optional(
       v.pipe(
         v.string('must be `*` or a list of entity tags'),
         v.regex(ANY_OR_ENTITY_TAGS, 'must be `*` or a list of entity tags, each in double quotes (`"3"`)'),
+        v.check(
+          (tags) => [...tags.matchAll(TAGS)].length <= MAX_ENTITY_TAGS,
+          `must name at most ${MAX_ENTITY_TAGS} entity tags`,
+        ),
       ),
     ),
-    { description, example: '"1"' },
+    { description: `${description} At most ${MAX_ENTITY_TAGS} tags.`, example: '"1"' },
   );
 
 export const IfMatch = entityTagsHeader(

@@ -7,6 +7,7 @@ import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { InvalidStoredItemError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import type { ListPosition, Pet, PetStatus } from '#shared/domain/pet';
 import { ANY_VERSION } from '#shared/domain/version-condition';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 import { FaultProxy } from '../support/fault-proxy';
 import { createTestTables, type TestTables } from '../support/tables';
 
@@ -95,6 +96,20 @@ describe('a change', () => {
       pet: { ...pet, status: 'sold' },
       version: 2,
     });
+  });
+
+  it('is written under as many versions, and as many exceptions, as a request may name', async () => {
+    const pet = await stored();
+    const versions = (first: number) => Array.from({ length: MAX_ENTITY_TAGS }, (_, index) => first + index);
+
+    await expect(
+      repository.update(pet.id, { status: 'sold' }, { versions: versions(2), except: versions(1) }),
+    ).rejects.toBeInstanceOf(PetVersionMismatchError);
+    expect(
+      await repository.update(pet.id, { status: 'sold' }, { versions: versions(1), except: versions(2) }),
+    ).toEqual({ pet: { ...pet, status: 'sold' }, version: 2 });
+    await repository.delete(pet.id, { versions: versions(2), except: versions(3) });
+    expect(await repository.get(pet.id)).toBeUndefined();
   });
 
   it('of a missing pet is PetNotFoundError, with or without a version, and stores nothing', async () => {

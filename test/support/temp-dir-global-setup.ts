@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '#infra/project-root';
 
 /** The run's own temporary directory, what TMPDIR was before it, and how many projects still run. */
 interface SharedTempDir {
@@ -15,16 +16,17 @@ const SHARED = Symbol.for('pet-store.test.temp-dir');
 const registry = globalThis as typeof globalThis & { [SHARED]?: SharedTempDir };
 
 /**
- * tsx's compile cache (`tsx-<uid>` in the temporary directory, tsx's own name): a link to the
- * one outside, so the processes the tests start with tsx keep reusing what earlier runs compiled.
+ * tsx's compile cache (`tsx-<uid>` in the temporary directory, tsx's own name): a link to one kept
+ * with the project's other caches (node_modules/.cache), so the processes the tests start with tsx
+ * keep reusing what earlier runs compiled, and the run leaves nothing in the temporary directory.
  */
 const TSX_CACHE = `tsx-${process.geteuid?.() ?? process.env.USER ?? 'user'}`;
+const KEPT_TSX_CACHE = join(PROJECT_ROOT, 'node_modules', '.cache', TSX_CACHE);
 
 const create = (): SharedTempDir => {
-  const outside = tmpdir();
-  const dir = mkdtempSync(join(outside, 'petstore-test-run-'));
-  mkdirSync(join(outside, TSX_CACHE), { recursive: true });
-  symlinkSync(join(outside, TSX_CACHE), join(dir, TSX_CACHE));
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-test-run-'));
+  mkdirSync(KEPT_TSX_CACHE, { recursive: true });
+  symlinkSync(KEPT_TSX_CACHE, join(dir, TSX_CACHE));
   const previous = process.env.TMPDIR;
   // Read by os.tmpdir() at each call, here and in every worker and process started from now on.
   process.env.TMPDIR = dir;

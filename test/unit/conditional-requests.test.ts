@@ -10,6 +10,7 @@ import {
   namesVersion,
   versionCondition,
 } from '#shared/http/conditional';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 
 /**
  * Conditional requests (RFC 9110 §13): a pet's ETag, which versions an If-Match accepts (strong
@@ -91,6 +92,16 @@ describe.each([
   it('is refused when a tag is not quoted, two tags have no comma between, or the wildcard is in a list', () => {
     for (const value of ['1', '"1" "2"', '*, "1"', '**', '"a b"', '"a"b"', 'w/"1"', '', ','])
       expect(accepts(value), value).toBe(false);
+  });
+
+  it(`names at most ${MAX_ENTITY_TAGS} entity tags, as many as one conditional write can list: one more is refused`, () => {
+    const tags = (count: number) => Array.from({ length: count }, (_, index) => `"${index + 1}"`).join(', ');
+
+    expect(accepts(tags(MAX_ENTITY_TAGS))).toBe(true);
+    expect(accepts(`W/${tags(MAX_ENTITY_TAGS)}`)).toBe(true);
+    expect(v.safeParse(schema, tags(MAX_ENTITY_TAGS + 1)).issues?.map(({ message }) => message)).toEqual([
+      `must name at most ${MAX_ENTITY_TAGS} entity tags`,
+    ]);
   });
 
   it('is refused with a message saying what it must be', () => {

@@ -51,8 +51,8 @@ const NAME = {
   minLength: 1,
   maxLength: 200,
   allOf: [
-    { pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F]*$' },
-    { pattern: '^([^\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$' },
+    { pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F]*$(?!\\n)' },
+    { pattern: '^([^\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$(?!\\n)' },
   ],
   description:
     "The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.",
@@ -225,7 +225,7 @@ describe('the parameters', () => {
           type: 'string',
           minLength: 1,
           maxLength: 128,
-          pattern: '^[A-Za-z0-9_-]+$',
+          pattern: '^[A-Za-z0-9_-]+$(?!\\n)',
           description: CURSOR_DESCRIPTION,
           example: 'Afzl4d6NqI_eeyJwIjpbMjBdfQ',
         },
@@ -457,7 +457,7 @@ describe('the idempotent createPet', () => {
     expect(parameter).toMatchObject({
       in: 'header',
       name: 'idempotency-key',
-      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]*$' },
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]*$(?!\\n)' },
     });
     expect(parameter).not.toHaveProperty('required');
     expect(parameter?.description).toContain('24 hours');

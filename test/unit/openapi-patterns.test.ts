@@ -124,6 +124,19 @@ for test in data["tests"]:
 print(json.dumps({"refused": refused, "answers": answers}))
 `;
 
+/** Python's `re` over `tests`: each pattern it refuses and its answer to each test; undefined without python3. */
+const inPython = (
+  tests: Reading['tests'],
+): { refused: Record<string, string>; answers: boolean[] } | undefined => {
+  const python = spawnSync('python3', ['-c', PYTHON], {
+    input: JSON.stringify({ patterns: PATTERNS, tests }),
+    encoding: 'utf8',
+  });
+  if (python.error) return undefined;
+  expect(python.status, python.stderr).toBe(0);
+  return JSON.parse(python.stdout) as { refused: Record<string, string>; answers: boolean[] };
+};
+
 describe('every pattern of docs/openapi.yaml', () => {
   const withU = readWith((pattern) => new RegExp(pattern, 'u'));
 
@@ -144,22 +157,29 @@ describe('every pattern of docs/openapi.yaml', () => {
   });
 
   it("reads the same in Python's re: it compiles, and each documented example matches", (context) => {
-    const python = spawnSync('python3', ['-c', PYTHON], {
-      input: JSON.stringify({ patterns: PATTERNS, tests: withU.tests }),
-      encoding: 'utf8',
-    });
-    if (python.error) {
-      context.skip(`no python3 here to read the patterns with (${python.error.message})`);
+    const python = inPython(withU.tests);
+    if (!python) {
+      context.skip('no python3 here to read the patterns with');
       return;
     }
-    expect(python.status, python.stderr).toBe(0);
-    const { refused, answers } = JSON.parse(python.stdout) as {
-      refused: Record<string, string>;
-      answers: boolean[];
-    };
 
-    expect(refused).toEqual({});
-    expect(answers).toEqual(withU.tests.map(({ matched }) => matched));
+    expect(python.refused).toEqual({});
+    expect(python.answers).toEqual(withU.tests.map(({ matched }) => matched));
+  });
+
+  it("reads each documented example with a newline after it as JavaScript does, in Python's re, whose `$` alone also matches before a final newline", (context) => {
+    const tests = withU.tests.map(({ pattern, text }) => {
+      const ended = `${text}\n`;
+      return { pattern, text: ended, matched: new RegExp(pattern, 'u').test(ended) };
+    });
+    const python = inPython(tests);
+    if (!python) {
+      context.skip('no python3 here to read the patterns with');
+      return;
+    }
+
+    expect(python.refused).toEqual({});
+    expect(python.answers).toEqual(tests.map(({ matched }) => matched));
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createPet } from '#functions/create-pet';
 import { DEFAULT_PET_STATUS, type Pet } from '#shared/domain/pet';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 import { BASE_PATH } from '#shared/http/paths';
 import type { ApiClient } from './api-client';
 import { assertContains, assertError, detailsOf } from './assertions';
@@ -203,6 +204,49 @@ export const PETS_AREA: ContractArea = {
         const changed = await patch(api, pet.id, { status: 'sold' }, { 'If-None-Match': '"0"' });
         assert.deepEqual([changed.status, changed.json], [200, { ...pet, status: 'sold' }]);
         assert.equal((await remove({ 'If-None-Match': etag })).status, 204);
+      },
+    ),
+    creating(
+      `PATCH and DELETE ${CREATE}/{id} under If-Match and If-None-Match of ${MAX_ENTITY_TAGS} tags each apply; one tag more is 400 naming the header, and nothing changes`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'many-tags');
+        // `count` tags of versions the pet never reaches, its own ETag last among them when given.
+        const tags = (count: number, own?: string) =>
+          [
+            ...Array.from({ length: own ? count - 1 : count }, (_, index) => `"${1_000 + index}"`),
+            ...(own ? [own] : []),
+          ].join(', ');
+        const remove = (headers: Record<string, string>) =>
+          api.request(ONE(pet.id), { method: 'DELETE', headers });
+
+        for (const header of ['If-Match', 'If-None-Match']) {
+          const tooMany = tags(MAX_ENTITY_TAGS + 1, etag);
+          for (const refused of [
+            await patch(api, pet.id, { status: 'sold' }, { [header]: tooMany }),
+            await remove({ [header]: tooMany }),
+          ]) {
+            assertError(refused, 400, 'VALIDATION_FAILED');
+            assert.deepEqual(
+              detailsOf(refused).map(({ field }) => field),
+              [`headers.${header.toLowerCase()}`],
+            );
+          }
+        }
+        const read = await api.get(ONE(pet.id));
+        assert.deepEqual([read.json, read.headers.get('etag')], [pet, etag]);
+
+        const conditions = {
+          'If-Match': tags(MAX_ENTITY_TAGS, etag),
+          'If-None-Match': tags(MAX_ENTITY_TAGS),
+        };
+        const changed = await patch(api, pet.id, { status: 'sold' }, conditions);
+        assert.deepEqual([changed.status, changed.json], [200, { ...pet, status: 'sold' }], changed.text);
+        const newEtag = changed.headers.get('etag') ?? '';
+        const removed = await remove({
+          'If-Match': tags(MAX_ENTITY_TAGS, newEtag),
+          'If-None-Match': tags(MAX_ENTITY_TAGS),
+        });
+        assert.equal(removed.status, 204, removed.text);
       },
     ),
     creating(

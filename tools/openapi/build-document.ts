@@ -29,7 +29,7 @@ import {
   refusalOf,
   WHEN,
 } from '#tools/openapi/error-codes';
-import { SchemaConverter } from '#tools/openapi/json-schema';
+import { documentPattern, SchemaConverter } from '#tools/openapi/json-schema';
 
 /** The interface version; the major version is the `/v1` base path. */
 export const API_VERSION = '1.1.0';
@@ -116,7 +116,10 @@ const GATEWAY_ID_HEADERS = headerRefs([API_GATEWAY_ID_HEADER]);
 const CALLER_HEADERS = headerRefs([REQUEST_ID_HEADER, RATE_LIMIT_POLICY_HEADER]);
 
 const ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 128 } as const;
-const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
+const RATE_LIMIT_POLICY_SCHEMA = {
+  type: 'string',
+  pattern: documentPattern(RATE_LIMIT_POLICY_PATTERN),
+} as const;
 
 /** An answer a function or API Gateway itself may give: `Request-Id` and the plan only from a function. */
 const CALLER_HEADERS_IF_ACCEPTED = {

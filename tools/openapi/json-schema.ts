@@ -7,13 +7,22 @@ import {
 import type * as v from 'valibot';
 import { isOpenApiMetadata, type OpenApiMeta } from '#shared/schema/describe';
 
+/**
+ * A pattern as the document states it. One that ends at `$` is held to the very end in every engine:
+ * JavaScript's `$` (no `m` flag) matches only there, but Python's `re`, which Python's jsonschema searches
+ * with, also matches before a final newline, so `^[a-z]+$` would take `"abc\n"`. `(?!\n)` after it, "and
+ * no newline follows", is true at the end in both, and leaves JavaScript's reading as it was.
+ */
+export const documentPattern = (source: string): string =>
+  /(?<!\\)\$$/.test(source) ? `${source}(?!\\n)` : source;
+
 /** `schema` with `patterns` where its own `pattern`, or its `allOf` of them, stood (after its other keywords if it had none). */
 const withPatterns = (schema: JsonSchema, patterns: readonly string[]): JsonSchema => {
   const stated =
     patterns.length === 1
-      ? { pattern: patterns[0] }
+      ? { pattern: documentPattern(patterns[0] ?? '') }
       : patterns.length > 1
-        ? { allOf: patterns.map((pattern) => ({ pattern })) }
+        ? { allOf: patterns.map((pattern) => ({ pattern: documentPattern(pattern) })) }
         : {};
   const entries = Object.entries(schema);
   const at = entries.findIndex(([key]) => key === 'pattern' || key === 'allOf');
@@ -149,13 +158,14 @@ export class SchemaConverter {
     if (regex.flags !== '' && regex.flags !== 'u') {
       throw new Error(`The pattern /${regex.source}/${regex.flags} has flags JSON Schema cannot state`);
     }
-    const { source } = regex;
+    const source = documentPattern(regex.source);
     // Past the second, the converter has set this one as `pattern` again: it joins the others.
     if (jsonSchema.allOf) {
       const { pattern: _this, ...rest } = jsonSchema;
       return { ...rest, allOf: [...jsonSchema.allOf, { pattern: source }] };
     }
-    if (jsonSchema.pattern === undefined || jsonSchema.pattern === source)
+    // The converter states a first pattern as written: this one.
+    if (jsonSchema.pattern === undefined || jsonSchema.pattern === regex.source)
       return { ...jsonSchema, pattern: source };
     // The second becomes `allOf` with the first, where `pattern` stood.
     const both = [{ pattern: jsonSchema.pattern }, { pattern: source }];
