@@ -16,17 +16,22 @@ const SHARED = Symbol.for('pet-store.test.temp-dir');
 const registry = globalThis as typeof globalThis & { [SHARED]?: SharedTempDir };
 
 /**
- * tsx's compile cache (`tsx-<uid>` in the temporary directory, tsx's own name): a link to one kept
- * with the project's other caches (node_modules/.cache), so the processes the tests start with tsx
- * keep reusing what earlier runs compiled, and the run leaves nothing in the temporary directory.
+ * The compile caches processes keep in the temporary directory, each under its own name: tsx's
+ * (`tsx-<uid>`), and Node.js's own (`node-compile-cache`, what `module.enableCompileCache()` uses
+ * from Node.js 22: npm, tsc and Redocly turn it on, on whichever Node runs them, the Lambda's 24
+ * among them). Each is a link to one kept with the project's other caches (node_modules/.cache), so
+ * the processes the tests start keep reusing what earlier runs compiled, and the run leaves
+ * nothing in the temporary directory.
  */
-const TSX_CACHE = `tsx-${process.geteuid?.() ?? process.env.USER ?? 'user'}`;
-const KEPT_TSX_CACHE = join(PROJECT_ROOT, 'node_modules', '.cache', TSX_CACHE);
+const CACHES = [`tsx-${process.geteuid?.() ?? process.env.USER ?? 'user'}`, 'node-compile-cache'];
 
 const create = (): SharedTempDir => {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-test-run-'));
-  mkdirSync(KEPT_TSX_CACHE, { recursive: true });
-  symlinkSync(KEPT_TSX_CACHE, join(dir, TSX_CACHE));
+  for (const cache of CACHES) {
+    const kept = join(PROJECT_ROOT, 'node_modules', '.cache', cache);
+    mkdirSync(kept, { recursive: true });
+    symlinkSync(kept, join(dir, cache));
+  }
   const previous = process.env.TMPDIR;
   // Read by os.tmpdir() at each call, here and in every worker and process started from now on.
   process.env.TMPDIR = dir;
@@ -37,7 +42,7 @@ const create = (): SharedTempDir => {
  * Every project runs in one temporary directory of the run's own (TMPDIR, for the test workers and
  * every process they start), so that what a test leaves there is seen, and no other run on the
  * machine is mistaken for it. When the last project ends (its global setups, listed after this
- * one, already torn down), whatever is left but tsx's cache fails the run, named, and goes.
+ * one, already torn down), whatever is left but the compile caches fails the run, named, and goes.
  */
 export default function setup() {
   registry[SHARED] ??= create();
@@ -49,7 +54,7 @@ export default function setup() {
     delete registry[SHARED];
     if (shared.previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = shared.previous;
-    const left = readdirSync(shared.dir).filter((name) => name !== TSX_CACHE);
+    const left = readdirSync(shared.dir).filter((name) => !CACHES.includes(name));
     rmSync(shared.dir, { recursive: true, force: true });
     if (left.length > 0) {
       // A teardown's error is only logged: the exit code is what fails the run.

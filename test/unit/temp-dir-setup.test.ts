@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { findLambdaNode } from '../../bench/lambda-node';
 import setup from '../support/temp-dir-global-setup';
 
 /**
@@ -25,7 +26,7 @@ afterEach(() => {
 });
 
 describe("a run's temporary directory", () => {
-  it('leaves the temporary directory it was given as it found it, tsx’s compile cache included', () => {
+  it('leaves the temporary directory it was given as it found it, the compile caches included', () => {
     const dir = mkdtempSync(join(tmpdir(), 'given-tmpdir-'));
     outside.push(dir);
     delete registry[SHARED];
@@ -33,9 +34,11 @@ describe("a run's temporary directory", () => {
 
     const teardown = setup();
     const during = readdirSync(dir);
+    const caches = readdirSync(join(dir, String(during[0]))).sort();
     teardown();
 
     expect(during).toHaveLength(1);
+    expect(caches).toEqual(['node-compile-cache', expect.stringMatching(/^tsx-/)]);
     expect(readdirSync(dir)).toEqual([]);
     expect(process.env.TMPDIR).toBe(dir);
   });
@@ -61,6 +64,35 @@ describe("a run's temporary directory", () => {
     });
 
     expect(output).toBe('checked\n');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("keeps Node.js's own compile cache out of it, as a process on the Lambda's Node that turns it on makes it", () => {
+    const lambdaNode = findLambdaNode();
+    const dir = mkdtempSync(join(tmpdir(), 'given-tmpdir-'));
+    outside.push(dir);
+    delete registry[SHARED];
+    process.env.TMPDIR = dir;
+
+    const teardown = setup();
+    const [runDir = ''] = readdirSync(dir);
+    const turnedOn = execFileSync(
+      lambdaNode.path,
+      [
+        '--eval',
+        "process.stdout.write(JSON.stringify(require('node:module').enableCompileCache?.() ?? null))",
+      ],
+      { env: { TMPDIR: join(dir, runDir) }, encoding: 'utf8' },
+    );
+    const before = process.exitCode;
+    teardown();
+    const failed = process.exitCode;
+    process.exitCode = before;
+
+    // Node.js 20 has no compile cache: where the Lambda's Node is missing, only the rest is checked.
+    if (lambdaNode.lambdaMajor)
+      expect(JSON.parse(turnedOn).directory).toBe(join(dir, runDir, 'node-compile-cache'));
+    expect(failed).toBe(before);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
