@@ -22,6 +22,12 @@ export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly stage: StageConfig;
 }
 
+/** What a `full` stack adds to the service: alarms, their topic, the dashboard, gradual deployments. */
+export interface StackOperations {
+  readonly monitoring: Monitoring;
+  readonly deployments: GradualDeployments;
+}
+
 /** As its construct, alarms, deployment group and outputs carry it (`ListPets`). */
 export const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -33,8 +39,8 @@ export class PetStoreStack extends Stack {
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
   readonly api: PetStoreApi;
-  readonly monitoring: Monitoring;
-  readonly deployments: GradualDeployments;
+  /** What operating it needs, in a `full` stack only (StackShape); a `lean` one is the service alone. */
+  readonly operations: StackOperations | undefined;
 
   private readonly stage: StageConfig;
 
@@ -47,6 +53,7 @@ export class PetStoreStack extends Stack {
       terminationProtection: stage.dataProtection.terminationProtection,
     });
     this.stage = stage;
+    // The service: in every shape.
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
     this.handlers = this.operationFunctions();
     this.authorizer = this.authorizerFunction();
@@ -56,26 +63,35 @@ export class PetStoreStack extends Stack {
       stage,
       restApiName: this.stackName,
       operations: CONTRACTS,
-      // API Gateway invokes the `live` aliases: the versions CodeDeploy has let in.
+      // In a full stack, the `live` aliases: the versions CodeDeploy has let in.
       handlers: Object.fromEntries(
-        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.alias]),
+        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.invoked]),
       ),
-      authorizer: this.authorizer.alias,
+      authorizer: this.authorizer.invoked,
     });
-    this.monitoring = new Monitoring(this, 'Monitoring', {
-      stage,
+    // What operating it needs: every alarm, widget and deployment group, in a full stack only.
+    this.operations = stage.shape === 'full' ? this.addOperations(named, functions) : undefined;
+    this.addOutputs(functions);
+  }
+
+  private addOperations(
+    named: Record<string, ApiFunction>,
+    functions: Record<string, ApiFunction>,
+  ): StackOperations {
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      stage: this.stage,
       api: this.api.api,
       handlers: named,
       authorizer: this.authorizer,
       tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
     });
     // The authorizer's too: a bad version of it would fail every request at once.
-    this.deployments = new GradualDeployments(this, 'Deployments', {
-      config: stage.deployment,
+    const deployments = new GradualDeployments(this, 'Deployments', {
+      config: this.stage.deployment,
       functions: Object.fromEntries(
         Object.entries(functions).map(([name, fn]) => [
           name,
-          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
+          { alias: fn.alias, alarms: monitoring.deploymentAlarms[name] ?? [] },
         ]),
       ),
     });
@@ -85,7 +101,7 @@ export class PetStoreStack extends Stack {
       handlerLogs: Object.fromEntries(Object.entries(named).map(([name, fn]) => [name, fn.logGroup])),
       authorizerLogs: this.authorizer.logGroup,
     });
-    this.addOutputs(functions);
+    return { monitoring, deployments };
   }
 
   private apiFunction(
@@ -97,6 +113,8 @@ export class PetStoreStack extends Stack {
       logRemovalPolicy: this.stage.dataProtection.removalPolicy,
       logLevel: this.stage.logLevel,
       stage: this.stage.name,
+      // Behind `live` only where CodeDeploy shifts it.
+      live: this.stage.shape === 'full',
       entry: lambdaEntry(fn),
       ...props,
     });
@@ -142,11 +160,13 @@ export class PetStoreStack extends Stack {
           : {}),
       });
     }
-    new CfnOutput(this, OUTPUT.dashboard, { value: this.monitoring.dashboard.dashboardName });
-    new CfnOutput(this, OUTPUT.alarmTopic, {
-      value: this.monitoring.topic.topicArn,
-      description: 'Every alarm of the stage notifies this topic: subscribe to it',
-    });
+    if (this.operations) {
+      new CfnOutput(this, OUTPUT.dashboard, { value: this.operations.monitoring.dashboard.dashboardName });
+      new CfnOutput(this, OUTPUT.alarmTopic, {
+        value: this.operations.monitoring.topic.topicArn,
+        description: 'Every alarm of the stage notifies this topic: subscribe to it',
+      });
+    }
     new CfnOutput(this, OUTPUT.accessLogs, {
       value: this.api.accessLogs.logGroupName,
       description: 'API access log: one JSON line per request, with its requestId',
@@ -154,11 +174,13 @@ export class PetStoreStack extends Stack {
     for (const [name, fn] of Object.entries(functions)) {
       new CfnOutput(this, OUTPUT.functionLogs(name), { value: fn.logGroup.logGroupName });
     }
-    new CfnOutput(this, OUTPUT.deployments, {
-      value: this.deployments.application.applicationName,
-      description:
-        'CodeDeploy application of the gradual deployments: aws deploy list-deployments --application-name <this>',
-    });
+    if (this.operations) {
+      new CfnOutput(this, OUTPUT.deployments, {
+        value: this.operations.deployments.application.applicationName,
+        description:
+          'CodeDeploy application of the gradual deployments: aws deploy list-deployments --application-name <this>',
+      });
+    }
   }
 
   /** Exactly the declared actions on the table or index named (no `grantReadData`, no `index/*`). */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, type IFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import {
   type BundlingOptions,
   LogLevel as EsbuildLogLevel,
@@ -47,6 +47,12 @@ export interface ApiFunctionProps {
   readonly logLevel: LogLevel;
   /** Tags its metrics, so stages sharing an account keep apart. */
   readonly stage: AnyStageName;
+  /**
+   * Publishes a version of each change behind a `live` alias, which API Gateway invokes and
+   * CodeDeploy shifts: what gradual deployments need, and nothing else does. Without it, API
+   * Gateway invokes the function itself.
+   */
+  readonly live: boolean;
 }
 
 /** The bench's too. No `--enable-source-maps` (docs/decisions/0002-no-runtime-source-maps.md). */
@@ -83,14 +89,16 @@ export const nodejsBundling = (): BundlingOptions => {
 
 const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
-/** A Lambda function with the house defaults, published behind `live`. */
+/** A Lambda function with the house defaults, published behind `live` when it is deployed gradually. */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   /** Not AWSLambdaBasicExecutionRole, which may write any log group in the account: its own only. */
   readonly role: Role;
-  /** What API Gateway invokes and CodeDeploy moves; replaced versions are kept to go back to. */
-  readonly alias: Alias;
+  /** What API Gateway invokes: the `live` alias when there is one, else the function. */
+  readonly invoked: IFunction;
+
+  private readonly liveAlias: Alias | undefined;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -123,8 +131,22 @@ export class ApiFunction extends Construct {
       bundling: nodejsBundling(),
       environment: functionEnvironment(props.logLevel, props.stage),
     });
-    this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
+    // `currentVersion` makes the version resource: only a function behind `live` gets one.
+    this.liveAlias = props.live
+      ? new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion })
+      : undefined;
+    this.invoked = this.liveAlias ?? this.function;
     this.acknowledgeFindings();
+  }
+
+  /** What API Gateway invokes and CodeDeploy moves; replaced versions are kept to go back to. */
+  get alias(): Alias {
+    if (!this.liveAlias)
+      throw new ValidationError(
+        'no live alias (props.live is false): only a function deployed gradually has one, and its alarms and deployment group watch it',
+        this,
+      );
+    return this.liveAlias;
   }
 
   private acknowledgeFindings(): void {

@@ -1,3 +1,4 @@
+import type { CfnElement } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { STAGE_NAMES } from '#infra/stage-names';
 import {
@@ -25,15 +26,17 @@ import { synthDevStage, synthStages } from '../support/pet-store-app';
  */
 
 const { stacks, templates } = synthStages();
-// A developer's stack (npm run deploy -- --stage dev-<name>) is the same service: the same calls
-// must be allowed, and the same refused.
-const dev = synthDevStage('dev-iam');
-const STAGES = {
+// A developer's stack (npm run deploy -- --stage dev-<name>) is the same service in either shape:
+// the same calls must be allowed, and the same refused; a full one's alarms and deployments too.
+const devLean = synthDevStage('dev-iam');
+const devFull = synthDevStage('dev-iam', 'full');
+const OPERATED = {
   ...Object.fromEntries(
     STAGE_NAMES.map((name) => [name, { stack: stacks[name], template: templates[name] }]),
   ),
-  [dev.stack.stackName.replace('PetStore-', '')]: { stack: dev.stack, template: dev.template },
+  'dev-iam (full)': { stack: devFull.stack, template: devFull.template },
 };
+const STAGES = { ...OPERATED, 'dev-iam (lean)': { stack: devLean.stack, template: devLean.template } };
 
 /** Each call's decision, keyed by the call, so a failure names every call that went wrong. */
 const decisions = async (calls: readonly IamCall[]): Promise<Record<string, Decision>> =>
@@ -57,14 +60,22 @@ describe.each(Object.entries(STAGES))(
     const calls = runtimeCalls(stack, template);
     const { resolver } = calls;
 
-    it('lets API Gateway invoke the alias of every integration and of the authorizer, from its own methods', async () => {
+    it('lets API Gateway invoke what every integration and the authorizer name, from its own methods: the live aliases, or in a lean stack the functions', async () => {
       const invoked = new Set(calls.invocations.map((call) => call.resource));
-      const aliases = resolver.ofType('AWS::Lambda::Alias').map(([id]) => resolver.text({ Ref: id }));
-      expect(invoked).toEqual(new Set(aliases));
+      const functions = [...Object.values(stack.handlers), stack.authorizer];
+      const targets = functions.map((fn) => {
+        const id = stack.getLogicalId(fn.invoked.node.defaultChild as CfnElement);
+        // An alias's Ref is its ARN; a function's is its name.
+        return resolver.resource(id).Type === 'AWS::Lambda::Alias'
+          ? resolver.text({ Ref: id })
+          : resolver.text({ 'Fn::GetAtt': [id, 'Arn'] });
+      });
+      expect(invoked).toEqual(new Set(targets));
+      expect(targets.every((arn) => arn.endsWith(':live'))).toBe(stack.operations !== undefined);
       expect(await decisions(calls.invocations)).toEqual(all(calls.invocations, 'Allowed'));
     });
 
-    it('refuses an invocation of those aliases from another API or another account', async () => {
+    it('refuses an invocation of those from another API or another account', async () => {
       const outside = calls.invocations.flatMap((call) => {
         const sourceArn = call.context['aws:SourceArn'] ?? '';
         const [, apiAndPath = ''] = /:execute-api:[^:]+:\d+:(.*)$/.exec(sourceArn) ?? [];
@@ -86,6 +97,39 @@ describe.each(Object.entries(STAGES))(
       });
       expect(await denied(outside)).toEqual(all(outside, 'Denied'));
     });
+
+    it("lets each function's role make exactly the DynamoDB calls its root declares, and write to its own log group", async () => {
+      const functions = resolver.ofType('AWS::Lambda::Function').map(([id]) => id);
+      expect(new Set(calls.functions.map((fn) => fn.functionId))).toEqual(new Set(functions));
+      expect(await decisions(calls.functionCalls)).toEqual(all(calls.functionCalls, 'Allowed'));
+    });
+
+    it("refuses each function's role every other DynamoDB action, on every table and index of the stack", async () => {
+      const undeclared = calls.functions.flatMap((fn) => {
+        const isDeclared = (action: string, resource: string) =>
+          fn.declared.some((access) => access.resource === resource && access.actions.includes(action));
+        return [
+          ...calls.tables.flatMap((table) =>
+            DYNAMODB_TABLE_ACTIONS.map((action) => [action, table] as const),
+          ),
+          ...calls.indexes.flatMap((index) =>
+            DYNAMODB_INDEX_ACTIONS.map((action) => [action, index] as const),
+          ),
+        ]
+          .filter(([action, resource]) => !isDeclared(action, resource))
+          .map(([action, resource]) => roleCall(fn, action, resource));
+      });
+      expect(undeclared.length).toBeGreaterThan(calls.functions.length * DYNAMODB_TABLE_ACTIONS.length);
+      expect(await denied(undeclared)).toEqual(all(undeclared, 'Denied'));
+    });
+  },
+);
+
+describe.each(Object.entries(OPERATED))(
+  '%s: what AWS allows its alarms and deployments',
+  (_stageName, { stack, template }) => {
+    const calls = runtimeCalls(stack, template);
+    const { resolver } = calls;
 
     it("lets every alarm's state changes publish to its topic, and CloudWatch use the topic's key", async () => {
       const alarms = resolver.ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
@@ -151,30 +195,14 @@ describe.each(Object.entries(STAGES))(
       expect(new Set(calls.deployments.map((call) => call.caller))).toEqual(new Set(groups));
       expect(await decisions(calls.deployments)).toEqual(all(calls.deployments, 'Allowed'));
     });
-
-    it("lets each function's role make exactly the DynamoDB calls its root declares, and write to its own log group", async () => {
-      const functions = resolver.ofType('AWS::Lambda::Function').map(([id]) => id);
-      expect(new Set(calls.functions.map((fn) => fn.functionId))).toEqual(new Set(functions));
-      expect(await decisions(calls.functionCalls)).toEqual(all(calls.functionCalls, 'Allowed'));
-    });
-
-    it("refuses each function's role every other DynamoDB action, on every table and index of the stack", async () => {
-      const undeclared = calls.functions.flatMap((fn) => {
-        const isDeclared = (action: string, resource: string) =>
-          fn.declared.some((access) => access.resource === resource && access.actions.includes(action));
-        return [
-          ...calls.tables.flatMap((table) =>
-            DYNAMODB_TABLE_ACTIONS.map((action) => [action, table] as const),
-          ),
-          ...calls.indexes.flatMap((index) =>
-            DYNAMODB_INDEX_ACTIONS.map((action) => [action, index] as const),
-          ),
-        ]
-          .filter(([action, resource]) => !isDeclared(action, resource))
-          .map(([action, resource]) => roleCall(fn, action, resource));
-      });
-      expect(undeclared.length).toBeGreaterThan(calls.functions.length * DYNAMODB_TABLE_ACTIONS.length);
-      expect(await denied(undeclared)).toEqual(all(undeclared, 'Denied'));
-    });
   },
 );
+
+describe('dev-iam (lean): no alarm and no deployment', () => {
+  it('has no alarm to publish, no topic and no deployment group to allow anything to', () => {
+    const calls = runtimeCalls(devLean.stack, devLean.template);
+
+    expect([calls.alarmPublishes, calls.alarmKeyUses, calls.deployments]).toEqual([[], [], []]);
+    expect(calls.resolver.ofType('AWS::SNS::Topic')).toEqual([]);
+  });
+});

@@ -73,7 +73,7 @@ describe('what a stage costs idle', () => {
 
 describe("what a developer's stage costs idle", () => {
   const idle = tableAfter(COSTS_MD, '<!-- costs:idle-dev -->');
-  const { template } = synthDevStage('dev-costs');
+  const { template } = synthDevStage('dev-costs', 'full');
 
   it('counts the alarms of the synthesized dev stack, its dashboard and key, and no web ACL', () => {
     expectAlarmsDashboardAndKey(template, idle);

@@ -253,7 +253,7 @@ export const lambdaResourcePolicy = (resolver: TemplateResolver, arn: string): P
     }),
 });
 
-/** API Gateway invoking `alias` on behalf of `sourceArn`. */
+/** API Gateway invoking `alias` (a function's `live` alias, or in a lean stack the function) on behalf of `sourceArn`. */
 export const invocation = (
   resolver: TemplateResolver,
   caller: string,
@@ -281,7 +281,7 @@ const stageNameOf = (resolver: TemplateResolver, restApiId: string): string => {
 };
 
 /**
- * Each Lambda proxy integration: API Gateway invokes its alias with the method's execute-api ARN
+ * Each Lambda proxy integration: API Gateway invokes its alias (a lean stack's: its function) with the method's execute-api ARN
  * as source (`arn:aws:execute-api:<region>:<account>:<api id>/<stage>/<METHOD>/<path>`), a path
  * parameter standing for any value.
  */
@@ -307,7 +307,7 @@ const integrationInvocations = (template: Template, resolver: TemplateResolver):
       return invocation(resolver, `API Gateway (${httpMethod} ${path}, ${id})`, alias, sourceArn);
     });
 
-/** The TOKEN authorizer: API Gateway invokes its alias with the authorizer's ARN as source. */
+/** The TOKEN authorizer: API Gateway invokes its alias (or function) with the authorizer's ARN as source. */
 const authorizerInvocations = (resolver: TemplateResolver): IamCall[] =>
   resolver.ofType('AWS::ApiGateway::Authorizer').map(([id, authorizer]) => {
     const restApiId = resolver.refTarget(authorizer.Properties?.RestApiId);

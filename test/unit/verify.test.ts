@@ -321,6 +321,31 @@ describe('npm run verify on a stage deployed as configured', () => {
   });
 });
 
+describe('npm run verify on a lean developer stack', () => {
+  it('skips the alarm and the gradual deployments a lean stack has none of, saying how to deploy them, checks the rest and exits 0', async () => {
+    cloudFormation.on(DescribeStacksCommand).resolves({
+      Stacks: [
+        {
+          StackName: STACK,
+          StackStatus: 'CREATE_COMPLETE',
+          CreationTime: new Date(),
+          Outputs: OUTPUTS.filter(({ OutputKey }) => OutputKey !== OUTPUT.deployments),
+        },
+      ],
+    });
+
+    const { code, out } = await run();
+
+    expect(code).toBe(0);
+    for (const name of ['alarm notification', 'gradual deployments'])
+      expect(lineOf(out, name)).toMatch(/^SKIP .+: a lean stack has no .+: deploy it with --full /);
+    for (const name of ['throttle per method', 'gateway responses', 'usage plans', 'access log'])
+      expect(lineOf(out, name)).toMatch(/^PASS /);
+    expect(cloudWatch.calls()).toEqual([]);
+    expect(codeDeploy.calls()).toEqual([]);
+  });
+});
+
 describe('the ledger rows verify confirms', () => {
   it('are each one row the ledger still marks reported or assumed, so a reworded row fails here, not in AWS', () => {
     const toConfirm = rowsToConfirm();

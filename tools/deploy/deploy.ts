@@ -1,12 +1,21 @@
 import { spawn } from 'node:child_process';
-import { parseStageName, STAGE_SETTING, StageNameError, stackName } from '#infra/stage-names';
+import {
+  isDevStageName,
+  parseStageName,
+  SHAPE_SETTING,
+  STAGE_SETTING,
+  StageNameError,
+  stackName,
+} from '#infra/stage-names';
 import { isEntry } from '#tools/command';
 
 /** `npm run deploy|destroy -- --stage <stage> [cdk options]`: `cdk -c stage=<stage>`, the rest as is. */
 
-export const USAGE = `Usage: npm run deploy -- --stage <stage> [cdk deploy options]
+export const USAGE = `Usage: npm run deploy -- --stage <stage> [--full] [cdk deploy options]
        npm run destroy -- --stage <stage> [cdk destroy options]
-<stage>: dev-<name> (your own stack, PetStore-dev-<name>; <name> is lowercase letters and digits), staging or production.`;
+<stage>: dev-<name> (your own stack, PetStore-dev-<name>; <name> is lowercase letters and digits), staging or production.
+--full: a stack of your own with what operating production needs (alarms, their topic, the dashboard,
+        gradual deployments), to rehearse them; without it, the service alone.`;
 
 export type CdkAction = 'deploy' | 'destroy';
 
@@ -14,19 +23,33 @@ export type CdkAction = 'deploy' | 'destroy';
 export const cdkArguments = (action: CdkAction, argv: readonly string[]): string[] => {
   const rest: string[] = [];
   let stage: string | undefined;
+  let full = false;
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
     if (argument === '--stage') {
       stage = argv[++index] ?? '';
     } else if (argument.startsWith('--stage=')) {
       stage = argument.slice('--stage='.length);
+    } else if (argument === '--full') {
+      full = true;
     } else {
       rest.push(argument);
     }
   }
   if (stage === undefined) throw new StageNameError(`--stage is required. ${USAGE}`);
   const name = parseStageName(stage, '--stage');
-  return [action, stackName(name), '-c', `${STAGE_SETTING}=${name}`, ...rest];
+  if (full && !isDevStageName(name))
+    throw new StageNameError(
+      `--full is for a stack of your own (--stage dev-<name>): ${name} is always full.`,
+    );
+  return [
+    action,
+    stackName(name),
+    '-c',
+    `${STAGE_SETTING}=${name}`,
+    ...(full ? ['-c', `${SHAPE_SETTING}=full`] : []),
+    ...rest,
+  ];
 };
 
 /** Runs `cdk` from the project's dev dependencies; resolves to its exit code. */

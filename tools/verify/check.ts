@@ -8,7 +8,8 @@ import {
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
-import { type AnyStageName, stackName } from '#infra/stage-names';
+import { OUTPUT } from '#infra/outputs';
+import { type AnyStageName, type StackShape, stackName } from '#infra/stage-names';
 import type { StageConfig } from '#infra/stages';
 import { AwsSetupError, describe } from '#tools/command';
 
@@ -95,6 +96,16 @@ export const readDeployedStack = async (
     );
   return { name, outputs, physicalIds };
 };
+
+/** A developer stack's shape, as deployed: a full one has gradual deployments (StackShape). */
+export const deployedShape = (stack: DeployedStack): StackShape =>
+  stack.outputs[OUTPUT.deployments] ? 'full' : 'lean';
+
+/** What a lean stack leaves out, said by the checks that need it. */
+export const leanSkip = (what: string): Finding => ({
+  status: 'skip',
+  line: `a lean stack has no ${what}: deploy it with --full (npm run deploy -- --stage <stage> --full) to check them`,
+});
 
 export const pass = (line: string): Finding => ({ status: 'pass', line });
 export const fail = (line: string): Finding => ({ status: 'fail', line });

@@ -7,6 +7,7 @@ import { alarmNotification } from '#tools/verify/alarm-check';
 import {
   type CheckResult,
   createClients,
+  deployedShape,
   readDeployedStack,
   type VerifyClients,
   type VerifyContext,
@@ -100,7 +101,12 @@ export const main = async (
     await checkAwsSetup(clients.cloudFormation);
     const stack = await readDeployedStack(clients.cloudFormation, stage);
     io.out(`Verifying ${stack.name} in ${await clients.cloudFormation.config.region()}`);
-    results = await runChecks({ clients, stack, config: stageDefaults(stage), ...choices });
+    results = await runChecks({
+      clients,
+      stack,
+      config: stageDefaults(stage, deployedShape(stack)),
+      ...choices,
+    });
   } catch (error) {
     if (!(error instanceof AwsSetupError)) throw error;
     io.err(`Cannot verify: ${error.message}`);
