@@ -378,7 +378,7 @@ describe('a developer stage is lean by default, full on request', () => {
 
   it('names in its outputs nothing it lacks: no dashboard, alarm topic or CodeDeploy application', () => {
     const outputs = (stack: PetStoreStack) => Object.keys(Template.fromStack(stack).toJSON().Outputs ?? {});
-    const operatingOutputs = [OUTPUT.dashboard, OUTPUT.alarmTopic, OUTPUT.deployments];
+    const operatingOutputs: string[] = [OUTPUT.dashboard, OUTPUT.alarmTopic, OUTPUT.deployments];
 
     expect(outputs(SHAPES.lean.stack).filter((key) => operatingOutputs.includes(key))).toEqual([]);
     expect(outputs(SHAPES.full.stack)).toEqual(expect.arrayContaining(operatingOutputs));
