@@ -726,7 +726,7 @@ describe('npm run verify when it cannot run', () => {
 
     expect(code).toBe(2);
     expect(err).toEqual([
-      `Cannot verify: Stack ${STACK} is ROLLBACK_COMPLETE: verify a stack whose deployment has finished (npm run deploy -- --stage dev-ann).`,
+      `Cannot verify: Stack ${STACK} is ROLLBACK_COMPLETE: use a stack whose deployment has finished (npm run deploy -- --stage dev-ann).`,
     ]);
   });
 
@@ -749,7 +749,7 @@ describe('npm run verify when it cannot run', () => {
 
     expect(code).toBe(2);
     expect(err).toEqual([
-      'Cannot verify: No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+      'Cannot verify: No usable AWS credentials: sign in (aws sso login --profile <name>) and set AWS_PROFILE to that profile, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
     ]);
     expect(mocks.map((mock) => mock.calls().length)).toEqual([0, 0, 0, 0, 0]);
   });

@@ -1,7 +1,6 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import {
   CloudFormationClient,
-  DescribeStacksCommand,
   paginateListStackResources,
   type StackResourceSummary,
 } from '@aws-sdk/client-cloudformation';
@@ -9,9 +8,10 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
 import { OUTPUT } from '#infra/outputs';
-import { type AnyStageName, type StackShape, stackName } from '#infra/stage-names';
+import type { AnyStageName, StackShape } from '#infra/stage-names';
 import type { StageConfig } from '#infra/stages';
-import { AwsSetupError, describe } from '#tools/command';
+import { describe } from '#tools/command';
+import { describeStack } from '#tools/deploy/stack-outputs';
 
 /** What every check of `npm run verify` is given and gives back, and the helpers they share. */
 
@@ -60,33 +60,12 @@ export interface VerifyContext {
   readonly tryAlarm: boolean;
 }
 
-/** Statuses a stack is in once a create or update has finished well. */
-const SETTLED = new Set(['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'IMPORT_COMPLETE']);
-
 /** `PetStore-<stage>` from CloudFormation: DescribeStacks for its outputs, ListStackResources for the rest. */
 export const readDeployedStack = async (
   client: CloudFormationClient,
   stage: AnyStageName,
 ): Promise<DeployedStack> => {
-  const name = stackName(stage);
-  const described = await client.send(new DescribeStacksCommand({ StackName: name })).catch((error) => {
-    // CloudFormation's error for an unknown stack (it has no exception class of its own).
-    if (error instanceof Error && error.name === 'ValidationError')
-      throw new AwsSetupError(
-        `No stack ${name} in this account and region: deploy it first (npm run deploy -- --stage ${stage}), or set AWS_REGION to the region it is in.`,
-      );
-    throw error;
-  });
-  const stack = described.Stacks?.[0];
-  if (!stack?.StackStatus || !SETTLED.has(stack.StackStatus))
-    throw new AwsSetupError(
-      `Stack ${name} is ${stack?.StackStatus ?? 'not described'}: verify a stack whose deployment has finished (npm run deploy -- --stage ${stage}).`,
-    );
-  const outputs = Object.fromEntries(
-    (stack.Outputs ?? []).flatMap(({ OutputKey, OutputValue }) =>
-      OutputKey && OutputValue ? [[OutputKey, OutputValue]] : [],
-    ),
-  );
+  const { name, outputs } = await describeStack(client, stage);
   const resources: StackResourceSummary[] = [];
   for await (const page of paginateListStackResources({ client }, { StackName: name }))
     resources.push(...(page.StackResourceSummaries ?? []));
