@@ -17,8 +17,21 @@ import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { planNames } from '#shared/fair-use/plans';
-import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, describe, isEntry } from '#tools/command';
-import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
+import {
+  AwsSetupError,
+  awsUserError,
+  CONSOLE,
+  type CommandIo,
+  checkAwsSetup,
+  describe,
+  isEntry,
+  runCommand,
+  USER_ERROR_EXIT,
+  UsageError,
+  UserError,
+  wantsHelp,
+} from '#tools/command';
+import { ApiGatewayRegistry } from '#tools/keys/api-gateway-registry';
 import { IncompleteChangeError, KeyAdmin, type KeysStores, UnknownPlanError } from '#tools/keys/key-admin';
 
 /** `npm run keys -- <command>` (USAGE): a stage's API keys; a new key printed once, its SHA-256 stored. */
@@ -44,9 +57,7 @@ Find the table of a stage:
   aws cloudformation describe-stacks --stack-name PetStore-<stage> \\
     --query "Stacks[0].Outputs[?OutputKey=='${OUTPUT.tableName(API_KEYS_TABLE)}'].OutputValue" --output text`;
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 export interface KeysTarget {
   readonly table: string;
@@ -295,6 +306,10 @@ export const main = async (
 ): Promise<number> => {
   let command: KeysCommand;
   let repository: KeysRepository;
+  if (wantsHelp(argv)) {
+    io.out(USAGE);
+    return 0;
+  }
   try {
     command = parseKeysArgs(argv);
     if (command.command === 'help') {
@@ -305,19 +320,20 @@ export const main = async (
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.err(`${error.message}\n\n${USAGE}`);
-    return 2;
+    return USER_ERROR_EXIT;
   }
   try {
     await repository.ready();
     return await runKeys(command, repository, io);
   } catch (error) {
-    if (error instanceof AwsSetupError || error instanceof UnknownPlanError) {
-      io.err(error.message);
-      return 2;
+    const userError = keysUserError(error, command.target);
+    if (userError || error instanceof UnknownPlanError) {
+      io.err((userError ?? (error as Error)).message);
+      return USER_ERROR_EXIT;
     }
-    if (error instanceof IncompleteChangeError || error instanceof UsagePlanNotFoundError) {
+    if (error instanceof IncompleteChangeError) {
       io.err(error.message);
-      for (const line of error instanceof IncompleteChangeError ? error.commands : []) io.err(`  ${line}`);
+      for (const line of error.commands) io.err(`  ${line}`);
       return 1;
     }
     io.err(`Failed: ${describe(error)}`);
@@ -330,8 +346,15 @@ export const main = async (
   }
 };
 
-if (isEntry(import.meta.url)) {
-  // The SDK's notice about this machine's Node.js version says nothing about the keys: keep the output to them.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.exitCode = await main(process.argv.slice(2));
-}
+/** What a user can fix, from the shared list (tools/command.ts), and a table this region does not hold. */
+const keysUserError = (error: unknown, { table, region }: KeysTarget): UserError | undefined => {
+  if (error instanceof AwsSetupError) return error;
+  // DynamoDB's answer for a table it does not know, in this account and region.
+  if (error instanceof Error && error.name === 'ResourceNotFoundException')
+    return new UserError(
+      `No table ${table} in ${region ?? 'this account and region'}: give the stack's ${OUTPUT.tableName(API_KEYS_TABLE)} output as --table, and its region as --region (or AWS_REGION).`,
+    );
+  return awsUserError(error, { doing: `using table ${table}`, ...(region ? { region } : {}) });
+};
+
+if (isEntry(import.meta.url)) await runCommand((argv) => main(argv));
