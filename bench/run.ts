@@ -3,9 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { wantsHelp } from '#tools/command';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { runBench } from './bench';
-import { wantsHelp } from '#tools/command';
 import { installLambdaNode, LAMBDA_NODE_MAJOR } from './lambda-node';
 import { type BenchReport, budgetSummary, renderReport, writeReportFile } from './report';
 

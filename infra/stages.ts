@@ -9,9 +9,9 @@ import {
   parseStackShape,
   parseStageName,
   SHAPE_SETTING,
-  type StackShape,
   STAGE_NAMES,
   STAGE_SETTING,
+  type StackShape,
   type StageName,
   StageNameError,
 } from '#infra/stage-names';

@@ -64,8 +64,10 @@ export const ENV = {
 export const LOCAL_SETTINGS = {
   [ENV.local.port]: 'port of the local API, on 127.0.0.1 only',
   [ENV.local.dataDir]: 'where the data (dynamodb/), the generated API key (api-key) and the lock are kept',
-  [ENV.local.apiKey]: 'the API key the local API accepts, instead of the one generated into the data directory',
-  [ENV.local.apiKeyPlan]: 'the plan of that key when npm start creates its record: local, or one of staging’s',
+  [ENV.local.apiKey]:
+    'the API key the local API accepts, instead of the one generated into the data directory',
+  [ENV.local.apiKeyPlan]:
+    'the plan of that key when npm start creates its record: local, or one of staging’s',
   [ENV.corsOrigins]: 'web origins allowed to call the API from a browser, comma-separated, or *',
   [ENV.dynamoDbEndpoint]: 'a DynamoDB of your own to use instead of the embedded DynamoDB Local',
   [ENV.logLevel]: 'level of the functions’ JSON logs: DEBUG, INFO, WARN, ERROR or SILENT',
