@@ -259,7 +259,8 @@ export const main = async (
     await preflight(plan, clients, io);
     io.err(`> cdk ${plan.cdkArgs.join(' ')}`);
     const code = await cdk(plan.cdkArgs);
-    if (code !== 0 || action === 'destroy') return code;
+    // A pinned stage's stack is in an account these credentials may not read: cdk printed its outputs.
+    if (code !== 0 || action === 'destroy' || plan.pinned) return code;
     doing = `reading the outputs of ${stackName(plan.stage)}`;
     const { name, outputs } = await describeStack(clients.cloudFormation, plan.stage);
     io.out(

@@ -319,7 +319,7 @@ export const main = async (
     repository = open(command.target);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.err(`${error.message}\n\n${USAGE}`);
+    io.err(`${error.message} (npm run keys -- --help shows the usage)`);
     return USER_ERROR_EXIT;
   }
   try {
