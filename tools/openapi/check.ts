@@ -2,9 +2,19 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { relative } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { CLIENT_TYPES_PATH, clientTypes, committedClientTypes } from '#tools/openapi/client-types';
-import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
-import { REDOCLY_CLI } from '#tools/openapi/reference';
+import { wantsHelp } from '#tools/command';
+
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(`Usage: npm run check:openapi
+Lints docs/openapi.yaml (Redocly) and holds the typed client's committed types to the document.`);
+  process.exit(0);
+}
+const [{ CLIENT_TYPES_PATH, clientTypes, committedClientTypes }, { OPENAPI_YAML_PATH }, { REDOCLY_CLI }] =
+  await Promise.all([
+    import('#tools/openapi/client-types'),
+    import('#tools/openapi/document-file'),
+    import('#tools/openapi/reference'),
+  ]);
 
 /**
  * `npm run check:openapi`: `redocly lint docs/openapi.yaml` (less Redocly's boxed Node.js 20
