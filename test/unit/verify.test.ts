@@ -4,13 +4,11 @@ import {
   GetGatewayResponsesCommand,
   GetStageCommand,
   GetUsagePlansCommand,
-  type UsagePlan,
 } from '@aws-sdk/client-api-gateway';
 import {
   CloudFormationClient,
   CloudFormationServiceException,
   DescribeStacksCommand,
-  ListStackResourcesCommand,
 } from '@aws-sdk/client-cloudformation';
 import {
   CloudWatchClient,
@@ -32,17 +30,21 @@ import {
 } from '@aws-sdk/client-codedeploy';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OPERATIONS } from '#functions/operations';
-import { ACCESS_LOG_FIELDS } from '#infra/access-log';
 import { OUTPUT } from '#infra/outputs';
-import { DEV_PLANS, usagePlanName } from '#infra/stage-plans';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
-import { writesData } from '#shared/operations/routes';
 import { CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
 import type { VerifyClients } from '#tools/verify/check';
 import { rowsToConfirm } from '#tools/verify/ledger';
 import { main } from '#tools/verify/verify';
+import {
+  AUTHORIZER_CALL,
+  accessLine,
+  answerAsDeployed,
+  DEV_STACK,
+  methodSettings,
+  usagePlans,
+} from '../support/deployed-stage';
 
 /**
  * `npm run verify` against the SDK's own request and response shapes (aws-sdk-client-mock stubs
@@ -50,15 +52,13 @@ import { main } from '#tools/verify/verify';
  * fails its check in one line. Nothing reaches the network.
  */
 
-const STACK = 'PetStore-dev-ann';
-const REST_API_ID = 'a1b2c3d4e5';
+const STACK = DEV_STACK;
 const TOPIC = 'arn:aws:sns:eu-west-1:111122223333:PetStore-dev-ann-MonitoringAlarmTopic-1';
 const TRIED_ALARM = `${STACK}-MonitoringApiLatencyP99-1`;
 const DEPLOYMENT_ALARM = `${STACK}-MonitoringListPetsLiveErrors-1`;
 const APPLICATION = `${STACK}-DeploymentsApplication-1`;
 const ACCESS_LOGS = `${STACK}-ApiAccessLogs-1`;
 const AUTHORIZER_LOGS = `${STACK}-AuthorizerLogs-1`;
-const AUTHORIZER_CALL = 'c0ffee00-0000-4000-8000-000000000001';
 
 const cloudFormation = mockClient(CloudFormationClient);
 const cloudWatch = mockClient(CloudWatchClient);
@@ -76,29 +76,6 @@ const clients = (): VerifyClients => ({
   codeDeploy: new CodeDeployClient(config),
 });
 
-/** An access log line as the stack's format writes it. */
-const accessLine = (changes: Record<string, string> = {}): string =>
-  JSON.stringify({
-    ...Object.fromEntries(Object.keys(ACCESS_LOG_FIELDS).map((field) => [field, '-'])),
-    requestId: 'Q2xpZW50SWQxMjM=',
-    requestTime: '28/Nov/2026:06:00:00 +0000',
-    method: 'GET',
-    resourcePath: '/pets',
-    status: '200',
-    responseLatency: '42',
-    authorizerRequestId: AUTHORIZER_CALL,
-    ...changes,
-  });
-
-const usagePlans = (): UsagePlan[] =>
-  Object.entries(DEV_PLANS.plans).map(([plan, { rateLimit, burstLimit, quota }]) => ({
-    id: `plan-${plan}`,
-    name: usagePlanName(STACK, plan),
-    throttle: { rateLimit, burstLimit },
-    quota: { limit: quota.limit, period: quota.period, offset: 0 },
-    apiStages: [{ apiId: REST_API_ID, stage: 'v1' }],
-  }));
-
 const actionItem = (actionState: 'Succeeded' | 'Failed', error: string | null = null) => ({
   AlarmName: TRIED_ALARM,
   Timestamp: new Date(),
@@ -110,25 +87,6 @@ const actionItem = (actionState: 'Succeeded' | 'Failed', error: string | null = 
     notificationResource: TOPIC,
     stateUpdateTimestamp: Date.now(),
   }),
-});
-
-type MethodThrottle = { throttlingRateLimit: number; throttlingBurstLimit: number };
-
-/**
- * GetStage's `methodSettings` as API Gateway keys them (the resource path with `/` as `~1`, then
- * the method): the default of every method, and each write method's own limit.
- */
-const methodSettings = (changes: Record<string, MethodThrottle> = {}): Record<string, MethodThrottle> => ({
-  '*/*': { throttlingRateLimit: 10, throttlingBurstLimit: 20 },
-  ...Object.fromEntries(
-    OPERATIONS.map(({ operation }) => operation)
-      .filter(writesData)
-      .map(({ path, method }) => [
-        `${path.replaceAll('/', '~1')}/${method}`,
-        { throttlingRateLimit: 10, throttlingBurstLimit: 20 },
-      ]),
-  ),
-  ...changes,
 });
 
 /** When CloudWatch says the tried alarm changed state: by its clock, not this machine's. */
@@ -152,39 +110,10 @@ const deployedAsConfigured = () => {
       },
     ],
   });
-  cloudFormation.on(ListStackResourcesCommand).resolves({
-    StackResourceSummaries: [
-      ['ApiCD79AAA0', 'AWS::ApiGateway::RestApi', REST_API_ID],
-      ['MonitoringListPetsLiveErrors', 'AWS::CloudWatch::Alarm', DEPLOYMENT_ALARM],
-      ['MonitoringApiLatencyP99', 'AWS::CloudWatch::Alarm', TRIED_ALARM],
-    ].map(([LogicalResourceId, ResourceType, PhysicalResourceId]) => ({
-      LogicalResourceId,
-      ResourceType,
-      PhysicalResourceId,
-      ResourceStatus: 'CREATE_COMPLETE' as const,
-      LastUpdatedTimestamp: new Date(),
-    })),
-  });
-  apiGateway.on(GetStageCommand).resolves({ stageName: 'v1', methodSettings: methodSettings() });
-  apiGateway.on(GetAuthorizersCommand).resolves({
-    items: [
-      {
-        id: 'auth1',
-        type: 'TOKEN',
-        identitySource: 'method.request.header.Authorization',
-        identityValidationExpression: IDENTITY_VALIDATION_EXPRESSION,
-        authorizerResultTtlInSeconds: 30,
-      },
-    ],
-  });
-  apiGateway.on(GetGatewayResponsesCommand).resolves({
-    items: (Object.keys(GATEWAY_RESPONSES) as GatewayResponseType[]).map((responseType) => ({
-      responseType,
-      statusCode: String(gatewayResponse(responseType).status),
-      defaultResponse: false,
-    })),
-  });
-  apiGateway.on(GetUsagePlansCommand).resolves({ items: usagePlans() });
+  answerAsDeployed({ cloudFormation, apiGateway, logs }, [
+    ['MonitoringListPetsLiveErrors', 'AWS::CloudWatch::Alarm', DEPLOYMENT_ALARM],
+    ['MonitoringApiLatencyP99', 'AWS::CloudWatch::Alarm', TRIED_ALARM],
+  ]);
   codeDeploy
     .on(ListDeploymentGroupsCommand)
     .resolves({ applicationName: APPLICATION, deploymentGroups: ['ListPets'] });
@@ -212,16 +141,6 @@ const deployedAsConfigured = () => {
   });
   cloudWatch.on(SetAlarmStateCommand).resolves({});
   cloudWatch.on(DescribeAlarmHistoryCommand).resolves({ AlarmHistoryItems: [actionItem('Succeeded')] });
-  logs.on(DescribeLogStreamsCommand).resolves({ logStreams: [{ logStreamName: 'stream-1' }] });
-  logs.on(GetLogEventsCommand).resolves({
-    events: [accessLine(), accessLine({ authorizerRequestId: '-' })].map((message) => ({
-      message,
-      timestamp: 1,
-    })),
-  });
-  logs.on(FilterLogEventsCommand).resolves({
-    events: [{ message: JSON.stringify({ level: 'INFO', function_request_id: AUTHORIZER_CALL }) }],
-  });
 };
 
 const run = async (argv: readonly string[] = ['--stage', 'dev-ann']) => {
