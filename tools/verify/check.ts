@@ -76,9 +76,9 @@ export const readDeployedStack = async (
   return { name, outputs, physicalIds };
 };
 
-/** A developer stack's shape, as deployed: a full one has gradual deployments (StackShape). */
+/** A developer stack's shape, as deployed: a full one has an alarm topic (StackShape). */
 export const deployedShape = (stack: DeployedStack): StackShape =>
-  stack.outputs[OUTPUT.deployments] ? 'full' : 'lean';
+  stack.outputs[OUTPUT.alarmTopic] ? 'full' : 'lean';
 
 /** What a lean stack leaves out, said by the checks that need it. */
 export const leanSkip = (what: string): Finding => ({
