@@ -2,7 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
 import { findChromium, HOW_TO_INSTALL } from './test/support/browser.ts';
 
-const dynamoDbSetup = ['test/support/dynamodb-global-setup.ts'];
+/**
+ * First in every project: the run's own temporary directory, checked empty when the last project
+ * ends (its other global setups torn down before it), so no test leaves anything behind.
+ */
+const tempDirSetup = 'test/support/temp-dir-global-setup.ts';
+const dynamoDbSetup = [tempDirSetup, 'test/support/dynamodb-global-setup.ts'];
 /** Test CDK apps synthesize into a directory the run removes (test/support/pet-store-app.ts). */
 const cdkOutdirSetup = ['test/support/cdk-outdir-global-setup.ts'];
 const UNDER_LOAD = 'test/http/under-load.test.ts';
@@ -78,6 +83,7 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           exclude: OWN_MODULE_GRAPH,
           isolate: false,
+          globalSetup: [tempDirSetup],
         },
       },
       {
@@ -85,7 +91,7 @@ export default defineConfig({
         // Overlapping invocations need the process's first invoke store to be the multi-invocation
         // one (tools/lambda/invoke-store.ts makes it on load, as the local server does before any
         // SDK call); in a shared module graph another file's SDK call may have made a single one first.
-        test: { name: 'unit-isolated', include: OWN_MODULE_GRAPH },
+        test: { name: 'unit-isolated', include: OWN_MODULE_GRAPH, globalSetup: [tempDirSetup] },
       },
       {
         extends: true,
@@ -99,6 +105,10 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           isolate: false,
           globalSetup: [...dynamoDbSetup, ...cdkOutdirSetup, 'test/support/lambda-node-global-setup.ts'],
+          // Every case waits on DynamoDB Local, a process of its own that a loaded machine slows: a
+          // walk beside changes (some hundred calls) took over 5 s, Vitest's default, at load 12. As
+          // in the HTTP projects, the timeout only ends a case that hangs.
+          testTimeout: 30_000,
         },
       },
       {

@@ -8,6 +8,8 @@ import { evaluateBudgets } from './budgets';
 import { buildBundles } from './bundles';
 import { measureCapacity } from './capacity';
 import type { Children } from './children';
+import { measureEventLatency } from './event-latency';
+import { startEventBridgeStandIn } from './eventbridge-stand-in';
 import { findLambdaNode } from './lambda-node';
 import { measureColdStarts, measureWarm } from './latency';
 import { startMeter } from './metering';
@@ -44,9 +46,10 @@ export const runBench = async (options: {
   const admin = adminFor(endpoint);
   // Capacity, then the partition load: never at the same time, so they can share one meter.
   const meter = await startMeter(endpoint);
+  const eventBridge = await startEventBridgeStandIn();
   try {
     const { key, record } = generateApiKey('bench');
-    const targets = benchTargets(key);
+    const targets = benchTargets(key, undefined, { eventBridgeEndpoint: eventBridge.endpoint });
     progress('building bundles with infra/bundling.ts');
     const bundles = await buildBundles(join(workDir, 'bundles'), targets);
     const children = (names: TableNames): Children => ({
@@ -73,6 +76,14 @@ export const runBench = async (options: {
     const { coldStarts, warm } = await (overlapped?.[0] ?? timings());
     const capacity = await (overlapped?.[1] ?? costs());
     progress('capacity: done');
+    // Alone: it times how soon each write's event is written.
+    const eventLatency = await measureEventLatency({
+      admin,
+      endpoint,
+      workDir,
+      writes: settings.eventWrites,
+    });
+    progress(`events: p50 ${eventLatency.p50.toFixed(0)} ms, p99 ${eventLatency.p99.toFixed(0)} ms`);
     // After the rest, alone: it creates pets as fast as DynamoDB Local takes them.
     const names = await createBenchTables(admin, 'bench-partitions');
     const partitionLoad = await measurePartitionLoad({ meter, names, ...settings.partitionLoad });
@@ -80,7 +91,15 @@ export const runBench = async (options: {
       `partition load: ${partitionLoad.creates} creates, hottest key ${partitionLoad.hottest[0]?.key}`,
     );
 
-    const measured = { targets, bundles: bundles.pairs, coldStarts, warm, capacity, partitionLoad };
+    const measured = {
+      targets,
+      bundles: bundles.pairs,
+      coldStarts,
+      warm,
+      capacity,
+      partitionLoad,
+      eventLatency,
+    };
     return {
       ...measured,
       date: new Date().toISOString(),
@@ -95,6 +114,6 @@ export const runBench = async (options: {
     };
   } finally {
     admin.client.destroy();
-    await meter.close();
+    await Promise.all([meter.close(), eventBridge.close()]);
   }
 };

@@ -8,11 +8,16 @@ export const BENCH_CONTEXT: LambdaContextOptions = { region: 'us-east-1', logStr
 /** A header value the bench replaces with a new one in every invocation (an Idempotency-Key). */
 export const NEW_FOR_EACH_REQUEST = '<new for each request>';
 
-/** What a handler's answer says: the HTTP status of a proxy result, 200 for an Allow policy, else 0. */
+/**
+ * What a handler's answer says: the HTTP status of a proxy result, 200 for an Allow policy, 200
+ * for a stream batch with no batch item failure (500 with one), else 0.
+ */
 export const outcomeOf = (result: unknown): number => {
   if (result && typeof result === 'object') {
     if ('statusCode' in result && typeof result.statusCode === 'number') return result.statusCode;
     if ('policyDocument' in result) return 200;
+    if ('batchItemFailures' in result && Array.isArray(result.batchItemFailures))
+      return result.batchItemFailures.length === 0 ? 200 : 500;
   }
   return 0;
 };

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { markdownTable } from 'markdown-table';
+import { POLL_INTERVAL_MS } from '#tools/local/stream-poller';
 import type { runBench } from './bench';
 import { type BudgetResult, kib, LIMITS, ms, NOT_JUDGED } from './budgets';
 import type { RequestCost } from './capacity';
@@ -32,6 +33,7 @@ const shown = (unit: BudgetResult['unit'], value: number, limit = false): string
   if (unit === '%') return percent(value);
   if (unit === '/s') return perSecond(value);
   if (unit === 'calls') return cu(value);
+  if (unit === 'ms') return `${value.toFixed(0)} ms`;
   return `${unit === '+CU' ? '+' : ''}${cu(value)} CU`;
 };
 
@@ -64,7 +66,7 @@ export const renderReport = (report: BenchReport): string => {
     ].join('\n'),
     section(
       'Budgets',
-      `Cold start ≤ ${coldStart.read}× its baseline's (a raw function as usually built and deployed) for a read, ${coldStart.write}× for a write, ${coldStart.authorizer}× for the authorizer; ≤ ${sameBundling.read}×, ${sameBundling.write}× and ${sameBundling.authorizer}× against that baseline built as the stack builds the function (the project's own code, like for like); and its init below the peer's: each the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
+      `Cold start ≤ ${coldStart.read}× its baseline's (a raw function as usually built and deployed) for a read, ${coldStart.write}× for a write, ${coldStart.authorizer}× for the authorizer, ${coldStart.publisher}× for the events publisher (its baseline a raw stream-to-PutEvents function); ≤ ${sameBundling.read}×, ${sameBundling.write}×, ${sameBundling.authorizer}× and ${sameBundling.publisher}× against that baseline built as the stack builds the function (the project's own code, like for like); and its init below the peer's: each the median of the ratios of rounds that run both back to back ("Measured" shows the two medians). ${budgetSummary(report)}.`,
       table(
         'Budget|Function|Measured|Value|Limit|Result',
         report.budgets.map(({ budget, subject, measured, unit, value, comparison, limit, verdict }) => [
@@ -119,6 +121,18 @@ export const renderReport = (report: BenchReport): string => {
           `${Math.round((service.p50 - baseline.p50) * 1000)} µs`,
         ]),
       ),
+    ),
+    section(
+      'Events',
+      `From each of ${report.eventLatency.writes} creates' answer to its event's line in events.ndjson, as \`npm start\` publishes: createPet's handler in the bench's process, the publisher on DynamoDB Local's stream through the local event source mapping, which polls each shard every ${POLL_INTERVAL_MS} ms while it finds nothing (Lambda's base rate). Each create waits a random part of that first, so the writes do not fall into step with the polls.`,
+      table('Writes|p50|p99|Max', [
+        [
+          report.eventLatency.writes,
+          ...[report.eventLatency.p50, report.eventLatency.p99, report.eventLatency.max].map((value) =>
+            ms(value, 0),
+          ),
+        ],
+      ]),
     ),
     section(
       'DynamoDB capacity per request',

@@ -14,6 +14,8 @@ export const SETTINGS = {
     capacityRequests: 5,
     /** Function instances creating side by side, and creates each, all `available`. */
     partitionLoad: { instances: 4, createsPerInstance: 1_000 },
+    /** Creates timed from their answer to their event. */
+    eventWrites: 200,
     /** Children at a time, and latency beside capacity: only for a run that judges no timing. */
     childConcurrency: 1,
     overlap: false,
@@ -29,6 +31,7 @@ export const SETTINGS = {
     largeTable: 1_100,
     capacityRequests: 1,
     partitionLoad: { instances: 4, createsPerInstance: 100 },
+    eventWrites: 3,
     childConcurrency: 4,
     overlap: true,
   },

@@ -1,15 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent, DynamoDBStreamEvent } from 'aws-lambda';
 import { authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
-import { OPERATIONS } from '#functions/operations';
+import { OPERATIONS, SCOPE_RESOURCES } from '#functions/operations';
+import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import { functionEnvironment } from '#infra/constructs/api-function';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { STAGE_DEFAULTS } from '#infra/stages';
 import type { TableNames } from '#shared/adapters/dynamodb/create-tables';
+import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { kebabName, type OperationFunction } from '#shared/composition/function';
 import { ENV, type FunctionConfig, type TableKey } from '#shared/config';
 import type { Operation } from '#shared/operations/operation';
@@ -21,7 +24,7 @@ import { BENCH_CONTEXT, freshRequest, NEW_FOR_EACH_REQUEST, outcomeOf } from './
 export interface ChildTarget {
   readonly name: string;
   readonly tables: readonly TableKey[];
-  readonly event: APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent;
+  readonly event: APIGatewayProxyEvent | APIGatewayTokenAuthorizerEvent | DynamoDBStreamEvent;
   readonly status: number;
   /** Variables the stack gives this function alone. */
   readonly environment?: Readonly<Record<string, string>>;
@@ -33,7 +36,7 @@ export interface BenchTarget extends ChildTarget {
   readonly entry: string;
   readonly baseline: string;
   /** Which cold-start budgets hold it (LIMITS, bench/budgets.ts). */
-  readonly kind: 'read' | 'write' | 'authorizer';
+  readonly kind: 'read' | 'write' | 'authorizer' | 'publisher';
   /** For a variant (`create-pet-idempotent`: what it sends), the function whose bundle it is. */
   readonly variantOf?: string;
   readonly invoker: (config: FunctionConfig) => () => Promise<number>;
@@ -51,7 +54,7 @@ const baselineOf = (name: string): string => {
   return file;
 };
 
-/** A request to `operation` as API Gateway passes it on: the first pet, its first example body. */
+/** A request to `operation` as API Gateway passes it on: its path's example values or the first pet, its first example body. */
 export const requestTo = (
   operation: Operation,
   extra: { query?: Record<string, string>; headers?: [string, string][] } = {},
@@ -61,6 +64,9 @@ export const requestTo = (
     throw new Error(`${operation.operationId} reads a body but its contract gives no example request`);
   }
   const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name ?? '');
+  const values = Object.fromEntries(
+    names.map((name) => [name, operation.examples.path?.[name] ?? FIRST_PET_ID]),
+  );
   const headers: [string, string][] = [
     ['Host', `${BENCH_API.apiId}.execute-api.${BENCH_API.region}.amazonaws.com`],
     ['User-Agent', 'bench'],
@@ -69,9 +75,9 @@ export const requestTo = (
   return proxyEvent({
     api: BENCH_API,
     method: operation.method,
-    path: operation.path.replace(/\{\w+\}/g, FIRST_PET_ID),
+    path: operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? FIRST_PET_ID),
     resource: operation.path,
-    pathParameters: names.length > 0 ? Object.fromEntries(names.map((name) => [name, FIRST_PET_ID])) : null,
+    pathParameters: names.length > 0 ? values : null,
     headers: [...headers, ...(extra.headers ?? [])],
     query: Object.entries(extra.query ?? {}),
     body: body === undefined ? null : JSON.stringify(body),
@@ -85,10 +91,40 @@ export const invoke =
   async (): Promise<number> =>
     outcomeOf(await handler(freshRequest(event), lambdaContext('bench', BENCH_CONTEXT)));
 
-/** Every function of the stack as the bench measures it; the authorizer accepts `apiKey`. */
+/** The stream's record of the first pet's creation, as Lambda passes it to the publisher. */
+const firstPetCreated = (): DynamoDBStreamEvent => {
+  const item = petItem({ id: Number(FIRST_PET_ID), name: 'Pet 1', categoryId: 2, status: 'available' });
+  return {
+    Records: [
+      {
+        eventID: 'bench-event',
+        eventName: 'INSERT',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: BENCH_API.region,
+        eventSourceARN: `arn:aws:dynamodb:${BENCH_API.region}:${BENCH_API.accountId}:table/bench-pets/stream/2026-12-07T00:00:00.000`,
+        dynamodb: {
+          ApproximateCreationDateTime: 1_796_650_000,
+          Keys: marshall({ id: item.id }) as never,
+          NewImage: marshall(item) as never,
+          SequenceNumber: '000000000000000000001',
+          SizeBytes: 90,
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      },
+    ],
+  };
+};
+
+/**
+ * Every function of the stack as the bench measures it; the authorizer accepts `apiKey`. The
+ * publisher only with an EventBridge to call (bench/eventbridge-stand-in.ts): it runs in child
+ * processes only, and uses no table.
+ */
 export const benchTargets = (
   apiKey: string,
   functions: readonly OperationFunction[] = OPERATIONS,
+  options: { readonly eventBridgeEndpoint?: string } = {},
 ): BenchTarget[] => {
   const operations = functions.flatMap((root): BenchTarget[] => {
     const { operation } = root;
@@ -122,10 +158,38 @@ export const benchTargets = (
       status: 200,
       kind: 'authorizer',
       invoker: (config) => invoke(authorizerFunction.build(config), event),
-      // The stack gives the authorizer the stage's plans (infra/pet-store-stack.ts).
-      environment: { [ENV.plans]: JSON.stringify(STAGE_PLANS.production) },
+      // The stack gives the authorizer the stage's plans and the scopes' methods (infra/pet-store-stack.ts).
+      environment: {
+        [ENV.plans]: JSON.stringify(STAGE_PLANS.production),
+        [ENV.scopes]: JSON.stringify(SCOPE_RESOURCES),
+      },
     },
+    ...(options.eventBridgeEndpoint ? [publisherTarget(options.eventBridgeEndpoint)] : []),
   ];
+};
+
+const publisherTarget = (eventBridgeEndpoint: string): BenchTarget => {
+  const event = firstPetCreated();
+  const name = kebabName(publishPetEventsFunction.name);
+  return {
+    name,
+    entry: lambdaEntry(publishPetEventsFunction),
+    baseline: baselineOf(name),
+    tables: publishPetEventsFunction.tables,
+    event,
+    status: 200,
+    kind: 'publisher',
+    invoker: () => {
+      throw new Error('The publisher is measured in child processes only, where EventBridge is the stand-in');
+    },
+    // The stack gives it its bus; EventBridge is the stand-in, called with the environment's credentials.
+    environment: {
+      [ENV.eventBus]: 'bench-bus',
+      AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridgeEndpoint,
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+    },
+  };
 };
 
 /** The peer (bench/peer.ts), answering getPet's request: every function must start faster. */
@@ -143,6 +207,7 @@ export const benchConfig = (endpoint: string, names: TableNames): FunctionConfig
   logLevel: 'SILENT',
   metrics: false,
   plans: STAGE_PLANS.production,
+  scopes: SCOPE_RESOURCES,
 });
 
 /** A function's environment, from scratch: the stack's in production, Lambda's, and DynamoDB Local. */

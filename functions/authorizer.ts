@@ -1,9 +1,10 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { apiKeysTable } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
-import { authorize, isUnauthorized, UnknownPlanError } from '#shared/auth/authorize';
+import { authorize, isUnauthorized, UnknownPlanError, UnknownScopeError } from '#shared/auth/authorize';
+import type { ScopeResources } from '#shared/auth/scopes';
 import { defineFunction } from '#shared/composition/function';
-import { requirePlans } from '#shared/config';
+import { requirePlans, requireScopes } from '#shared/config';
 import { requestDeadline, withinDeadline } from '#shared/deadline';
 import type { Plans } from '#shared/fair-use/plans';
 import type { TokenAuthorizerHandler } from '#shared/lambda';
@@ -28,11 +29,13 @@ export interface AuthorizerDependencies {
   readonly logger: Logger;
   /** The stage's plans: each key is on one of them. */
   readonly plans: Plans;
+  /** Each scope's methods: a key is allowed those of its scopes. */
+  readonly scopes: ScopeResources;
 }
 
 /**
  * The TOKEN authorizer for `Authorization: Bearer <key>`. The token is never logged: only the
- * outcome and, on success, the key's id and plan (never its usage identifier). A refused key
+ * outcome and, on success, the key's id, plan and scopes (never its usage identifier). A refused key
  * ends as API Gateway's 401; any other failure as its AUTHORIZER_CONFIGURATION_ERROR (503). Its key lookup
  * has the request's budget from the moment it starts (a TOKEN event carries no request time), so
  * a stalled DynamoDB ends it, and the request, as fast as it ends a function.
@@ -46,20 +49,30 @@ export const authorizerHandler = (dependencies: AuthorizerDependencies): TokenAu
     authorizerStack(dependencies),
   );
 
-const authorizerStack = ({ apiKeys, logger, plans }: AuthorizerDependencies): TokenAuthorizerHandler =>
+const authorizerStack = ({
+  apiKeys,
+  logger,
+  plans,
+  scopes,
+}: AuthorizerDependencies): TokenAuthorizerHandler =>
   middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
     // A TOKEN event carries no request id: its lines name the invocation (function_request_id).
     .use(invocationLogging(logger, () => undefined))
     .handler(async (event) => {
       try {
-        const result = await authorize(apiKeys, event.authorizationToken, event.methodArn, plans);
-        logger.info('Key accepted', { keyId: result.context.keyId, plan: result.context.plan });
+        const result = await authorize(apiKeys, event.authorizationToken, event.methodArn, plans, scopes);
+        const { keyId, plan, scopes: held } = result.context;
+        logger.info('Key accepted', { keyId, plan, scopes: held });
         return result;
       } catch (error) {
         // A key on a plan the stage does not have is refused like any other, but it is a mistake
         // of the operator's (a plan removed from infra/stage-plans.ts): say which plan.
         if (error instanceof UnknownPlanError)
           logger.warn('Key refused: its plan is not a plan of this stage', { plan: error.plan });
+        else if (error instanceof UnknownScopeError)
+          logger.warn('Key refused: it holds no scope, or one this stage does not have', {
+            scopes: error.scopes.join(' '),
+          });
         else if (isUnauthorized(error)) logger.info('Key refused');
         else logger.error('Authorizer failed', { error: inSources(error) });
         throw error;
@@ -68,11 +81,16 @@ const authorizerStack = ({ apiKeys, logger, plans }: AuthorizerDependencies): To
 
 /**
  * The authorizer's function: a GetItem on the API keys table only, so its bundle carries no pet
- * code; and the stage's plans (PETSTORE_PLANS), required at cold start.
+ * code; the stage's plans (PETSTORE_PLANS) and its scopes' methods (PETSTORE_SCOPES), required at cold start.
  */
 export const authorizerFunction = defineFunction({
   name: authorizer.name,
   uses: { apiKeys: apiKeysTable.allow('findByHash') },
   handler: ({ apiKeys, logger }, config) =>
-    authorizerHandler({ apiKeys, logger, plans: requirePlans(config ?? {}) }),
+    authorizerHandler({
+      apiKeys,
+      logger,
+      plans: requirePlans(config ?? {}),
+      scopes: requireScopes(config ?? {}),
+    }),
 });

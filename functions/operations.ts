@@ -6,7 +6,7 @@ import { updatePetFunction } from '#functions/update-pet';
 import type { FunctionConfig } from '#shared/config';
 import type { ProxyHandler } from '#shared/lambda';
 import type { Operation } from '#shared/operations/operation';
-import { allowedMethodsIn, resourcePathsOf } from '#shared/operations/routes';
+import { allowedMethodsIn, resourcePathsOf, scopeResourcesOf } from '#shared/operations/routes';
 
 /**
  * Every operation of the API, in the order the document lists them: the one list. Each entry is
@@ -33,6 +33,9 @@ export const CONTRACTS: readonly Operation[] = OPERATIONS.map((fn) => fn.operati
 
 /** Resource paths, each once. */
 export const RESOURCE_PATHS = resourcePathsOf(CONTRACTS) as readonly ResourcePath[];
+
+/** Each scope's methods, the authorizer's configuration (PETSTORE_SCOPES): what it allows a key of each scope. */
+export const SCOPE_RESOURCES = scopeResourcesOf(CONTRACTS);
 
 /** Methods a resource path answers; any other method gets 405 with this list in `Allow`. */
 export const allowedMethods = (path: string) => allowedMethodsIn(CONTRACTS, path);

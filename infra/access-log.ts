@@ -7,7 +7,8 @@ import { AccessLogField } from 'aws-cdk-lib/aws-apigateway';
 const quoted = (variable: string): string => `"${variable}"`;
 
 /**
- * One JSON line per request whatever a client sends, naming the key's id. `$context` values are
+ * One JSON line per request whatever a client sends, naming the key's id and scopes (as the authorizer
+ * wrote them, space-separated) and the API (a stage's own: its refusals are counted per stage). `$context` values are
  * written unescaped, so only values a client cannot fill are quoted, and the error message is
  * "The quoted value of $context.error.message" (AWS, "Variables for access logging for API Gateway");
  * User-Agent and path are left out. `requestId` is the Error body's and functions' `correlation_id`;
@@ -15,6 +16,7 @@ const quoted = (variable: string): string => `"${variable}"`;
  */
 export const ACCESS_LOG_FIELDS = {
   requestId: quoted(AccessLogField.contextExtendedRequestId()),
+  apiId: quoted(AccessLogField.contextApiId()),
   requestTime: quoted(AccessLogField.contextRequestTime()),
   sourceIp: quoted(AccessLogField.contextIdentitySourceIp()),
   method: quoted(AccessLogField.contextHttpMethod()),
@@ -25,6 +27,7 @@ export const ACCESS_LOG_FIELDS = {
   integrationLatency: quoted(AccessLogField.contextIntegrationLatency()),
   integrationStatus: quoted(AccessLogField.contextIntegrationStatus()),
   keyId: quoted(AccessLogField.contextAuthorizerPrincipalId()),
+  scopes: quoted(AccessLogField.contextAuthorizer('scopes')),
   authorizerRequestId: quoted('$context.authorizer.requestId'),
   authorizerLatency: quoted(AccessLogField.contextAuthorizerLatency()),
   authorizerStatus: quoted(AccessLogField.contextAuthorizerStatus()),

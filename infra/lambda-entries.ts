@@ -11,7 +11,7 @@ export const entrySource = (name: string): string =>
   [
     `// Made by infra/lambda-entries.ts from ${moduleOf(name)}: do not edit.`,
     `import { ${name}Function } from '#functions/${kebabName(name)}';`,
-    `import { fromEnvironment } from '#shared/composition/function';`,
+    `import { fromEnvironment } from '#shared/composition/environment';`,
     '',
     `export const handler = fromEnvironment(${name}Function);`,
     '',

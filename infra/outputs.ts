@@ -13,4 +13,10 @@ export const OUTPUT = {
   functionLogs: (name: string) => `${name}LogGroupName`,
   /** The CodeDeploy application whose deployment groups shift each function's traffic. */
   deployments: 'DeploymentApplicationName',
+  /** The bus the pets' events are published on: consumers' rules go there. */
+  eventBus: 'EventBusName',
+  /** The schema registry holding the events' schemas. */
+  eventSchemas: 'EventSchemaRegistryName',
+  /** Where the stream's batches the publisher gave up on are sent (their place in the stream). */
+  eventFailures: 'EventFailuresQueueUrl',
 } as const;

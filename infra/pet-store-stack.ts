@@ -1,15 +1,19 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
-import { CONTRACTS, OPERATIONS } from '#functions/operations';
+import { CONTRACTS, OPERATIONS, SCOPE_RESOURCES } from '#functions/operations';
+import { petEventsPublisher, publishPetEventsFunction } from '#functions/publish-pet-events';
 import { ApiFunction, type ApiFunctionProps, AUTHORIZER_TIMEOUT } from '#infra/constructs/api-function';
 import { GradualDeployments } from '#infra/constructs/gradual-deployments';
 import { LogQueries } from '#infra/constructs/log-queries';
 import { Monitoring } from '#infra/constructs/monitoring';
+import { PetEvents } from '#infra/constructs/pet-events';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
+import { acknowledgeLogGroupRules } from '#infra/control-tower';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
@@ -31,6 +35,9 @@ export interface StackOperations {
 /** As its construct, alarms, deployment group and outputs carry it (`ListPets`). */
 export const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
+/** The events publisher, as its alarms, deployment group and log output name it. */
+const PUBLISHER_NAME = pascal(publishPetEventsFunction.name);
+
 export const describeOperation = ({ method, path, operationId }: Operation): string =>
   `${method} ${path} (${operationId})`;
 
@@ -38,11 +45,16 @@ export class PetStoreStack extends Stack {
   readonly tables: Tables;
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
+  /** Publishes the pets' events from the pets table's stream. */
+  readonly publisher: ApiFunction;
+  readonly events: PetEvents;
   readonly api: PetStoreApi;
   /** What operating it needs, in a `full` stack only (StackShape); a `lean` one is the service alone. */
   readonly operations: StackOperations | undefined;
 
   private readonly stage: StageConfig;
+  /** A lean stack's functions log to one group; a full stack's each to its own, which its alarms and queries read. */
+  private readonly sharedFunctionLogs: LogGroup | undefined;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
     const { stage } = props;
@@ -53,12 +65,21 @@ export class PetStoreStack extends Stack {
       terminationProtection: stage.dataProtection.terminationProtection,
     });
     this.stage = stage;
+    this.sharedFunctionLogs = stage.shape === 'full' ? undefined : this.functionLogGroup();
     // The service: in every shape.
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
     this.handlers = this.operationFunctions();
     this.authorizer = this.authorizerFunction();
+    this.publisher = this.apiFunction(publishPetEventsFunction, {
+      description: petEventsPublisher.description,
+    });
+    this.events = new PetEvents(this, 'Events', {
+      stage,
+      table: this.tables.byKey('pets'),
+      publisher: this.publisher,
+    });
     const named = Object.fromEntries(Object.entries(this.handlers).map(([id, fn]) => [pascal(id), fn]));
-    const functions = { ...named, Authorizer: this.authorizer };
+    const functions = { ...named, Authorizer: this.authorizer, [PUBLISHER_NAME]: this.publisher };
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
@@ -81,9 +102,11 @@ export class PetStoreStack extends Stack {
     const monitoring = new Monitoring(this, 'Monitoring', {
       stage: this.stage,
       api: this.api.api,
+      accessLogs: this.api.accessLogs,
       handlers: named,
       authorizer: this.authorizer,
-      tables: Object.fromEntries(this.tables.all.map(({ design, table }) => [design.logicalName, table])),
+      tables: this.tables.all,
+      events: { name: PUBLISHER_NAME, publisher: this.publisher, failures: this.events.failures },
     });
     // The authorizer's too: a bad version of it would fail every request at once.
     const deployments = new GradualDeployments(this, 'Deployments', {
@@ -104,6 +127,15 @@ export class PetStoreStack extends Stack {
     return { monitoring, deployments };
   }
 
+  private functionLogGroup(): LogGroup {
+    const logGroup = new LogGroup(this, 'FunctionLogs', {
+      retention: this.stage.logRetention,
+      removalPolicy: this.stage.dataProtection.removalPolicy,
+    });
+    acknowledgeLogGroupRules(logGroup);
+    return logGroup;
+  }
+
   private apiFunction(
     fn: Pick<LambdaFunction, 'name' | 'data'>,
     props: Pick<ApiFunctionProps, 'description' | 'timeout'>,
@@ -116,6 +148,7 @@ export class PetStoreStack extends Stack {
       // Behind `live` only where CodeDeploy shifts it.
       live: this.stage.shape === 'full',
       entry: lambdaEntry(fn),
+      ...(this.sharedFunctionLogs ? { logGroup: this.sharedFunctionLogs } : {}),
       ...props,
     });
     this.grantData(apiFunction, fn.data);
@@ -136,13 +169,14 @@ export class PetStoreStack extends Stack {
     );
   }
 
-  /** It names each caller's plan, so it gets the stage's plans. */
+  /** It names each caller's plan and allows the methods of its scopes: it gets the plans and the scopes' methods. */
   private authorizerFunction(): ApiFunction {
     const fn = this.apiFunction(authorizerFunction, {
       description: authorizerContract.description,
       timeout: AUTHORIZER_TIMEOUT,
     });
     fn.function.addEnvironment(ENV.plans, JSON.stringify(this.stage.plans));
+    fn.function.addEnvironment(ENV.scopes, JSON.stringify(SCOPE_RESOURCES));
     return fn;
   }
 
@@ -174,6 +208,19 @@ export class PetStoreStack extends Stack {
     for (const [name, fn] of Object.entries(functions)) {
       new CfnOutput(this, OUTPUT.functionLogs(name), { value: fn.logGroup.logGroupName });
     }
+    new CfnOutput(this, OUTPUT.eventBus, {
+      value: this.events.bus.eventBusName,
+      description: "The pets' events (docs/asyncapi.yaml): make your rules on this bus",
+    });
+    if (this.events.registry)
+      new CfnOutput(this, OUTPUT.eventSchemas, {
+        value: this.events.registry.attrRegistryName,
+        description: "The events' schemas, with code bindings in the EventBridge console",
+      });
+    new CfnOutput(this, OUTPUT.eventFailures, {
+      value: this.events.failures.queueUrl,
+      description: "Batches of the pets table's stream the publisher gave up on (docs/operate.md)",
+    });
     if (this.operations) {
       new CfnOutput(this, OUTPUT.deployments, {
         value: this.operations.deployments.application.applicationName,

@@ -36,6 +36,15 @@ export interface AlarmThresholds {
   readonly functionServerErrors: number;
   /** Through its `live` alias. */
   readonly functionP99DurationMs: number;
+  /**
+   * The events' lag: the age of the last record of the publisher's batches (Lambda's
+   * `IteratorAge`, its maximum), in milliseconds.
+   */
+  readonly eventsIteratorAgeMs: number;
+  /** The publisher's crashes and timeouts, and the records it logged it could not publish. */
+  readonly publisherErrors: number;
+  /** Batches of the stream given up on, in the failures queue: each holds events not published. */
+  readonly eventFailuresQueued: number;
   readonly periodMinutes: number;
   /** Short, so a bad version's breaching periods fit inside a canary's 5 minutes and roll it back. */
   readonly deploymentPeriodMinutes: number;
@@ -65,6 +74,15 @@ export interface FirewallSettings {
 }
 
 export type Throttle = Pick<Plan, 'rateLimit' | 'burstLimit'>;
+
+/** The pets' events (infra/constructs/pet-events.ts). */
+export interface EventSettings {
+  /**
+   * Days the bus's archive keeps each event, for a consumer to replay what it missed; the
+   * archive's storage is billed (docs/costs.md). 0 would keep them for ever.
+   */
+  readonly archiveRetentionDays: number;
+}
 
 export interface StageConfig {
   /** Its stack is `PetStore-<name>`, its metrics carry it. */
@@ -103,6 +121,7 @@ export interface StageConfig {
   readonly allowedOrigins: readonly string[];
   readonly plans: Plans;
   readonly firewall: FirewallSettings;
+  readonly events: EventSettings;
 }
 
 /** Production's expected peak, creates at most half of it; its throttle follows (docs/deploy.md, "Throttling"). */
@@ -136,6 +155,9 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
       tableThrottles: 10,
       functionServerErrors: 5,
       functionP99DurationMs: 2_000,
+      eventsIteratorAgeMs: 300_000,
+      publisherErrors: 5,
+      eventFailuresQueued: 1,
       ...PERIODS,
     },
     // Shorter than production: keys created or revoked while testing take effect sooner.
@@ -154,6 +176,8 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
     // On, to show what the managed rules block before production does; one address gets 10 a second,
     // half of any method's throttle (docs/design.md, "Floods without a key"). About $8 a month idle.
     firewall: { enabled: true, requestsPerIp: 3_000, windowSeconds: 300 },
+    // A week: long enough to replay what a consumer missed while trying something out.
+    events: { archiveRetentionDays: 7 },
   },
   production: {
     name: 'production',
@@ -181,6 +205,9 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
       tableThrottles: 1,
       functionServerErrors: 1,
       functionP99DurationMs: 1_000,
+      eventsIteratorAgeMs: 120_000,
+      publisherErrors: 1,
+      eventFailuresQueued: 1,
       ...PERIODS,
     },
     // A revoked key stops working within a minute; caching longer would save little.
@@ -199,6 +226,8 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
     // About 67 a second per address: above the partner plan's 50, so only floods are blocked; under a
     // tenth of a method's throttle, so one address cannot starve a method for the keys.
     firewall: { enabled: true, requestsPerIp: 20_000, windowSeconds: 300 },
+    // A year: a consumer that was down, or a new one, can replay what it needs.
+    events: { archiveRetentionDays: 365 },
   },
 };
 
@@ -218,6 +247,8 @@ export const devStage = (name: DevStageName, shape: StackShape = 'lean'): Omit<S
   // Off: $8 a month, twice the rest of an idle dev stack (docs/costs.md), for an API only its
   // developer calls; staging tries the managed rules.
   firewall: { ...STAGE_DEFAULTS.staging.firewall, enabled: false },
+  // A day: enough to try a replay, and nothing left to pay for after a week's test.
+  events: { archiveRetentionDays: 1 },
 });
 
 /** What `npm run verify` expects to find deployed; a developer stage's shape is the one it was deployed in. */

@@ -1,5 +1,6 @@
 import type { DataGrants } from '#shared/adapters/dynamodb/access';
 import { type AllowedOrigins, CorsConfigError, parseAllowedOrigins } from '#shared/allowed-origins';
+import { checkScopeResources, type ScopeResources, ScopeResourcesError } from '#shared/auth/scopes';
 import { checkPlans, type Plans, PlansError } from '#shared/fair-use/plans';
 
 /** The one module that reads `process.env`, at cold start: a missing variable fails then, not later. */
@@ -29,6 +30,10 @@ export const ENV = {
   corsOrigins: 'PETSTORE_CORS_ORIGINS',
   /** The stage's plans as JSON (shared/fair-use/plans.ts), set by the stack for the authorizer. */
   plans: 'PETSTORE_PLANS',
+  /** The stage's event bus, set by the stack for the events publisher. */
+  eventBus: 'PETSTORE_EVENT_BUS_NAME',
+  /** Each scope's method resources as JSON (shared/auth/scopes.ts), set by the stack for the authorizer. */
+  scopes: 'PETSTORE_SCOPES',
   /** Set by the local gateway, whose invocations overlap: Powertools then keeps keys per invocation. */
   lambdaMaxConcurrency: 'AWS_LAMBDA_MAX_CONCURRENCY',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
@@ -43,6 +48,8 @@ export const ENV = {
     apiKeyPlan: 'PETSTORE_API_KEY_PLAN',
     /** What npm start makes once and reuses: the compiled DynamoDB Local launcher, the rendered reference. */
     cacheDir: 'PETSTORE_CACHE_DIR',
+    /** URLs npm start POSTs each event to, comma-separated, as an API destination would. */
+    eventTargets: 'PETSTORE_EVENT_TARGETS',
   },
   /** `npm run smoke` against a deployed stage (its flags --url, --key, --origin win). */
   smoke: {
@@ -115,6 +122,10 @@ export interface FunctionConfig {
   readonly corsOrigins?: AllowedOrigins;
   /** The stage's plans: required by the authorizer, which names each caller's plan. */
   readonly plans?: Plans;
+  /** The stage's event bus: required by the events publisher. */
+  readonly eventBusName?: string;
+  /** Each scope's methods: required by the authorizer, which allows a key the methods of its scopes. */
+  readonly scopes?: ScopeResources;
 }
 
 export const readAllowedOrigins = (name: string, value: string): AllowedOrigins => {
@@ -146,12 +157,39 @@ export const requirePlans = (config: Pick<FunctionConfig, 'plans'>): Plans => {
   return config.plans;
 };
 
+export const requireEventBus = (config: Pick<FunctionConfig, 'eventBusName'>): string => {
+  if (!config.eventBusName) throw new ConfigError(`Environment variable ${ENV.eventBus} must be set`);
+  return config.eventBusName;
+};
+
+export const readScopeResources = (name: string, value: string): ScopeResources => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(`${name} must be the scopes' methods as JSON, not "${value.slice(0, 40)}"`);
+  }
+  try {
+    return checkScopeResources(parsed);
+  } catch (error) {
+    if (error instanceof ScopeResourcesError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+};
+
+export const requireScopes = (config: Pick<FunctionConfig, 'scopes'>): ScopeResources => {
+  if (!config.scopes) throw new ConfigError(`Environment variable ${ENV.scopes} must be set`);
+  return config.scopes;
+};
+
 /** A function's configuration from its environment: the variables of `tables` are required. */
 export const readFunctionConfig = (tables: readonly TableKey[], env: Env = process.env): FunctionConfig => {
   const endpoint = optionalEnv(ENV.dynamoDbEndpoint, env);
   const stage = optionalEnv(ENV.stage, env);
   const origins = optionalEnv(ENV.corsOrigins, env);
   const plans = optionalEnv(ENV.plans, env);
+  const eventBusName = optionalEnv(ENV.eventBus, env);
+  const scopes = optionalEnv(ENV.scopes, env);
   const logLevel = readLogLevel(env);
   return {
     tables: Object.fromEntries(tables.map((table) => [table, requireEnv(ENV.tables[table], env)])),
@@ -161,6 +199,8 @@ export const readFunctionConfig = (tables: readonly TableKey[], env: Env = proce
     metrics: true,
     ...(origins ? { corsOrigins: readAllowedOrigins(ENV.corsOrigins, origins) } : {}),
     ...(plans ? { plans: readPlans(ENV.plans, plans) } : {}),
+    ...(eventBusName ? { eventBusName } : {}),
+    ...(scopes ? { scopes: readScopeResources(ENV.scopes, scopes) } : {}),
   };
 };
 

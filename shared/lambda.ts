@@ -4,6 +4,8 @@ import type {
   APIGatewayProxyResult,
   APIGatewayTokenAuthorizerEvent,
   Context,
+  DynamoDBBatchResponse,
+  DynamoDBStreamEvent,
 } from 'aws-lambda';
 
 /** The Lambda timeouts of the operations' functions and the authorizer (infra/constructs/api-function.ts says why). */
@@ -17,3 +19,6 @@ export type TokenAuthorizerHandler = (
   event: APIGatewayTokenAuthorizerEvent,
   context: Context,
 ) => Promise<APIGatewayAuthorizerResult>;
+
+/** A function of a DynamoDB stream's event source mapping that reports batch item failures. */
+export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;

@@ -118,7 +118,8 @@ const REFUSED = new Set([
 ]);
 const DENIED = new Set(['AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation']);
 
-const codeOf = (error: unknown): string | undefined => {
+/** Why nothing answered (Node.js's code, or the SDK's TimeoutError), from an error or its causes; undefined if something did. */
+export const unreachableCode = (error: unknown): string | undefined => {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && UNREACHABLE.has(code)) return code;
@@ -140,7 +141,7 @@ export const awsUserError = (
   if (error instanceof UserError) return error;
   if (!(error instanceof Error)) return undefined;
   const where = region ? ` in ${region}` : '';
-  const unreachable = codeOf(error);
+  const unreachable = unreachableCode(error);
   if (unreachable)
     return new UserError(
       `AWS cannot be reached while ${doing}${where} (${unreachable}): check the network (a proxy, a VPN), and that AWS_REGION names a region that exists.`,

@@ -49,6 +49,8 @@ export interface paths {
          * @description **Deprecated** since 2026-11-21; removed on 2030-12-05. Use `GET /pets?status=` (`listPets`) instead.
          *
          *     Still served until then. Every answer of the function itself (success, 400, 404, and its own 500 and 503) carries `Deprecation`, `Sunset` and `Link` headers; answers API Gateway gives itself (401, 429) do not.
+         *
+         *     With `If-None-Match` naming the animal's ETag, 304 and no body: the copy the client holds is current. With `If-Match` naming none of its ETags, 412.
          */
         get: operations["getPet"];
         put?: never;
@@ -57,7 +59,7 @@ export interface paths {
          * Remove an animal
          * @description Removes the animal, in one write. Answers 204 with no body; 404 when no animal has this id, a second removal included. Its id is never given to another animal.
          *
-         *     With `If-Match`, only if the animal still has one of the ETags named, else 412 and the animal stays.
+         *     With `If-Match`, only if the animal still has one of the ETags named; with `If-None-Match`, only if it has none of them (`*`: never). Else 412, and the animal stays.
          */
         delete: operations["deletePet"];
         options?: never;
@@ -68,7 +70,7 @@ export interface paths {
          *
          *     The body is a JSON object of at most 16 KiB, sent as `application/merge-patch+json` or `application/json`. It must set at least one field; `null` (remove) is refused for every field, as are `id` and unknown fields.
          *
-         *     With `If-Match`, the change applies only if the animal still has one of the ETags named, else 412 and nothing changes: of several clients changing it from the same ETag, one wins and the others get 412. A client that sent a conditional change and got no answer, then gets 412 on its retry, may have made the change itself: a `GET` (the animal and its `ETag`) shows whether it is there.
+         *     With `If-Match`, the change applies only if the animal still has one of the ETags named, else 412 and nothing changes: of several clients changing it from the same ETag, one wins and the others get 412. With `If-None-Match`, only if it has none of them (`*`: never), else 412. A client that sent a conditional change and got no answer, then gets 412 on its retry, may have made the change itself: a `GET` (the animal and its `ETag`) shows whether it is there.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -88,7 +90,7 @@ export interface components {
              * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.
@@ -103,7 +105,7 @@ export interface components {
              * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name?: string & (unknown & unknown & unknown);
+            name?: string & (unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.
@@ -145,7 +147,7 @@ export interface components {
              * @description The animal's name: 1 to 200 characters (Unicode code points, well-formed: no lone surrogate), at least one of them visible (not white space, a control, format or default-ignorable character such as U+200B or U+3164), and no control character (U+0000..U+001F, U+007F..U+009F) anywhere.
              * @example Rex
              */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.
@@ -173,9 +175,9 @@ export interface components {
             };
         };
         /**
-         * @description Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").
+         * @description Answered by API Gateway before any function runs: to a valid key that does not hold the scope the operation needs (its `security` names it), or, before the key is checked, by the firewall (AWS WAF) in front of the stage (docs/interface.md, "Firewall").
          *
-         *     `FORBIDDEN`: the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks. The service itself never answers it, and `npm start` has no firewall.
+         *     `FORBIDDEN`: the API key is valid but lacks the scope the operation needs (its `security` names it): API Gateway refuses it before any function runs, and nothing is changed. Or the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks (`npm start` has no firewall).
          */
         Forbidden: {
             headers: {
@@ -416,7 +418,7 @@ export interface operations {
                      */
                     Location: string;
                     /**
-                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since. Every change gives a new one.
+                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since, or in `If-None-Match` to read it only if it has changed (304 otherwise). Every change gives a new one.
                      * @example "1"
                      */
                     ETag: string;
@@ -570,7 +572,12 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Answers only if the animal is still at one of these ETags, compared strongly (RFC 9110); else 412 `PRECONDITION_FAILED`. `*` names every one. `If-Unmodified-Since` is not read: an animal has no modification date. At most 100 tags. */
+                "if-match"?: string;
+                /** @description Answers 304 Not Modified, with the `ETag` and no body, when the animal is still at one of these ETags (RFC 9110): the copy the client holds is current. `*` names every one. Tags are compared weakly: `W/"3"` names the same version as `"3"`. `If-Modified-Since` is not read: an animal has no modification date. At most 100 tags. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description Identifier of the animal. */
                 petId: number;
@@ -583,7 +590,7 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since. Every change gives a new one.
+                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since, or in `If-None-Match` to read it only if it has changed (304 otherwise). Every change gives a new one.
                      * @example "1"
                      */
                     ETag: string;
@@ -597,6 +604,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
+            };
+            /** @description Not modified: the animal is at an ETag `If-None-Match` names. No body; its ETag. */
+            304: {
+                headers: {
+                    /**
+                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since, or in `If-None-Match` to read it only if it has changed (304 otherwise). Every change gives a new one.
+                     * @example "1"
+                     */
+                    ETag: string;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `VALIDATION_FAILED`: a parameter or field is missing, of the wrong type, out of range, repeated or unknown, or the body nests objects and arrays more than 32 deep; `details` names each field at fault (`query.limit`, `path.petId`, `body.name`, …). */
             400: {
@@ -666,6 +690,31 @@ export interface operations {
                     });
                 };
             };
+            /**
+             * @description The animal is at none of the ETags in If-Match.
+             *
+             *     `PRECONDITION_FAILED`: `If-Match` names none of the ETags the animal has now (it changed since the client read it), or `If-None-Match` names its ETag (`*`: any); nothing was changed. Read it again for its ETag.
+             */
+            412: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & ({
+                        /** @enum {string} */
+                        code: "PRECONDITION_FAILED";
+                        /** @constant */
+                        status: 412;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -675,8 +724,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. */
+                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. `If-Unmodified-Since` is not read: an animal has no modification date. At most 100 tags. */
                 "if-match"?: string;
+                /** @description Applies the change or removal only if the animal is at none of these ETags (RFC 9110): `*` names every one, so any animal there is refused. When it is at one of them, the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared weakly: `W/"3"` names the same version as `"3"`. An animal that does not exist is 404, with or without it. At most 100 tags. */
+                "if-none-match"?: string;
             };
             path: {
                 /** @description Identifier of the animal. */
@@ -758,9 +809,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The animal has changed since the ETag in If-Match.
+             * @description The animal has changed since the ETag in If-Match, or is at one If-None-Match names.
              *
-             *     `PRECONDITION_FAILED`: `If-Match` names none of the ETags the animal has now: it changed since the client read it, and nothing was changed; read it again for its new ETag.
+             *     `PRECONDITION_FAILED`: `If-Match` names none of the ETags the animal has now (it changed since the client read it), or `If-None-Match` names its ETag (`*`: any); nothing was changed. Read it again for its ETag.
              */
             412: {
                 headers: {
@@ -788,8 +839,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. */
+                /** @description Applies the request only if the animal is still as the client last saw it: `*`, or one or more of the `ETag` values its answers carried (RFC 9110). When the animal has changed since (its ETag is none of these), the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared strongly: a weak one (`W/"3"`) never matches. Without it, the request applies to the animal as it is. `If-Unmodified-Since` is not read: an animal has no modification date. At most 100 tags. */
                 "if-match"?: string;
+                /** @description Applies the change or removal only if the animal is at none of these ETags (RFC 9110): `*` names every one, so any animal there is refused. When it is at one of them, the answer is 412 `PRECONDITION_FAILED` and nothing changes. Tags are compared weakly: `W/"3"` names the same version as `"3"`. An animal that does not exist is 404, with or without it. At most 100 tags. */
+                "if-none-match"?: string;
             };
             path: {
                 /** @description Identifier of the animal. */
@@ -808,7 +861,7 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since. Every change gives a new one.
+                     * @description The animal's current entity tag (strong, opaque): send it back in `If-Match` to change or remove the animal only if nobody has changed it since, or in `If-None-Match` to read it only if it has changed (304 otherwise). Every change gives a new one.
                      * @example "1"
                      */
                     ETag: string;
@@ -887,9 +940,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The animal has changed since the ETag in If-Match.
+             * @description The animal has changed since the ETag in If-Match, or is at one If-None-Match names.
              *
-             *     `PRECONDITION_FAILED`: `If-Match` names none of the ETags the animal has now: it changed since the client read it, and nothing was changed; read it again for its new ETag.
+             *     `PRECONDITION_FAILED`: `If-Match` names none of the ETags the animal has now (it changed since the client read it), or `If-None-Match` names its ETag (`*`: any); nothing was changed. Read it again for its ETag.
              */
             412: {
                 headers: {

@@ -53,6 +53,11 @@ export interface ApiFunctionProps {
    * Gateway invokes the function itself.
    */
   readonly live: boolean;
+  /**
+   * Where it logs: a group of its own by default; the functions of a lean stack share one (its
+   * lines carry `function_name`), which is made, kept and removed as a function's own is.
+   */
+  readonly logGroup?: LogGroup;
 }
 
 /** The bench's too. No `--enable-source-maps` (docs/decisions/0002-no-runtime-source-maps.md). */
@@ -95,7 +100,7 @@ export class ApiFunction extends Construct {
   readonly logGroup: LogGroup;
   /** Not AWSLambdaBasicExecutionRole, which may write any log group in the account: its own only. */
   readonly role: Role;
-  /** What API Gateway invokes: the `live` alias when there is one, else the function. */
+  /** What invokes it (API Gateway, an event source mapping) invokes: the `live` alias when there is one, else the function. */
   readonly invoked: IFunction;
 
   private readonly liveAlias: Alias | undefined;
@@ -109,10 +114,9 @@ export class ApiFunction extends Construct {
         this,
       );
     }
-    this.logGroup = new LogGroup(this, 'Logs', {
-      retention: props.logRetention,
-      removalPolicy: props.logRemovalPolicy,
-    });
+    this.logGroup =
+      props.logGroup ??
+      new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.logRemovalPolicy });
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
     this.function = new NodejsFunction(this, 'Function', {
@@ -139,7 +143,10 @@ export class ApiFunction extends Construct {
     this.acknowledgeFindings();
   }
 
-  /** What API Gateway invokes and CodeDeploy moves; replaced versions are kept to go back to. */
+  /**
+   * What API Gateway invokes and CodeDeploy moves. A replaced version is deleted once the stack update
+   * completes: going back further than one deployment is deploying an older commit (docs/operate.md).
+   */
   get alias(): Alias {
     if (!this.liveAlias)
       throw new ValidationError(
@@ -156,7 +163,7 @@ export class ApiFunction extends Construct {
         'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support ' +
         'resource-level permissions, so CDK grants them on "*" (the only wildcard in this role).',
     });
-    acknowledgeLogGroupRules(this.logGroup);
+    if (this.logGroup.node.scope === this) acknowledgeLogGroupRules(this.logGroup);
     Validations.of(this.function).acknowledge({
       id: controlTowerRule('lambda_inside_vpc_check'),
       reason:

@@ -13,16 +13,19 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { FilterPattern, type IFilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { ACCESS_LOG_FIELDS } from '#infra/access-log';
 import type { ApiFunction } from '#infra/constructs/api-function';
+import type { Tables } from '#infra/constructs/tables';
 import { ValidationError } from '#infra/constructs/validation-error';
 import type { StageConfig } from '#infra/stages';
-import { ERROR_CODES, HTTP_LAYER_CODES } from '#shared/http/error-body';
+import { ERROR_CODES, type ErrorCode, HTTP_LAYER_CODES } from '#shared/http/error-body';
+import { GATEWAY_RESPONSES, type GatewayResponseType } from '#shared/http/gateway-behaviour';
 import { ERROR_CODE_LOG_KEY } from '#shared/http/middleware/error-responses';
 import { SERVICE_NAME } from '#shared/observability/logger';
 import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metrics';
@@ -30,14 +33,63 @@ import { DIMENSION, METRIC, METRICS_NAMESPACE } from '#shared/observability/metr
 export interface MonitoringProps {
   readonly stage: StageConfig;
   readonly api: RestApi;
+  /** The stage's access log: API Gateway's own refusals are counted from it (no function sees them). */
+  readonly accessLogs: ILogGroup;
   /** By the name their alarms and graph lines carry (e.g. `ListPets`). */
   readonly handlers: Readonly<Record<string, ApiFunction>>;
   readonly authorizer: ApiFunction;
-  readonly tables: Readonly<Record<string, Table>>;
+  /** Each with its design: its alarms and graph lines carry its logical name (e.g. `Pets`), its indexes are watched too. */
+  readonly tables: Tables['all'];
+  /** The pets' events: their publisher (by the name its alarms carry) and the queue of batches it gave up on. */
+  readonly events: {
+    readonly name: string;
+    readonly publisher: ApiFunction;
+    readonly failures: IQueue;
+  };
 }
+
+/**
+ * What one throttle alarm and graph line watch: a table, or one of its global secondary indexes,
+ * whose throttles the table's own metrics leave out ("The TableName dimension returns the
+ * WriteThrottleEvents for the table, but not for any global secondary indexes", DynamoDB's
+ * metrics and dimensions).
+ */
+interface ThrottleWatch {
+  /** The alarm's id without `Throttles`, and the graph's metric ids: `PetsTable`, `PetsStatusShardIndex`. */
+  readonly id: string;
+  readonly label: string;
+  readonly description: string;
+  readonly dimensions: Readonly<Record<string, string>>;
+}
+
+/** `status-shard-index` as `StatusShardIndex`. */
+const pascalWords = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+
+/** Every table of the stack, then each of its indexes, from the table design: a new index is watched from the start. */
+const throttleWatches = (tables: MonitoringProps['tables']): ThrottleWatch[] =>
+  tables.flatMap(({ design, table }) => [
+    {
+      id: `${design.logicalName}Table`,
+      label: design.logicalName,
+      description: `${design.logicalName} table`,
+      dimensions: { TableName: table.tableName },
+    },
+    ...design.indexes.map(({ indexName }) => ({
+      id: `${design.logicalName}${pascalWords(indexName)}`,
+      label: `${design.logicalName} ${indexName}`,
+      description: `${design.logicalName} table's index ${indexName}`,
+      dimensions: { TableName: table.tableName, GlobalSecondaryIndexName: indexName },
+    })),
+  ]);
 
 /** Counted by log filters: ERROR lines of the authorizer and of a function (one per 5xx), answered codes. */
 const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
+/** The publisher's ERROR lines: each a record it could not publish (or read). */
+const PUBLISH_FAILURES_METRIC = 'PublishFailures';
 const SERVER_ERRORS_METRIC = 'ServerErrors';
 const ERRORS_BY_CODE_METRIC = 'Errors';
 
@@ -47,7 +99,21 @@ const ERROR_CODE_LINES = FilterPattern.exists(`$.${ERROR_CODE_LOG_KEY}`);
 
 const DIMENSION_CODE = 'code';
 
-/** The HTTP layer's codes never reach a function. */
+/** Counted from the access log: API Gateway's answers no function sees, by the API (stage) and type. */
+const GATEWAY_RESPONSES_METRIC = 'GatewayResponses';
+const DIMENSION_API = 'api_id';
+const DIMENSION_RESPONSE_TYPE = 'response_type';
+
+/** The access log's fields the count reads (infra/access-log.ts). */
+const accessField = (name: keyof typeof ACCESS_LOG_FIELDS): string => `$.${name}`;
+
+/**
+ * API Gateway's own answers counted under their Error code on the dashboard: a method outside the key's
+ * scopes (ACCESS_DENIED, FORBIDDEN). One filter each; a custom metric only once it counts one.
+ */
+const COUNTED_GATEWAY_RESPONSES: readonly GatewayResponseType[] = ['ACCESS_DENIED'];
+
+/** The codes drawn: a function's and API Gateway's own; the local HTTP layer's never reach AWS. */
 const FUNCTION_CODES = ERROR_CODES.filter((code) => !HTTP_LAYER_CODES.includes(code));
 
 /** LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES */
@@ -77,8 +143,13 @@ export class Monitoring extends Construct {
     this.topic = this.alarmTopic();
     this.addApiAlarms(props.api);
     this.addFunctionAlarms(props.handlers, props.authorizer);
+    this.countGatewayResponses(props.accessLogs);
     this.addTableAlarms(props.tables);
-    this.deploymentAlarms = this.addDeploymentAlarms(props.handlers, props.authorizer);
+    this.addEventAlarms(props.events);
+    this.deploymentAlarms = {
+      ...this.addDeploymentAlarms(props.handlers, props.authorizer),
+      [props.events.name]: this.addPublisherDeploymentAlarms(props.events),
+    };
     this.dashboard = this.createDashboard(props);
   }
 
@@ -208,15 +279,105 @@ export class Monitoring extends Construct {
     throttles('Authorizer', authorizer);
   }
 
-  private addTableAlarms(tables: MonitoringProps['tables']): void {
-    const { tableThrottles } = this.stage.alarms;
-    for (const [name, table] of Object.entries(tables)) {
-      this.alarm(`${name}TableThrottles`, {
-        metric: this.tableThrottles(table, name),
-        threshold: tableThrottles,
-        description: `${name} table: ${tableThrottles}+ read or write throttle events`,
+  /** Each counted type of API Gateway's own answers, from the access log's `errorType`, per API. */
+  private countGatewayResponses(accessLogs: ILogGroup): void {
+    for (const type of COUNTED_GATEWAY_RESPONSES) {
+      new MetricFilter(this, `GatewayResponse${type}Filter`, {
+        logGroup: accessLogs,
+        filterPattern: FilterPattern.stringValue(accessField('errorType'), '=', type),
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: GATEWAY_RESPONSES_METRIC,
+        metricValue: '1',
+        dimensions: {
+          [DIMENSION_API]: accessField('apiId'),
+          [DIMENSION_RESPONSE_TYPE]: accessField('errorType'),
+        },
       });
     }
+  }
+
+  /** One alarm per table and per index: a table with many indexes stays under an alarm's 10 metrics. */
+  private addTableAlarms(tables: MonitoringProps['tables']): void {
+    const { tableThrottles } = this.stage.alarms;
+    for (const watch of throttleWatches(tables)) {
+      this.alarm(`${watch.id}Throttles`, {
+        metric: this.throttles(watch),
+        threshold: tableThrottles,
+        description: `${watch.description}: ${tableThrottles}+ read or write throttle events`,
+      });
+    }
+  }
+
+  /**
+   * The events: how far behind the writes the publisher reads the stream, its failures, and the
+   * batches given up on (any is events not published: docs/operate.md, "Events not published").
+   */
+  private addEventAlarms({ name, publisher, failures }: MonitoringProps['events']): void {
+    const { eventsIteratorAgeMs, publisherErrors, eventFailuresQueued } = this.stage.alarms;
+    this.countLines(`${name}FailureFilter`, publisher, PUBLISH_FAILURES_METRIC, ERROR_LINES);
+    this.alarm(`${name}IteratorAge`, {
+      metric: this.iteratorAge(publisher),
+      threshold: eventsIteratorAgeMs,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description: `Events: the publisher reads the pets table's stream more than ${eventsIteratorAgeMs / 1_000} s after the writes`,
+    });
+    this.alarm(`${name}Errors`, {
+      metric: this.publisherErrors(publisher, this.period),
+      threshold: publisherErrors,
+      description: `Events: ${publisherErrors}+ publisher crashes, timeouts or records it could not publish`,
+    });
+    this.alarm('EventFailuresQueued', {
+      metric: this.queuedFailures(failures),
+      threshold: eventFailuresQueued,
+      description: `Events: ${eventFailuresQueued}+ batches of the pets table's stream given up on, in the failures queue: replay them within 24 hours (docs/operate.md)`,
+    });
+  }
+
+  private iteratorAge(publisher: ApiFunction, label?: string): Metric {
+    return publisher.function.metric('IteratorAge', {
+      statistic: 'Maximum',
+      period: this.period,
+      ...(label ? { label } : {}),
+    });
+  }
+
+  private queuedFailures(failures: IQueue, label?: string): Metric {
+    return failures.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: this.period,
+      ...(label ? { label } : {}),
+    });
+  }
+
+  /** Its Lambda `Errors` (crashes, timeouts) and its logged failures, which are answers, not errors. */
+  private publisherErrors(publisher: ApiFunction, period: Duration): MathExpression {
+    return new MathExpression({
+      expression: 'FILL(errors, 0) + FILL(failures, 0)',
+      usingMetrics: {
+        errors: publisher.function.metricErrors({ statistic: 'Sum', period }),
+        failures: this.loggedErrors(PUBLISH_FAILURES_METRIC, publisher, period),
+      },
+      label: 'errors and records not published',
+      period,
+    });
+  }
+
+  /** A bad version of the publisher crashes, or refuses what it publishes: either rolls it back. */
+  private addPublisherDeploymentAlarms({ name, publisher }: MonitoringProps['events']): Alarm[] {
+    const { functionErrors, publisherErrors } = this.stage.alarms;
+    const period = Duration.minutes(this.stage.alarms.deploymentPeriodMinutes);
+    return [
+      this.alarm(`${name}LiveErrors`, {
+        metric: publisher.alias.metricErrors({ statistic: 'Sum', period }),
+        threshold: functionErrors,
+        description: `${name} (live): ${functionErrors}+ failed invocations a minute; rolls back a deployment`,
+      }),
+      this.alarm(`${name}LiveFailures`, {
+        metric: this.loggedErrors(PUBLISH_FAILURES_METRIC, publisher, period),
+        threshold: publisherErrors,
+        description: `${name}: ${publisherErrors}+ records not published a minute; rolls back a deployment`,
+      }),
+    ];
   }
 
   /** What rolls back a deployment, on the alias (it sees the whole canary). */
@@ -263,13 +424,13 @@ export class Monitoring extends Construct {
   }
 
   /** One per stage and region. */
-  private createDashboard({ api, handlers, authorizer, tables }: MonitoringProps): Dashboard {
+  private createDashboard({ api, handlers, authorizer, tables, events }: MonitoringProps): Dashboard {
     const dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${Stack.of(this).stackName}-${Aws.REGION}`,
       defaultInterval: Duration.hours(3),
     });
     const period = this.period;
-    const functions = { ...handlers, Authorizer: authorizer };
+    const functions = { ...handlers, Authorizer: authorizer, [events.name]: events.publisher };
     dashboard.addWidgets(
       new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 3 }),
     );
@@ -296,7 +457,7 @@ export class Monitoring extends Construct {
       ]),
       graph(
         'Errors by code',
-        FUNCTION_CODES.map((code, index) => this.errorsOfCode(code, index, handlers)),
+        FUNCTION_CODES.map((code, index) => this.errorsOfCode(code, index, handlers, api)),
       ),
       graph('Authorizer failures', [
         this.loggedErrors(AUTHORIZER_FAILURES_METRIC, authorizer, period, 'logged failures'),
@@ -312,33 +473,53 @@ export class Monitoring extends Construct {
       ofFunctions('Lambda errors', 'Errors', 'Sum'),
       ofFunctions('Lambda throttles', 'Throttles', 'Sum'),
     );
+    dashboard.addWidgets(
+      graph('Events: stream lag, max (ms)', [this.iteratorAge(events.publisher, 'iterator age')]),
+      graph('Events: publisher errors', [this.publisherErrors(events.publisher, period)]),
+      graph('Events: batches given up, queued', [this.queuedFailures(events.failures, 'batches')]),
+    );
     const consumed = (title: string, metricName: string) =>
       graph(
         title,
-        lines(tables, (table, label) => table.metric(metricName, { statistic: 'Sum', period, label })),
+        tables.map(({ design, table }) =>
+          table.metric(metricName, { statistic: 'Sum', period, label: design.logicalName }),
+        ),
       );
     dashboard.addWidgets(
       consumed('DynamoDB consumed read units', 'ConsumedReadCapacityUnits'),
       consumed('DynamoDB consumed write units', 'ConsumedWriteCapacityUnits'),
       graph(
         'DynamoDB throttle events',
-        lines(tables, (table, name) => this.tableThrottles(table, name)),
+        throttleWatches(tables).map((watch) => this.throttles(watch)),
       ),
     );
     return dashboard;
   }
 
-  private errorsOfCode(code: string, index: number, handlers: MonitoringProps['handlers']): MathExpression {
+  /** A code's answers: the functions' (their log lines) and API Gateway's own of that code (the access log). */
+  private errorsOfCode(
+    code: ErrorCode,
+    index: number,
+    handlers: MonitoringProps['handlers'],
+    api: RestApi,
+  ): MathExpression {
     // Ids unique per graph: one graph shows the expression of every code.
-    const usingMetrics = Object.fromEntries(
-      Object.values(handlers).map((handler, fn) => [
+    const usingMetrics = Object.fromEntries([
+      ...Object.values(handlers).map((handler, fn) => [
         `code${index}fn${fn}`,
         this.serviceMetric(ERRORS_BY_CODE_METRIC, {
           function_name: handler.function.functionName,
           [DIMENSION_CODE]: code,
         }),
       ]),
-    );
+      ...COUNTED_GATEWAY_RESPONSES.filter((type) => GATEWAY_RESPONSES[type].code === code).map((type, gw) => [
+        `code${index}gw${gw}`,
+        this.serviceMetric(GATEWAY_RESPONSES_METRIC, {
+          [DIMENSION_API]: api.restApiId,
+          [DIMENSION_RESPONSE_TYPE]: type,
+        }),
+      ]),
+    ]);
     return new MathExpression({
       expression: `SUM([${Object.keys(usingMetrics).join(', ')}])`,
       usingMetrics,
@@ -386,17 +567,21 @@ export class Monitoring extends Construct {
   }
 
   /** On-demand tables throttle too, at their limits. */
-  private tableThrottles(table: Table, name: string): MathExpression {
-    const options = { statistic: 'Sum', period: this.period };
-    // Ids unique per table: one graph shows the expressions of every table.
-    const [reads, writes] = [`reads${name}`, `writes${name}`];
+  private throttles({ id, label, dimensions }: ThrottleWatch): MathExpression {
+    const metric = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { ...dimensions },
+        statistic: 'Sum',
+        period: this.period,
+      });
+    // Ids unique per table and index: one graph shows the expressions of all.
+    const [reads, writes] = [`reads${id}`, `writes${id}`];
     return new MathExpression({
       expression: `${reads} + ${writes}`,
-      usingMetrics: {
-        [reads]: table.metric('ReadThrottleEvents', options),
-        [writes]: table.metric('WriteThrottleEvents', options),
-      },
-      label: name,
+      usingMetrics: { [reads]: metric('ReadThrottleEvents'), [writes]: metric('WriteThrottleEvents') },
+      label,
       period: this.period,
     });
   }

@@ -52,6 +52,14 @@ export interface PetStoreApiProps {
 
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(ACCESS_LOG_FORMAT_TEXT);
 
+/**
+ * Execution logging of every method, the stage's and each override's alike: an override is a
+ * method setting of its own, and nothing in AWS's documentation of MethodSetting says that one
+ * that omits `LoggingLevel` takes the stage's. Full request logging would write the
+ * `Authorization` header, i.e. API keys, to the logs.
+ */
+const EXECUTION_LOGGING = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false } as const;
+
 /** One stage's REST API, its mocks and gateway answers from `shared/http/gateway-behaviour.ts`, as the local gateway's. */
 export class PetStoreApi extends Construct {
   readonly api: RestApi;
@@ -124,9 +132,7 @@ export class PetStoreApi extends Construct {
         tracingEnabled: true,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
         accessLogFormat: ACCESS_LOG_FORMAT,
-        loggingLevel: MethodLoggingLevel.ERROR,
-        // Full request logging would write the Authorization header, i.e. API keys, to the logs.
-        dataTraceEnabled: false,
+        ...EXECUTION_LOGGING,
       },
     });
     // RestApi adds an `Endpoint` output of its own; the stack outputs the same URL as `ApiUrl`.
@@ -151,6 +157,7 @@ export class PetStoreApi extends Construct {
         {
           throttlingRateLimit: writeThrottling.rateLimit,
           throttlingBurstLimit: writeThrottling.burstLimit,
+          ...EXECUTION_LOGGING,
         },
       ]),
     );

@@ -1,5 +1,12 @@
 import { Validations } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { ValidationError } from '#infra/constructs/validation-error';
 import { controlTowerRule } from '#infra/control-tower';
@@ -53,11 +60,14 @@ export class Tables extends Construct {
     const table = new Table(this, design.logicalName, {
       partitionKey: attribute(design.partitionKey),
       billingMode: BillingMode.PAY_PER_REQUEST,
+      // KMS, as Control Tower's CT.DYNAMODB.PR.2 requires, and audited; no monthly fee, a few cents of
+      // requests (docs/decisions/0006-tables-keep-the-aws-managed-key.md).
       encryption: TableEncryption.AWS_MANAGED,
       deletionProtection: protection.deletionProtection,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: protection.pointInTimeRecovery },
       removalPolicy: protection.removalPolicy,
       ...(design.timeToLiveAttribute ? { timeToLiveAttribute: design.timeToLiveAttribute } : {}),
+      ...(design.stream ? { stream: StreamViewType[design.stream] } : {}),
     });
     for (const index of design.indexes) {
       table.addGlobalSecondaryIndex({

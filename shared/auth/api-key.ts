@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ALL_SCOPES } from '#shared/auth/scopes';
 
 /** A stored API key: its hash and what names it, never the key itself. */
 export interface ApiKeyRecord {
@@ -11,6 +12,8 @@ export interface ApiKeyRecord {
   readonly plan?: string;
   /** The API Gateway API key the authorizer names (`usageIdentifierKey`) to meter the key; none locally. */
   readonly usage?: UsageIdentifier;
+  /** What the key may do (shared/auth/scopes.ts), as stored; none on a record made before scopes: every scope. */
+  readonly scopes?: readonly string[];
 }
 
 /** An API Gateway API key standing for a bearer key in its usage plan: its id and its value. */
@@ -57,3 +60,7 @@ export const recordFor = (key: string, name: string, now = new Date()): ApiKeyRe
 };
 
 export const isActive = (record: ApiKeyRecord): boolean => record.revokedAt === undefined;
+
+/** The scopes a record holds: its own, or every scope for a record that names none (made before scopes). */
+export const heldScopes = (record: Pick<ApiKeyRecord, 'scopes'>): readonly string[] =>
+  record.scopes ?? ALL_SCOPES;

@@ -1,6 +1,6 @@
 import { type TableAccess, type TableUse, tablesOf } from '#shared/adapters/dynamodb/access';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
-import { type FunctionConfig, readFunctionConfig, type TableKey, tableName } from '#shared/config';
+import { type FunctionConfig, type TableKey, tableName } from '#shared/config';
 import type { FunctionDependencies } from '#shared/http/endpoint';
 import type { ProxyHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
@@ -84,7 +84,3 @@ export const operationFunction = <const O extends Operation, const U extends Use
   operation: O,
   options: Omit<FunctionOptions<ProxyHandler, U>, 'name'>,
 ): OperationFunction<O, U> => ({ operation, ...defineFunction({ name: operation.operationId, ...options }) });
-
-/** The handler, configured from the environment Lambda gives it (fails fast on a gap). */
-export const fromEnvironment = <H>(fn: Pick<LambdaFunction<H>, 'build' | 'tables'>): H =>
-  fn.build(readFunctionConfig(fn.tables));

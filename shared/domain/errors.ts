@@ -7,11 +7,11 @@ export class PetNotFoundError extends Error {
   }
 }
 
-/** The pet is at no version `If-Match` names: someone changed it since. Nothing was changed. */
+/** The pet is at none of the versions the request allows (If-Match), or at one it excludes (If-None-Match). */
 export class PetVersionMismatchError extends Error {
   override readonly name = 'PetVersionMismatchError';
   constructor(readonly petId: number) {
-    super(`Pet ${petId} has changed since the version the request names`);
+    super(`Pet ${petId} is not at a version the request allows`);
   }
 }
 

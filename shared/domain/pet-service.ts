@@ -8,7 +8,7 @@ import {
   type InProgressRecord,
   type Lock,
 } from '#shared/domain/idempotency';
-import { DEFAULT_PET_STATUS, type NewPet, type Pet } from '#shared/domain/pet';
+import { createdPet, type NewPet, type Pet } from '#shared/domain/pet';
 import type { IdSequence } from '#shared/ports/id-sequence';
 import type { IdempotencyStore } from '#shared/ports/idempotency-store';
 import type { PetRepository } from '#shared/ports/pet-repository';
@@ -52,7 +52,7 @@ export class PetService {
   }
 
   private async createNew(newPet: NewPet): Promise<CreateOutcome> {
-    const pet = petWith(await this.nextId(), newPet);
+    const pet = createdPet(await this.nextId(), newPet);
     await this.pets.create(pet);
     return { pet, replayed: false };
   }
@@ -75,7 +75,7 @@ export class PetService {
     const record = await this.hold(records, key, started, fingerprint, lock);
     if (record.state === 'completed') return { pet: record.pet, replayed: true };
 
-    const pet = petWith(record.petId, newPet);
+    const pet = createdPet(record.petId, newPet);
     try {
       await this.pets.create(pet);
     } catch (error) {
@@ -125,10 +125,3 @@ export class PetService {
     }
   }
 }
-
-const petWith = (id: number, newPet: NewPet): Pet => ({
-  id,
-  name: newPet.name,
-  categoryId: newPet.categoryId,
-  status: newPet.status ?? DEFAULT_PET_STATUS,
-});

@@ -22,7 +22,7 @@ export const toHttpError = (error: unknown): HttpError => {
   if (error instanceof PetVersionMismatchError) {
     return new HttpError(
       'PRECONDITION_FAILED',
-      `${error.message}: If-Match names none of its current ETag; read it again (GET) and send the change with the new ETag`,
+      `${error.message}: If-Match names none of its current ETag, or If-None-Match names it; read it again (GET) for its ETag`,
       { cause: error },
     );
   }

@@ -1,6 +1,5 @@
 import { isInteger, isSafeNumber, parse } from 'lossless-json';
 import type { ErrorDetail } from '#shared/http/error-body';
-import { MAX_BODY_DEPTH } from '#shared/http/limits';
 import { validationFailed } from '#shared/http/middleware/validate-request';
 
 /**
@@ -50,41 +49,6 @@ export const exactNumbersReviver = (_key: string, value: unknown, context?: { so
 export const refuseInexactNumbers = (value: unknown): void => {
   const details = inexactFields(value, 'body');
   if (details.length > 0) throw validationFailed(details);
-};
-
-/** How deep `text` nests objects and arrays, read without recursion, so no depth can overflow the stack. */
-const nestingDepth = (text: string): number => {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const character = text[index];
-    if (inString) {
-      if (character === '\\') index += 1;
-      else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === '{' || character === '[') deepest = Math.max(deepest, ++depth);
-    else if (character === '}' || character === ']') depth -= 1;
-  }
-  return deepest;
-};
-
-/** Whether `text` is JSON, as the body parser will judge it (V8's JSON.parse does not recurse). */
-const isJson = (text: string): boolean => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Refuses (400, field `body`) JSON nested deeper than MAX_BODY_DEPTH before anything walks it; not JSON: left to the parser. */
-export const refuseDeepNesting = (text: string): void => {
-  if (nestingDepth(text) <= MAX_BODY_DEPTH || !isJson(text)) return;
-  throw validationFailed([
-    { field: 'body', message: `must not be nested more than ${MAX_BODY_DEPTH} objects or arrays deep` },
-  ]);
 };
 
 /** Refuses (400, each field named `body.…`) JSON holding an inexact number, read losslessly; not JSON: left to the parser. */

@@ -1,4 +1,5 @@
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
+import { ALL_SCOPES } from '#shared/auth/scopes';
 import { isAllowedOrigin } from '#shared/http/cors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { ERROR_STATUS, type ErrorCode } from '#shared/http/error-body';
@@ -131,6 +132,15 @@ const UNAUTHORIZED: GatewayError = {
   message: 'A valid API key is required: send "Authorization: Bearer <key>"',
 };
 
+/**
+ * A method outside the key's scopes. API Gateway gives a gateway response only its literals and
+ * `$context`, not the method's scope: the message names the scopes, and the document each operation's.
+ */
+const LACKS_SCOPE: GatewayError = {
+  code: 'FORBIDDEN',
+  message: `The API key lacks the scope this operation needs (${ALL_SCOPES.join(' or ')}: the API reference names each operation's)`,
+};
+
 const INTERNAL: GatewayError = { code: 'INTERNAL_ERROR', message: 'An internal error occurred' };
 const NOT_FOUND: GatewayError = { code: 'NOT_FOUND', message: 'No such resource' };
 const REJECTED: GatewayError = { code: 'VALIDATION_FAILED', message: 'The request was rejected' };
@@ -145,8 +155,9 @@ const AUTHORIZER_UNAVAILABLE: GatewayError = {
  */
 export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayError>> = {
   UNAUTHORIZED,
-  // An authorizer Deny is still "your key does not let you in": the client sees one 401.
-  ACCESS_DENIED: UNAUTHORIZED,
+  // The authorizer's policy does not allow the method (an explicit Deny, or no Allow covers it): the key is
+  // valid but its scopes do not reach this method. A missing, unknown or revoked key is UNAUTHORIZED, 401.
+  ACCESS_DENIED: LACKS_SCOPE,
   // API Gateway's answer to a path (or method) it has no resource for.
   MISSING_AUTHENTICATION_TOKEN: NOT_FOUND,
   // Over the key's plan rate (its usage plan), or over the stage's or the account's throttle.
@@ -192,7 +203,9 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayErro
 /**
  * The gateway response for each TOKEN authorizer outcome. `noToken`/`invalidToken`: a 401 without calling
  * the function (AWS's Authorizer reference, identityValidationExpression); `unauthorized`: it failed with
- * exactly `Unauthorized` (AWS's Lambda authorizer examples); `error`/`timeout`/`malformed` (no `principalId`
+ * exactly `Unauthorized` (AWS's Lambda authorizer examples); `deny`: its policy does not allow the method
+ * (re:Post, "troubleshoot HTTP 403 Forbidden errors when I use a Lambda authorizer": an explicit or implicit
+ * deny in the policy is a 403, `ACCESS_DENIED` in "Gateway response types"); `error`/`timeout`/`malformed` (no `principalId`
  * and policy): `AuthorizerConfigurationException`, reported by others, 500 by default.
  */
 export const AUTHORIZER_OUTCOMES = {

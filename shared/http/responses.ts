@@ -41,3 +41,6 @@ export function noContent<H extends Readonly<Record<string, string>>>(
 export function noContent(headers?: Readonly<Record<string, string>>) {
   return headers ? { status: 204, headers } : { status: 204 };
 }
+/** 304 Not Modified (RFC 9110 §15.4.5): no body, and the headers a 200 would carry that name the version. */
+export const notModified = <H extends Readonly<Record<string, string>>>(headers: H) =>
+  ({ status: 304, headers }) as const;

@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { Scope } from '#shared/auth/scopes';
 
 /** An API operation, described once for the handler, stack, local gateway and OpenAPI document. */
 
@@ -71,6 +72,8 @@ export interface Operation {
   readonly operationId: string;
   readonly method: HttpMethod;
   readonly path: string;
+  /** The scope a key needs to call it, declared only where it is not its method's (`scopeOf`). */
+  readonly scope?: Scope;
   readonly summary: string;
   readonly description: string;
   readonly request: RequestParts;
@@ -84,6 +87,12 @@ export interface Operation {
   readonly idempotency?: IdempotencyRule;
   readonly examples: {
     readonly requests?: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
+    /**
+     * A valid value of each path parameter that names no resource a client makes first (a category's id,
+     * say), as the path carries it. A parameter without one names what the POST on its parent path
+     * creates (`/pets/{petId}`): the contract suite makes one of its own.
+     */
+    readonly path?: Readonly<Record<string, string>>;
     readonly invalid: InvalidRequestExample;
   };
 }

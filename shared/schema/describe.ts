@@ -7,6 +7,12 @@ export interface OpenApiMeta {
   readonly description?: string;
   readonly example?: unknown;
   readonly format?: string;
+  /**
+   * The `pattern`s the document states for a string, in place of its regexes' own, when those use more than
+   * the regular expressions JSON Schema recommends for interoperability (Unicode property escapes: Python's
+   * `re` refuses them, and without the `u` flag they match nothing). `[]` leaves the rules to the description.
+   */
+  readonly patterns?: readonly string[];
 }
 
 /** The pipe item describe() adds: valibot skips metadata when it validates, so it costs a parse nothing. */

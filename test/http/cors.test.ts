@@ -55,7 +55,7 @@ describe.concurrent('a preflight (OPTIONS)', () => {
     expect(corsOf(response)).toEqual({
       'access-control-allow-origin': APP,
       'access-control-allow-methods': 'GET, POST',
-      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
+      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match',
       'access-control-max-age': '7200',
     });
     expect(response.headers.get('vary')).toBe('Origin');

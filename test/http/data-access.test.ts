@@ -1,9 +1,9 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPets, listPetsFunction } from '#functions/list-pets';
+import { ALL_PETS, listPets, listPetsFunction, PETS_BY_STATUS } from '#functions/list-pets';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
-import { PetsTable, petsTable } from '#shared/adapters/dynamodb/pets-table';
+import { listingsOf, PetsTable, petsTable } from '#shared/adapters/dynamodb/pets-table';
 import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
 import { defineFunction, operationFunction } from '#shared/composition/function';
 import { lambdaContext } from '#tools/lambda/context';
@@ -23,7 +23,7 @@ import { createTestTables, type TestTables } from '../support/tables';
  */
 
 /** listPets with the index's entry forgotten: the Scan of an unfiltered page only. */
-const listing = petsTable.allow('list');
+const listing = listingsOf(ALL_PETS, PETS_BY_STATUS);
 const forgetful = operationFunction(listPets, {
   uses: { pets: { ...listing, data: listing.data.filter((access) => access.index === undefined) } },
   handler: listPetsFunction.handler,

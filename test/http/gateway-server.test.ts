@@ -181,7 +181,7 @@ describe('the local gateway server', () => {
     expect(Object.fromEntries(response.headers)).toMatchObject({
       'access-control-allow-origin': APP,
       'access-control-allow-methods': allowedMethods('/pets/{petId}').join(', '),
-      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
+      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match',
       'access-control-max-age': '7200',
       vary: 'Origin',
       'x-content-type-options': 'nosniff',
@@ -498,6 +498,22 @@ describe("the local gateway's answers to what Node's HTTP server would refuse on
     expect((await fetch(`${gateway.baseUrl}/pets?limit=1`, { headers: withKey() })).status).toBe(200);
   });
 
+  it('serves a request line and headers of 16 KiB as sent, each line with its CRLF, and answers one byte more with 431', async () => {
+    /** A request whose line and header lines are `bytes` long, then the empty line that ends them. */
+    const request = (bytes: number) => {
+      const start = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${key}\r\nX-Fill: `;
+      const lines = `${start}${'a'.repeat(bytes - start.length - 2)}\r\n`;
+      expect(Buffer.byteLength(lines)).toBe(bytes);
+      return `${lines}\r\n`;
+    };
+
+    const taken = await exchange(gateway.port, request(16 * 1024));
+    const refused = await exchange(gateway.port, request(16 * 1024 + 1));
+
+    expect(taken.status).toBe(200);
+    expect(errorAnswer(refused)).toEqual(expectedError(431, 'HEADERS_TOO_LARGE'));
+  });
+
   it('reads every header however many there are: a second Authorization after 2,000 others is refused', async () => {
     // Short ones, so that all of them fit Node's 16 KiB of headers.
     const fillers = 'a: b\r\n'.repeat(1_998);
@@ -538,30 +554,51 @@ describe("the local gateway's answers to what Node's HTTP server would refuse on
     expect(recorded.events).toEqual([]);
   });
 
-  it('answers CONNECT to a resource with a key with 405 and the methods it has', async () => {
+  it("answers CONNECT to a resource with a key with the Error object: 403, since a verb API Gateway has no method for is in no key's scopes", async () => {
     const answer = await exchange(
       gateway.port,
       `CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`,
     );
 
-    expect(errorAnswer(answer)).toEqual(expectedError(405, 'METHOD_NOT_ALLOWED'));
-    expect(answer.headers.allow).toBe('GET, POST');
+    expect(errorAnswer(answer)).toEqual(expectedError(403, 'FORBIDDEN'));
   });
 
-  it('answers a request whose headers do not arrive in time with a 408 Error object', async () => {
-    const slow = await startLocalGateway({
-      port: 0,
-      ...localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
-      timeouts: { headersTimeoutMs: 200, requestTimeoutMs: 400, connectionsCheckingIntervalMs: 50 },
+  describe('a client too slow for its timeouts, scaled down from a minute and five', () => {
+    // Scaled: 300 ms for the headers, 600 ms for the whole request. The server's own check interval
+    // is kept: were it Node's default (30 s), no answer would come within the test's time.
+    const timeouts = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
+    let slow: LocalGateway;
+    beforeEach(async () => {
+      slow = await startLocalGateway({
+        port: 0,
+        ...localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'SILENT' }),
+        timeouts,
+      });
     });
-    try {
-      // The headers never end: Node gives up on them and the answer is the only thing sent.
-      const answer = await exchange(slow.port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
+    afterEach(() => slow.close());
+
+    /** The answer to `text` sent on a new connection, and the milliseconds from sending it to the answer's end. */
+    const timed = async (text: string) => {
+      const sent = performance.now();
+      const answer = await exchange(slow.port, text);
+      return { answer, afterMs: performance.now() - sent };
+    };
+
+    it('answers headers that never end with a 408 Error object, not before their timeout', async () => {
+      const { answer, afterMs } = await timed('GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
 
       expect(errorAnswer(answer)).toEqual(expectedError(408, 'REQUEST_TIMEOUT'));
-    } finally {
-      await slow.close();
-    }
+      expect(afterMs).toBeGreaterThanOrEqual(timeouts.headersTimeoutMs);
+    });
+
+    it('answers a body that never ends with a 408 Error object as its request, not before the request timeout', async () => {
+      const { answer, afterMs } = await timed(
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"na`,
+      );
+
+      expect(errorAnswer(answer)).toEqual(expectedError(408, 'REQUEST_TIMEOUT'));
+      expect(afterMs).toBeGreaterThanOrEqual(timeouts.requestTimeoutMs);
+    });
   });
 });
 

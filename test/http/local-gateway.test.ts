@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authorizerHandler } from '#functions/authorizer';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
@@ -49,10 +50,10 @@ const expectGatewayError = async (response: Response, status: number, code: stri
 };
 
 describe('the local gateway', () => {
-  it('answers 401 UNAUTHORIZED when the authorizer returns a Deny', async () => {
+  it("answers 403 FORBIDDEN, API Gateway's ACCESS_DENIED, when the authorizer returns a Deny", async () => {
     const response = await serve(async () => policy('Deny', 'arn:aws:execute-api:*'));
 
-    await expectGatewayError(response, 401, 'UNAUTHORIZED');
+    await expectGatewayError(response, 403, 'FORBIDDEN');
   });
 
   it('answers a 5,000-character bearer token 401 UNAUTHORIZED without invoking the authorizer, as the identity validation expression does in API Gateway', async () => {
@@ -74,12 +75,12 @@ describe('the local gateway', () => {
     expect(invocations).toBe(0);
   });
 
-  it('answers 401 UNAUTHORIZED when the Allow does not cover the route called', async () => {
+  it('answers 403 FORBIDDEN when the Allow does not cover the route called', async () => {
     const response = await serve(async () =>
       policy('Allow', 'arn:aws:execute-api:local:000000000000:local/v1/GET/other'),
     );
 
-    await expectGatewayError(response, 401, 'UNAUTHORIZED');
+    await expectGatewayError(response, 403, 'FORBIDDEN');
   });
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the key store fails inside the authorizer', async () => {
@@ -93,6 +94,7 @@ describe('the local gateway', () => {
         apiKeys: failingKeys,
         logger: createLogger({ logLevel: 'SILENT' }),
         plans: TEST_PLANS,
+        scopes: SCOPE_RESOURCES,
       }),
     );
 

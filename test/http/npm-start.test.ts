@@ -10,15 +10,18 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import type { ObservedExchange } from '#tools/contract/api-client';
 import { responseHeaderProblems } from '#tools/contract/response-headers';
 import { main as runKeysCommand } from '#tools/keys/keys';
 import { freePort } from '#tools/local/dynamodb-local';
 import { isRunning, parentOf } from '#tools/local/processes';
+import { type AcknowledgedWrite, eventLogProblems, readEventLog } from '../support/event-log';
 import { checkedClient } from '../support/local-api';
 
 /**
@@ -114,7 +117,12 @@ const startServer = async (env: Record<string, string>, viaNpm = false): Promise
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  await outputIncludes(child, () => output, 'Stop with Ctrl+C.', START_BUDGET_MS);
+  await outputIncludes(child, () => output, 'Stop with Ctrl+C.', START_BUDGET_MS).catch((error: unknown) => {
+    // A server that never came up is stopped as a user's is, so it leaves nothing behind (its
+    // DynamoDB Local and its scratch directory go with it).
+    child.kill('SIGTERM');
+    throw error;
+  });
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}/v1` };
 };
 
@@ -169,7 +177,7 @@ describe('npm start', () => {
   // SIGKILL (the next takes over its stale lock), SIGTERM. (This was three cases of two servers
   // each: the refused second server and the take-over had a case and two servers of their own.)
   it.concurrent(
-    'serves the API, refuses a second server on its data directory in one sentence, keeps data and a revoked key (revoked, with its creation date) across DynamoDB Local restarts, Ctrl+C and SIGKILL, takes over from the killed server, and leaves no Java process behind',
+    'serves the API, lets a read-only key made with npm run keys -- --local read and refuses its changes with 403, refuses a second server on its data directory in one sentence, keeps data and a revoked key (revoked, with its creation date) across DynamoDB Local restarts, Ctrl+C and SIGKILL, takes over from the killed server, and leaves no Java process behind',
     async ({ expect }) => {
       const dataDir = newDataDir();
       const databaseOf = (server: Server) => server.output().match(/DynamoDB Local at (\S+),/)?.[1] ?? '';
@@ -200,6 +208,34 @@ describe('npm start', () => {
       expect(firstJava).toHaveLength(1);
       const listed = await keys(first, 'list');
       const keyId = listed.out[1]?.split(/\s+/)[0] ?? '';
+
+      // A read-only key made as a user would, the server found from its data directory's lock: it
+      // lists and gets; its changes are API Gateway's 403, and change nothing.
+      const made: string[] = [];
+      const createdReader = await runKeysCommand(
+        ['create', 'reader', '--scope', 'read:pets', '--local', '--json'],
+        { out: (line) => made.push(line), err: () => undefined, env: { PETSTORE_DATA_DIR: dataDir } },
+      );
+      const reader = JSON.parse(made[0] ?? '{}') as { key: string; scopes: string[]; plan: string };
+      expect([createdReader, reader.scopes, reader.plan]).toEqual([0, ['read:pets'], 'standard']);
+      const asReader = checkedClient(first.baseUrl, reader.key);
+      expect((await asReader.get('/pets')).status).toBe(200);
+      const readFirst = await asReader.get(`/pets/${pet.id}`);
+      expect(readFirst.status).toBe(200);
+      const ifMatch = { 'If-Match': readFirst.headers.get('etag') ?? '' };
+      const refused = [
+        await asReader.post('/pets', { name: 'Refused', categoryId: 4 }),
+        await asReader.request(`/pets/${pet.id}`, {
+          method: 'PATCH',
+          headers: { ...ifMatch, 'Content-Type': 'application/merge-patch+json' },
+          body: JSON.stringify({ status: 'sold' }),
+        }),
+        await asReader.request(`/pets/${pet.id}`, { method: 'DELETE', headers: ifMatch }),
+      ];
+      expect(refused.map((answer) => [answer.status, (answer.json as { code?: string }).code])).toEqual(
+        Array(3).fill([403, 'FORBIDDEN']),
+      );
+      expect((await checkedClient(first.baseUrl, key).get(`/pets/${pet.id}`)).json).toEqual(readFirst.json);
 
       // A second server on the directory is refused in one sentence, and so is npm run dev, which
       // takes the directory before it starts its DynamoDB Local; the first keeps its one Java.
@@ -377,6 +413,134 @@ describe('npm start', () => {
         expect(after.headers.get('ratelimit-policy')).toMatch(/^"trial";/);
       } finally {
         await stopServer(second);
+      }
+    },
+    3 * START_BUDGET_MS,
+  );
+
+  // What a write's event goes through when the server is killed: the publisher's place in the
+  // stream, events.ndjson and each target's place in it, all kept in the data directory.
+  it.concurrent(
+    "writes every acknowledged write's event to events.ndjson and POSTs it to PETSTORE_EVENT_TARGETS, none lost after kill -9 during writes and a restart, a copy the same line",
+    async ({ expect }) => {
+      const dataDir = newDataDir();
+      const received: string[] = [];
+      const target = createHttpServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        request.on('end', () => {
+          received.push(body);
+          response.writeHead(200).end();
+        });
+      }).listen(0, '127.0.0.1');
+      await once(target, 'listening');
+      const targetUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}/pets`;
+      const env = { PETSTORE_DATA_DIR: dataDir, PETSTORE_EVENT_TARGETS: targetUrl };
+      const eventsFile = join(dataDir, 'events.ndjson');
+      const acknowledged: AcknowledgedWrite[] = [];
+      const applied: AcknowledgedWrite[] = [];
+      try {
+        const first = await startServer(env);
+        expect(first.output()).toContain(
+          `Events: PetCreated, PetChanged and PetRemoved from the pets table's stream, each a line of ${eventsFile} as EventBridge delivers it to a target\n  and POSTed to ${targetUrl} (PETSTORE_EVENT_TARGETS)`,
+        );
+        const client = checkedClient(first.baseUrl, keyIn(dataDir));
+        const versions = new Map<number, number>();
+        /**
+         * A write sent again while it is answered 503 (a busy machine's deadline), as a client
+         * would: a 503 may hide an applied write, so `settled` says, from the pet, whether it was.
+         */
+        const write = async (
+          send: () => Promise<ObservedExchange>,
+          settled: () => Promise<boolean>,
+        ): Promise<number> => {
+          for (let attempt = 1; ; attempt++) {
+            const { status, headers } = await send();
+            if (status !== 503) return status;
+            if (await settled()) return 0;
+            if (attempt === 5) return status;
+            await new Promise((resolve) =>
+              setTimeout(resolve, 1_000 * Number(headers.get('retry-after') ?? 1)),
+            );
+          }
+        };
+        const versionOf = async (id: number) => {
+          const { status, headers } = await client.get(`/pets/${id}`);
+          return status === 404 ? 'removed' : Number(headers.get('etag')?.replaceAll('"', ''));
+        };
+        // Creates (with a key, so that a repeat after a 503 adds nothing), changes (one refused),
+        // removals: each acknowledged one noted with the version it made.
+        for (let round = 0; round < 4; round++) {
+          const key = `events-${round}-${Date.now()}`;
+          let created: ObservedExchange | undefined;
+          await write(
+            async () => {
+              created = await client.post(
+                '/pets',
+                { name: `events ${round}`, categoryId: 1 },
+                { headers: { 'Idempotency-Key': key } },
+              );
+              return created;
+            },
+            async () => false,
+          );
+          const { id } = (created?.json ?? {}) as { id: number };
+          acknowledged.push({ petId: id, version: 1 });
+          const patch = (status: string) => () =>
+            client.request(`/pets/${id}`, {
+              method: 'PATCH',
+              body: { status },
+              headers: { 'If-Match': '"1"' },
+            });
+          const changed = await write(patch('sold'), async () => (await versionOf(id)) === 2);
+          const stale = await write(patch('pending'), async () => false);
+          expect([created?.status, changed === 0 ? 200 : changed, stale]).toEqual([201, 200, 412]);
+          acknowledged.push({ petId: id, version: 2 });
+          versions.set(id, 2);
+          if (round % 2 === 1) {
+            const removed = await write(
+              () => client.request(`/pets/${id}`, { method: 'DELETE', headers: { 'If-Match': '"2"' } }),
+              async () => (await versionOf(id)) === 'removed',
+            );
+            expect(removed === 0 ? 204 : removed).toBe(204);
+            acknowledged.push({ petId: id, version: 3 });
+            versions.delete(id);
+          }
+        }
+        // Killed as a change is on its way: it may or may not have been applied.
+        const [pending] = [...versions.keys()];
+        if (pending === undefined) throw new Error('No pet left to change');
+        applied.push({ petId: pending, version: 3 });
+        const inFlight = client
+          .request(`/pets/${pending}`, {
+            method: 'PATCH',
+            body: { name: 'in flight' },
+            headers: { 'If-Match': '"2"' },
+          })
+          .catch(() => undefined);
+        first.child.kill('SIGKILL');
+        await Promise.all([once(first.child, 'exit'), inFlight]);
+        await expect.poll(() => javaPids(dataDir), { timeout: START_BUDGET_MS, interval: 200 }).toEqual([]);
+
+        const second = await startServer(env);
+        try {
+          await expect
+            .poll(() => eventLogProblems(readEventLog(eventsFile), acknowledged, applied), {
+              timeout: START_BUDGET_MS,
+              interval: 200,
+            })
+            .toEqual([]);
+          const lines = () => new Set(readFileSync(eventsFile, 'utf8').trim().split('\n'));
+          await expect
+            .poll(() => new Set(received), { timeout: START_BUDGET_MS, interval: 200 })
+            .toEqual(lines());
+        } finally {
+          expect(await stopServer(second)).toBe(0);
+        }
+      } finally {
+        target.close();
       }
     },
     3 * START_BUDGET_MS,

@@ -1,17 +1,31 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
+import { type DataDirLock, lockDataDir } from '#tools/local/data-dir-lock';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /** The README's "Try it" commands, run as a reader would run them, against a fresh local server. */
 
 let api: LocalApi;
+/** The data directory whose lock `npm run keys -- … --local` reads: this process holds it, as npm start would. */
+let dataDir: string;
+let lock: DataDirLock;
 beforeAll(async () => {
-  api = await startLocalApi('readme');
+  // As npm start runs: its plans, its own key on the local plan, and a key made by npm run keys on the default.
+  api = await startLocalApi('readme', { plans: LOCAL_PLANS, keyPlan: LOCAL_KEY_PLAN });
+  dataDir = mkdtempSync(join(tmpdir(), 'petstore-readme-'));
+  lock = await lockDataDir({ dataDir, port: api.gateway.port, apiKey: api.apiKey, corsOrigins: [] });
+  lock.update({ dynamoDb: { endpoint: api.tables.endpoint, apiKeysTable: api.tables.names.apiKeys } });
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  lock?.release();
+  rmSync(dataDir, { recursive: true, force: true });
+  await api.close();
+});
 
 /** The first shell block after `heading` in README.md. */
 const shellBlock = (heading: string): string => {
@@ -23,14 +37,16 @@ const shellBlock = (heading: string): string => {
 };
 
 describe('the README', () => {
-  it('"Try it" runs as written: a create, a safe retry, pages, the deprecated read, a change, a removal and an error', async () => {
+  it('"Try it" runs as written: a create, a safe retry, pages, the deprecated read, a change, a read-only key, a removal and an error', async () => {
     // The reader's KEY and API lines, pointed at this test's server.
     const script = shellBlock('## Try it')
       .replace(/^KEY=.*$/m, `KEY='${api.apiKey}'`)
       .replace(/^API=.*$/m, `API='${api.gateway.baseUrl}'`);
 
     const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-euo', 'pipefail', '-c', script]);
+      const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+        env: { ...process.env, PETSTORE_DATA_DIR: dataDir },
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => {
@@ -54,6 +70,10 @@ describe('the README', () => {
     expect(output).toMatch(/^etag: "1"\r?$/im);
     expect(output).toMatch(/^etag: "2"\r?$/im);
     expect(output).toContain('{"id":1,"name":"Rex","categoryId":3,"status":"sold"}');
+    // The read-only key's read, then its removal refused: the pet is still there for the key that may.
+    expect(output).toContain(
+      '{"id":1,"name":"Rex","categoryId":3,"status":"sold"}{"code":"FORBIDDEN","message":"The API key lacks the scope this operation needs',
+    );
     expect(output).toMatch(/HTTP\/1\.1 204/);
     expect(output).toContain(
       '"code":"VALIDATION_FAILED","message":"Invalid request: query.limit must be at least 1"',

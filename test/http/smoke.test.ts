@@ -192,7 +192,9 @@ describe('npm run smoke', () => {
       ),
     );
     expect(output).toMatch(/ok {3}POST \/pets answers its example requests with 201/);
-  });
+    // A whole run of the suite, some hundred requests on this machine's cores: past 30 s at load 12.
+    // It is waited for; the timeout only ends one that hangs.
+  }, 120_000);
 
   it('creates nothing with --read-only, and reports each check it skipped with why', async () => {
     const client = contractTarget({ baseUrl: api.gateway.baseUrl, apiKey: api.apiKey }).api;
@@ -219,7 +221,8 @@ describe('npm run smoke', () => {
       `SKIP lets an allowed origin read errors, a refused key included (${NO_ORIGIN_REASON})`,
     );
     expect(output).not.toMatch(/ok {3}POST \/pets answers its example/);
-  });
+    // The same: a whole run of the suite.
+  }, 120_000);
 
   it('fails a read-only check the moment the API answers that it created a pet', async () => {
     const readOnly = contractTarget({ baseUrl: api.gateway.baseUrl, apiKey: api.apiKey, readOnly: true });
@@ -421,5 +424,7 @@ describe('npm run smoke, shipped without the tests', () => {
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
-  });
+    // A Node start that compiles the copied tree afresh, then a whole run of the suite: past 30 s
+    // at load 22. It is waited for; the timeout only ends one that hangs.
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
 import { generateApiKey, IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { STAGE_NAME } from '#shared/http/paths';
 import { writesData } from '#shared/operations/routes';
+import { LOCAL_AUTHORIZER_CACHE_TTL_MS } from '#tools/local/gateway';
 import { THROTTLE_TABLE } from '#tools/openapi/throttle-table';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
 import { synthStages } from '../support/pet-store-app';
@@ -110,6 +111,19 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     });
   });
 
+  it('logs errors of every method, each write method that overrides the stage too, never full requests', () => {
+    const [, stageResource] = resourcesOfType(template, 'AWS::ApiGateway::Stage')[0] ?? [];
+    const settings = (stageResource?.Properties.MethodSettings ?? []) as Record<string, unknown>[];
+
+    expect(settings.length).toBe(1 + ROUTES.filter(writesData).length);
+    for (const setting of settings) {
+      expect(setting, `${setting.HttpMethod} ${setting.ResourcePath}`).toMatchObject({
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+      });
+    }
+  });
+
   it("throttles each write method (POST, PATCH, DELETE) at the stage's lower write limit, every other method at the stage's default", () => {
     const throttles = methodThrottles(template);
     const writes = ROUTES.filter(writesData).map((route) => `${route.method} ${route.path}`);
@@ -207,6 +221,8 @@ describe.each(STAGE_NAMES)('%s API', (stageName) => {
     expect(referencedIds(authorizer?.Properties.AuthorizerUri)).toEqual(
       new Set([liveAliasOf(template, functionId(template, AUTHORIZER_DESCRIPTION))]),
     );
+    // npm start holds each request to its token's cached decision at least as long as this stage caches it.
+    expect(stage.authorizerCacheTtlSeconds * 1_000).toBeLessThanOrEqual(LOCAL_AUTHORIZER_CACHE_TTL_MS);
   });
 
   it('refuses, by the expression in the template, a 5,000-character token before the authorizer runs, and passes an issued key', () => {

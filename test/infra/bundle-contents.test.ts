@@ -3,6 +3,7 @@ import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
+import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import { esbuildOptions } from '#infra/bundling';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
@@ -13,7 +14,7 @@ import { PROJECT_ROOT } from '#infra/project-root';
  * what its operation uses (docs/decisions/0004-what-moved-the-cold-start.md prices each part).
  */
 
-const FUNCTIONS = [...OPERATIONS, authorizerFunction];
+const FUNCTIONS = [...OPERATIONS, authorizerFunction, publishPetEventsFunction];
 
 /** The input files of each function's bundle, by function name. */
 let inputsOf: Map<string, string[]>;
@@ -67,12 +68,11 @@ describe("each function's bundle", () => {
     },
   );
 
-  it.each(OPERATIONS.map((root) => [root.name, root.name === 'listPets'] as const))(
-    '%s carries the cursor codec only if it lists (lists: %s)',
-    (name, lists) => {
-      expect(carries(name, 'shared/http/cursor.ts')).toBe(lists);
-    },
-  );
+  it.each(
+    OPERATIONS.map((root) => [root.name, Object.values(root.uses).some((use) => 'listings' in use)] as const),
+  )('%s carries the cursor codec only if it lists (lists: %s)', (name, lists) => {
+    expect(carries(name, 'shared/http/cursor.ts')).toBe(lists);
+  });
 
   it.each(FUNCTIONS.map((root) => [root.name, root.name === 'createPet'] as const))(
     '%s carries Powertools Metrics only if it publishes a business metric (PetsCreated: %s)',
@@ -124,5 +124,21 @@ describe("each function's bundle", () => {
       'shared/http/middleware/validate-request.ts',
     ];
     for (const part of parts) expect(carries('authorizer', part), part).toBe(false);
+  });
+
+  it('of the events publisher carries the EventBridge client and no DynamoDB client, no HTTP middleware', () => {
+    const name = publishPetEventsFunction.name;
+    expect(carries(name, 'node_modules/@aws-sdk/client-eventbridge/')).toBe(true);
+    for (const part of [
+      'node_modules/@aws-sdk/client-dynamodb/',
+      'node_modules/@aws-sdk/lib-dynamodb/',
+      'shared/adapters/dynamodb/client.ts',
+      'node_modules/@middy/http-',
+      'shared/http/',
+    ])
+      expect(carries(name, part), part).toBe(false);
+    // And no API function carries the EventBridge client.
+    for (const root of [...OPERATIONS, authorizerFunction])
+      expect(carries(root.name, 'node_modules/@aws-sdk/client-eventbridge/'), root.name).toBe(false);
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT } from '#infra/outputs';
 import { STAGE_NAMES } from '#infra/stage-names';
 import { DOCUMENTED_DEPLOYMENT_ALARM_EVALUATION, DOCUMENTED_DEPLOYMENTS } from '../support/documented-stages';
-import { AUTHORIZER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
+import {
+  API_FUNCTIONS,
+  AUTHORIZER_FUNCTION,
+  PUBLISHER_FUNCTION,
+  STACK_FUNCTIONS,
+} from '../support/functions';
 import { synthStages } from '../support/pet-store-app';
 import {
   type CfnResource,
@@ -16,7 +21,9 @@ const { templates } = synthStages();
 
 /** Every function, by the name its deployment group and alarms carry, and its description. */
 const FUNCTIONS = STACK_FUNCTIONS.map(({ name, description }) => [name, description] as const);
-const OPERATION_FUNCTIONS = FUNCTIONS.filter(([name]) => name !== AUTHORIZER_FUNCTION.name);
+const OPERATION_FUNCTIONS = FUNCTIONS.filter(
+  ([name]) => name !== AUTHORIZER_FUNCTION.name && name !== PUBLISHER_FUNCTION.name,
+);
 
 describe.each(STAGE_NAMES)('%s gradual deployments', (stageName) => {
   const template = templates[stageName];
@@ -46,12 +53,12 @@ describe.each(STAGE_NAMES)('%s gradual deployments', (stageName) => {
     const invoked = resourcesOfType(template, 'AWS::Lambda::Permission')
       .filter(([, permission]) => permission.Properties.Principal === 'apigateway.amazonaws.com')
       .map(([, permission]) => [...referencedIds(permission.Properties.FunctionName)]);
-    const aliases = FUNCTIONS.map(([, description]) =>
+    const aliases = API_FUNCTIONS.map(({ description }) =>
       liveAliasOf(template, functionId(template, description)),
     );
 
-    // One permission per method of an operation, and the authorizer's.
-    expect(invoked).toHaveLength(FUNCTIONS.length);
+    // One permission per method of an operation, and the authorizer's; the stream invokes the publisher.
+    expect(invoked).toHaveLength(API_FUNCTIONS.length);
     expect(invoked.map(([target]) => target).sort()).toEqual([...aliases].sort());
   });
 
@@ -177,11 +184,39 @@ describe.each(STAGE_NAMES)('%s gradual deployments', (stageName) => {
     ]);
   });
 
+  it('rolls the events publisher back on its crashes and timeouts, and on the records it logs it could not publish, and has the stream invoke its live alias', () => {
+    const fn = { Ref: functionId(template, PUBLISHER_FUNCTION.description) };
+    const [, mapping] = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')[0] ?? [];
+
+    expect(rollbackAlarmsOf(PUBLISHER_FUNCTION.name)).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [
+          { Name: 'FunctionName', Value: fn },
+          { Name: 'Resource', Value: { 'Fn::Join': ['', [fn, ':live']] } },
+        ],
+        Threshold: documented.functionErrors,
+        ...DOCUMENTED_DEPLOYMENT_ALARM_EVALUATION,
+      }),
+      expect.objectContaining({
+        Namespace: 'PetStore',
+        MetricName: 'PublishFailures',
+        Dimensions: [{ Name: 'function_name', Value: fn }],
+        Threshold: documented.publisherErrors,
+        ...DOCUMENTED_DEPLOYMENT_ALARM_EVALUATION,
+      }),
+    ]);
+    expect(mapping?.Properties.FunctionName).toEqual({
+      Ref: liveAliasOf(template, functionId(template, PUBLISHER_FUNCTION.description)),
+    });
+  });
+
   it('tells the stage topic when a rollback alarm fires, and when it recovers', () => {
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
     const rollbackAlarms = FUNCTIONS.flatMap(([name]) => rollbackAlarmsOf(name));
 
-    expect(rollbackAlarms).toHaveLength(3 * OPERATION_FUNCTIONS.length + 2);
+    expect(rollbackAlarms).toHaveLength(3 * OPERATION_FUNCTIONS.length + 2 + 2);
     for (const properties of rollbackAlarms) {
       expect(properties).toMatchObject({
         AlarmActions: [{ Ref: topicId }],

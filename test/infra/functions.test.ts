@@ -20,7 +20,12 @@ import { ENV, type TableKey } from '#shared/config';
 import { REQUEST_BUDGET_MS } from '#shared/deadline';
 import { TIMEOUT_MARGIN_MS } from '#shared/http/endpoint';
 import { DOCUMENTED_STAGES } from '../support/documented-stages';
-import { AUTHORIZER_FUNCTION, OPERATION_FUNCTIONS } from '../support/functions';
+import {
+  AUTHORIZER_FUNCTION,
+  OPERATION_FUNCTIONS,
+  PUBLISHER_FUNCTION,
+  STACK_FUNCTIONS,
+} from '../support/functions';
 import { synthStages } from '../support/pet-store-app';
 import {
   actionsOf,
@@ -58,8 +63,9 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     return fn?.Properties.Environment.Variables as Record<string, unknown>;
   };
 
-  it('has one function per route plus the authorizer', () => {
-    template.resourceCountIs('AWS::Lambda::Function', OPERATION_FUNCTIONS.length + 1);
+  it('has one function per route, the authorizer and the events publisher', () => {
+    template.resourceCountIs('AWS::Lambda::Function', OPERATION_FUNCTIONS.length + 2);
+    template.resourceCountIs('AWS::Lambda::Function', STACK_FUNCTIONS.length);
   });
 
   it('runs every function on Node.js 24, arm64, with active X-Ray tracing and no runtime source maps', () => {
@@ -84,8 +90,8 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     }
   });
 
-  it('gives handlers 15 s and the authorizer 6 s', () => {
-    for (const { description } of OPERATION_FUNCTIONS) {
+  it('gives handlers and the events publisher 15 s, and the authorizer 6 s', () => {
+    for (const { description } of [...OPERATION_FUNCTIONS, PUBLISHER_FUNCTION]) {
       template.hasResourceProperties('AWS::Lambda::Function', { Description: description, Timeout: 15 });
     }
     template.hasResourceProperties('AWS::Lambda::Function', { Description: AUTHORIZER, Timeout: 6 });
@@ -95,7 +101,7 @@ describe.each(STAGE_NAMES)('%s functions', (stageName) => {
     const logGroups = resourcesOfType(template, 'AWS::Lambda::Function').map(
       ([, fn]) => [...referencedIds((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup)][0],
     );
-    expect(new Set(logGroups).size).toBe(OPERATION_FUNCTIONS.length + 1);
+    expect(new Set(logGroups).size).toBe(STACK_FUNCTIONS.length);
     for (const logGroup of logGroups) {
       expect(template.findResources('AWS::Logs::LogGroup')[logGroup ?? '']?.Properties).toEqual({
         RetentionInDays: stage.logRetentionDays,

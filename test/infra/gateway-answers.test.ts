@@ -5,6 +5,7 @@ import { allowedMethods, RESOURCE_PATHS } from '#functions/operations';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { STAGE_NAMES, type StageName } from '#infra/stage-names';
 import { STAGE_DEFAULTS } from '#infra/stages';
+import { generateApiKey } from '#shared/auth/api-key';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseType,
@@ -17,6 +18,7 @@ import { apiGatewayUtil, HOSTILE, hostileContext, renderTemplate } from '../supp
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { synthStages } from '../support/pet-store-app';
 import { ROOMY_POLICY } from '../support/plans';
+import { apiKeysOf } from '../support/tables';
 import { type CfnResource, methodPath, resourcesOfType } from '../support/template-queries';
 
 /**
@@ -211,7 +213,7 @@ describe.each(STAGE_NAMES)('%s, rendered by a VTL engine with hostile values', (
     };
     // Numbers, ids and states API Gateway writes: `-` where a request has none.
     const generated =
-      /^\$context\.(status|responseLength|responseLatency|integrationLatency|integrationStatus|authorizer\.(latency|status|requestId|principalId))$/;
+      /^\$context\.(apiId|status|responseLength|responseLatency|integrationLatency|integrationStatus|authorizer\.(latency|status|requestId|principalId|scopes))$/;
 
     const line = ACCESS_LOG_FORMAT_TEXT.replace(/\$context\.[A-Za-z.]+/g, (variable) => {
       if (variable in values) return values[variable] as string;
@@ -357,6 +359,31 @@ describe.each(STAGE_NAMES)(
         }
       },
     );
+
+    it("answers a method outside the key's scopes as the ACCESS_DENIED gateway response says, whatever the Origin", async () => {
+      const { key, record } = generateApiKey('reader');
+      await apiKeysOf(local.tables).put({ ...record, scopes: ['read:pets'] });
+      for (const origin of [ALLOWED, OTHER, undefined]) {
+        const headers = {
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'application/json',
+          ...(origin ? { Origin: origin } : {}),
+        };
+        const refused = await answerOf(
+          await fetch(`${local.gateway.baseUrl}/pets`, { method: 'POST', headers, body: '{"name":"Rex"}' }),
+        );
+
+        expect(refused).toEqual({
+          ...renderedGatewayResponse(
+            responses.get('ACCESS_DENIED') as GatewayResponseProperties,
+            headers,
+            refused.requestId,
+          ),
+          requestId: refused.requestId,
+        });
+        expect(refused.status).toBe(403);
+      }
+    });
 
     it('answers a mock a content type it has no template for as API Gateway does: its 415 gateway response', async () => {
       const headers = { Authorization: `Bearer ${local.apiKey}`, 'Content-Type': 'text/csv' };

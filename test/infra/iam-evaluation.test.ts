@@ -1,20 +1,35 @@
 import type { CfnElement } from 'aws-cdk-lib';
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { CONTRACTS, SCOPE_RESOURCES } from '#functions/operations';
+import type { ApiFunction } from '#infra/constructs/api-function';
 import { STAGE_NAMES } from '#infra/stage-names';
+import { recordFor } from '#shared/auth/api-key';
+import { authorize } from '#shared/auth/authorize';
+import { ALL_SCOPES, type Scope } from '#shared/auth/scopes';
+import { ENV, readPlans, readScopeResources } from '#shared/config';
+import { methodScope, scopedMethods, scopeOf } from '#shared/operations/routes';
+import { policyAllows } from '#tools/local/authorization';
 import {
+  type AuthorizedMethod,
   alarmActions,
   alarmPublish,
+  authorizedMethodArns,
   callName,
   type Decision,
   DYNAMODB_INDEX_ACTIONS,
   DYNAMODB_TABLE_ACTIONS,
   ENVIRONMENT,
+  environmentOf,
   evaluate,
   type IamCall,
   invocation,
+  methodInvocation,
   OTHER_ACCOUNT,
+  type PolicyDocument,
   roleCall,
   runtimeCalls,
+  sendToQueue,
   topicPolicy,
 } from '../support/iam-calls';
 import { synthDevStage, synthStages } from '../support/pet-store-app';
@@ -54,6 +69,17 @@ const denied = async (calls: readonly IamCall[]): Promise<Record<string, Decisio
     ]),
   );
 
+/** The scope a method of the stage needs: its operation's, or (a 405 of the ANY mock) its method's. */
+const scopeNeeded = ({ method, path }: Pick<AuthorizedMethod, 'method' | 'path'>): Scope => {
+  const operation = CONTRACTS.find((candidate) => candidate.method === method && candidate.path === path);
+  return operation ? scopeOf(operation) : methodScope(method);
+};
+
+/** Each scope on its own, and all of them (a key made without --scope). */
+const SCOPE_SETS: readonly (readonly Scope[])[] = [...ALL_SCOPES.map((scope) => [scope]), ALL_SCOPES];
+
+const KEY = 'psk_iam-evaluation';
+
 describe.each(Object.entries(STAGES))(
   '%s: what AWS allows at run time',
   (_stageName, { stack, template }) => {
@@ -62,16 +88,21 @@ describe.each(Object.entries(STAGES))(
 
     it('lets API Gateway invoke what every integration and the authorizer name, from its own methods: the live aliases, or in a lean stack the functions', async () => {
       const invoked = new Set(calls.invocations.map((call) => call.resource));
-      const functions = [...Object.values(stack.handlers), stack.authorizer];
-      const targets = functions.map((fn) => {
+      /** What a function is invoked as: an alias's Ref is its ARN; a function's, its name. */
+      const arnOf = (fn: ApiFunction) => {
         const id = stack.getLogicalId(fn.invoked.node.defaultChild as CfnElement);
-        // An alias's Ref is its ARN; a function's is its name.
         return resolver.resource(id).Type === 'AWS::Lambda::Alias'
           ? resolver.text({ Ref: id })
           : resolver.text({ 'Fn::GetAtt': [id, 'Arn'] });
-      });
+      };
+      const targets = [...Object.values(stack.handlers), stack.authorizer].map(arnOf);
       expect(invoked).toEqual(new Set(targets));
       expect(targets.every((arn) => arn.endsWith(':live'))).toBe(stack.operations !== undefined);
+      // The stream's event source mapping invokes the publisher as the API's functions are invoked, with the publisher's own role.
+      const streamInvoked = resolver
+        .ofType('AWS::Lambda::EventSourceMapping')
+        .map(([id]) => resolver.text(resolver.property(id, 'FunctionName')));
+      expect(streamInvoked).toEqual([arnOf(stack.publisher)]);
       expect(await decisions(calls.invocations)).toEqual(all(calls.invocations, 'Allowed'));
     });
 
@@ -102,6 +133,78 @@ describe.each(Object.entries(STAGES))(
       const functions = resolver.ofType('AWS::Lambda::Function').map(([id]) => id);
       expect(new Set(calls.functions.map((fn) => fn.functionId))).toEqual(new Set(functions));
       expect(await decisions(calls.functionCalls)).toEqual(all(calls.functionCalls, 'Allowed'));
+    });
+
+    it("lets the events publisher's role read its stream, put events on its bus and send a given-up batch to its queue", async () => {
+      const { events } = calls;
+
+      expect(events.calls.map((call) => `${call.action} on ${call.resource}`)).toEqual([
+        `dynamodb:DescribeStream on ${events.stream}`,
+        `dynamodb:GetRecords on ${events.stream}`,
+        `dynamodb:GetShardIterator on ${events.stream}`,
+        'dynamodb:ListStreams on *',
+        `events:PutEvents on ${events.bus}`,
+        `sqs:SendMessage on ${events.queue}`,
+      ]);
+      expect(await decisions(events.calls)).toEqual(all(events.calls, 'Allowed'));
+    });
+
+    it("refuses the events publisher's role another bus, another queue, another table's stream, and its queue without TLS", async () => {
+      const { publisher, bus, queue, stream } = calls.events;
+      const queueUrl = `https://sqs.${ENVIRONMENT.region}.amazonaws.com/${ENVIRONMENT.account}/${queue.split(':').at(-1)}`;
+      const otherStream = stream.replace(/table\/[^/]+/, 'table/someone-elses');
+      const refused: IamCall[] = [
+        roleCall(publisher, 'events:PutEvents', resolver.arn('events', 'event-bus/default')),
+        roleCall(publisher, 'events:PutEvents', bus.replace(/event-bus\/.+$/, 'event-bus/another')),
+        roleCall(publisher, 'sqs:SendMessage', resolver.arn('sqs', 'another-queue')),
+        roleCall(publisher, 'sqs:ReceiveMessage', queue),
+        roleCall(publisher, 'sqs:DeleteMessage', queue),
+        ...['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream'].map((action) =>
+          roleCall(publisher, action, otherStream),
+        ),
+        ...calls.tables
+          .map((table) =>
+            roleCall(publisher, 'dynamodb:GetRecords', `${table}/stream/2026-12-07T00:00:00.000`),
+          )
+          .filter((call) => call.resource !== stream),
+      ];
+      expect(await denied(refused)).toEqual(all(refused, 'Denied'));
+      expect(
+        await evaluate(sendToQueue(resolver, publisher, queue, queueUrl, { 'aws:SecureTransport': 'false' })),
+      ).toBe('ExplicitlyDenied');
+    });
+
+    it("allows a key exactly the methods of its scopes, each scope and all, on every method ARN of the stage, from the policy the authorizer answered for any one of them (API Gateway's cached decision)", async () => {
+      const methods = authorizedMethodArns(template, resolver);
+      const authorizerGrants = calls.functions.find((fn) => fn.name === 'authorizer');
+      const environment = environmentOf(resolver, authorizerGrants?.functionId ?? '');
+      const plans = readPlans(ENV.plans, environment[ENV.plans] ?? '');
+      const scopes = readScopeResources(ENV.scopes, environment[ENV.scopes] ?? '');
+      expect(new Set(methods.map(({ method, path }) => `${method} ${path}`))).toEqual(
+        new Set(scopedMethods(CONTRACTS).map(({ method, path }) => `${method} ${path}`)),
+      );
+
+      for (const held of SCOPE_SETS) {
+        const apiKeys = { findByHash: async () => ({ ...recordFor(KEY, 'iam'), scopes: held }) };
+        const answers = await Promise.all(
+          methods.map(({ arn }) => authorize(apiKeys, `Bearer ${KEY}`, arn, plans, scopes)),
+        );
+        const [first] = answers;
+        for (const answer of answers) expect(answer.policyDocument).toEqual(first?.policyDocument);
+        const policy = first?.policyDocument as unknown as PolicyDocument;
+        const invocations = methods.map((method) =>
+          methodInvocation(`a key of ${held.join(' ')}`, method.arn, policy),
+        );
+
+        expect(await decisions(invocations)).toEqual(
+          Object.fromEntries(
+            methods.map((method, index) => [
+              callName(invocations[index] as IamCall),
+              held.includes(scopeNeeded(method)) ? 'Allowed' : 'ImplicitlyDenied',
+            ]),
+          ),
+        );
+      }
     });
 
     it("refuses each function's role every other DynamoDB action, on every table and index of the stack", async () => {
@@ -205,4 +308,57 @@ describe('dev-iam (lean): no alarm and no deployment', () => {
     expect([calls.alarmPublishes, calls.alarmKeyUses, calls.deployments]).toEqual([[], [], []]);
     expect(calls.resolver.ofType('AWS::SNS::Topic')).toEqual([]);
   });
+});
+
+describe("the local gateway's evaluation of an authorizer's policy", () => {
+  const stage = `arn:${ENVIRONMENT.partition}:execute-api:${ENVIRONMENT.region}:${ENVIRONMENT.account}:a1b2c3d4e5/v1`;
+  const arns = scopedMethods(CONTRACTS).map(
+    ({ method, path }) => `${stage}/${method}${path.replace(/\{[^}]+\}/g, '7')}`,
+  );
+  const allow = (Resource: string | string[], Action: string | string[] = 'execute-api:Invoke') => ({
+    Effect: 'Allow',
+    Action,
+    Resource,
+  });
+  const deny = (Resource: string | string[]) => ({ Effect: 'Deny', Action: 'execute-api:Invoke', Resource });
+  const scopePolicy = (scopes: readonly Scope[]) =>
+    allow(scopes.flatMap((scope) => SCOPE_RESOURCES[scope].map((resource) => `${stage}/${resource}`)));
+
+  const POLICIES: Record<string, PolicyDocument['Statement']> = {
+    'each scope the authorizer answers for read:pets': [scopePolicy(['read:pets'])],
+    'the one for write:pets': [scopePolicy(['write:pets'])],
+    'the one for every scope': [scopePolicy(ALL_SCOPES)],
+    'the whole stage, but a Deny of one route': [allow(`${stage}/*/*`), deny(`${stage}/DELETE/pets/*`)],
+    'a Deny of the whole stage beside an Allow of one method': [
+      deny(`${stage}/*`),
+      allow(`${stage}/GET/pets`),
+    ],
+    'wildcards in the verb and one character': [allow(`${stage}/*/pets`), allow(`${stage}/P?T*/pets/?`)],
+    'a wildcard in the region and the account': [allow(`arn:aws:execute-api:*:*:a1b2c3d4e5/v1/GET/*`)],
+    'another API and another stage': [allow('arn:aws:execute-api:*:*:otherapi01/v1/*'), allow(`${stage}x/*`)],
+    'actions by wildcard, in another case, or of another service': [
+      allow(`${stage}/GET/*`, 'execute-api:*'),
+      allow(`${stage}/POST/*`, 'EXECUTE-API:invoke'),
+      allow(`${stage}/PATCH/*`, '*'),
+      allow(`${stage}/DELETE/*`, ['s3:GetObject', 'execute-api:ManageConnections']),
+    ],
+    'a path in another case': [allow(`${stage}/GET/Pets`)],
+    'no statement': [],
+  };
+
+  it.each(Object.entries(POLICIES))(
+    'decides as IAM does (explicit Deny, then Allow, else implicit deny) on every method ARN of the stage: %s',
+    async (_name, Statement) => {
+      const policy = { Version: '2012-10-17', Statement };
+      const result = {
+        principalId: 'key-1',
+        policyDocument: policy,
+      } as unknown as APIGatewayAuthorizerResult;
+      const byIam = await Promise.all(arns.map((arn) => evaluate(methodInvocation('a key', arn, policy))));
+
+      expect(Object.fromEntries(arns.map((arn) => [arn, policyAllows(result, arn)]))).toEqual(
+        Object.fromEntries(arns.map((arn, index) => [arn, byIam[index] === 'Allowed'])),
+      );
+    },
+  );
 });

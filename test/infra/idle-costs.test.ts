@@ -25,8 +25,9 @@ const TEMPLATES: CostedTemplates = {
 };
 const IDLE = idleCosts(TEMPLATES);
 
-/** At most what a lean developer stack may cost a month idle. */
+/** At most what a lean developer stack may cost a month idle, and hold: a first deployment a newcomer can afford and read. */
 const LEAN_IDLE_USD_AT_MOST = 1;
+const LEAN_RESOURCES_AT_MOST = 80;
 
 describe('docs/costs.md', () => {
   it.each(Object.entries(COST_TABLES))(
@@ -75,8 +76,9 @@ describe('what a stack costs idle', () => {
     );
   });
 
-  it(`costs a lean developer stack at most $${LEAN_IDLE_USD_AT_MOST} a month, and a full one what staging costs without its firewall`, () => {
+  it(`costs a lean developer stack at most $${LEAN_IDLE_USD_AT_MOST} a month in at most ${LEAN_RESOURCES_AT_MOST} resources, and a full one what staging costs without its firewall`, () => {
     expect(IDLE.devLean.usd.total).toBeLessThanOrEqual(LEAN_IDLE_USD_AT_MOST);
+    expect(IDLE.devLean.resources).toBeLessThanOrEqual(LEAN_RESOURCES_AT_MOST);
     expect(IDLE.devFull.alarms).toBeGreaterThan(0);
     expect(IDLE.devFull.usd.total).toBeCloseTo(IDLE.staging.usd.total - IDLE.staging.usd.firewall, 10);
     expect(IDLE.staging.webAcls).toBe(1);
@@ -117,4 +119,21 @@ describe('the figures of the docs', () => {
 
     expect(unchecked).toEqual([]);
   });
+});
+
+describe("what the tables' encryption costs", () => {
+  it.each(Object.keys(TEMPLATES) as (keyof CostedTemplates)[])(
+    "prices the %s stack's tables with DynamoDB's AWS managed key: no key of the stack's, its requests by each function's tables",
+    (stack) => {
+      const tables = Object.values(TEMPLATES[stack].Resources).filter(
+        (resource) => resource.Type === 'AWS::DynamoDB::Table',
+      );
+
+      expect(tables.length).toBeGreaterThan(0);
+      for (const table of tables) expect(table.Properties?.SSESpecification).toEqual({ SSEEnabled: true });
+      // Every stack runs the same functions on the same tables: the figure the docs give is each one's.
+      expect(IDLE[stack].tableClients).toBe(IDLE.staging.tableClients);
+      expect(IDLE[stack].tableClients).toBeGreaterThan(0);
+    },
+  );
 });

@@ -4,8 +4,9 @@ import { OPERATIONS } from '#functions/operations';
 import { OUTPUT } from '#infra/outputs';
 import { describeOperation } from '#infra/pet-store-stack';
 import { STAGE_NAMES } from '#infra/stage-names';
+import { ALL_TABLES } from '#shared/adapters/dynamodb/table-design';
 import { DOCUMENTED_ALARM_EVALUATION, DOCUMENTED_STAGES } from '../support/documented-stages';
-import { AUTHORIZER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
+import { AUTHORIZER_FUNCTION, PUBLISHER_FUNCTION, STACK_FUNCTIONS } from '../support/functions';
 import { synthStages } from '../support/pet-store-app';
 import {
   dashboardWidgets,
@@ -23,6 +24,37 @@ const OPERATION_FUNCTIONS = OPERATIONS.map(
   ({ operation }) => [operation.operationId, describeOperation(operation)] as const,
 );
 const TABLES = ['Pets', 'Counters', 'ApiKeys', 'Idempotency'] as const;
+/** Every global secondary index of the table design, with its table's logical name. */
+const INDEXES = ALL_TABLES.flatMap((design) =>
+  design.indexes.map(({ indexName }) => [design.logicalName, indexName] as const),
+);
+
+interface AlarmMetric {
+  readonly Id: string;
+  readonly MetricStat?: {
+    readonly Metric: {
+      readonly MetricName: string;
+      readonly Dimensions: readonly { readonly Name: string; readonly Value: unknown }[];
+    };
+  };
+}
+
+const sorted = (dimensions: Record<string, unknown>) => JSON.stringify(Object.entries(dimensions).sort());
+
+/** An alarm's DynamoDB throttle metrics, each as its name and its dimensions by name. */
+const throttleMetricsOf = (alarm: Record<string, unknown>) =>
+  ((alarm.Metrics ?? []) as AlarmMetric[]).flatMap(({ MetricStat }) =>
+    MetricStat?.Metric.MetricName.endsWith('ThrottleEvents')
+      ? [
+          {
+            name: MetricStat.Metric.MetricName,
+            dimensions: Object.fromEntries(
+              MetricStat.Metric.Dimensions.map(({ Name, Value }) => [Name, Value]),
+            ),
+          },
+        ]
+      : [],
+  );
 /** Every Error code, in the order docs/interface.md lists them. */
 const ERROR_CODES = [
   'VALIDATION_FAILED',
@@ -130,6 +162,28 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     },
   );
 
+  it("counts, from the access log, each method API Gateway refuses for the key's scopes, per API", () => {
+    const [accessLogs] = resourcesOfType(template, 'AWS::ApiGateway::Stage').flatMap(([, stage]) => [
+      ...referencedIds((stage.Properties.AccessLogSetting as { DestinationArn: unknown }).DestinationArn),
+    ]);
+
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.errorType = "ACCESS_DENIED" }',
+      LogGroupName: { Ref: accessLogs },
+      MetricTransformations: [
+        {
+          MetricNamespace: 'PetStore',
+          MetricName: 'GatewayResponses',
+          MetricValue: '1',
+          Dimensions: [
+            { Key: 'api_id', Value: '$.apiId' },
+            { Key: 'response_type', Value: '$.errorType' },
+          ],
+        },
+      ],
+    });
+  });
+
   it('alarms on failures the authorizer logs, not on the keys it refuses', () => {
     const fn = { Ref: functionId(template, AUTHORIZER) };
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
@@ -159,24 +213,120 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     expect(alarmOn('Errors', fn)).toEqual([]);
   });
 
-  it.each(TABLES)('alarms on read and write throttle events of the %s table', (table) => {
-    const throttleAlarms = alarms.filter((alarm) =>
-      JSON.stringify(alarm.Metrics ?? []).includes(`Tables${table}`),
+  const tableRef = (logicalName: string) => {
+    const ids = Object.keys(template.findResources('AWS::DynamoDB::Table')).filter((id) =>
+      id.startsWith(`Tables${logicalName}`),
     );
+    expect(ids).toHaveLength(1);
+    return { Ref: ids[0] };
+  };
+  /** The alarms that watch exactly these dimensions' read and write throttle events, and no others. */
+  const throttleAlarmsOn = (dimensions: Record<string, unknown>) =>
+    alarms.filter((alarm) => {
+      const metrics = throttleMetricsOf(alarm);
+      return (
+        metrics
+          .map(({ name }) => name)
+          .sort()
+          .join() === 'ReadThrottleEvents,WriteThrottleEvents' &&
+        metrics.every((metric) => sorted(metric.dimensions) === sorted(dimensions))
+      );
+    });
+
+  it.each(TABLES)('alarms on read and write throttle events of the %s table', (table) => {
+    const throttleAlarms = throttleAlarmsOn({ TableName: tableRef(table) });
 
     expect(throttleAlarms).toHaveLength(1);
-    const metrics = JSON.stringify(throttleAlarms[0]?.Metrics);
-    expect(metrics).toContain('ReadThrottleEvents');
-    expect(metrics).toContain('WriteThrottleEvents');
     expect(throttleAlarms[0]).toMatchObject({
       Threshold: thresholds.tableThrottles,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
   });
 
+  // The TableName dimension alone counts the table's throttles, not its indexes' (DynamoDB's metrics reference).
+  it.each(INDEXES)(
+    'alarms on read and write throttle events of the %s table’s index %s, by its own dimensions',
+    (table, indexName) => {
+      const throttleAlarms = throttleAlarmsOn({
+        TableName: tableRef(table),
+        GlobalSecondaryIndexName: indexName,
+      });
+
+      expect(throttleAlarms).toHaveLength(1);
+      expect(throttleAlarms[0]).toMatchObject({
+        Threshold: thresholds.tableThrottles,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmDescription: expect.stringContaining(indexName),
+      });
+    },
+  );
+
+  it("alarms on the events: the stream's lag behind the writes, the publisher's errors and records not published, and any batch given up on", () => {
+    const publisher = { Ref: functionId(template, PUBLISHER_FUNCTION.description) };
+    const [queueId] = Object.keys(template.findResources('AWS::SQS::Queue'));
+    const publisherErrors = alarms.filter((alarm) =>
+      JSON.stringify(alarm.Metrics ?? []).includes('PublishFailures'),
+    );
+
+    expect(alarmOn('IteratorAge')).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Name: 'FunctionName', Value: publisher }],
+        Statistic: 'Maximum',
+        Period: 300,
+        Threshold: thresholds.eventsIteratorAgeMs,
+        ComparisonOperator: 'GreaterThanThreshold',
+      }),
+    ]);
+    expect(alarmOn('ApproximateNumberOfMessagesVisible')).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/SQS',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        Statistic: 'Maximum',
+        Threshold: thresholds.eventFailuresQueued,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      }),
+    ]);
+    expect(publisherErrors).toHaveLength(1);
+    expect(publisherErrors[0]).toMatchObject({
+      Threshold: thresholds.publisherErrors,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const terms = ((publisherErrors[0]?.Metrics ?? []) as { MetricStat?: { Metric: unknown } }[])
+      .flatMap(({ MetricStat }) => (MetricStat ? [MetricStat.Metric] : []))
+      .map((metric) => JSON.stringify(metric));
+    expect(terms).toEqual([
+      JSON.stringify({
+        Dimensions: [{ Name: 'FunctionName', Value: publisher }],
+        MetricName: 'Errors',
+        Namespace: 'AWS/Lambda',
+      }),
+      JSON.stringify({
+        Dimensions: [{ Name: 'function_name', Value: publisher }],
+        MetricName: 'PublishFailures',
+        Namespace: 'PetStore',
+      }),
+    ]);
+    // Its ERROR lines are the records it could not publish.
+    const logGroup = [
+      ...referencedIds(
+        template.findResources('AWS::Lambda::Function')[functionId(template, PUBLISHER_FUNCTION.description)]
+          ?.Properties.LoggingConfig,
+      ),
+    ][0];
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.level = "ERROR" }',
+      LogGroupName: { Ref: logGroup },
+      MetricTransformations: [
+        Match.objectLike({ MetricNamespace: 'PetStore', MetricName: 'PublishFailures' }),
+      ],
+    });
+  });
+
   it('sends every one of its alarms, and its recovery, to the stage topic, on 2 of 3 breaching periods', () => {
-    // 5xx rate, latency, 2 per operation function, the authorizer's failures and throttles, 1 per table.
-    expect(alarms.length).toBe(2 + 2 * OPERATION_FUNCTIONS.length + 2 + TABLES.length);
+    // 5xx rate, latency, 2 per operation function, the authorizer's failures and throttles, 1 per
+    // table and index, and the events' 3: the stream's lag, the publisher's errors, the batches given up on.
+    expect(alarms.length).toBe(2 + 2 * OPERATION_FUNCTIONS.length + 2 + TABLES.length + INDEXES.length + 3);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({
         AlarmActions: [{ Ref: topicId }],
@@ -228,7 +378,7 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
     });
   });
 
-  it('draws a dashboard of requests, errors, latency, pets created, errors by code, Lambda and DynamoDB', () => {
+  it('draws a dashboard of requests, errors, latency, pets created, errors by code, Lambda, the events and DynamoDB', () => {
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const widgets = dashboardWidgets(template);
     const graph = (title: string) => widgets.find((widget) => widget.title === title)?.metrics ?? [];
@@ -247,6 +397,9 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         'Lambda duration p99 (ms)',
         'Lambda errors',
         'Lambda throttles',
+        'Events: stream lag, max (ms)',
+        'Events: publisher errors',
+        'Events: batches given up, queued',
         'DynamoDB consumed read units',
         'DynamoDB consumed write units',
         'DynamoDB throttle events',
@@ -272,30 +425,55 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
       errorsByCode.filter((metric) => 'expression' in metric.options).map((metric) => metric.options.label),
     ).toEqual(ERROR_CODES);
     const terms = errorsByCode.filter((metric) => !('expression' in metric.options));
-    expect(terms).toHaveLength(ERROR_CODES.length * OPERATION_FUNCTIONS.length);
-    for (const term of terms) {
+    const ofFunctions = terms.filter((term) => term.name === 'Errors');
+    expect(ofFunctions).toHaveLength(ERROR_CODES.length * OPERATION_FUNCTIONS.length);
+    for (const term of ofFunctions) {
       expect(term).toMatchObject({ namespace: 'PetStore', name: 'Errors', options: { visible: false } });
       expect(Object.keys(term.dimensions).sort()).toEqual(['code', 'function_name']);
     }
-    expect(new Set(terms.map((term) => term.dimensions.code))).toEqual(new Set(ERROR_CODES));
+    expect(new Set(ofFunctions.map((term) => term.dimensions.code))).toEqual(new Set(ERROR_CODES));
+    // A method outside the key's scopes, which API Gateway refuses itself: counted under FORBIDDEN.
+    expect(terms.filter((term) => term.name !== 'Errors')).toEqual([
+      expect.objectContaining({
+        namespace: 'PetStore',
+        name: 'GatewayResponses',
+        dimensions: { api_id: expect.anything(), response_type: 'ACCESS_DENIED' },
+      }),
+    ]);
     for (const title of ['Lambda duration p99 (ms)', 'Lambda errors', 'Lambda throttles']) {
-      // The operation functions and the authorizer.
-      expect(graph(title)).toHaveLength(OPERATION_FUNCTIONS.length + 1);
+      // The operation functions, the authorizer and the events publisher.
+      expect(graph(title)).toHaveLength(STACK_FUNCTIONS.length);
     }
+    expect(names('Events: stream lag, max (ms)')).toEqual(['AWS/Lambda/IteratorAge']);
+    expect(names('Events: batches given up, queued')).toEqual(['AWS/SQS/ApproximateNumberOfMessagesVisible']);
+    expect(
+      graph('Events: publisher errors')
+        .filter((metric) => !('expression' in metric.options))
+        .map((metric) => `${metric.namespace}/${metric.name}`),
+    ).toEqual(['AWS/Lambda/Errors', 'PetStore/PublishFailures']);
     expect(names('DynamoDB consumed read units')).toEqual(
       TABLES.map(() => 'AWS/DynamoDB/ConsumedReadCapacityUnits'),
     );
     expect(names('DynamoDB consumed write units')).toEqual(
       TABLES.map(() => 'AWS/DynamoDB/ConsumedWriteCapacityUnits'),
     );
-    // Read plus write throttle events of each table: 3 entries per table (the sum and its two terms).
-    expect(graph('DynamoDB throttle events')).toHaveLength(3 * TABLES.length);
+    // Read plus write throttle events of each table and index: 3 entries each (the sum and its two terms).
+    const throttles = graph('DynamoDB throttle events');
+    expect(throttles).toHaveLength(3 * (TABLES.length + INDEXES.length));
     expect(names('DynamoDB throttle events')).toEqual(
       expect.arrayContaining(['AWS/DynamoDB/ReadThrottleEvents', 'AWS/DynamoDB/WriteThrottleEvents']),
     );
+    for (const [table, indexName] of INDEXES) {
+      const ofIndex = throttles.filter((metric) => metric.dimensions.GlobalSecondaryIndexName === indexName);
+      expect(ofIndex.map((metric) => metric.name).sort(), indexName).toEqual([
+        'ReadThrottleEvents',
+        'WriteThrottleEvents',
+      ]);
+      expect(throttles.map((metric) => metric.options.label)).toContain(`${table} ${indexName}`);
+    }
   });
 
-  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic, the deployments and the log groups', () => {
+  it('outputs the base URL ending in /v1/, the table names, the dashboard, the alarm topic, the deployments, the log groups and the events', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -305,6 +483,9 @@ describe.each(STAGE_NAMES)('%s monitoring', (stageName) => {
         'DashboardName',
         'DeploymentApplicationName',
         'AccessLogGroupName',
+        'EventBusName',
+        'EventFailuresQueueUrl',
+        'EventSchemaRegistryName',
         ...STACK_FUNCTIONS.map(({ name }) => `${name}LogGroupName`),
         'IdempotencyTableName',
         'PetsTableName',

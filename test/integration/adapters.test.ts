@@ -1,6 +1,7 @@
 import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PETS, PETS_BY_STATUS } from '#functions/list-pets';
 import { createDocumentClient, createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { ensureTables, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
@@ -303,11 +304,11 @@ describe('the pet repository', () => {
       'StoreUnavailableError',
       'DynamoDB PutItem failed: Error',
     ]);
-    expect(await failure(repository.list({ limit: 1 }))).toEqual([
+    expect(await failure(repository.page(ALL_PETS, { limit: 1 }))).toEqual([
       'StoreUnavailableError',
       'DynamoDB Scan failed: Error',
     ]);
-    expect(await failure(repository.list({ limit: 1, status: 'sold' }))).toEqual([
+    expect(await failure(repository.page(PETS_BY_STATUS, { limit: 1, filter: 'sold' }))).toEqual([
       'StoreUnavailableError',
       'DynamoDB Query failed: Error',
     ]);
@@ -321,12 +322,12 @@ describe('the pet repository', () => {
     });
     await repository.create({ id: 1, name: 'One', categoryId: 1, status: 'sold' });
 
-    const fromStart = await repository.list({ limit: 5, status: 'sold', after: [] });
+    const fromStart = await repository.page(PETS_BY_STATUS, { limit: 5, filter: 'sold', after: [] });
 
     expect(fromStart).toEqual({ pets: [{ id: 1, name: 'One', categoryId: 1, status: 'sold' }] });
-    await expect(repository.list({ limit: 5, after: [{ afterId: 1 }, { afterId: 2 }] })).rejects.toThrow(
-      'A listing walks one partition, not 2',
-    );
+    await expect(
+      repository.page(ALL_PETS, { limit: 5, after: [{ afterId: 1 }, { afterId: 2 }] }),
+    ).rejects.toThrow('A listing walks one partition, not 2');
   });
 
   it('links to a next page when DynamoDB stops at its 1 MB page before the limit', async () => {
@@ -343,7 +344,7 @@ describe('the pet repository', () => {
     }
     const repository = new PetsTable({ client, petsTable: pets.names.pets });
 
-    const page = await repository.list({ limit: 10 });
+    const page = await repository.page(ALL_PETS, { limit: 10 });
 
     expect(page.pets.length).toBeLessThan(4);
     expect(page.next).toEqual([{ afterId: page.pets.at(-1)?.id }]);

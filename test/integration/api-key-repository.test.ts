@@ -2,7 +2,7 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
-import { generateApiKey, hashApiKey } from '#shared/auth/api-key';
+import { generateApiKey, hashApiKey, heldScopes } from '#shared/auth/api-key';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
@@ -68,6 +68,32 @@ describe('DynamoDbApiKeyRepository', () => {
     expect(await keys.assignPlan(record.keyHash, 'standard')).toBe(false);
     expect(await keys.findByHash(record.keyHash)).toBeUndefined();
     expect(await keys.findById(record.keyId)).toBeUndefined();
+  });
+
+  it("keeps a key's scopes, and reads a record stored before scopes, as it was written, as holding none of its own (every scope)", async () => {
+    const { key, record } = generateApiKey('reader');
+    const before = generateApiKey('stored before scopes');
+    // As records were written before keys held scopes: no attribute at all.
+    await createDocumentClient({ endpoint: tables.endpoint }).send(
+      new PutCommand({ TableName: tables.names.apiKeys, Item: { ...before.record, plan: 'standard' } }),
+    );
+    await keys.put({ ...record, scopes: ['read:pets'] });
+
+    expect(await keys.findByHash(hashApiKey(key))).toEqual({ ...record, scopes: ['read:pets'] });
+    const old = await keys.findByHash(hashApiKey(before.key));
+    expect(old).toEqual({ ...before.record, plan: 'standard' });
+    expect(heldScopes(old ?? before.record)).toEqual(['read:pets', 'write:pets']);
+  });
+
+  it('refuses an item whose scopes are not a list of names', async () => {
+    await createDocumentClient({ endpoint: tables.endpoint }).send(
+      new PutCommand({
+        TableName: tables.names.apiKeys,
+        Item: { ...generateApiKey('malformed').record, keyHash: 'e'.repeat(64), scopes: 'read:pets' },
+      }),
+    );
+
+    await expect(keys.findByHash('e'.repeat(64))).rejects.toThrow('An API key item has malformed scopes');
   });
 
   it('refuses an item that is not a key it wrote, instead of passing undefined fields on', async () => {

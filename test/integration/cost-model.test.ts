@@ -1,13 +1,22 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import { generateApiKey } from '#shared/auth/api-key';
+import { PET_EVENTS, type PetEventName } from '#shared/events/pet-events';
+import { exampleEnvelope } from '#tools/asyncapi/build-document';
 import { COST_TABLES } from '#tools/costs/cost-tables';
 import { costOf, type RequestCost } from '../../bench/capacity';
 import { startMeter } from '../../bench/metering';
 import { type Admin, adminFor, createBenchTables, seedPets } from '../../bench/tables';
 import { benchConfig, benchTargets } from '../../bench/targets';
 import { BENCHMARKS_MD, COSTS_MD, price, rowOf, tableAfter } from '../support/costs-doc';
-import { ACCESS_LOG_BYTES, type LogBytesRow, measureLogBytes, PLATFORM_BYTES } from '../support/log-bytes';
+import {
+  ACCESS_LOG_BYTES,
+  type LogBytesRow,
+  measureLogBytes,
+  measurePublisherLogBytes,
+  PLATFORM_BYTES,
+} from '../support/log-bytes';
 
 /**
  * docs/costs.md held to what its figures come from: DynamoDB units measured
@@ -145,11 +154,72 @@ describe('what a request costs, in the units measured', () => {
   });
 });
 
+/** The event each write publishes, by its column. */
+const EVENT_OF = {
+  create: 'PetCreated',
+  'create with key': 'PetCreated',
+  change: 'PetChanged',
+  remove: 'PetRemoved',
+} as const satisfies Record<string, PetEventName>;
+
+const eventBytes = tableAfter(COSTS_MD, '<!-- costs:events -->');
+
+describe("what a write's event costs", () => {
+  const EVENT_ROW = 'event of a write';
+
+  it('puts no DynamoDB unit on it: the publisher uses no table, and Lambda reads the stream for free', () => {
+    const [, units = ''] = rowOf(measured, EVENT_ROW);
+
+    expect(publishPetEventsFunction.data).toEqual([]);
+    expect(units).toBe('0 RCU');
+  });
+
+  it("puts BENCHMARKS.md's warm p50 of the publisher, rounded up to the millisecond Lambda bills", () => {
+    const [, p50 = ''] = rowOf(tableAfter(BENCHMARKS_MD, '### Warm invocations'), 'publish-pet-events');
+    const [, , duration = ''] = rowOf(measured, EVENT_ROW);
+
+    expect(Number(duration.replace(' ms', ''))).toBe(Math.ceil(Number.parseFloat(p50)));
+  });
+
+  it("puts the bytes the publisher logs for a batch at INFO, with Lambda's lines", async () => {
+    const [, , , logged = ''] = rowOf(measured, EVENT_ROW);
+
+    expect(Number(logged)).toBe((await measurePublisherLogBytes(5)) + PLATFORM_BYTES);
+  });
+
+  it.each(Object.keys(PET_EVENTS) as PetEventName[])(
+    'puts the size of a %s as a target receives it',
+    (name) => {
+      const [, size = ''] = rowOf(eventBytes, name);
+
+      expect(Number(size)).toBe(Buffer.byteLength(JSON.stringify(exampleEnvelope(name))));
+    },
+  );
+});
+
 describe('what a million requests cost', () => {
   const perMillion = tableAfter(COSTS_MD, COST_TABLES.perMillion.marker);
   const columns = ['list', 'get', 'create', 'create with key', 'change', 'remove'] as const;
   const GIB = 2 ** 30;
   const MEMORY_GB = 0.5;
+
+  /**
+   * A write's event: PutEvents (one 64 KB chunk), one publisher invocation at most (a batch may
+   * hold many writes), its duration and log bytes, and its bytes in the bus's archive.
+   */
+  const eventCost = (request: (typeof columns)[number]): number => {
+    const name = (EVENT_OF as Record<string, PetEventName | undefined>)[request];
+    if (!name) return 0;
+    const [, , duration = '', logged = ''] = rowOf(measured, 'event of a write');
+    const size = Number(rowOf(eventBytes, name)[1]);
+    return (
+      price('EventBridge custom events') +
+      price('Lambda, per million requests') +
+      MEMORY_GB * (Number(duration.replace(' ms', '')) / 1_000) * 1e6 * price('Lambda on Arm') +
+      ((Number(logged) * 1e6) / GIB) * price('CloudWatch Logs ingestion') +
+      ((size * 1e6) / GIB) * price('EventBridge archive, per GB')
+    );
+  };
 
   /** Every line of the table, recomputed from the measured table and the prices. */
   const expected = (request: (typeof columns)[number]) => {
@@ -162,6 +232,7 @@ describe('what a million requests cost', () => {
       'CloudWatch Logs ingestion': ((logBytes * 1e6) / GIB) * price('CloudWatch Logs ingestion'),
       // Both stages have the firewall, which inspects every request.
       'AWS WAF requests': price('AWS WAF, per million'),
+      'Events (PutEvents, publisher, archive)': eventCost(request),
     };
     return { ...lines, Total: Object.values(lines).reduce((sum, value) => sum + value, 0) };
   };

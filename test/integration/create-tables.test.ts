@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
@@ -79,14 +78,10 @@ describe('the readiness ping', () => {
     const { port } = relay.address() as AddressInfo;
     try {
       await pingDynamoDb(`http://127.0.0.1:${port}`, 1_000);
-      const closed = Promise.all(opened.map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
-      const outcome = await Promise.race([
-        closed.then(() => 'closed'),
-        delay(2_000).then(() => 'still open after 2 s'),
-      ]);
-
       expect(opened).toHaveLength(1);
-      expect(outcome).toBe('closed');
+      // Waited for, however long a loaded machine takes: a connection left open fails the test by its timeout.
+      await Promise.all(opened.map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
+      expect(opened.every((socket) => socket.closed)).toBe(true);
     } finally {
       for (const socket of opened) socket.destroy();
       relay.close();

@@ -44,6 +44,9 @@ const MODULE = pathToFileURL(join(ROOT, 'tools', 'local', 'dynamodb-local.ts')).
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 /** Whether `pid` is a live process (not gone, not a zombie left for a parent to reap). */
+/** How long a test waits for a JVM to be gone: it ends at once, but a loaded machine stretches its exit to seconds. */
+const EXIT_WAIT_MS = 30_000;
+
 const running = (pid: number): boolean => {
   try {
     return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -251,12 +254,12 @@ describe('DynamoDB Local', () => {
       try {
         expect(pid).toBeGreaterThan(0);
         expect(left).toEqual([]);
-        await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+        await expect.poll(() => running(pid), { timeout: EXIT_WAIT_MS }).toBe(false);
       } finally {
         if (pid > 0 && running(pid)) process.kill(pid, 'SIGKILL');
       }
     },
-    START_TIMEOUT_MS,
+    START_TIMEOUT_MS + EXIT_WAIT_MS,
   );
 
   it(
@@ -281,12 +284,12 @@ describe('DynamoDB Local', () => {
       try {
         expect(pid).toBeGreaterThan(0);
         // Its standard input closed with its parent: the launcher ends it at once.
-        await expect.poll(() => running(pid), { timeout: 10_000 }).toBe(false);
+        await expect.poll(() => running(pid), { timeout: EXIT_WAIT_MS }).toBe(false);
       } finally {
         if (pid > 0 && running(pid)) process.kill(pid, 'SIGKILL');
       }
     },
-    START_TIMEOUT_MS,
+    START_TIMEOUT_MS + EXIT_WAIT_MS,
   );
 
   it.each([

@@ -4,6 +4,7 @@ import { authorizerFunction } from '#functions/authorizer';
 import { createPetFunction } from '#functions/create-pet';
 import { getPetFunction } from '#functions/get-pet';
 import { listPetsFunction } from '#functions/list-pets';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { updatePetFunction } from '#functions/update-pet';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
@@ -597,7 +598,7 @@ describe('getPet', () => {
 });
 
 describe('the authorizer', () => {
-  it('allows the whole stage for a stored key and names it in the context', async () => {
+  it('allows every method of every scope for a stored key made before scopes, and names it and its scopes in the context', async () => {
     const { key, record } = generateApiKey('functions tests');
     await apiKeysOf(tables).put(record);
 
@@ -614,7 +615,9 @@ describe('the authorizer', () => {
           {
             Action: 'execute-api:Invoke',
             Effect: 'Allow',
-            Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc/v1/*/*',
+            Resource: [...SCOPE_RESOURCES['read:pets'], ...SCOPE_RESOURCES['write:pets']].map(
+              (resource) => `arn:aws:execute-api:eu-west-1:123456789012:abc/v1/${resource}`,
+            ),
           },
         ],
       },
@@ -623,6 +626,7 @@ describe('the authorizer', () => {
         keyName: 'functions tests',
         plan: 'roomy',
         rateLimitPolicy: ROOMY_POLICY,
+        scopes: 'read:pets write:pets',
       },
     });
   });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import type { UsageIdentifier } from '#shared/auth/api-key';
@@ -111,7 +112,7 @@ describe('creating a key', () => {
     expect(record.plan).toBe('tight');
     expect(registry.identifiers.get(record.usage?.id ?? '')).toBe('tight');
     expect(await apiKeys.findByHash(record.keyHash)).toEqual(record);
-    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
+    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES);
     expect(allowed.usageIdentifierKey).toBe(record.usage?.value);
     expect(allowed.context.plan).toBe('tight');
   });
@@ -165,7 +166,9 @@ describe('creating a key', () => {
     const { key, record } = await adminWith(undefined).create('local', 'tight');
 
     expect(record).not.toHaveProperty('usage');
-    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, TEST_PLANS)).context.plan).toBe('tight');
+    expect(
+      (await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES)).context.plan,
+    ).toBe('tight');
   });
 });
 
@@ -216,7 +219,9 @@ describe('moving a key to another plan', () => {
 
     expect(moved).toMatchObject({ done: true, value: { plan: 'tight', usage: record.usage } });
     expect(registry.identifiers.get(record.usage?.id ?? '')).toBe('tight');
-    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, TEST_PLANS)).context.plan).toBe('tight');
+    expect(
+      (await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES)).context.plan,
+    ).toBe('tight');
   });
 
   it('puts the identifier back in the old plan when the new one refuses it, and leaves the record as it was', async () => {

@@ -1,14 +1,18 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { LOCAL_PLANS } from '#infra/stage-plans';
-import { hashApiKey } from '#shared/auth/api-key';
+import { generateApiKey, hashApiKey } from '#shared/auth/api-key';
 import { authorize } from '#shared/auth/authorize';
-import { type KeysIo, main, parseKeysArgs, repositoryFor, runKeys } from '#tools/keys/keys';
-import { createTestTables, type TestTables } from '../support/tables';
+import { type KeysIo, main, parseKeysArgs, repositoryFor, resolveTarget, runKeys } from '#tools/keys/keys';
+import { lockDataDir } from '#tools/local/data-dir-lock';
+import { apiKeysOf, createTestTables, type TestTables } from '../support/tables';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/GET/pets';
 
@@ -17,8 +21,9 @@ const keys = async (argv: string[], now = new Date('2025-01-02T03:04:05.000Z')) 
   const out: string[] = [];
   const err: string[] = [];
   const io: KeysIo = { out: (line) => out.push(line), err: (line) => err.push(line), now: () => now };
-  const command = parseKeysArgs(argv);
-  if (command.command === 'help') throw new Error('not a keys command');
+  const parsed = parseKeysArgs(argv);
+  if (parsed.command === 'help') throw new Error('not a keys command');
+  const command = { ...parsed, target: resolveTarget(parsed.target) };
   const stores = repositoryFor(command.target);
   try {
     return { code: await runKeys(command, stores, io), out, err, apiKeys: stores.apiKeys };
@@ -51,18 +56,22 @@ describe('keys command on DynamoDB Local', () => {
       createdAt: '2025-01-02T03:04:05.000Z',
       // The local server's plans are staging's: its default one.
       plan: 'standard',
+      // Made without --scope: every scope, named in the record.
+      scopes: ['read:pets', 'write:pets'],
     });
     expect(JSON.stringify(await created.apiKeys.list())).not.toContain(key);
   });
 
-  it('creates a key the authorizer accepts for the whole stage, until it is revoked, which takes effect at once locally', async () => {
+  it('creates a key the authorizer accepts for every method of the stage, until it is revoked, which takes effect at once locally', async () => {
     const [key = ''] = (await keys(['create', 'partner', ...target])).out;
     const { apiKeys } = await keys(['list', ...target]);
-    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS);
+    const allowed = await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES);
     expect(allowed.policyDocument.Statement).toEqual([
       expect.objectContaining({
         Effect: 'Allow',
-        Resource: 'arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/*/*',
+        Resource: [...SCOPE_RESOURCES['read:pets'], ...SCOPE_RESOURCES['write:pets']].map(
+          (resource) => `arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/${resource}`,
+        ),
       }),
     ]);
 
@@ -73,9 +82,9 @@ describe('keys command on DynamoDB Local', () => {
     expect(revoked.err).toEqual([
       `Revoked ${allowed.context.keyId}; the local server refuses it from its next request.`,
     ]);
-    await expect(authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).rejects.toThrow(
-      'Unauthorized',
-    );
+    await expect(
+      authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES),
+    ).rejects.toThrow('Unauthorized');
   });
 
   it('lists id, name, plan, creation and revocation of every key, and never a hash', async () => {
@@ -91,6 +100,7 @@ describe('keys command on DynamoDB Local', () => {
       'ID',
       'NAME',
       'PLAN',
+      'SCOPES',
       'CREATED',
       'REVOKED',
       'USAGE',
@@ -100,6 +110,8 @@ describe('keys command on DynamoDB Local', () => {
       keyId,
       'listed',
       'trial',
+      'read:pets',
+      'write:pets',
       '2025-01-02T03:04:05.000Z',
       '2025-02-03T04:05:06.000Z',
       // Locally there is no API Gateway: no usage identifier.
@@ -109,11 +121,141 @@ describe('keys command on DynamoDB Local', () => {
     for (const hash of hashes) expect(listed.out.join('\n')).not.toContain(hash);
   });
 
+  it('creates a key holding the scopes asked for, which the authorizer allows only their methods, and prints it as JSON with --json', async () => {
+    const created = await keys(['create', 'reader', '--scope', 'read:pets', '--json', ...target]);
+
+    expect(created.code).toBe(0);
+    expect(created.out).toHaveLength(1);
+    const printed = JSON.parse(created.out[0] ?? '') as { keyId: string; key: string };
+    expect(printed).toEqual({
+      keyId: `key-${hashApiKey(printed.key).slice(0, 12)}`,
+      key: expect.stringMatching(/^psk_[A-Za-z0-9_-]{43}$/),
+      scopes: ['read:pets'],
+      plan: 'standard',
+    });
+    expect(created.err[0]).toBe(
+      `Created ${printed.keyId} ("reader") on plan standard, with read:pets, in ${tables.names.apiKeys}.`,
+    );
+    const allowed = await authorize(
+      created.apiKeys,
+      `Bearer ${printed.key}`,
+      METHOD_ARN,
+      LOCAL_PLANS,
+      SCOPE_RESOURCES,
+    );
+    expect(allowed.policyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Resource: SCOPE_RESOURCES['read:pets'].map(
+          (resource) => `arn:aws:execute-api:eu-west-1:111122223333:abc123/v1/${resource}`,
+        ),
+      }),
+    ]);
+    expect(allowed.context.scopes).toBe('read:pets');
+  });
+
+  it("lists every record with its scopes as JSON with --json (a record made before scopes with every scope), never a key, a hash or a usage identifier's value", async () => {
+    const [key = ''] = (await keys(['create', 'writer', '--scope', 'write:pets', ...target])).out;
+    const keyId = `key-${hashApiKey(key).slice(0, 12)}`;
+    const before = generateApiKey('made before scopes', new Date('2024-01-01T00:00:00.000Z'));
+    await apiKeysOf(tables).put({ ...before.record, usage: { id: 'u1', value: 'usage-value-0123456789' } });
+
+    const listed = await keys(['list', '--json', ...target]);
+
+    expect(listed.code).toBe(0);
+    expect(listed.out).toHaveLength(1);
+    const records = JSON.parse(listed.out[0] ?? '') as { keyId: string }[];
+    expect(records.find((record) => record.keyId === keyId)).toEqual({
+      keyId,
+      name: 'writer',
+      plan: 'standard',
+      scopes: ['write:pets'],
+      createdAt: '2025-01-02T03:04:05.000Z',
+    });
+    expect(records.find((record) => record.keyId === before.record.keyId)).toEqual({
+      keyId: before.record.keyId,
+      name: 'made before scopes',
+      plan: 'standard',
+      scopes: ['read:pets', 'write:pets'],
+      createdAt: '2024-01-01T00:00:00.000Z',
+      usageId: 'u1',
+    });
+    for (const secret of [key, before.key, hashApiKey(key), 'usage-value-0123456789'])
+      expect(listed.out[0]).not.toContain(secret);
+    const table = await keys(['list', ...target]);
+    expect(table.out.find((line) => line.startsWith(before.record.keyId))).toContain(
+      'read:pets write:pets(all)',
+    );
+  });
+
+  it('refuses a scope the service does not have in one sentence naming the scopes it has, exit code 2, and makes no key', async () => {
+    const lines: string[] = [];
+    const before = (await apiKeysOf(tables).list()).length;
+
+    const code = await main(['create', 'admin', '--scope', 'read:pets', '--scope', 'admin:pets', ...target], {
+      out: (line) => lines.push(line),
+      err: (line) => lines.push(line),
+    });
+
+    expect(code).toBe(2);
+    expect(lines).toEqual(['"admin:pets" is not a scope: the scopes are read:pets, write:pets.']);
+    expect(await apiKeysOf(tables).list()).toHaveLength(before);
+  });
+
+  it("finds npm start's DynamoDB Local and keys table from the lock of PETSTORE_DATA_DIR with --local, and says in one sentence when no server runs there", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-keys-local-'));
+    const run = async (argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(argv, {
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+        env: { PETSTORE_DATA_DIR: dataDir },
+      });
+      return { code, out, err };
+    };
+    try {
+      const nobody = await run(['list', '--local']);
+      expect([nobody.code, nobody.out, nobody.err]).toEqual([
+        2,
+        [],
+        [`No npm start runs on ${dataDir} (PETSTORE_DATA_DIR): start it, or give --endpoint and --table.`],
+      ]);
+
+      // This process holds the directory as npm start does, its DynamoDB Local the run's.
+      const lock = await lockDataDir({ dataDir, port: 3000, apiKey: 'psk_local', corsOrigins: [] });
+      try {
+        const starting = await run(['list', '--local']);
+        expect([starting.code, starting.err]).toEqual([
+          2,
+          [
+            `The npm start on ${dataDir} (PID ${process.pid}) has not said where its DynamoDB Local is: wait until it serves, or restart it.`,
+          ],
+        ]);
+        lock.update({ dynamoDb: { endpoint: tables.endpoint, apiKeysTable: tables.names.apiKeys } });
+
+        const created = await run(['create', 'local-reader', '--scope', 'read:pets', '--local', '--json']);
+
+        expect(created.code).toBe(0);
+        const { keyId } = JSON.parse(created.out[0] ?? '') as { keyId: string };
+        expect((await apiKeysOf(tables).findById(keyId))?.scopes).toEqual(['read:pets']);
+        expect((await run(['revoke', 'key-000000000000', '--local'])).err).toEqual([
+          `No key key-000000000000 in ${tables.names.apiKeys}.`,
+        ]);
+      } finally {
+        lock.release();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('creates a key on the plan asked for, and moves it to another, which the authorizer then names', async () => {
     const [key = ''] = (await keys(['create', 'paced', '--plan', 'trial', ...target])).out;
     const keyId = `key-${hashApiKey(key).slice(0, 12)}`;
     const { apiKeys } = await keys(['list', ...target]);
-    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).context).toMatchObject({
+    expect(
+      (await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES)).context,
+    ).toMatchObject({
       plan: 'trial',
       rateLimitPolicy: '"trial";q=100;w=86400, "trial-rate";q=2;w=2',
     });
@@ -122,7 +264,9 @@ describe('keys command on DynamoDB Local', () => {
 
     expect(moved.code).toBe(0);
     expect(moved.err.join('\n')).toContain(`${keyId} is on plan partner`);
-    expect((await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS)).context.plan).toBe('partner');
+    expect(
+      (await authorize(apiKeys, `Bearer ${key}`, METHOD_ARN, LOCAL_PLANS, SCOPE_RESOURCES)).context.plan,
+    ).toBe('partner');
   });
 
   it('refuses a plan the stage does not have with exit code 2, naming the plans it has', async () => {

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { recordFor } from '#shared/auth/api-key';
-import { LOCAL_TABLE_PREFIX, startLocalStack } from '#tools/local/local-stack';
-import { LocalConfigError } from '#tools/local/settings';
+import { startLocalStack } from '#tools/local/local-stack';
+import { LOCAL_TABLE_PREFIX, LocalConfigError } from '#tools/local/settings';
 
 /**
  * What `npm start` runs, on the run's DynamoDB Local (as with DYNAMODB_ENDPOINT, so no Java

@@ -1,10 +1,13 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listingOf, PETS_BY_STATUS } from '#functions/list-pets';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { petItem } from '#shared/adapters/dynamodb/pet-items';
 import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { InvalidStoredItemError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import type { ListPosition, Pet, PetStatus } from '#shared/domain/pet';
+import { ANY_VERSION } from '#shared/domain/version-condition';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 import { FaultProxy } from '../support/fault-proxy';
 import { createTestTables, type TestTables } from '../support/tables';
 
@@ -36,7 +39,11 @@ const idsWith = async (status: PetStatus): Promise<number[]> => {
   const ids: number[] = [];
   let after: readonly ListPosition[] | undefined;
   do {
-    const page = await repository.list({ limit: 100, status, ...(after ? { after } : {}) });
+    const page = await repository.page(PETS_BY_STATUS, {
+      limit: 100,
+      filter: status,
+      ...(after ? { after } : {}),
+    });
     ids.push(...page.pets.map((pet) => pet.id));
     after = page.next;
   } while (after);
@@ -47,7 +54,7 @@ describe('a change', () => {
   it('sets the fields the patch names, keeps the others, and moves the pet on by one version', async () => {
     const pet = await stored();
 
-    const changed = await repository.update(pet.id, { name: 'Renamed' }, undefined);
+    const changed = await repository.update(pet.id, { name: 'Renamed' }, ANY_VERSION);
 
     expect(changed).toEqual({ pet: { ...pet, name: 'Renamed' }, version: 2 });
     expect(await repository.get(pet.id)).toEqual(changed);
@@ -56,7 +63,7 @@ describe('a change', () => {
   it('moves the pet between status listings at once', async () => {
     const pet = await stored('available');
 
-    await repository.update(pet.id, { status: 'sold' }, [1]);
+    await repository.update(pet.id, { status: 'sold' }, { versions: [1] });
 
     expect(await idsWith('sold')).toContain(pet.id);
     expect(await idsWith('available')).not.toContain(pet.id);
@@ -64,24 +71,56 @@ describe('a change', () => {
 
   it('applies under a list naming its version, and changes nothing under a stale one', async () => {
     const pet = await stored();
-    await repository.update(pet.id, { categoryId: 9 }, [7, 1]);
+    await repository.update(pet.id, { categoryId: 9 }, { versions: [7, 1] });
 
-    await expect(repository.update(pet.id, { status: 'sold' }, [1])).rejects.toBeInstanceOf(
+    await expect(repository.update(pet.id, { status: 'sold' }, { versions: [1] })).rejects.toBeInstanceOf(
       PetVersionMismatchError,
     );
-    await expect(repository.update(pet.id, { status: 'sold' }, [])).rejects.toBeInstanceOf(
+    await expect(repository.update(pet.id, { status: 'sold' }, { versions: [] })).rejects.toBeInstanceOf(
       PetVersionMismatchError,
     );
     expect(await repository.get(pet.id)).toEqual({ pet: { ...pet, categoryId: 9 }, version: 2 });
   });
 
+  it('changes nothing at a version it excludes, and applies at any other, within the versions it names', async () => {
+    const pet = await stored();
+
+    await expect(
+      repository.update(pet.id, { status: 'sold' }, { versions: undefined, except: [3, 1] }),
+    ).rejects.toBeInstanceOf(PetVersionMismatchError);
+    await expect(
+      repository.update(pet.id, { status: 'sold' }, { versions: [1], except: [1] }),
+    ).rejects.toBeInstanceOf(PetVersionMismatchError);
+    expect(await repository.get(pet.id)).toEqual({ pet, version: 1 });
+    expect(await repository.update(pet.id, { status: 'sold' }, { versions: [1, 2], except: [2] })).toEqual({
+      pet: { ...pet, status: 'sold' },
+      version: 2,
+    });
+  });
+
+  it('is written under as many versions, and as many exceptions, as a request may name', async () => {
+    const pet = await stored();
+    const versions = (first: number) => Array.from({ length: MAX_ENTITY_TAGS }, (_, index) => first + index);
+
+    await expect(
+      repository.update(pet.id, { status: 'sold' }, { versions: versions(2), except: versions(1) }),
+    ).rejects.toBeInstanceOf(PetVersionMismatchError);
+    expect(
+      await repository.update(pet.id, { status: 'sold' }, { versions: versions(1), except: versions(2) }),
+    ).toEqual({ pet: { ...pet, status: 'sold' }, version: 2 });
+    await repository.delete(pet.id, { versions: versions(2), except: versions(3) });
+    expect(await repository.get(pet.id)).toBeUndefined();
+  });
+
   it('of a missing pet is PetNotFoundError, with or without a version, and stores nothing', async () => {
     const id = nextId++;
 
-    await expect(repository.update(id, { name: 'Ghost' }, undefined)).rejects.toBeInstanceOf(
+    await expect(repository.update(id, { name: 'Ghost' }, ANY_VERSION)).rejects.toBeInstanceOf(
       PetNotFoundError,
     );
-    await expect(repository.update(id, { name: 'Ghost' }, [1])).rejects.toBeInstanceOf(PetNotFoundError);
+    await expect(repository.update(id, { name: 'Ghost' }, { versions: [1] })).rejects.toBeInstanceOf(
+      PetNotFoundError,
+    );
     expect(await repository.get(id)).toBeUndefined();
   });
 
@@ -101,7 +140,7 @@ describe('a change', () => {
     // The same patch ten times: a call's own earlier attempt is told from another call by the
     // change's id, not by its content.
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 10 }, () => repository.update(pet.id, { status: 'sold' }, [1])),
+      Array.from({ length: 10 }, () => repository.update(pet.id, { status: 'sold' }, { versions: [1] })),
     );
 
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
@@ -116,22 +155,36 @@ describe('a removal', () => {
   it('removes the pet from the table and its status listing; a second is PetNotFoundError', async () => {
     const pet = await stored('pending');
 
-    await repository.delete(pet.id, undefined);
+    await repository.delete(pet.id, ANY_VERSION);
 
     expect(await repository.get(pet.id)).toBeUndefined();
     expect(await idsWith('pending')).not.toContain(pet.id);
-    await expect(repository.delete(pet.id, undefined)).rejects.toBeInstanceOf(PetNotFoundError);
-    await expect(repository.delete(pet.id, [1])).rejects.toBeInstanceOf(PetNotFoundError);
+    await expect(repository.delete(pet.id, ANY_VERSION)).rejects.toBeInstanceOf(PetNotFoundError);
+    await expect(repository.delete(pet.id, { versions: [1] })).rejects.toBeInstanceOf(PetNotFoundError);
   });
 
   it('under a stale version is PetVersionMismatchError, and the pet stays', async () => {
     const pet = await stored();
-    await repository.update(pet.id, { name: 'Moved on' }, undefined);
+    await repository.update(pet.id, { name: 'Moved on' }, ANY_VERSION);
 
-    await expect(repository.delete(pet.id, [1])).rejects.toBeInstanceOf(PetVersionMismatchError);
+    await expect(repository.delete(pet.id, { versions: [1] })).rejects.toBeInstanceOf(
+      PetVersionMismatchError,
+    );
     expect(await repository.get(pet.id)).toMatchObject({ version: 2 });
-    await repository.delete(pet.id, [2]);
+    await repository.delete(pet.id, { versions: [2] });
     expect(await repository.get(pet.id)).toBeUndefined();
+  });
+  it('at a version it excludes is PetVersionMismatchError, and the pet stays; of a missing pet, PetNotFoundError', async () => {
+    const pet = await stored();
+
+    await expect(repository.delete(pet.id, { versions: undefined, except: [1] })).rejects.toBeInstanceOf(
+      PetVersionMismatchError,
+    );
+    expect(await repository.get(pet.id)).toMatchObject({ version: 1 });
+    await repository.delete(pet.id, { versions: undefined, except: [2] });
+    await expect(repository.delete(pet.id, { versions: undefined, except: [1] })).rejects.toBeInstanceOf(
+      PetNotFoundError,
+    );
   });
 });
 
@@ -147,16 +200,16 @@ describe('walks beside changes and removals', () => {
       let turn = 0;
       do {
         const [page] = await Promise.all([
-          repository.list({ limit: 3, ...(status ? { status } : {}), ...(after ? { after } : {}) }),
+          repository.page(listingOf(status), { limit: 3, filter: status, ...(after ? { after } : {}) }),
           // Beside each page: a pet moves to another status and back, and another goes.
           ...moving
             .slice(turn * 2, turn * 2 + 2)
             .map((pet, index) =>
               index === 0
                 ? repository
-                    .update(pet.id, { status: 'sold' }, undefined)
-                    .then(() => repository.update(pet.id, { status: 'available' }, undefined))
-                : repository.delete(pet.id, undefined).catch(() => undefined),
+                    .update(pet.id, { status: 'sold' }, ANY_VERSION)
+                    .then(() => repository.update(pet.id, { status: 'available' }, ANY_VERSION))
+                : repository.delete(pet.id, ANY_VERSION).catch(() => undefined),
             ),
         ]);
         seen.push(...page.pets.map((pet) => pet.id));
@@ -189,7 +242,7 @@ describe('a write whose answer was lost, sent again by the SDK', () => {
       });
       proxy.failAnswers({ operation: 'UpdateItem', table: tables.names.pets, fate: 'drop', times: 1 });
 
-      const changed = await viaProxy.update(pet.id, { status: 'pending' }, [1]);
+      const changed = await viaProxy.update(pet.id, { status: 'pending' }, { versions: [1] });
 
       await proxy.answersFailed(1);
       expect(changed).toEqual({ pet: { ...pet, status: 'pending' }, version: 2 });
@@ -214,7 +267,7 @@ describe('a write whose answer was lost, sent again by the SDK', () => {
         times: 1,
       });
 
-      await viaProxy.delete(pet.id, [1]);
+      await viaProxy.delete(pet.id, { versions: [1] });
 
       await proxy.answersFailed(1);
       expect(await repository.get(pet.id)).toBeUndefined();

@@ -1,6 +1,7 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PETS, listingOf, PETS_BY_STATUS } from '#functions/list-pets';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
@@ -107,8 +108,8 @@ describe('PetsTable', () => {
     for (let id = 1; id <= 60; id += 1) await repository.create(pet(id, id % 2 === 0 ? 'sold' : 'pending'));
     reads.length = 0;
 
-    const unfiltered = await repository.list({ limit: 5 });
-    const filtered = await repository.list({ limit: 5, status: 'sold' });
+    const unfiltered = await repository.page(ALL_PETS, { limit: 5 });
+    const filtered = await repository.page(PETS_BY_STATUS, { limit: 5, filter: 'sold' });
 
     expect(unfiltered.pets).toHaveLength(5);
     // Shard 0 holds 16, 32 and 48; shard 2 holds 2, 18, 34 and 50 (shard 1 has no sold pet).
@@ -137,7 +138,11 @@ describe('PetsTable', () => {
       const pages: Pet[][] = [];
       let after: readonly ListPosition[] | undefined;
       do {
-        const page = await repository.list({ limit, status, ...(after ? { after } : {}) });
+        const page = await repository.page(listingOf(status), {
+          limit,
+          filter: status,
+          ...(after ? { after } : {}),
+        });
         pages.push(page.pets);
         after = page.next;
       } while (after);
@@ -150,7 +155,11 @@ describe('PetsTable', () => {
       let after: readonly ListPosition[] | undefined;
       do {
         reads.length = 0;
-        const page = await repository.list({ limit, status, ...(after ? { after } : {}) });
+        const page = await repository.page(PETS_BY_STATUS, {
+          limit,
+          filter: status,
+          ...(after ? { after } : {}),
+        });
         perPage.push(reads.reduce((sum, read) => sum + (read.scanned ?? 0), 0));
         after = page.next;
       } while (after);
@@ -212,10 +221,10 @@ describe('PetsTable', () => {
     it('lets the page size change from one page to the next', async () => {
       const { repository } = counting();
 
-      const first = await repository.list({ limit: 2, status: 'available' });
-      const second = await repository.list({
+      const first = await repository.page(PETS_BY_STATUS, { limit: 2, filter: 'available' });
+      const second = await repository.page(PETS_BY_STATUS, {
         limit: 5,
-        status: 'available',
+        filter: 'available',
         ...(first.next ? { after: first.next } : {}),
       });
 
@@ -228,7 +237,7 @@ describe('PetsTable', () => {
     const client = DynamoDBDocumentClient.from(createLocalClient('http://127.0.0.1:9', { maxAttempts: 1 }));
     const repository = new PetsTable({ client, petsTable: 'unreachable' });
 
-    await expect(repository.list({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(repository.page(ALL_PETS, { limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });
 
@@ -357,8 +366,8 @@ describe('items read from the pets table', () => {
     );
     raw.destroy();
 
-    await expect(repository.list({ limit: 10 })).rejects.toBeInstanceOf(InvalidStoredItemError);
-    await expect(repository.list({ limit: 10, status: 'sold' })).rejects.toThrow(
+    await expect(repository.page(ALL_PETS, { limit: 10 })).rejects.toBeInstanceOf(InvalidStoredItemError);
+    await expect(repository.page(PETS_BY_STATUS, { limit: 10, filter: 'sold' })).rejects.toThrow(
       'The stored pet 3 is not valid: name: must not be empty',
     );
   });

@@ -1,5 +1,6 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PETS, PETS_BY_STATUS } from '#functions/list-pets';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
 import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
 import { STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
@@ -63,7 +64,7 @@ describe('the sharded status index', () => {
   it('reads every shard once, and nothing more, for a status without pets: one empty page, no next', async () => {
     const { repository, queries } = repositoryOf();
 
-    const page = await repository.list({ limit: 20, status: 'sold' });
+    const page = await repository.page(PETS_BY_STATUS, { limit: 20, filter: 'sold' });
 
     expect(page).toEqual({ pets: [] });
     expect(queries.map((query) => query.key)).toEqual(
@@ -79,9 +80,13 @@ describe('the sharded status index', () => {
     // Shard 0: 16, 32, 48; shard 1: 1, 17, 33; shard 2: 2.
     for (const id of [1, 2, 16, 17, 32, 33, 48]) await repository.create(pet(id, 'available'));
 
-    const first = await repository.list({ limit: 4, status: 'available' });
+    const first = await repository.page(PETS_BY_STATUS, { limit: 4, filter: 'available' });
     const reads = queries.splice(0).map((query) => [query.key, query.scanned]);
-    const second = await repository.list({ limit: 4, status: 'available', after: first.next ?? [] });
+    const second = await repository.page(PETS_BY_STATUS, {
+      limit: 4,
+      filter: 'available',
+      after: first.next ?? [],
+    });
 
     expect(first.pets.map((p) => p.id)).toEqual([16, 32, 48, 1]);
     expect(first.next).toEqual([{ fromId: 17 }]);
@@ -96,10 +101,10 @@ describe('the sharded status index', () => {
   it('refuses, before any read, a position the other listing issues: a fault of the code, not of a cursor', async () => {
     const { repository, queries } = repositoryOf();
 
-    await expect(repository.list({ limit: 5, status: 'pending', after: [{ afterId: 7 }] })).rejects.toThrow(
-      'This listing continues from fromId positions only',
-    );
-    await expect(repository.list({ limit: 5, after: [{ fromId: 7 }] })).rejects.toThrow(
+    await expect(
+      repository.page(PETS_BY_STATUS, { limit: 5, filter: 'pending', after: [{ afterId: 7 }] }),
+    ).rejects.toThrow('This listing continues from fromId positions only');
+    await expect(repository.page(ALL_PETS, { limit: 5, after: [{ fromId: 7 }] })).rejects.toThrow(
       'This listing continues from afterId positions only',
     );
     expect(queries).toEqual([]);
@@ -119,7 +124,7 @@ describe('the sharded status index', () => {
     }
     const repository = new PetsTable({ client, petsTable: own.names.pets });
 
-    const page = await repository.list({ limit: 10, status: 'sold' });
+    const page = await repository.page(PETS_BY_STATUS, { limit: 10, filter: 'sold' });
 
     expect(page).toEqual({ pets: [16, 32, 48, 64].map((id) => pet(id, 'sold')) });
   });

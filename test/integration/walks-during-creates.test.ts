@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PETS_BY_STATUS } from '#functions/list-pets';
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbIdSequence, PET_ID_SEQUENCE } from '#shared/adapters/dynamodb/dynamodb-id-sequence';
 import { PetsTable } from '#shared/adapters/dynamodb/pets-table';
@@ -66,7 +67,7 @@ describe('a walk by status while pets are being created', () => {
             const limit = limits[pages.length % limits.length] as number;
             const creates = during[pages.length % during.length] ?? [];
             const [page] = await Promise.all([
-              repository.list({ limit, status: walked, ...(after ? { after } : {}) }),
+              repository.page(PETS_BY_STATUS, { limit, filter: walked, ...(after ? { after } : {}) }),
               ...creates.map(create),
             ]);
             pages.push({ limit, ids: page.pets.map((pet) => pet.id) });

@@ -6,6 +6,11 @@ import { COST_TABLES } from '#tools/costs/cost-tables';
 /** docs/costs.md, read by the tests that hold its figures to what they come from. */
 export const COSTS_MD = readFileSync(join(PROJECT_ROOT, 'docs', 'costs.md'), 'utf8');
 export const BENCHMARKS_MD = readFileSync(join(PROJECT_ROOT, 'BENCHMARKS.md'), 'utf8');
+/** The documents that name a stage's cost in prose, their lines joined: a figure may wrap. */
+const prose = (...path: string[]) => readFileSync(join(PROJECT_ROOT, ...path), 'utf8').replace(/\s+/g, ' ');
+export const README_MD = prose('README.md');
+export const COSTS_PROSE = prose('docs', 'costs.md');
+export const DEPLOY_MD = prose('docs', 'deploy.md');
 
 /** The rows of the first Markdown table after `start`, header and separator left out, cells trimmed. */
 export const tableAfter = (text: string, start: string): string[][] => {

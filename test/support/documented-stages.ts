@@ -26,7 +26,11 @@ export const DOCUMENTED_STAGES = {
       functionThrottles: 5,
       authorizerFailures: 5,
       tableThrottles: 10,
+      eventsIteratorAgeMs: 300_000,
+      publisherErrors: 5,
+      eventFailuresQueued: 1,
     },
+    events: { archiveRetentionDays: 7 },
   },
   production: {
     throttling: { rateLimit: 2_000, burstLimit: 4_000 },
@@ -49,9 +53,16 @@ export const DOCUMENTED_STAGES = {
       functionThrottles: 1,
       authorizerFailures: 1,
       tableThrottles: 1,
+      eventsIteratorAgeMs: 120_000,
+      publisherErrors: 1,
+      eventFailuresQueued: 1,
     },
+    events: { archiveRetentionDays: 365 },
   },
 } as const;
+
+/** A developer's stage keeps its events a day (docs/deploy.md). */
+export const DOCUMENTED_DEV_ARCHIVE_RETENTION_DAYS = 1;
 
 /** Every alarm: a 5-minute period, 2 breaching periods out of the last 3, no data is fine. */
 export const DOCUMENTED_ALARM_EVALUATION = {
@@ -73,6 +84,7 @@ export const DOCUMENTED_DEPLOYMENTS = {
     functionServerErrors: 5,
     functionP99DurationMs: 2_000,
     authorizerFailures: 5,
+    publisherErrors: 5,
   },
   production: {
     config: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
@@ -80,6 +92,7 @@ export const DOCUMENTED_DEPLOYMENTS = {
     functionServerErrors: 1,
     functionP99DurationMs: 1_000,
     authorizerFailures: 1,
+    publisherErrors: 1,
   },
 } as const;
 

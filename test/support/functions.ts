@@ -1,5 +1,6 @@
 import { authorizer } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
+import { petEventsPublisher } from '#functions/publish-pet-events';
 import { describeOperation, pascal } from '#infra/pet-store-stack';
 
 /** A function of the stack as the template tests find it. */
@@ -21,5 +22,14 @@ export const AUTHORIZER_FUNCTION: StackFunction = {
   description: authorizer.description,
 };
 
-/** Every function of the stack: the operations' and the authorizer. */
-export const STACK_FUNCTIONS: readonly StackFunction[] = [...OPERATION_FUNCTIONS, AUTHORIZER_FUNCTION];
+/** What the pets table's stream invokes: the events publisher. */
+export const PUBLISHER_FUNCTION: StackFunction = {
+  name: pascal(petEventsPublisher.name),
+  description: petEventsPublisher.description,
+};
+
+/** The functions API Gateway invokes: the operations' and the authorizer. */
+export const API_FUNCTIONS: readonly StackFunction[] = [...OPERATION_FUNCTIONS, AUTHORIZER_FUNCTION];
+
+/** Every function of the stack: API Gateway's, and the events publisher. */
+export const STACK_FUNCTIONS: readonly StackFunction[] = [...API_FUNCTIONS, PUBLISHER_FUNCTION];

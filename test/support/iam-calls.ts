@@ -3,9 +3,12 @@ import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
+import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import type { ApiFunction } from '#infra/constructs/api-function';
 import type { PetStoreStack } from '#infra/pet-store-stack';
 import type { TableAccess } from '#shared/adapters/dynamodb/access';
+import { ENV } from '#shared/config';
+import { AUTHORIZED_METHODS } from '#shared/operations/routes';
 import { methodPath } from './template-queries';
 import { type Environment, type TemplateJson, TemplateResolver } from './template-resolver';
 
@@ -174,6 +177,18 @@ export interface RuntimeCalls {
   /** Every table's ARN and every index's ARN of the stack. */
   readonly tables: readonly string[];
   readonly indexes: readonly string[];
+  /** What the events publisher's role is used for, and on what. */
+  readonly events: EventCalls;
+}
+
+export interface EventCalls {
+  readonly publisher: FunctionGrants;
+  /** The stream its event source mapping reads, the bus it publishes to, the queue of batches given up on. */
+  readonly stream: string;
+  readonly bus: string;
+  readonly queue: string;
+  /** Lambda reading the stream with the role, the publisher's PutEvents, Lambda's send to the on-failure queue. */
+  readonly calls: readonly IamCall[];
 }
 
 /** Every run-time call of one stage's stack. */
@@ -196,8 +211,73 @@ export const runtimeCalls = (stack: PetStoreStack, template: Template): RuntimeC
           ({ IndexName }) => `${tableArn(resolver, id)}/index/${IndexName}`,
         ),
       ),
+    events: eventCalls(resolver, functions),
   };
 };
+
+/** The queue's policy as SQS holds it: the statements of every `AWS::SQS::QueuePolicy` naming its URL. */
+export const queuePolicy = (resolver: TemplateResolver, queueUrl: string): PolicyDocument =>
+  attachedPolicy(resolver, 'AWS::SQS::QueuePolicy', 'Queues', queueUrl);
+
+/**
+ * The event source mapping's calls, from the template: "Process DynamoDB records with Lambda"
+ * says Lambda reads the stream and sends to the on-failure destination with the function's
+ * execution role; the function puts events on the bus its environment names.
+ */
+const eventCalls = (resolver: TemplateResolver, functions: readonly FunctionGrants[]): EventCalls => {
+  const mappings = resolver.ofType('AWS::Lambda::EventSourceMapping');
+  const [mapping] = mappings;
+  if (!mapping || mappings.length !== 1)
+    throw new Error(`Expected one event source mapping, found ${mappings.length}`);
+  const [, { Properties: properties = {} }] = mapping;
+  // The `live` alias (a Ref) in a full stack; the function itself (its Arn) in a lean one.
+  const [target] = (properties.FunctionName as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'] ?? [];
+  const functionId =
+    target ??
+    resolver.refTarget(resolver.property(resolver.refTarget(properties.FunctionName), 'FunctionName'));
+  const publisher = functions.find((fn) => fn.functionId === functionId);
+  if (!publisher) throw new Error(`No function ${functionId} behind the mapping`);
+  const variables = (resolver.property(functionId, 'Environment') as { Variables: Record<string, unknown> })
+    .Variables;
+  const busId = resolver.refTarget(variables[ENV.eventBus]);
+  const stream = resolver.text(properties.EventSourceArn);
+  const queue = resolver.text(
+    (properties.DestinationConfig as { OnFailure: { Destination: unknown } }).OnFailure.Destination,
+  );
+  const [queueId] = resolver
+    .ofType('AWS::SQS::Queue')
+    .filter(([id]) => resolver.text({ 'Fn::GetAtt': [id, 'Arn'] }) === queue)
+    .map(([id]) => id);
+  if (!queueId) throw new Error(`No queue ${queue}`);
+  const bus = resolver.text({ 'Fn::GetAtt': [busId, 'Arn'] });
+  return {
+    publisher,
+    stream,
+    bus,
+    queue,
+    calls: [
+      ...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) =>
+        roleCall(publisher, action, stream),
+      ),
+      roleCall(publisher, 'dynamodb:ListStreams', '*'),
+      roleCall(publisher, 'events:PutEvents', bus),
+      sendToQueue(resolver, publisher, queue, resolver.text({ Ref: queueId })),
+    ],
+  };
+};
+
+/** Lambda sending a given-up batch to the on-failure queue with the role, over TLS. */
+export const sendToQueue = (
+  resolver: TemplateResolver,
+  fn: FunctionGrants,
+  queueArn: string,
+  queueUrl: string,
+  context: Readonly<Record<string, string>> = { 'aws:SecureTransport': 'true' },
+): IamCall => ({
+  ...roleCall(fn, 'sqs:SendMessage', queueArn),
+  context,
+  resourcePolicy: queuePolicy(resolver, queueUrl),
+});
 
 const tableArn = (resolver: TemplateResolver, id: string): string =>
   resolver.text({ 'Fn::GetAtt': [id, 'Arn'] });
@@ -339,16 +419,25 @@ export const alarmActions = (resolver: TemplateResolver): AlarmAction[] =>
     });
   });
 
-/** The topic's policy as SNS holds it: the statements of every `AWS::SNS::TopicPolicy` naming it. */
-export const topicPolicy = (resolver: TemplateResolver, topicArn: string): PolicyDocument => ({
+/** A resource's policy as its service holds it: the statements of every policy resource of `type` naming it. */
+const attachedPolicy = (
+  resolver: TemplateResolver,
+  type: 'AWS::SNS::TopicPolicy' | 'AWS::SQS::QueuePolicy',
+  property: 'Topics' | 'Queues',
+  named: string,
+): PolicyDocument => ({
   Version: '2012-10-17',
   Statement: resolver
-    .ofType('AWS::SNS::TopicPolicy')
-    .filter(([, policy]) => (resolver.resolve(policy.Properties?.Topics) as string[]).includes(topicArn))
+    .ofType(type)
+    .filter(([, policy]) => (resolver.resolve(policy.Properties?.[property]) as string[]).includes(named))
     .flatMap(
       ([, policy]) => (resolver.resolve(policy.Properties?.PolicyDocument) as PolicyDocument).Statement,
     ),
 });
+
+/** The topic's policy as SNS holds it: the statements of every `AWS::SNS::TopicPolicy` naming it. */
+export const topicPolicy = (resolver: TemplateResolver, topicArn: string): PolicyDocument =>
+  attachedPolicy(resolver, 'AWS::SNS::TopicPolicy', 'Topics', topicArn);
 
 /** CloudWatch publishing an alarm's state change, over TLS, on behalf of the alarm. */
 export const alarmPublish = (
@@ -484,6 +573,7 @@ const functionGrants = (stack: PetStoreStack, resolver: TemplateResolver): Funct
       return [root.operation.operationId, fn, root.data];
     }),
     [authorizerFunction.name, stack.authorizer, authorizerFunction.data],
+    [publishPetEventsFunction.name, stack.publisher, publishPetEventsFunction.data],
   ];
   return declared.map(([name, fn, data]) => {
     const functionId = logicalId(stack, fn.function.node.defaultChild);
@@ -529,3 +619,57 @@ const functionCalls = (fn: FunctionGrants): IamCall[] => {
     roleCall(fn, 'logs:PutLogEvents', stream),
   ];
 };
+
+/** A method of the stage behind the authorizer: its verb, its resource path, and its ARN for a request (`{petId}` as 7). */
+export interface AuthorizedMethod {
+  readonly method: string;
+  readonly path: string;
+  readonly arn: string;
+}
+
+/**
+ * Every method ARN a request can reach the authorizer with, from the template: each method with the
+ * CUSTOM authorizer, an `ANY` method standing for each method API Gateway routes that its resource has
+ * no method of its own for (AUTHORIZED_METHODS; the request's verb is in the ARN).
+ */
+export const authorizedMethodArns = (template: Template, resolver: TemplateResolver): AuthorizedMethod[] => {
+  const methods = resolver
+    .ofType('AWS::ApiGateway::Method')
+    .filter(([, method]) => method.Properties?.AuthorizationType === 'CUSTOM')
+    .map(([, method]) => {
+      const properties = method.Properties ?? {};
+      const restApiId = resolver.refTarget(properties.RestApiId);
+      return {
+        httpMethod: String(properties.HttpMethod),
+        path: methodPath(template, { Type: method.Type, Properties: { ...properties } }),
+        stage: `${resolver.text({ Ref: restApiId })}/${stageNameOf(resolver, restApiId)}`,
+      };
+    });
+  return methods.flatMap(({ httpMethod, path, stage }) => {
+    const own = methods.filter((other) => other.path === path).map((other) => other.httpMethod);
+    const verbs =
+      httpMethod === 'ANY' ? AUTHORIZED_METHODS.filter((verb) => !own.includes(verb)) : [httpMethod];
+    return verbs.map((method) => ({
+      method,
+      path,
+      arn: resolver.arn('execute-api', `${stage}/${method}${path.replace(/\{[^}]+\}/g, '7')}`),
+    }));
+  });
+};
+
+/** The environment the template gives a function, by its logical id. */
+export const environmentOf = (resolver: TemplateResolver, functionId: string): Record<string, string> =>
+  resolver.resolve(
+    (resolver.property(functionId, 'Environment') as { Variables?: unknown } | undefined)?.Variables ?? {},
+  ) as Record<string, string>;
+
+/** A caller holding an authorizer's policy, asking to invoke a method ARN: API Gateway's evaluation of it, as IAM's. */
+export const methodInvocation = (caller: string, arn: string, policy: PolicyDocument): IamCall => ({
+  caller,
+  principal: `arn:${ENVIRONMENT.partition}:iam::${ENVIRONMENT.account}:role/caller`,
+  action: 'execute-api:Invoke',
+  resource: arn,
+  resourceAccount: ENVIRONMENT.account,
+  context: {},
+  identityPolicies: [{ name: 'authorizer-policy', policy }],
+});

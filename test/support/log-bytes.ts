@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { authorizerFunction } from '#functions/authorizer';
-import { buildOperationHandlers } from '#functions/operations';
+import { buildOperationHandlers, SCOPE_RESOURCES } from '#functions/operations';
+import { publishPetEvents } from '#functions/publish-pet-events';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { generateApiKey } from '#shared/auth/api-key';
 import type { FunctionConfig } from '#shared/config';
 import type { Pet } from '#shared/domain/pet';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
+import { createLogger } from '#shared/observability/logger';
+import { lambdaContext } from '#tools/lambda/context';
+import { inInvocationStore } from '#tools/lambda/invoke-store';
 import { startLocalGateway } from '#tools/local/gateway';
 import { adminFor, createBenchTables } from '../../bench/tables';
+import { pet, streamRecord } from './stream-records';
 
 /**
  * CloudWatch Logs bytes per request, for the cost model of docs/costs.md:
@@ -66,7 +71,9 @@ const ACCESS_LOG_VALUES: Readonly<Record<string, string>> = {
   '$context.responseLatency': '38',
   '$context.integrationLatency': '21',
   '$context.integrationStatus': '200',
+  '$context.apiId': 'a1b2c3d4e5',
   '$context.authorizer.principalId': 'key-1a2b3c4d5e6f',
+  '$context.authorizer.scopes': 'read:pets write:pets',
   '$context.authorizer.requestId': '8f507cfc-7a5b-4697-b07a-ac58fc914c95',
   '$context.authorizer.latency': '0',
   '$context.authorizer.status': '200',
@@ -130,6 +137,7 @@ export const measureLogBytes = async ({
     logLevel: 'INFO',
     stage: 'production',
     plans: STAGE_PLANS.production,
+    scopes: SCOPE_RESOURCES,
   };
   const gateway = await startLocalGateway({
     port: 0,
@@ -205,4 +213,25 @@ export const measureLogBytes = async ({
   } finally {
     await gateway.close();
   }
+};
+
+/**
+ * The bytes the events publisher logs for a batch of one record, as the stack configures it
+ * (INFO), its bus taking every event; one warm-up batch first, not counted.
+ */
+export const measurePublisherLogBytes = async (batches = 20): Promise<number> => {
+  // In a store of its own, as npm start runs it: the local gateway (above) lets invocations overlap.
+  const handler = inInvocationStore(
+    publishPetEvents({
+      bus: { put: async (entries) => entries.map((_, index) => ({ eventId: `logged-${index}` })) },
+      logger: createLogger({ logLevel: 'INFO' }),
+    }),
+  );
+  const batch = { Records: [streamRecord(1, { after: { pet: pet(1), version: 1 } })] };
+  const invoke = () => handler(batch, lambdaContext('publishPetEvents'));
+  await captured(async () => void (await invoke()));
+  const written = await captured(async () => {
+    for (let index = 0; index < batches; index++) await invoke();
+  });
+  return bytes(written) / batches;
 };

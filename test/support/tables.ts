@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { createDocumentClient, createLocalClient } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
@@ -9,7 +10,7 @@ import { TEST_PLANS } from './plans';
 export interface TestTables {
   readonly endpoint: string;
   readonly names: TableNames;
-  /** A function configuration for these tables: every table, this DynamoDB, silent logs, no metrics, TEST_PLANS. */
+  /** A function configuration for these tables: every table, this DynamoDB, silent logs, no metrics, TEST_PLANS, the stack's scopes. */
   readonly config: FunctionConfig;
 }
 
@@ -26,7 +27,14 @@ export const createTestTables = async (label: string): Promise<TestTables> => {
   return {
     endpoint,
     names,
-    config: { tables: names, dynamoDb: { endpoint }, logLevel: 'SILENT', metrics: false, plans: TEST_PLANS },
+    config: {
+      tables: names,
+      dynamoDb: { endpoint },
+      logLevel: 'SILENT',
+      metrics: false,
+      plans: TEST_PLANS,
+      scopes: SCOPE_RESOURCES,
+    },
   };
 };
 

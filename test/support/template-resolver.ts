@@ -147,6 +147,12 @@ export class TemplateResolver {
         return fakeId(id, 10);
       case 'AWS::ApiGateway::Stage':
         return this.text(this.property(id, 'StageName'));
+      // "AWS::Events::EventBus" (CloudFormation User Guide): Ref is the bus's name.
+      case 'AWS::Events::EventBus':
+        return named('Name');
+      // "AWS::SQS::Queue": Ref is the queue's URL.
+      case 'AWS::SQS::Queue':
+        return `https://sqs.${this.env.region}.amazonaws.com/${this.env.account}/${named('QueueName')}`;
       default:
         throw new Error(`No Ref rule for ${resource.Type} (${id})`);
     }
@@ -174,6 +180,17 @@ export class TemplateResolver {
         return this.ref(id);
       case 'AWS::ApiGateway::RestApi.RootResourceId':
         return fakeId(`${id}/`, 10);
+      // A stream's ARN is its table's, `/stream/` and its label (a timestamp DynamoDB gives it).
+      case 'AWS::DynamoDB::Table.StreamArn':
+        return `${this.getAtt(id, 'Arn')}/stream/2026-12-07T00:00:00.000`;
+      case 'AWS::Events::EventBus.Arn':
+        return this.arn('events', `event-bus/${this.ref(id)}`);
+      case 'AWS::Events::EventBus.Name':
+        return this.ref(id);
+      case 'AWS::SQS::Queue.Arn':
+        return this.arn('sqs', this.named(id, 'QueueName'));
+      case 'AWS::SQS::Queue.QueueName':
+        return this.named(id, 'QueueName');
       default:
         throw new Error(`No Fn::GetAtt rule for ${rule} (${id})`);
     }

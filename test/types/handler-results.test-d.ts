@@ -6,7 +6,7 @@ import type { listPets } from '#functions/list-pets';
 import type { Pet } from '#shared/domain/pet';
 import { type EndpointHandler, type FunctionDependencies, httpEndpoint } from '#shared/http/endpoint';
 import { jsonEndpoint } from '#shared/http/middleware/json-body';
-import { created, noContent, ok } from '#shared/http/responses';
+import { created, noContent, notModified, ok } from '#shared/http/responses';
 import type { HttpMethod, RequestInput, ResultOf } from '#shared/operations/operation';
 
 /**
@@ -30,7 +30,7 @@ const pet: Pet = { id: 1, name: 'Rex', categoryId: 3, status: 'available' };
 
 describe('a handler result', () => {
   it('has exactly the statuses its contract declares', () => {
-    expectTypeOf<ResultOf<typeof getPet>['status']>().toEqualTypeOf<200>();
+    expectTypeOf<ResultOf<typeof getPet>['status']>().toEqualTypeOf<200 | 304>();
     expectTypeOf<ResultOf<typeof createPet>['status']>().toEqualTypeOf<201>();
     expectTypeOf<ResultOf<typeof deletePet>['status']>().toEqualTypeOf<204>();
   });
@@ -39,13 +39,17 @@ describe('a handler result', () => {
     expectTypeOf(ok(pet, { ETag: '"1"' })).toExtend<ResultOf<typeof getPet>>();
     expectTypeOf(ok([pet])).toExtend<ResultOf<typeof listPets>>();
     expectTypeOf<Extract<ResultOf<typeof getPet>, { status: 200 }>['body']>().toEqualTypeOf<Pet>();
+    expectTypeOf(notModified({ ETag: '"1"' })).toExtend<ResultOf<typeof getPet>>();
   });
 
   it('refuses a status the contract does not declare', () => {
-    // @ts-expect-error getPet declares 200 only
+    // @ts-expect-error getPet declares 200 and 304 only
     const created201: ResultOf<typeof getPet> = { status: 201, body: pet };
     // @ts-expect-error deletePet declares 204 only
     const ok200: ResultOf<typeof deletePet> = ok(pet);
+    // @ts-expect-error a 304 names the version the client holds: its ETag
+    const untagged: ResultOf<typeof getPet> = { status: 304 };
+    expectTypeOf(untagged).not.toBeAny();
     expectTypeOf(created201).not.toBeAny();
     expectTypeOf(ok200).not.toBeAny();
   });

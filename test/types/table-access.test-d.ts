@@ -2,10 +2,12 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { createPetFunction } from '#functions/create-pet';
 import type { deletePetFunction } from '#functions/delete-pet';
 import { getPet, type getPetFunction } from '#functions/get-pet';
+import { ALL_PETS, listPets, PETS_BY_STATUS } from '#functions/list-pets';
 import type { updatePetFunction } from '#functions/update-pet';
 import type { PetsTable } from '#shared/adapters/dynamodb/pets-table';
-import { petsTable } from '#shared/adapters/dynamodb/pets-table';
+import { listingsOf, petsTable } from '#shared/adapters/dynamodb/pets-table';
 import { operationFunction } from '#shared/composition/function';
+import { ANY_VERSION } from '#shared/domain/version-condition';
 import { etagOf } from '#shared/http/conditional';
 import { httpEndpoint } from '#shared/http/endpoint';
 import { ok } from '#shared/http/responses';
@@ -33,9 +35,9 @@ describe("a function's tables", () => {
       handler: ({ pets, ...dependencies }) =>
         httpEndpoint(getPet, dependencies, async ({ path }) => {
           // @ts-expect-error getPet allows itself `get` only: a delete would be refused by IAM
-          await pets.delete(path.petId, undefined);
+          await pets.delete(path.petId, ANY_VERSION);
           // @ts-expect-error nor may it list
-          await pets.list({ limit: 1 });
+          await pets.page(ALL_PETS, { limit: 1 });
           const found = await pets.get(path.petId);
           return ok(found?.pet ?? { id: 1, name: 'Rex', categoryId: 1, status: 'sold' }, {
             ETag: etagOf(found?.version ?? 1),
@@ -43,6 +45,19 @@ describe("a function's tables", () => {
         }),
     });
     expectTypeOf(reader.data).not.toBeAny();
+  });
+
+  it('page only the listings the function declares: another would read an index it is not granted', () => {
+    const unfiltered = operationFunction(listPets, {
+      uses: { pets: listingsOf(ALL_PETS) },
+      handler: ({ pets, ...dependencies }) =>
+        httpEndpoint(listPets, dependencies, async ({ query }) => {
+          // @ts-expect-error it declares the listing of every pet only, not the status index's
+          await pets.page(PETS_BY_STATUS, { limit: query.limit, filter: 'sold' });
+          return ok((await pets.page(ALL_PETS, { limit: query.limit })).pets);
+        }),
+    });
+    expectTypeOf(unfiltered.data).not.toBeAny();
   });
 
   it('allow only the methods the table declares calls for', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import type { ApiKeyRecord } from '#shared/auth/api-key';
 import { hashApiKey, parseBearerToken, recordFor } from '#shared/auth/api-key';
-import { authorize, wholeStageArn } from '#shared/auth/authorize';
+import { authorize, stageArnOf } from '#shared/auth/authorize';
+import { ALL_SCOPES, type Scope } from '#shared/auth/scopes';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { ROOMY_POLICY, TEST_PLANS } from '../support/plans';
 
@@ -18,16 +20,20 @@ const keysHolding = (...records: ApiKeyRecord[]): ApiKeyRepository => ({
   assignPlan: async () => false,
 });
 
-describe('wholeStageArn', () => {
-  it('allows every method and path of the stage the request came through', () => {
-    expect(wholeStageArn(METHOD_ARN)).toBe('arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*/*');
-    expect(wholeStageArn(`${METHOD_ARN}/42`)).toBe(
-      'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*/*',
-    );
+const STAGE_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1';
+
+/** The method ARNs a key of `scopes` is allowed, as SCOPE_RESOURCES (the stack's PETSTORE_SCOPES) lists them. */
+const arnsOf = (...scopes: Scope[]) =>
+  scopes.flatMap((scope) => SCOPE_RESOURCES[scope].map((resource) => `${STAGE_ARN}/${resource}`));
+
+describe('stageArnOf', () => {
+  it('is the stage the request came through, whatever its method and path', () => {
+    expect(stageArnOf(METHOD_ARN)).toBe(STAGE_ARN);
+    expect(stageArnOf(`${METHOD_ARN}/42`)).toBe(STAGE_ARN);
   });
 
   it('fails on something that is not a method ARN', () => {
-    expect(() => wholeStageArn('not-an-arn')).toThrow(/Unexpected methodArn/);
+    expect(() => stageArnOf('not-an-arn')).toThrow(/Unexpected methodArn/);
   });
 });
 
@@ -63,28 +69,85 @@ describe('authorize', () => {
   const key = 'psk_valid-key';
   const active = recordFor(key, 'ci');
 
-  it('allows the whole stage and names the key in the context, never holding the key', async () => {
-    const result = await authorize(keysHolding(active), `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
+  it('allows a key of a record made before scopes every method of every scope, and names the key in the context, never holding the key', async () => {
+    const result = await authorize(
+      keysHolding(active),
+      `Bearer ${key}`,
+      METHOD_ARN,
+      TEST_PLANS,
+      SCOPE_RESOURCES,
+    );
 
     expect(result.principalId).toBe(active.keyId);
     expect(result.policyDocument.Statement).toEqual([
-      {
-        Action: 'execute-api:Invoke',
-        Effect: 'Allow',
-        Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*/*',
-      },
+      { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: arnsOf(...ALL_SCOPES) },
     ]);
     expect(result.context).toEqual({
       keyId: active.keyId,
       keyName: 'ci',
       plan: 'roomy',
       rateLimitPolicy: ROOMY_POLICY,
+      scopes: 'read:pets write:pets',
     });
     expect(JSON.stringify(result)).not.toContain(key);
   });
 
+  it.each([
+    [['read:pets'], 'read:pets'],
+    [['write:pets'], 'write:pets'],
+    [['write:pets', 'read:pets'], 'read:pets write:pets'],
+  ] as const)(
+    'allows a key holding %j exactly the methods of its scopes, and names them',
+    async (scopes, named) => {
+      const result = await authorize(
+        keysHolding({ ...active, scopes }),
+        `Bearer ${key}`,
+        METHOD_ARN,
+        TEST_PLANS,
+        SCOPE_RESOURCES,
+      );
+
+      expect(result.policyDocument.Statement).toEqual([
+        {
+          Action: 'execute-api:Invoke',
+          Effect: 'Allow',
+          Resource: arnsOf(...ALL_SCOPES.filter((scope) => scopes.includes(scope as never))),
+        },
+      ]);
+      expect(result.context.scopes).toBe(named);
+    },
+  );
+
+  it('answers the same policy whichever method it was asked for: API Gateway caches it per token for every route', async () => {
+    const reader = keysHolding({ ...active, scopes: ['read:pets'] });
+    const policyFor = async (methodArn: string) =>
+      (await authorize(reader, `Bearer ${key}`, methodArn, TEST_PLANS, SCOPE_RESOURCES)).policyDocument;
+
+    const asked = ['GET/pets', 'POST/pets', 'GET/pets/7', 'DELETE/pets/7', 'PUT/pets'].map(
+      (resource) => `${STAGE_ARN}/${resource}`,
+    );
+    const policies = await Promise.all(asked.map(policyFor));
+
+    for (const policy of policies) expect(policy).toEqual(policies[0]);
+  });
+
+  it.each([
+    ['a scope the stage does not have', ['read:pets', 'admin:pets']],
+    ['no scope at all', []],
+  ])('refuses a key holding %s, as an unknown key', async (_case, scopes) => {
+    await expect(
+      authorize(keysHolding({ ...active, scopes }), `Bearer ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES),
+    ).rejects.toThrow(/^Unauthorized$/);
+  });
+
   it('puts a key whose record names no plan on the default plan, and hands API Gateway no usage identifier', async () => {
-    const result = await authorize(keysHolding(active), `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
+    const result = await authorize(
+      keysHolding(active),
+      `Bearer ${key}`,
+      METHOD_ARN,
+      TEST_PLANS,
+      SCOPE_RESOURCES,
+    );
 
     expect(result.context.plan).toBe(TEST_PLANS.defaultPlan);
     expect(result).not.toHaveProperty('usageIdentifierKey');
@@ -93,7 +156,13 @@ describe('authorize', () => {
   it("names the key's own plan and its RateLimit-Policy, and hands API Gateway the key's usage identifier", async () => {
     const onTight = { ...active, plan: 'tight', usage: { id: 'a1b2c3', value: 'usage0123456789abcdefghij' } };
 
-    const result = await authorize(keysHolding(onTight), `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
+    const result = await authorize(
+      keysHolding(onTight),
+      `Bearer ${key}`,
+      METHOD_ARN,
+      TEST_PLANS,
+      SCOPE_RESOURCES,
+    );
 
     expect(result.context).toMatchObject({
       plan: 'tight',
@@ -107,14 +176,14 @@ describe('authorize', () => {
   it('refuses a key whose plan the stage does not have, as an unknown key', async () => {
     const onGonePlan = { ...active, plan: 'gold' };
 
-    await expect(authorize(keysHolding(onGonePlan), `Bearer ${key}`, METHOD_ARN, TEST_PLANS)).rejects.toThrow(
-      /^Unauthorized$/,
-    );
+    await expect(
+      authorize(keysHolding(onGonePlan), `Bearer ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES),
+    ).rejects.toThrow(/^Unauthorized$/);
   });
 
   it('accepts the scheme in any case', async () => {
     await expect(
-      authorize(keysHolding(active), `bEaReR ${key}`, METHOD_ARN, TEST_PLANS),
+      authorize(keysHolding(active), `bEaReR ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES),
     ).resolves.toMatchObject({
       principalId: active.keyId,
     });
@@ -125,16 +194,16 @@ describe('authorize', () => {
     ['another scheme', `Basic ${key}`],
     ['an unknown key', 'Bearer psk_unknown'],
   ])('throws Unauthorized for %s', async (_case, header) => {
-    await expect(authorize(keysHolding(active), header, METHOD_ARN, TEST_PLANS)).rejects.toThrow(
-      /^Unauthorized$/,
-    );
+    await expect(
+      authorize(keysHolding(active), header, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES),
+    ).rejects.toThrow(/^Unauthorized$/);
   });
 
   it('throws Unauthorized for a revoked key', async () => {
     const revoked = { ...active, revokedAt: '2026-01-01T00:00:00.000Z' };
-    await expect(authorize(keysHolding(revoked), `Bearer ${key}`, METHOD_ARN, TEST_PLANS)).rejects.toThrow(
-      /^Unauthorized$/,
-    );
+    await expect(
+      authorize(keysHolding(revoked), `Bearer ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES),
+    ).rejects.toThrow(/^Unauthorized$/);
   });
 
   it('looks keys up by their SHA-256, so only hashes need storing', async () => {
@@ -146,7 +215,7 @@ describe('authorize', () => {
         return active;
       },
     };
-    await authorize(spy, `Bearer ${key}`, METHOD_ARN, TEST_PLANS);
+    await authorize(spy, `Bearer ${key}`, METHOD_ARN, TEST_PLANS, SCOPE_RESOURCES);
     expect(looked).toEqual([hashApiKey(key)]);
     expect(looked[0]).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -1,6 +1,7 @@
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authorizerFunction, authorizerHandler } from '#functions/authorizer';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { recordFor } from '#shared/auth/api-key';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
@@ -52,14 +53,51 @@ describe('the authorizer', () => {
   it('logs the id of a key it accepts, and that it refused one, never the key', async () => {
     const logger = createLogger({ logLevel: 'SILENT' });
     const info = vi.spyOn(logger, 'info');
-    const handler = authorizerHandler({ apiKeys: keys(), logger, plans: TEST_PLANS });
+    const handler = authorizerHandler({
+      apiKeys: keys(),
+      logger,
+      plans: TEST_PLANS,
+      scopes: SCOPE_RESOURCES,
+    });
 
     await handler(tokenEvent(`Bearer ${key}`), context);
     await expect(handler(tokenEvent('Bearer psk_other'), context)).rejects.toThrow('Unauthorized');
 
     expect(info.mock.calls).toEqual([
-      ['Key accepted', { keyId: recordFor(key, 'ci').keyId, plan: 'roomy' }],
+      ['Key accepted', { keyId: recordFor(key, 'ci').keyId, plan: 'roomy', scopes: 'read:pets write:pets' }],
       ['Key refused'],
+    ]);
+  });
+
+  it("names a read-only key's one scope, and warns of a key refused for a scope the stage does not have, naming it", async () => {
+    const logger = createLogger({ logLevel: 'SILENT' });
+    const info = vi.spyOn(logger, 'info');
+    const warn = vi.spyOn(logger, 'warn');
+    const holding = (scopes: string[]): ApiKeyRepository => ({
+      ...keys(),
+      findByHash: async () => ({ ...recordFor(key, 'ci'), scopes }),
+    });
+
+    await authorizerHandler({
+      apiKeys: holding(['read:pets']),
+      logger,
+      plans: TEST_PLANS,
+      scopes: SCOPE_RESOURCES,
+    })(tokenEvent(`Bearer ${key}`), context);
+    await expect(
+      authorizerHandler({
+        apiKeys: holding(['admin:pets']),
+        logger,
+        plans: TEST_PLANS,
+        scopes: SCOPE_RESOURCES,
+      })(tokenEvent(`Bearer ${key}`), context),
+    ).rejects.toThrow('Unauthorized');
+
+    expect(info.mock.calls).toEqual([
+      ['Key accepted', { keyId: recordFor(key, 'ci').keyId, plan: 'roomy', scopes: 'read:pets' }],
+    ]);
+    expect(warn.mock.calls).toEqual([
+      ['Key refused: it holds no scope, or one this stage does not have', { scopes: 'admin:pets' }],
     ]);
   });
 
@@ -67,7 +105,12 @@ describe('the authorizer', () => {
     const logger = createLogger({ logLevel: 'SILENT' });
     const error = vi.spyOn(logger, 'error');
     const info = vi.spyOn(logger, 'info');
-    const handler = authorizerHandler({ apiKeys: keys(true), logger, plans: TEST_PLANS });
+    const handler = authorizerHandler({
+      apiKeys: keys(true),
+      logger,
+      plans: TEST_PLANS,
+      scopes: SCOPE_RESOURCES,
+    });
 
     await expect(handler(tokenEvent(`Bearer ${key}`), context)).rejects.toThrow('table missing');
 
@@ -82,6 +125,7 @@ describe('the authorizer', () => {
       logLevel: 'WARN',
       metrics: false,
       plans: TEST_PLANS,
+      scopes: SCOPE_RESOURCES,
     });
     const written = captureOutput();
 

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authorizerFunction } from '#functions/authorizer';
 import { getPetFunction } from '#functions/get-pet';
+import { ALL_PETS, PETS_BY_STATUS } from '#functions/list-pets';
 import {
   createDynamoDbClient,
   createLocalClient,
@@ -12,8 +13,9 @@ import {
   timeBudget,
 } from '#shared/adapters/dynamodb/client';
 import { translateSdkError } from '#shared/adapters/dynamodb/errors';
-import { UnauthorizedError, wholeStageArn } from '#shared/auth/authorize';
-import { fromEnvironment, moduleOf } from '#shared/composition/function';
+import { stageArnOf, UnauthorizedError } from '#shared/auth/authorize';
+import { fromEnvironment } from '#shared/composition/environment';
+import { moduleOf } from '#shared/composition/function';
 import { ConfigError, readAllowedOrigins, tableName } from '#shared/config';
 import { PetService } from '#shared/domain/pet-service';
 import { decodeCursor } from '#shared/http/cursor';
@@ -32,7 +34,7 @@ afterEach(() => {
 });
 
 const problemOf = (text: string) => {
-  const decoded = decodeCursor(text);
+  const decoded = decodeCursor([ALL_PETS, PETS_BY_STATUS], text);
   return decoded.ok ? 'accepted' : decoded.problem;
 };
 
@@ -130,11 +132,11 @@ describe('the authorizer', () => {
   });
 
   it('fails on a method ARN without a stage, or not an ARN at all', () => {
-    expect(() => wholeStageArn('arn:aws:execute-api:eu-west-1:123456789012:abc123')).toThrow(
+    expect(() => stageArnOf('arn:aws:execute-api:eu-west-1:123456789012:abc123')).toThrow(
       'Unexpected methodArn: arn:aws:execute-api:eu-west-1:123456789012:abc123',
     );
-    expect(() => wholeStageArn('urn:aws:execute-api:x:1:abc/v1/GET/pets')).toThrow(/Unexpected methodArn/);
-    expect(() => wholeStageArn('/v1/GET/pets')).toThrow(/Unexpected methodArn/);
+    expect(() => stageArnOf('urn:aws:execute-api:x:1:abc/v1/GET/pets')).toThrow(/Unexpected methodArn/);
+    expect(() => stageArnOf('/v1/GET/pets')).toThrow(/Unexpected methodArn/);
   });
 });
 
@@ -207,7 +209,7 @@ describe('the cursor at its limits', () => {
     expect(problemOf('w'.repeat(129))).toBe(CURSOR_PROBLEM.tooLong);
   });
 
-  it('takes a first byte below 0x20 for another version, and 0x20 or above for no cursor at all', () => {
+  it('takes a first byte below 0x20 for another version (a kind of walk it does not know), and 0x20 or above for no cursor at all', () => {
     expect(problemOf(forge(0x1f, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.version);
     expect(problemOf(forge(0x20, '{"p":[7]}'))).toBe(CURSOR_PROBLEM.notIssued);
   });

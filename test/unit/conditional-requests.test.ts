@@ -1,8 +1,22 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { etagOf, expectedVersions, IfMatch } from '#shared/http/conditional';
+import { PetVersionMismatchError } from '#shared/domain/errors';
+import {
+  etagOf,
+  expectedVersions,
+  IfMatch,
+  IfNoneMatch,
+  isModifiedFor,
+  namesVersion,
+  versionCondition,
+} from '#shared/http/conditional';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 
-/** Conditional requests (RFC 9110): a pet's ETag, and which versions an If-Match accepts. */
+/**
+ * Conditional requests (RFC 9110 §13): a pet's ETag, which versions an If-Match accepts (strong
+ * comparison) and an If-None-Match names (weak comparison), and what a change, a removal and a
+ * read do under both.
+ */
 
 describe("a pet's entity tag", () => {
   it('is its version in double quotes, strong', () => {
@@ -48,8 +62,11 @@ describe('the versions an If-Match accepts', () => {
   });
 });
 
-describe('the If-Match header a request may send', () => {
-  const accepts = (value: string | undefined) => v.safeParse(IfMatch, value).success;
+describe.each([
+  ['If-Match', IfMatch],
+  ['If-None-Match', IfNoneMatch],
+])('the %s header a request may send', (_name, schema) => {
+  const accepts = (value: string | undefined) => v.safeParse(schema, value).success;
 
   it('may be absent', () => {
     expect(accepts(undefined)).toBe(true);
@@ -77,11 +94,81 @@ describe('the If-Match header a request may send', () => {
       expect(accepts(value), value).toBe(false);
   });
 
+  it(`names at most ${MAX_ENTITY_TAGS} entity tags, as many as one conditional write can list: one more is refused`, () => {
+    const tags = (count: number) => Array.from({ length: count }, (_, index) => `"${index + 1}"`).join(', ');
+
+    expect(accepts(tags(MAX_ENTITY_TAGS))).toBe(true);
+    expect(accepts(`W/${tags(MAX_ENTITY_TAGS)}`)).toBe(true);
+    expect(v.safeParse(schema, tags(MAX_ENTITY_TAGS + 1)).issues?.map(({ message }) => message)).toEqual([
+      `must name at most ${MAX_ENTITY_TAGS} entity tags`,
+    ]);
+  });
+
   it('is refused with a message saying what it must be', () => {
-    const result = v.safeParse(IfMatch, '3');
+    const result = v.safeParse(schema, '3');
     expect(result.issues?.[0]?.message).toBe(
       'must be `*` or a list of entity tags, each in double quotes (`"3"`)',
     );
-    expect(v.safeParse(IfMatch, 3).issues?.[0]?.message).toBe('must be `*` or a list of entity tags');
+    expect(v.safeParse(schema, 3).issues?.[0]?.message).toBe('must be `*` or a list of entity tags');
+  });
+});
+
+describe('the versions an If-None-Match names', () => {
+  it('are none when it is absent, and every one for the wildcard', () => {
+    expect(namesVersion(undefined, 1)).toBe(false);
+    expect(namesVersion('*', 1)).toBe(true);
+    expect(namesVersion(' * ', 9)).toBe(true);
+  });
+
+  it('are those its tags name, weak ones too: it compares weakly (RFC 9110 §13.1.2)', () => {
+    expect(namesVersion('"3"', 3)).toBe(true);
+    expect(namesVersion('W/"3"', 3)).toBe(true);
+    expect(namesVersion('"1", W/"3"', 3)).toBe(true);
+    expect(namesVersion('"1", W/"2"', 3)).toBe(false);
+    expect(namesVersion('"03", "x", ""', 3)).toBe(false);
+  });
+});
+
+describe('the condition a change or removal is written under', () => {
+  it('is any version without either header', () => {
+    expect(versionCondition({})).toEqual({ versions: undefined, except: [] });
+  });
+
+  it("is If-Match's versions, compared strongly, less If-None-Match's, compared weakly", () => {
+    expect(versionCondition({ 'if-match': '"1", W/"2", "3"', 'if-none-match': 'W/"3"' })).toEqual({
+      versions: [1, 3],
+      except: [3],
+    });
+    expect(versionCondition({ 'if-none-match': '"4", W/"5"' })).toEqual({
+      versions: undefined,
+      except: [4, 5],
+    });
+  });
+
+  it('is no version at all for If-None-Match: *, so a pet that is there is refused whatever If-Match says', () => {
+    expect(versionCondition({ 'if-none-match': '*' })).toEqual({ versions: [] });
+    expect(versionCondition({ 'if-match': '*', 'if-none-match': '*' })).toEqual({ versions: [] });
+  });
+});
+
+describe('a read under its preconditions (RFC 9110 §13.2.2)', () => {
+  it('answers the pet without them, or when If-Match names its version and If-None-Match does not', () => {
+    expect(isModifiedFor({}, 7, 2)).toBe(true);
+    expect(isModifiedFor({ 'if-match': '"2"', 'if-none-match': '"1"' }, 7, 2)).toBe(true);
+    expect(isModifiedFor({ 'if-match': '*' }, 7, 2)).toBe(true);
+  });
+
+  it('is not modified (304) when If-None-Match names its version, weakly or as the wildcard', () => {
+    expect(isModifiedFor({ 'if-none-match': '"2"' }, 7, 2)).toBe(false);
+    expect(isModifiedFor({ 'if-none-match': 'W/"2"' }, 7, 2)).toBe(false);
+    expect(isModifiedFor({ 'if-none-match': '*' }, 7, 2)).toBe(false);
+  });
+
+  it('fails (412) when If-Match names none of its versions, strongly, before If-None-Match is read', () => {
+    expect(() => isModifiedFor({ 'if-match': '"1"' }, 7, 2)).toThrow(PetVersionMismatchError);
+    expect(() => isModifiedFor({ 'if-match': 'W/"2"' }, 7, 2)).toThrow(PetVersionMismatchError);
+    expect(() => isModifiedFor({ 'if-match': '"1"', 'if-none-match': '"2"' }, 7, 2)).toThrow(
+      new PetVersionMismatchError(7),
+    );
   });
 });

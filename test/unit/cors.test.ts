@@ -89,7 +89,7 @@ describe('CORS headers of an answer', () => {
       Vary: 'Origin',
       'Access-Control-Allow-Origin': 'http://127.0.0.1:8080',
       'Access-Control-Allow-Methods': 'GET',
-      'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match',
       'Access-Control-Max-Age': '7200',
     });
   });
@@ -220,6 +220,7 @@ describe('what a page may send and read', () => {
       'Content-Type',
       'Idempotency-Key',
       'If-Match',
+      'If-None-Match',
     ]);
   });
 

@@ -2,22 +2,38 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { ALL_PETS, ListPetsQuery, PETS_BY_STATUS } from '#functions/list-pets';
+import { defineListing } from '#shared/adapters/dynamodb/pet-listing';
+import { STATUS_SHARD_INDEX } from '#shared/adapters/dynamodb/table-design';
 import { MAX_ID, PET_STATUSES } from '#shared/domain/pet';
-import { cursorParam, decodeCursor, encodeCursor, type ListCursor } from '#shared/http/cursor';
-import { nextPageLink } from '#shared/http/pagination';
+import {
+  cursorParam,
+  decodeCursor as decodeAnyCursor,
+  encodeCursor,
+  type ListCursor,
+} from '#shared/http/cursor';
+import { nextPageLink } from '#shared/http/listing';
+import { openApiMetadataOf } from '#shared/schema/describe';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
+/** listPets' listings: every pet (a Scan), and by status (the sharded index). */
+const LISTINGS = [ALL_PETS, PETS_BY_STATUS];
+const decodeCursor = (text: string) => decodeAnyCursor(LISTINGS, text);
+
 /**
- * Cursors of both kinds: `afterId` positions (version 1: unfiltered listings) and `fromId`
- * positions (version 2: the sharded walk of a status).
+ * Cursors of both kinds: `afterId` positions (kind 1: a Scan of the table) and `fromId`
+ * positions (kind 2: the sharded walk of a status).
  */
 const cursorArbitrary: fc.Arbitrary<ListCursor> = fc.oneof(
-  fc.integer({ min: 1, max: MAX_ID }).map((afterId) => ({ positions: [{ afterId }] })),
+  fc.integer({ min: 1, max: MAX_ID }).map((afterId) => ({ listing: ALL_PETS, positions: [{ afterId }] })),
   fc
     .record({ status: fc.constantFrom(...PET_STATUSES), fromId: fc.integer({ min: 1, max: MAX_ID }) })
-    .map(({ status, fromId }) => ({ status, positions: [{ fromId }] })),
+    .map(({ status, fromId }) => ({ listing: PETS_BY_STATUS, filter: status, positions: [{ fromId }] })),
 );
+
+/** Another operation's listing of the same index: its cursors are signed with its own name. */
+const OTHER_LISTING = defineListing({ name: 'listOtherPets', index: STATUS_SHARD_INDEX });
 
 /** The bytes of a cursor, rebuilt with the layout the codec documents (version · tag · JSON). */
 const forge = (payload: string, options: { version?: number; key?: string } = {}): string => {
@@ -91,7 +107,11 @@ describe('the listing cursor', () => {
   it.each([
     ['an empty text', '', 'must not be empty'],
     ['a text over 128 characters', 'A'.repeat(129), 'must be at most 128 characters'],
-    ['padding', `${encodeCursor({ positions: [{ afterId: 1 }] })}=`, 'base64url characters only'],
+    [
+      'padding',
+      `${encodeCursor({ listing: ALL_PETS, positions: [{ afterId: 1 }] })}=`,
+      'base64url characters only',
+    ],
     ['standard base64 characters', 'AZlm+P0rV/jVvN', 'base64url characters only'],
     ['garbage', 'garbage', 'is not a cursor this API issued'],
     [
@@ -128,7 +148,7 @@ describe('the listing cursor', () => {
   });
 
   it('is refused as a query parameter with the reason as its message, never read as no cursor', () => {
-    const refused = v.safeParse(cursorParam, forge('{"p":[7]}', { key: 'guess' }));
+    const refused = v.safeParse(cursorParam(LISTINGS), forge('{"p":[7]}', { key: 'guess' }));
 
     expect(refused.success).toBe(false);
     expect(refused.issues?.map(({ message }) => message)).toEqual([
@@ -139,31 +159,99 @@ describe('the listing cursor', () => {
   it('accepts a cursor built with the documented layout and key: integrity, not secrecy', () => {
     expect(decodeCursor(forge('{"s":"sold","p":[42]}', { version: 2 }))).toEqual({
       ok: true,
-      cursor: { status: 'sold', positions: [{ fromId: 42 }] },
+      cursor: { listing: PETS_BY_STATUS, filter: 'sold', positions: [{ fromId: 42 }] },
     });
   });
 
-  it('reads a version 1 cursor as a position after a pet, of an unfiltered listing', () => {
-    expect(decodeCursor(forge('{"p":[42]}'))).toEqual({ ok: true, cursor: { positions: [{ afterId: 42 }] } });
+  it("is documented by an example the service reads as it says: an unfiltered listing's page after pet 20", () => {
+    const { cursor } = ListPetsQuery.pipe[0].entries;
+    const example = openApiMetadataOf(cursor)?.meta.example;
+
+    expect(decodeCursor(String(example))).toEqual({
+      ok: true,
+      cursor: { listing: ALL_PETS, positions: [{ afterId: 20 }] },
+    });
   });
 
-  it('writes version 2 for the sharded walk of a status, version 1 for an unfiltered listing', () => {
-    const versionOf = (text: string) => Buffer.from(text, 'base64url')[0];
+  it('reads a kind 1 cursor as a position after a pet, of the listing of every pet', () => {
+    expect(decodeCursor(forge('{"p":[42]}'))).toEqual({
+      ok: true,
+      cursor: { listing: ALL_PETS, positions: [{ afterId: 42 }] },
+    });
+  });
 
-    expect(versionOf(encodeCursor({ status: 'sold', positions: [{ fromId: 42 }] }))).toBe(2);
-    expect(versionOf(encodeCursor({ positions: [{ afterId: 42 }] }))).toBe(1);
-    expect(() => encodeCursor({ positions: [{ fromId: 42 }] })).toThrow(
-      'Only a listing by status starts a page at a pet, and only it',
+  it('writes kind 2 for the sharded walk of a status, kind 1 for a Scan of the table: by what they walk', () => {
+    const kindOf = (text: string) => Buffer.from(text, 'base64url')[0];
+
+    expect(
+      kindOf(encodeCursor({ listing: PETS_BY_STATUS, filter: 'sold', positions: [{ fromId: 42 }] })),
+    ).toBe(2);
+    expect(kindOf(encodeCursor({ listing: ALL_PETS, positions: [{ afterId: 42 }] }))).toBe(1);
+    expect(
+      kindOf(encodeCursor({ listing: OTHER_LISTING, filter: 'sold', positions: [{ fromId: 42 }] })),
+    ).toBe(2);
+    expect(() =>
+      encodeCursor({ listing: PETS_BY_STATUS, filter: 'sold', positions: [{ afterId: 42 }] }),
+    ).toThrow('A cursor of listPets holds fromId positions');
+    expect(() => encodeCursor({ listing: ALL_PETS, positions: [{ fromId: 42 }] })).toThrow(
+      'A cursor of listPets holds afterId positions',
     );
-    expect(() => encodeCursor({ status: 'sold', positions: [{ afterId: 42 }] })).toThrow(
-      'Only a listing by status starts a page at a pet, and only it',
+    expect(() => encodeCursor({ listing: PETS_BY_STATUS, positions: [{ fromId: 42 }] })).toThrow(
+      'An index is walked for one value of its field, and only an index',
     );
   });
+
+  it('refuses the cursor of another listing, by construction: its integrity key is the listing’s name', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...PET_STATUSES), fc.integer({ min: 1, max: MAX_ID }), (status, fromId) => {
+        const theirs = encodeCursor({ listing: OTHER_LISTING, filter: status, positions: [{ fromId }] });
+        const ours = encodeCursor({ listing: PETS_BY_STATUS, filter: status, positions: [{ fromId }] });
+
+        expect(problemOf(theirs)).toContain('is not a cursor this API issued');
+        expect(decodeAnyCursor([OTHER_LISTING], ours)).toEqual({
+          ok: false,
+          problem: expect.stringContaining('is not a cursor this API issued'),
+        });
+        expect(decodeAnyCursor([OTHER_LISTING], theirs)).toEqual({
+          ok: true,
+          cursor: { listing: OTHER_LISTING, filter: status, positions: [{ fromId }] },
+        });
+      }),
+    );
+  });
+
+  it.each([
+    [
+      'a page of every pet',
+      'AewQvdaBkR0NeyJwIjpbNDJdfQ',
+      { listing: ALL_PETS, positions: [{ afterId: 42 }] },
+    ],
+    [
+      'a page of one status',
+      'Au_cupAHkXggeyJzIjoic29sZCIsInAiOls5MDA3MTk5MjU0NzQwOTkxXX0',
+      { listing: PETS_BY_STATUS, filter: 'sold', positions: [{ fromId: MAX_ID }] },
+    ],
+    [
+      'the document’s example',
+      'AkX8praXBaMReyJzIjoicGVuZGluZyIsInAiOlsyXX0',
+      { listing: PETS_BY_STATUS, filter: 'pending', positions: [{ fromId: 2 }] },
+    ],
+  ])(
+    'reads a cursor issued before listings were declared (%s) as it was, and writes it alike',
+    (_case, text, cursor) => {
+      expect(decodeCursor(text)).toEqual({ ok: true, cursor });
+      expect(encodeCursor(cursor as ListCursor)).toBe(text);
+    },
+  );
 });
 
 describe('the next-page link', () => {
   it('keeps status and limit and adds the cursor of where the listing continues', () => {
-    const link = nextPageLink('/pets', { status: 'pending', limit: 7 }, [{ fromId: 22 }]);
+    const link = nextPageLink(
+      '/pets',
+      { status: 'pending', limit: 7 },
+      { listing: PETS_BY_STATUS, filter: 'pending', positions: [{ fromId: 22 }] },
+    );
 
     const target = /^<(.+)>; rel="next"$/.exec(link)?.[1] ?? '';
     const url = new URL(target, 'https://api.example.com');
@@ -173,12 +261,16 @@ describe('the next-page link', () => {
     expect(url.searchParams.get('limit')).toBe('7');
     expect(decodeCursor(url.searchParams.get('cursor') ?? '')).toEqual({
       ok: true,
-      cursor: { status: 'pending', positions: [{ fromId: 22 }] },
+      cursor: { listing: PETS_BY_STATUS, filter: 'pending', positions: [{ fromId: 22 }] },
     });
   });
 
   it('has no status for an unfiltered listing', () => {
-    const link = nextPageLink('/pets', { limit: 20 }, [{ afterId: 3 }]);
+    const link = nextPageLink(
+      '/pets',
+      { status: undefined, limit: 20 },
+      { listing: ALL_PETS, positions: [{ afterId: 3 }] },
+    );
 
     expect(link).toMatch(/^<\/v1\/pets\?limit=20&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
   });

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { authorizer, authorizerFunction } from '#functions/authorizer';
 import { OPERATIONS } from '#functions/operations';
+import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { kebabName, moduleOf } from '#shared/composition/function';
 
 /** Where each function's code is, and the Lambda entry made from it for the stack and the bench. */
 
-const FUNCTIONS = [authorizerFunction, ...OPERATIONS];
+const FUNCTIONS = [authorizerFunction, ...OPERATIONS, publishPetEventsFunction];
 
 describe('a function', () => {
   it.each(FUNCTIONS.map((fn) => [fn.name, fn] as const))(
@@ -27,7 +28,7 @@ describe('a function', () => {
       const source = readFileSync(join(PROJECT_ROOT, lambdaEntry(fn)), 'utf8');
 
       const imports = [...source.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier);
-      expect(imports).toEqual([`#functions/${kebabName(name)}`, '#shared/composition/function']);
+      expect(imports).toEqual([`#functions/${kebabName(name)}`, '#shared/composition/environment']);
       expect(source).toContain(`export const handler = fromEnvironment(${name}Function);`);
     },
   );

@@ -28,7 +28,11 @@ describe("API Gateway's own answers", () => {
 
     expect(GATEWAY_RESPONSES).toEqual({
       UNAUTHORIZED: unauthorized,
-      ACCESS_DENIED: unauthorized,
+      ACCESS_DENIED: {
+        code: 'FORBIDDEN',
+        message:
+          "The API key lacks the scope this operation needs (read:pets or write:pets: the API reference names each operation's)",
+      },
       MISSING_AUTHENTICATION_TOKEN: notFound,
       THROTTLED: {
         code: 'TOO_MANY_REQUESTS',

@@ -4,10 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { ERROR_STATUS } from '#shared/http/error-body';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 
 /**
  * docs/interface.md is written by hand, for people; these tests keep its two tables true to the
- * code: the operations (from their descriptors) and the Error codes (from ERROR_STATUS).
+ * code: the operations (from their descriptors) and the Error codes (from ERROR_STATUS), and the
+ * figures it gives of a limit.
  */
 
 const document = readFileSync(join(PROJECT_ROOT, 'docs/interface.md'), 'utf8');
@@ -52,5 +54,15 @@ describe('docs/interface.md', () => {
         `${operation.method} ${operation.path}`,
       ]),
     );
+  });
+
+  it('gives If-Match and If-None-Match the most entity tags the code reads', () => {
+    const preconditions = tableAfter('| Question | Decision |').filter(([point]) =>
+      /^`If-(None-)?Match` \(change, removal\)$/.test(point ?? ''),
+    );
+
+    expect(
+      preconditions.map(([, decision]) => decision?.match(/a list of at most (\d+) entity tags/)?.[1]),
+    ).toEqual([String(MAX_ENTITY_TAGS), String(MAX_ENTITY_TAGS)]);
   });
 });

@@ -199,6 +199,23 @@ describe('the JSON of a body', () => {
     expect(received).toEqual([]);
   });
 
+  it('is refused naming each member whose name repeats in its object, at any depth, before the pet is seen', async () => {
+    const { send, received } = reader();
+
+    const top = await send('{"name":"A","categoryId":1,"name":"B"}');
+    const same = await send('{"name":"Rex","categoryId":1,"categoryId":1}');
+    const deep = await send('{"name":"Rex","categoryId":1,"x":[{"y":1,"y":1}]}');
+
+    expect([top.status, top.code, top.details?.map(({ field }) => field)]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      ['body.name'],
+    ]);
+    expect(same.details?.map(({ field }) => field)).toEqual(['body.categoryId']);
+    expect(deep.details?.map(({ field }) => field)).toEqual(['body.x.0.y']);
+    expect(received).toEqual([]);
+  });
+
   it('is reread losslessly on this Node, whose JSON.parse gives a reviver no number source', () => {
     expect(parseGivesNumberSource()).toBe(Number(process.versions.node.split('.')[0]) >= 22);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeysArgs, rerunCommand, stageOf, UsageError } from '#tools/keys/keys';
+import {
+  LOCAL_TARGET,
+  parseKeysArgs,
+  rerunCommand,
+  stageOf,
+  UnknownScopeError,
+  UsageError,
+} from '#tools/keys/keys';
 
 const TABLE = 'PetStore-staging-TablesApiKeys330F873D-1A2B3C4D5E6F';
 
@@ -48,6 +55,56 @@ describe('keys command line', () => {
     });
   });
 
+  it('reads create with its scopes, each once and in their declared order, and --json on create and list', () => {
+    expect(
+      parseKeysArgs([
+        'create',
+        'both',
+        '--scope',
+        'write:pets',
+        '--scope',
+        'read:pets',
+        '--json',
+        '--table',
+        TABLE,
+      ]),
+    ).toEqual({
+      command: 'create',
+      name: 'both',
+      scopes: ['read:pets', 'write:pets'],
+      json: true,
+      target: { table: TABLE },
+    });
+    expect(parseKeysArgs(['list', '--json', '--table', TABLE])).toEqual({
+      command: 'list',
+      json: true,
+      target: { table: TABLE },
+    });
+  });
+
+  it("reads --local as npm start's keys, found when the command runs, and names it to run again", () => {
+    expect(parseKeysArgs(['create', 'reader', '--scope', 'read:pets', '--local'])).toEqual({
+      command: 'create',
+      name: 'reader',
+      scopes: ['read:pets'],
+      target: LOCAL_TARGET,
+    });
+    expect(
+      rerunCommand({ table: 'petstore-local-apikeys', endpoint: 'http://127.0.0.1:1', local: true })(
+        'revoke key-1',
+      ),
+    ).toBe('npm run -s keys -- revoke key-1 --local');
+  });
+
+  it('refuses a scope the service does not have, in one sentence naming the scopes it has', () => {
+    expect(() => parseKeysArgs(['create', 'x', '--scope', 'read:pet', '--table', TABLE])).toThrow(
+      new UnknownScopeError('read:pet'),
+    );
+    expect(new UnknownScopeError('read:pet').message).toBe(
+      '"read:pet" is not a scope: the scopes are read:pets, write:pets.',
+    );
+  });
+
   it('finds the stage of an AWS table from its name, or asks for --stage', () => {
     expect(stageOf({ table: TABLE })).toBe('staging');
     expect(stageOf({ table: 'PetStore-production-TablesApiKeys1' })).toBe('production');
@@ -86,6 +143,16 @@ describe('keys command line', () => {
     [['list', '--table', TABLE, '--verbose'], /Unknown option '--verbose'/],
     [['list', '--table'], /argument missing/],
     [['list', '--table', 'x-apikeys', '--endpoint', 'localhost:8000'], /--endpoint must be an http\(s\) URL/],
+    [['list', '--scope', 'read:pets', '--table', TABLE], /--scope goes with create, not list/],
+    [['revoke', 'key-1', '--json', '--table', TABLE], /--json goes with create or list, not revoke/],
+    [
+      ['list', '--local', '--table', TABLE],
+      /--local finds the table and DynamoDB of npm start itself: give it without --table/,
+    ],
+    [
+      ['list', '--local', '--endpoint', 'http://127.0.0.1:1', '--region', 'eu-west-1'],
+      /without --region, --endpoint/,
+    ],
   ])('fails on %j', (argv, message) => {
     expect(() => parseKeysArgs(argv)).toThrow(UsageError);
     expect(() => parseKeysArgs(argv)).toThrow(message);

@@ -1,6 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { authorizerHandler } from '#functions/authorizer';
+import { SCOPE_RESOURCES } from '#functions/operations';
 import { recordFor } from '#shared/auth/api-key';
 import { UnauthorizedError } from '#shared/auth/authorize';
 import { StoreUnavailableError } from '#shared/domain/errors';
@@ -8,7 +9,7 @@ import { AUTHORIZER_OUTCOMES, gatewayResponse } from '#shared/http/gateway-behav
 import type { TokenAuthorizerHandler } from '#shared/lambda';
 import { createLogger } from '#shared/observability/logger';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
-import { arnMatches, authorizeRequest, policyAllows } from '#tools/local/authorization';
+import { arnMatches, authorizeRequest, CachedDecisions, policyAllows } from '#tools/local/authorization';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import { TEST_PLANS } from '../support/plans';
 
@@ -41,7 +42,12 @@ const keysHolding = (...records: ReturnType<typeof recordFor>[]): ApiKeyReposito
   assignPlan: async () => false,
 });
 const realAuthorizer = (apiKeys: ApiKeyRepository = keysHolding(recordFor(KEY, 'tests'))) =>
-  authorizerHandler({ apiKeys, logger: createLogger({ logLevel: 'SILENT' }), plans: TEST_PLANS });
+  authorizerHandler({
+    apiKeys,
+    logger: createLogger({ logLevel: 'SILENT' }),
+    plans: TEST_PLANS,
+    scopes: SCOPE_RESOURCES,
+  });
 
 const refusalOf = async (promise: Promise<unknown>): Promise<GatewayRefusal> => {
   const error = await promise.then(
@@ -66,11 +72,23 @@ describe('matching a policy resource with a method ARN', () => {
     expect(arnMatches('arn:aws:execute-api:local:000000000000:local/v2/*/*', ARN)).toBe(false);
   });
 
-  it('takes every other character of the pattern literally', () => {
+  it('reads `?` as any one character and takes every other character of the pattern literally', () => {
     expect(arnMatches('arn.aws.execute-api.local.000000000000.local/v1/GET/pets', ARN)).toBe(false);
-    expect(arnMatches('a+b', 'aab')).toBe(false);
-    expect(arnMatches('a+b', 'a+b')).toBe(true);
-    expect(arnMatches('(a|b)?[c]{1}$^\\', '(a|b)?[c]{1}$^\\')).toBe(true);
+    expect(arnMatches('arn:aws:execute-api:local:000000000000:local/v1/G?T/pets', ARN)).toBe(true);
+    expect(arnMatches('arn:aws:execute-api:local:000000000000:local/v1/G?/pets', ARN)).toBe(false);
+    const odd = 'arn:aws:execute-api:local:000000000000:local/v1/GET/(a|b)+[c]{1}$^\\';
+    expect(arnMatches(odd, odd)).toBe(true);
+    expect(arnMatches(odd, odd.replace('+', 'b'))).toBe(false);
+  });
+
+  it('matches each part of the ARN on its own: a wildcard never reaches past a colon', () => {
+    expect(arnMatches('arn:aws:execute-api:*:000000000000:local/v1/*', ARN)).toBe(true);
+    expect(arnMatches('arn:aws:*:000000000000:local/v1/GET/pets', ARN)).toBe(false);
+    expect(arnMatches('arn:aws:execute-api:local:*', ARN)).toBe(false);
+  });
+
+  it('matches the path of the resource case-sensitively', () => {
+    expect(arnMatches(ARN.replace('/pets', '/Pets'), ARN)).toBe(false);
   });
 });
 
@@ -104,6 +122,29 @@ describe('evaluating the policy', () => {
     expect(policyAllows(policy({ Effect: 'Allow' }), ARN)).toBe(false);
     expect(policyAllows(policy(), ARN)).toBe(false);
     expect(policyAllows({ principalId: 'key-test' } as APIGatewayAuthorizerResult, ARN)).toBe(false);
+  });
+
+  it('applies a statement only when its Action covers execute-api:Invoke, in any case', () => {
+    const statement = (Action: string | string[]) =>
+      ({
+        principalId: 'key-test',
+        policyDocument: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action, Resource: STAGE }] },
+      }) as APIGatewayAuthorizerResult;
+
+    expect(
+      [
+        'execute-api:Invoke',
+        'EXECUTE-API:invoke',
+        'execute-api:*',
+        '*',
+        ['s3:GetObject', 'execute-api:Inv*'],
+      ].map((action) => policyAllows(statement(action), ARN)),
+    ).toEqual([true, true, true, true, true]);
+    expect(
+      ['execute-api:ManageConnections', 's3:*', 'execute-api:Invoke2', []].map((action) =>
+        policyAllows(statement(action), ARN),
+      ),
+    ).toEqual([false, false, false, false]);
   });
 
   it('takes only the exact Effect "Allow" as an Allow: IAM values are case-sensitive', () => {
@@ -298,7 +339,7 @@ describe('the authorizer step', () => {
     expect(invocations).toBe(0);
   });
 
-  it('answers an Allow that does not cover the route, or a Deny, with 401 as API Gateway does', async () => {
+  it('answers an Allow that does not cover the route, or a Deny, with 403 FORBIDDEN as API Gateway does', async () => {
     const forOtherRoute = await refusalOf(
       authorizeRequest({
         authorizer: async () => policy({ Effect: 'Allow', Resource: `${ARN}/7` }),
@@ -316,8 +357,79 @@ describe('the authorizer step', () => {
       }),
     );
 
-    expect([forOtherRoute.code, denied.code]).toEqual(['UNAUTHORIZED', 'UNAUTHORIZED']);
+    expect([forOtherRoute.code, denied.code]).toEqual(['FORBIDDEN', 'FORBIDDEN']);
     expect(denied.answer).toEqual(gatewayResponse(AUTHORIZER_OUTCOMES.deny));
+    expect(denied.answer).toMatchObject({ status: 403, by: 'gateway-response' });
+  });
+
+  it('refuses as malformed a policy with an element it does not evaluate, rather than reading it as unconditional', async () => {
+    const conditional = await refusalOf(
+      authorizeRequest({
+        authorizer: async () =>
+          ({
+            principalId: 'key-test',
+            policyDocument: {
+              Version: '2012-10-17',
+              Statement: [
+                {
+                  Effect: 'Allow',
+                  Action: 'execute-api:Invoke',
+                  Resource: STAGE,
+                  Condition: { IpAddress: { 'aws:SourceIp': '192.0.2.0/24' } },
+                },
+              ],
+            },
+          }) as APIGatewayAuthorizerResult,
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN,
+        timeoutMs: 6_000,
+      }),
+    );
+
+    expect(conditional.answer).toEqual(gatewayResponse(AUTHORIZER_OUTCOMES.malformed));
+  });
+
+  it("holds each request to the decision cached for its token: a policy of the route first asked for refuses the token's other routes until the TTL ends", async () => {
+    let now = 0;
+    const cached = new CachedDecisions(30_000, () => now);
+    // An authorizer that allows only the route it is asked about: cache-unsafe, as API Gateway would show.
+    const routeOnly: TokenAuthorizerHandler = async (event) =>
+      policy({ Effect: 'Allow', Resource: event.methodArn });
+    const ask = (methodArn: string) =>
+      authorizeRequest({
+        authorizer: routeOnly,
+        tokens: [`Bearer ${KEY}`],
+        methodArn,
+        timeoutMs: 6_000,
+        cached,
+      });
+    const POST = ARN.replace('/GET/', '/POST/');
+
+    await expect(ask(ARN)).resolves.toBeDefined();
+    expect((await refusalOf(ask(POST))).code).toBe('FORBIDDEN');
+    now = 29_999;
+    expect((await refusalOf(ask(POST))).code).toBe('FORBIDDEN');
+    now = 30_000;
+    await expect(ask(POST)).resolves.toBeDefined();
+    expect((await refusalOf(ask(ARN))).code).toBe('FORBIDDEN');
+  });
+
+  it("lets the real authorizer's policy, cached for a read, refuse the same read-only key's write and allow its other reads", async () => {
+    const cached = new CachedDecisions(60_000);
+    const reader = realAuthorizer(keysHolding({ ...recordFor(KEY, 'reader'), scopes: ['read:pets'] }));
+    const ask = (resource: string) =>
+      authorizeRequest({
+        authorizer: reader,
+        tokens: [`Bearer ${KEY}`],
+        methodArn: ARN.replace('GET/pets', resource),
+        timeoutMs: 6_000,
+        cached,
+      });
+
+    await expect(ask('GET/pets')).resolves.toBeDefined();
+    expect((await refusalOf(ask('POST/pets'))).code).toBe('FORBIDDEN');
+    expect((await refusalOf(ask('DELETE/pets/7'))).code).toBe('FORBIDDEN');
+    await expect(ask('GET/pets/7')).resolves.toBeDefined();
   });
 
   it('answers a thrown UnauthorizedError of any authorizer with 401, not 503', async () => {

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '#infra/project-root';
 import type { ProxyHandler, TokenAuthorizerHandler } from '#shared/lambda';
-import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { CLIENT_TIMEOUTS, type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { TIMEOUT_CHECK_INTERVAL_MS } from '#tools/local/node-server';
 import type { StaticRoutes } from '#tools/local/static-files';
 
 /**
@@ -50,5 +54,30 @@ describe('the local gateway without a function', () => {
 
     expect(response.status).toBe(415);
     expect(await response.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+});
+
+describe("the local gateway's timeouts for a slow client", () => {
+  it('are the ones docs/interface.md names, a minute for the headers and five for the whole request', () => {
+    const documented = readFileSync(join(PROJECT_ROOT, 'docs/interface.md'), 'utf8');
+    const seconds = (ms: number) => `${ms / 1_000} s`;
+
+    expect(CLIENT_TIMEOUTS).toEqual({ headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 });
+    expect(documented).toContain(
+      `headers (${seconds(CLIENT_TIMEOUTS.headersTimeoutMs)}) or a whole request (${seconds(CLIENT_TIMEOUTS.requestTimeoutMs)}) late, 408 within ${seconds(TIMEOUT_CHECK_INTERVAL_MS)}`,
+    );
+  });
+
+  it("are Node's server settings, late requests looked for often enough to answer within a second of their time", async () => {
+    const { server } = await start(Promise.resolve({}));
+
+    expect([server.headersTimeout, server.requestTimeout]).toEqual([
+      CLIENT_TIMEOUTS.headersTimeoutMs,
+      CLIENT_TIMEOUTS.requestTimeoutMs,
+    ]);
+    // Node answers a late request at its first look after the timeout (its own default: every 30 s).
+    const { connectionsCheckingInterval } = server as typeof server & { connectionsCheckingInterval: number };
+    expect(connectionsCheckingInterval).toBe(TIMEOUT_CHECK_INTERVAL_MS);
+    expect(connectionsCheckingInterval).toBeLessThanOrEqual(1_000);
   });
 });

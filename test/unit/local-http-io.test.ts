@@ -339,6 +339,18 @@ describe("answering with a function's proxy result", () => {
     expect(response.headers.get('x-amz-apigw-id')).toBe('request-2');
   });
 
+  it("gives an answer without a Content-Type API Gateway's application/json, and keeps a function's own in any case", async () => {
+    const url = await serve((request, response) => {
+      const own = request.url === '/own' ? { headers: { 'content-TYPE': 'text/plain' } } : {};
+      sendResult(response, { statusCode: request.url === '/304' ? 304 : 200, body: '', ...own }, 'r');
+    });
+
+    const [notModified, own] = await Promise.all([fetch(`${url}/304`), fetch(`${url}/own`)]);
+
+    expect([notModified.status, notModified.headers.get('content-type')]).toEqual([304, 'application/json']);
+    expect(own.headers.get('content-type')).toBe('text/plain');
+  });
+
   it('decodes a base64-encoded body', async () => {
     const url = await answer({
       statusCode: 200,
@@ -396,28 +408,46 @@ const exchange = async (port: number, text: string): Promise<unknown> =>
   JSON.parse(firstAnswer(await rawExchange(port, text, { halfClose: true })).body) as unknown;
 
 describe("refusing what Node's parser takes but API Gateway would not", () => {
-  it('counts the request line and header section in bytes exactly as sent, a byte outside ASCII as one', async () => {
+  it('counts the request line and header lines as sent, each with its CRLF, a byte outside ASCII as one, not the empty line after them', async () => {
     let counted = 0;
     const url = await serve((request, response) => {
       counted = headerSectionBytes(request);
       response.end();
     });
     const { port } = new URL(url);
-    const text = 'GET /pets?limit=2 HTTP/1.1\r\nHost: localhost\r\nX-Name: é\r\n\r\n';
+    const lines = 'GET /pets?limit=2 HTTP/1.1\r\nHost: localhost\r\nX-Name: é\r\n';
 
-    await rawExchange(Number(port), text, { halfClose: true });
+    await rawExchange(Number(port), `${lines}\r\n`, { halfClose: true });
 
-    expect(counted).toBe(Buffer.byteLength(text));
+    expect(counted).toBe(Buffer.byteLength(lines));
   });
 
-  it('takes a header section of exactly 16 KiB and refuses one byte more with 431, closing the connection', async () => {
+  it('counts a header as `name: value`, whatever spaces and tabs were sent around its value', async () => {
+    let counted = 0;
+    const url = await serve((request, response) => {
+      counted = headerSectionBytes(request);
+      response.end();
+    });
+    const { port } = new URL(url);
+
+    await rawExchange(Number(port), 'GET / HTTP/1.1\r\nHost:x\r\nX-Name: \t a b \t\r\n\r\n', {
+      halfClose: true,
+    });
+
+    expect(counted).toBe(Buffer.byteLength('GET / HTTP/1.1\r\nHost: x\r\nX-Name: a b\r\n'));
+  });
+
+  it('takes a request line and headers of exactly 16 KiB and refuses one byte more with 431, closing the connection', async () => {
     const port = await judging(framingRefusal);
+    /** A request whose line and header lines are `bytes` long, then the empty line that ends them. */
     const head = (bytes: number) => {
       const start = 'GET / HTTP/1.1\r\nHost: x\r\nX-Fill: ';
-      return `${start}${'a'.repeat(bytes - start.length - 4)}\r\n\r\n`;
+      const lines = `${start}${'a'.repeat(bytes - start.length - 2)}\r\n`;
+      expect(Buffer.byteLength(lines)).toBe(bytes);
+      return `${lines}\r\n`;
     };
 
-    expect(Buffer.byteLength(head(MAX_HEADER_SECTION_BYTES))).toBe(16_384);
+    expect(MAX_HEADER_SECTION_BYTES).toBe(16_384);
     expect(await exchange(port, head(MAX_HEADER_SECTION_BYTES))).toBeNull();
     expect(await exchange(port, head(MAX_HEADER_SECTION_BYTES + 1))).toEqual({
       status: 431,

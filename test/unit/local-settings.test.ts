@@ -27,12 +27,13 @@ describe('npm start settings', () => {
     }
   });
 
-  it("defaults to port 3000, ./.data, the project's cache and any origin, and takes the rest as given", () => {
+  it("defaults to port 3000, ./.data, the project's cache, any origin and no event target, and takes the rest as given", () => {
     expect(readLocalSettings({}, '/work')).toEqual({
       dataDir: '/work/.data',
       cacheDir: join(PROJECT_ROOT, 'node_modules', '.cache', 'petstore'),
       port: 3000,
       corsOrigins: ['*'],
+      eventTargets: [],
     });
     expect(
       readLocalSettings(
@@ -45,6 +46,8 @@ describe('npm start settings', () => {
           DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
           POWERTOOLS_LOG_LEVEL: 'debug',
           PETSTORE_CORS_ORIGINS: 'http://localhost:5173, https://app.example.com',
+          PETSTORE_EVENT_TARGETS:
+            'http://127.0.0.1:4000/events, https://hooks.example.com/pets,,http://127.0.0.1:4000/events',
         },
         '/work',
       ),
@@ -57,6 +60,7 @@ describe('npm start settings', () => {
       dynamoDbEndpoint: 'http://127.0.0.1:8000',
       logLevel: 'DEBUG',
       corsOrigins: ['http://localhost:5173', 'https://app.example.com'],
+      eventTargets: ['http://127.0.0.1:4000/events', 'https://hooks.example.com/pets'],
     });
   });
 
@@ -71,6 +75,10 @@ describe('npm start settings', () => {
     [
       { PETSTORE_API_KEY_PLAN: 'gold' },
       'PETSTORE_API_KEY_PLAN must be one of the local plans (trial, standard, partner, smoke, local), not "gold"',
+    ],
+    [
+      { PETSTORE_EVENT_TARGETS: 'http://127.0.0.1:4000/events,127.0.0.1:4001' },
+      'PETSTORE_EVENT_TARGETS must be http(s) URLs, comma-separated, such as http://127.0.0.1:4000/events, not "127.0.0.1:4001"',
     ],
     [
       { PETSTORE_API_KEY: 'two words' },

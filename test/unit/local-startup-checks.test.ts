@@ -104,12 +104,19 @@ describe('a DynamoDB endpoint', () => {
     expect(Date.now() - started).toBeLessThan(2_500);
   });
 
-  it('is not looked for when none is set (DynamoDB Local is started instead)', async () => {
+  it('is not looked for when none is set: the Java that DynamoDB Local needs is, instead', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-startup-checks-'));
+    const asked: string[][] = [];
+    // A stand-in for `java`, as a JVM's start costs a loaded machine seconds.
+    const java: JavaRun = (args) => {
+      asked.push(args);
+      return { error: undefined, status: 0, stdout: 'java.base@17.0.2\njdk.compiler@17.0.2\n', stderr: '' };
+    };
     try {
       await expect(
-        assertSettingsUsable({ dataDir: dir, port: 0, host: '127.0.0.1' }),
+        assertSettingsUsable({ dataDir: dir, port: 0, host: '127.0.0.1' }, java),
       ).resolves.toBeUndefined();
+      expect(asked).toEqual([['--list-modules']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -237,6 +244,7 @@ describe('the settings', () => {
         cacheDir: DEFAULT_CACHE_DIR,
         port: 3000,
         corsOrigins: ['*'],
+        eventTargets: [],
       },
     );
   });

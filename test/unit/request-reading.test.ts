@@ -8,9 +8,15 @@ import {
   StoreUnavailableError,
 } from '#shared/domain/errors';
 import { isAllowedOrigin, originOf } from '#shared/http/cors';
-import { checkExactNumbers, refuseDeepNesting } from '#shared/http/exact-numbers';
+import { checkExactNumbers } from '#shared/http/exact-numbers';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
+import {
+  jsonShape,
+  refuseDeepNesting,
+  refuseRepeatedMembers,
+  repeatedMembers,
+} from '#shared/http/json-structure';
 import { MAX_BODY_DEPTH } from '#shared/http/limits';
 import { isJsonUtf8, parseMediaType } from '#shared/http/media-type';
 import { validationFailed } from '#shared/http/middleware/validate-request';
@@ -244,7 +250,7 @@ describe('the numbers of a JSON body', () => {
   const problems = (text: string) => {
     try {
       // As the body parser reads a body on Node 20: its depth first, then its numbers.
-      refuseDeepNesting(text);
+      refuseDeepNesting(text, jsonShape(text));
       checkExactNumbers(text);
       return [];
     } catch (error) {
@@ -283,5 +289,62 @@ describe('the numbers of a JSON body', () => {
     expect(problems(`{"name":"\\"${'['.repeat(100)}"}`)).toEqual([]);
     // Too deep and not JSON: the parser's to refuse, as INVALID_JSON.
     expect(problems(nested(MAX_BODY_DEPTH + 1).slice(1))).toEqual([]);
+  });
+});
+
+describe('the member names of a JSON body', () => {
+  /** The members refused in `text`, as the body parser judges it once parsed. */
+  const refused = (text: string) => {
+    try {
+      refuseRepeatedMembers(text, jsonShape(text), JSON.parse(text));
+      return [];
+    } catch (error) {
+      return (error as HttpError).details?.map(({ field }) => field);
+    }
+  };
+
+  it('are refused when one repeats in its object, equal values too, named as the field of that member', () => {
+    expect(refused('{"name":"A","name":"B"}')).toEqual(['body.name']);
+    expect(refused('{"name":"A","categoryId":1,"name":"A"}')).toEqual(['body.name']);
+    expect(refused('{"a":1,"a":2,"a":3,"b":1,"b":1}')).toEqual(['body.a', 'body.b']);
+    expect(() => refuseRepeatedMembers('{"a":1,"a":1}', jsonShape('{"a":1,"a":1}'), { a: 1 })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        details: [
+          {
+            field: 'body.a',
+            message: 'is repeated: a member name may appear once in its object (I-JSON, RFC 7493)',
+          },
+        ],
+      }),
+    );
+  });
+
+  it('are compared as decoded: an escape names the same member as the character', () => {
+    expect(refused('{"name":"A","n\\u0061me":"B"}')).toEqual(['body.name']);
+    expect(refused('{"a\\"b":1,"a\\u0022b":2}')).toEqual(['body.a"b']);
+    expect(refused('{"\\ud83d\\ude00":1,"😀":2,"\\n":1,"\\u000a":2}')).toEqual(['body.😀', 'body.\n']);
+  });
+
+  it('are found at any depth, inside arrays by index, and each object has names of its own', () => {
+    expect(refused('{"a":{"b":[{"c":1},{"d":1,"d":2}]}}')).toEqual(['body.a.b.1.d']);
+    expect(refused('[{"x":1},{"x":1}]')).toEqual([]);
+    expect(refused('{"a":{"x":1},"b":{"x":1},"x":{"a":1}}')).toEqual([]);
+    expect(refused('{"a":[1,[2,3],{"k":1,"k":1}]}')).toEqual(['body.a.2.k']);
+    expect(refused('{"__proto__":1,"__proto__":2,"constructor":1}')).toEqual(['body.__proto__']);
+  });
+
+  it('are not taken from string values, whatever they hold: quotes, colons, braces, commas', () => {
+    expect(refused('{"a":"b:","c":"a","d":"{\\"a\\":1,\\"a\\":2}",  "e" : ":"}')).toEqual([]);
+    expect(refused('{ "a" :1 , "a"\n:2 }')).toEqual(['body.a']);
+  });
+
+  it('are read again from the text only when the parsed body holds fewer names than the text has members', () => {
+    expect(jsonShape('{"a":{"b":":"},"c":[{"d":1}]}')).toEqual({ depth: 3, members: 4 });
+    expect(repeatedMembers('{"a":1,"a":2}')).toEqual(['body.a']);
+    // A value that already lost a repeat answers for the text, which is not read again.
+    expect(() =>
+      refuseRepeatedMembers('{"a":1,"a":2}', jsonShape('{"a":1,"a":2}'), { a: 2, b: 1 }),
+    ).not.toThrow();
   });
 });

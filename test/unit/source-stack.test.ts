@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encode } from '@jridgewell/sourcemap-codec';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inSources, stackInSources } from '#shared/observability/source-stack';
 
 /**
@@ -11,9 +11,16 @@ import { inSources, stackInSources } from '#shared/observability/source-stack';
  * are read once per file and process, so no two tests share a file).
  */
 
+const dirs: string[] = [];
+// After the file: its maps stay cached by path in this process, so no later test may reuse a path.
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** `bundle.mjs` with a map beside it: line 1, columns 11 to 30 (counted from 1), come from shared/a.ts:5:3. */
 const bundleWithMap = (map: string = mapOfLineOne()) => {
   const dir = mkdtempSync(join(tmpdir(), 'source-stack-'));
+  dirs.push(dir);
   const file = join(dir, 'bundle.mjs');
   writeFileSync(file, '');
   writeFileSync(`${file}.map`, map);

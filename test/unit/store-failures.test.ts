@@ -47,7 +47,7 @@ const bodyOf = (result: APIGatewayProxyResult) => JSON.parse(result.body) as Rec
 describe('errors the store raises', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the store is throttled', async () => {
     const pets = {
-      list: failingWith(new StoreUnavailableError('DynamoDB Query failed: ThrottlingException')),
+      page: failingWith(new StoreUnavailableError('DynamoDB Query failed: ThrottlingException')),
     };
 
     const result = await listPetsFunction.handler({ pets, ...silent() })(event(), context);
@@ -94,7 +94,7 @@ describe('errors the store raises', () => {
   });
 
   it('answers 503 with Retry-After 500 ms before the Lambda timeout, not when Lambda kills it', async () => {
-    const slow = { list: () => new Promise<never>(() => undefined) };
+    const slow = { page: () => new Promise<never>(() => undefined) };
     const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 800 } as Context;
     const started = performance.now();
 
@@ -113,7 +113,7 @@ describe('errors the store raises', () => {
 
 describe('a function near its Lambda timeout', () => {
   it('keeps the whole 500 ms margin: with 600 ms left, it answers 503 after about 100 ms', async () => {
-    const slow = { list: () => new Promise<never>(() => undefined) };
+    const slow = { page: () => new Promise<never>(() => undefined) };
     const nearlyOutOfTime = { ...context, getRemainingTimeInMillis: () => 600 } as Context;
     const started = performance.now();
 

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   APIGatewayClient,
   GetAuthorizersCommand,
@@ -28,6 +31,21 @@ import {
   GetDeploymentGroupCommand,
   ListDeploymentGroupsCommand,
 } from '@aws-sdk/client-codedeploy';
+import {
+  DeleteRuleCommand,
+  EventBridgeClient,
+  PutRuleCommand,
+  PutTargetsCommand,
+  RemoveTargetsCommand,
+} from '@aws-sdk/client-eventbridge';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OUTPUT } from '#infra/outputs';
@@ -65,7 +83,9 @@ const cloudWatch = mockClient(CloudWatchClient);
 const logs = mockClient(CloudWatchLogsClient);
 const apiGateway = mockClient(APIGatewayClient);
 const codeDeploy = mockClient(CodeDeployClient);
-const mocks = [cloudFormation, cloudWatch, logs, apiGateway, codeDeploy];
+const eventBridge = mockClient(EventBridgeClient);
+const sqs = mockClient(SQSClient);
+const mocks = [cloudFormation, cloudWatch, logs, apiGateway, codeDeploy, eventBridge, sqs];
 
 const config = { region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } };
 const clients = (): VerifyClients => ({
@@ -74,6 +94,8 @@ const clients = (): VerifyClients => ({
   logs: new CloudWatchLogsClient(config),
   apiGateway: new APIGatewayClient(config),
   codeDeploy: new CodeDeployClient(config),
+  eventBridge: new EventBridgeClient(config),
+  sqs: new SQSClient(config),
 });
 
 const actionItem = (actionState: 'Succeeded' | 'Failed', error: string | null = null) => ({
@@ -92,7 +114,13 @@ const actionItem = (actionState: 'Succeeded' | 'Failed', error: string | null = 
 /** When CloudWatch says the tried alarm changed state: by its clock, not this machine's. */
 const ALARM_SET_AT = new Date('2026-11-28T06:00:00.000Z');
 
-const OUTPUTS = [
+const BUS = `${STACK}-EventsBus-1`;
+/** The stage's API as the events check calls it: set per test to a loopback server. */
+let apiUrl = 'http://127.0.0.1:9/v1/';
+
+const OUTPUTS = () => [
+  { OutputKey: OUTPUT.apiUrl, OutputValue: apiUrl },
+  { OutputKey: OUTPUT.eventBus, OutputValue: BUS },
   { OutputKey: OUTPUT.accessLogs, OutputValue: ACCESS_LOGS },
   { OutputKey: OUTPUT.functionLogs('Authorizer'), OutputValue: AUTHORIZER_LOGS },
   { OutputKey: OUTPUT.deployments, OutputValue: APPLICATION },
@@ -107,7 +135,7 @@ const deployedAsConfigured = () => {
         StackName: STACK,
         StackStatus: 'UPDATE_COMPLETE',
         CreationTime: new Date(),
-        Outputs: OUTPUTS,
+        Outputs: OUTPUTS(),
       },
     ],
   });
@@ -147,7 +175,8 @@ const deployedAsConfigured = () => {
 const run = async (argv: readonly string[] = ['--stage', 'dev-ann']) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (line) => out.push(line), err: (line) => err.push(line) }, clients);
+  // A rule made for the events check is given no time to settle here.
+  const code = await main(argv, { out: (line) => out.push(line), err: (line) => err.push(line) }, clients, 0);
   return { code, out, err };
 };
 
@@ -249,7 +278,7 @@ describe('npm run verify on a lean developer stack', () => {
           StackName: STACK,
           StackStatus: 'CREATE_COMPLETE',
           CreationTime: new Date(),
-          Outputs: OUTPUTS.filter(
+          Outputs: OUTPUTS().filter(
             ({ OutputKey }) => OutputKey !== OUTPUT.deployments && OutputKey !== OUTPUT.alarmTopic,
           ),
         },
@@ -390,7 +419,7 @@ describe('the alarm notification check', () => {
           StackName: 'PetStore-production',
           StackStatus: 'UPDATE_COMPLETE',
           CreationTime: new Date(),
-          Outputs: OUTPUTS,
+          Outputs: OUTPUTS(),
         },
       ],
     });
@@ -673,7 +702,7 @@ describe('npm run verify when it cannot run', () => {
     expect(err).toEqual([
       'Cannot verify: No usable AWS credentials: sign in (aws sso login --profile <name>) and set AWS_PROFILE to that profile, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
     ]);
-    expect(mocks.map((mock) => mock.calls().length)).toEqual([0, 0, 0, 0, 0]);
+    expect(mocks.map((mock) => mock.calls().length)).toEqual(mocks.map(() => 0));
   });
 
   it('refuses a stage that is not one, naming --stage', async () => {
@@ -681,5 +710,151 @@ describe('npm run verify when it cannot run', () => {
 
     expect(code).toBe(2);
     expect(err[0]).toMatch(/^The setting --stage is "dev-Ann": it must be staging, production or dev-<name>/);
+  });
+});
+
+describe('the events check', () => {
+  /** The stage's API on loopback: a create answered 201 with pet 42, its removal 204; what it was sent, kept. */
+  const startApi = async (createStatus = 201) => {
+    const requests: { method: string; path: string; body: string; authorization: string }[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        requests.push({
+          method: request.method ?? '',
+          path: request.url ?? '',
+          body,
+          authorization: request.headers.authorization ?? '',
+        });
+        if (request.method === 'POST') {
+          response.writeHead(createStatus, { 'content-type': 'application/json' });
+          response.end(
+            JSON.stringify(createStatus === 201 ? { id: 42, ...JSON.parse(body) } : { code: 'UNAUTHORIZED' }),
+          );
+        } else response.writeHead(204).end();
+      });
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+    deployedAsConfigured();
+    return { requests, close: () => new Promise((resolve) => server.close(resolve)) };
+  };
+  const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/111122223333/PetStore-dev-ann-verify-1';
+  const QUEUE_ARN = 'arn:aws:sqs:eu-west-1:111122223333:PetStore-dev-ann-verify-1';
+  const RULE_ARN = `arn:aws:events:eu-west-1:111122223333:rule/${BUS}/PetStore-dev-ann-verify-1`;
+  const madeForIt = (eventId = 'pet-42-v1') => {
+    sqs.on(CreateQueueCommand).resolves({ QueueUrl: QUEUE_URL });
+    sqs.on(GetQueueAttributesCommand).resolves({ Attributes: { QueueArn: QUEUE_ARN } });
+    sqs.on(ReceiveMessageCommand).resolves({
+      Messages: [{ Body: JSON.stringify({ 'detail-type': 'PetCreated', detail: { eventId } }) }],
+    });
+    eventBridge.on(PutRuleCommand).resolves({ RuleArn: RULE_ARN });
+  };
+
+  it('is skipped without a key, saying how to try it, and writes nothing', async () => {
+    const { out } = await run();
+
+    expect(lineOf(out, 'events reach the bus')).toBe(
+      `SKIP    events reach the bus: not tried: give --key <an API key of ${STACK}> to create a pet and see its PetCreated reach the bus (through a rule and a queue made for it, removed after with the pet)`,
+    );
+    expect([...eventBridge.calls(), ...sqs.calls()]).toEqual([]);
+  });
+
+  it("with a key, sees a new pet's PetCreated reach the bus through a rule and a queue made for it, then removes the pet, the rule and the queue", async () => {
+    const api = await startApi();
+    madeForIt();
+    try {
+      const { code, out } = await run(['--stage', 'dev-ann', '--key', 'psk_verify']);
+
+      expect(code).toBe(0);
+      expect(lineOf(out, 'events reach the bus')).toMatch(
+        new RegExp(
+          `^PASS    events reach the bus: pet-42-v1 \\(PetCreated of a pet made for it\\) reached ${BUS} within \\d+ s$`,
+        ),
+      );
+      const [created, removed] = api.requests;
+      const name = JSON.parse(created?.body ?? '{}').name;
+      expect(name).toMatch(/^smoke-events-[0-9a-f]{8}$/);
+      expect([created?.method, created?.path, created?.authorization]).toEqual([
+        'POST',
+        '/v1/pets',
+        'Bearer psk_verify',
+      ]);
+      expect([removed?.method, removed?.path]).toEqual(['DELETE', '/v1/pets/42']);
+      // The rule matches that pet's creation only, and only its rule may send to the queue.
+      const rule = eventBridge.commandCalls(PutRuleCommand)[0]?.args[0].input;
+      expect(rule?.EventBusName).toBe(BUS);
+      expect(JSON.parse(rule?.EventPattern ?? '{}')).toEqual({
+        source: ['pet-store.pets'],
+        'detail-type': ['PetCreated'],
+        detail: { pet: { name: [name] } },
+      });
+      const policy = JSON.parse(
+        sqs.commandCalls(SetQueueAttributesCommand)[0]?.args[0].input.Attributes?.Policy ?? '{}',
+      );
+      expect(policy.Statement).toEqual([
+        expect.objectContaining({
+          Principal: { Service: 'events.amazonaws.com' },
+          Action: 'sqs:SendMessage',
+          Resource: QUEUE_ARN,
+          Condition: { ArnEquals: { 'aws:SourceArn': RULE_ARN } },
+        }),
+      ]);
+      expect(eventBridge.commandCalls(PutTargetsCommand)[0]?.args[0].input.Targets).toEqual([
+        { Id: 'verify', Arn: QUEUE_ARN },
+      ]);
+      expect(eventBridge.commandCalls(RemoveTargetsCommand)).toHaveLength(1);
+      expect(eventBridge.commandCalls(DeleteRuleCommand)[0]?.args[0].input).toEqual({
+        Name: rule?.Name,
+        EventBusName: BUS,
+      });
+      expect(sqs.commandCalls(DeleteQueueCommand)[0]?.args[0].input).toEqual({ QueueUrl: QUEUE_URL });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('fails when the event does not come within its wait, saying where to look, and still removes what it made', async () => {
+    const api = await startApi();
+    madeForIt('pet-7-v1');
+    try {
+      const { code, out } = await run([
+        '--stage',
+        'dev-ann',
+        '--key',
+        'psk_verify',
+        '--event-wait-seconds',
+        '1',
+      ]);
+
+      expect(code).toBe(1);
+      expect(lineOf(out, 'events reach the bus')).toBe(
+        `FAIL    events reach the bus: no PetCreated for pet 42 on ${BUS} within 1 s: look at the publisher's log group, its iterator age and the failures queue (docs/operate.md, "Events not published")`,
+      );
+      expect(api.requests.map(({ method }) => method)).toEqual(['POST', 'DELETE']);
+      expect(eventBridge.commandCalls(DeleteRuleCommand)).toHaveLength(1);
+      expect(sqs.commandCalls(DeleteQueueCommand)).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('fails naming what it could not remove, with the command that does', async () => {
+    const api = await startApi(401);
+    madeForIt();
+    sqs.on(DeleteQueueCommand).rejects(new Error('AccessDenied'));
+    try {
+      const { out } = await run(['--stage', 'dev-ann', '--key', 'psk_wrong']);
+
+      expect(lineOf(out, 'events reach the bus')).toBe(
+        `FAIL    events reach the bus: POST /pets answered 401 UNAUTHORIZED: give a key of ${STACK} whose plan allows a write; could NOT remove queue ${QUEUE_URL} (aws sqs delete-queue)`,
+      );
+      expect(eventBridge.commandCalls(DeleteRuleCommand)).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
   });
 });

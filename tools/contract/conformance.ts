@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
@@ -10,6 +10,9 @@ import type { ObservedExchange } from './api-client';
 /** Holds answers to docs/openapi.yaml: status, body (Ajv, JSON Schema 2020-12), headers, Content-Type. */
 
 type Json = { [key: string]: unknown };
+
+/** How a validator reads a `pattern`: Ajv's `code.regExp`. */
+export type PatternEngine = NonNullable<CodeOptions['regExp']>;
 
 export type Exchange = Pick<ObservedExchange, 'method' | 'path' | 'status' | 'headers' | 'text' | 'json'>;
 
@@ -51,11 +54,13 @@ export class Contract {
   private readonly ajv: Ajv2020;
   private readonly validators = new Map<string, ValidateFunction>();
 
+  /** @param regExp how `pattern`s are read. @default JavaScript's RegExp with the `u` flag, as JSON Schema 2020-12 says */
   constructor(
     readonly document: Json,
     readonly source = 'the OpenAPI document',
+    regExp?: PatternEngine,
   ) {
-    this.ajv = new Ajv2020({ allErrors: true, strict: true });
+    this.ajv = new Ajv2020({ allErrors: true, strict: true, ...(regExp ? { code: { regExp } } : {}) });
     addFormats(this.ajv);
     // OpenAPI 3.1's annotations, and the document's own fields, unknown keywords of Ajv's root.
     this.ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', ...OPENAPI_OBJECT_FIELDS]);

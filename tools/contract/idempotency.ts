@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createPet } from '#functions/create-pet';
+import { type NewPet, PET_FIELD_NAMES, type Pet } from '#shared/domain/pet';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '#shared/http/idempotency-headers';
 import type { ObservedExchange } from './api-client';
 import { assertError, detailsOf } from './assertions';
@@ -12,6 +13,12 @@ import { smokeName } from './target';
 const CREATE = createPet.path;
 const withKey = (key: string) => ({ headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
 const replayed = (response: ObservedExchange) => response.headers.get(IDEMPOTENT_REPLAYED_HEADER);
+
+/** Two requests that differ in every field of a pet: a field added to the pet makes the compiler name them. */
+const SAMPLES = [
+  { name: 'sample-a', categoryId: 4, status: 'pending' },
+  { name: 'sample-b', categoryId: 5, status: 'sold' },
+] as const satisfies readonly [Required<NewPet>, Required<NewPet>];
 
 export const IDEMPOTENCY_AREA: ContractArea = {
   area: `POST ${CREATE} with an ${IDEMPOTENCY_KEY_HEADER}`,
@@ -35,6 +42,23 @@ export const IDEMPOTENCY_AREA: ContractArea = {
           [first.json, first.headers.get('location')],
         );
         assertError(reused, 422, 'IDEMPOTENCY_KEY_REUSED');
+      },
+    ),
+    creating(
+      `answers a repeat that differs from the first request in any one field (${PET_FIELD_NAMES.join(', ')}) with 422, the first having stored every field as sent`,
+      async ({ api }) => {
+        const [sample, other] = SAMPLES;
+        const key = randomUUID();
+        const body = { ...sample, name: smokeName(sample.name) };
+
+        const first = await api.post(CREATE, body, withKey(key));
+
+        assert.equal(first.status, 201, first.text);
+        assert.deepEqual(first.json, { id: (first.json as Pet).id, ...body });
+        for (const field of PET_FIELD_NAMES) {
+          const changed = { ...body, [field]: field === 'name' ? smokeName(other.name) : other[field] };
+          assertError(await api.post(CREATE, changed, withKey(key)), 422, 'IDEMPOTENCY_KEY_REUSED');
+        }
       },
     ),
     creating(

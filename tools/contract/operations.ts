@@ -14,12 +14,14 @@ import { smokeName } from './target';
 export const NEVER_ASSIGNED = String(Number.MAX_SAFE_INTEGER);
 
 const successesOf = (operation: Operation) => Object.keys(operation.responses).map(Number);
-const takesId = (path: string) => /\{\w+\}/.test(path);
-/** The path with its parameters `id` (by name, or one for all). */
-const at = (path: string, id: string | Readonly<Record<string, string>>) =>
-  path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(typeof id === 'string' ? id : (id[name] ?? NEVER_ASSIGNED)),
-  );
+const parametersOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '');
+/** The path parameters that name a resource the suite makes first: those its contract gives no example of. */
+const createdParameters = (operation: Operation) =>
+  parametersOf(operation.path).filter((name) => !Object.hasOwn(operation.examples.path ?? {}, name));
+const takesId = (operation: Operation) => createdParameters(operation).length > 0;
+/** The path with its parameters' `values` (one for the rest: an id no pet has). */
+const at = (path: string, values: Readonly<Record<string, string>> = {}) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? NEVER_ASSIGNED));
 
 /** The operation's valid bodies: its examples, each pet named as this run's own (`smoke-…`). */
 const validBodies = (operation: Operation): unknown[] => {
@@ -37,20 +39,28 @@ const validBodies = (operation: Operation): unknown[] => {
 const createFor = async (api: ApiClient, path: string): Promise<string> => {
   const parent = path.replace(/\/\{\w+\}$/, '');
   const creator = CONTRACTS.find((candidate) => candidate.method === 'POST' && candidate.path === parent);
-  assert.ok(creator, `No operation creates what ${path} names: no POST ${parent}`);
+  assert.ok(
+    creator,
+    `No operation creates what ${path} names, and its contract gives no example: no POST ${parent}`,
+  );
   const response = await api.request(parent, { method: 'POST', body: validBodies(creator)[0] });
   assert.ok(successesOf(creator).includes(response.status), response.text);
   return String((response.json as { id: unknown }).id);
 };
 
-/** The operation called with `request`: on the pet `id`, or on a pet of its own where its path names one. */
+/**
+ * The operation called with `request`: its path parameters its examples' values, but those that name
+ * a resource the suite makes: `id`, or a pet of its own.
+ */
 const call = async (
   api: ApiClient,
   operation: Operation,
   { id, query = '', ...request }: ApiRequest & { readonly id?: string; readonly query?: string },
 ): Promise<ObservedExchange> => {
-  const pet = id ?? (takesId(operation.path) ? await createFor(api, operation.path) : NEVER_ASSIGNED);
-  return api.request(`${at(operation.path, pet)}${query}`, { method: operation.method, ...request });
+  const made = createdParameters(operation);
+  const pet = id ?? (made.length > 0 ? await createFor(api, operation.path) : NEVER_ASSIGNED);
+  const values = { ...operation.examples.path, ...Object.fromEntries(made.map((name) => [name, pet])) };
+  return api.request(`${at(operation.path, values)}${query}`, { method: operation.method, ...request });
 };
 
 const fieldsOf = (response: Parameters<typeof detailsOf>[0]) => detailsOf(response).map(({ field }) => field);
@@ -74,14 +84,14 @@ const checksOf = (operation: Operation): ContractCheck[] => {
           assert.ok(successes.includes(response.status), `answered ${response.status}: ${response.text}`);
         }
       },
-      { creates: takesId(operation.path) || operation.method !== 'GET' },
+      { creates: takesId(operation) || operation.method !== 'GET' },
     ),
     check(
       `${name} answers its invalid example (${invalid.summary}) with 400 naming ${named.join(', ')}`,
       async ({ api }) => {
         const query = new URLSearchParams(invalid.query).toString();
         const response = await api.request(
-          `${at(operation.path, invalid.path ?? NEVER_ASSIGNED)}${query ? `?${query}` : ''}`,
+          `${at(operation.path, { ...operation.examples.path, ...invalid.path })}${query ? `?${query}` : ''}`,
           {
             method: operation.method,
             body: invalid.body ?? body(),
@@ -106,7 +116,7 @@ const checksOf = (operation: Operation): ContractCheck[] => {
       assertError(response, 400, 'VALIDATION_FAILED');
       assert.deepEqual(fieldsOf(response), ['query.smokeUnknown']);
     }),
-    ...(takesId(operation.path) && declares404
+    ...(takesId(operation) && declares404
       ? [
           check(`${name} answers 404 NOT_FOUND where no pet has the id`, async ({ api }) => {
             assertError(await call(api, operation, { id: NEVER_ASSIGNED, body: body() }), 404, 'NOT_FOUND');
@@ -127,7 +137,7 @@ const checksOf = (operation: Operation): ContractCheck[] => {
                 assert.deepEqual(carried, deprecated, `${answer.status}: ${answer.text}`);
               }
             },
-            { creates: takesId(operation.path) || operation.method !== 'GET' },
+            { creates: takesId(operation) || operation.method !== 'GET' },
           ),
         ]
       : []),
@@ -194,7 +204,7 @@ const bodyChecksOf = (name: string, operation: Operation, body: () => unknown): 
 const pathChecksOf = (path: string): ContractCheck[] => {
   const allow = allowedMethods(path).join(', ');
   const preflight = (api: ApiClient, origin: string) =>
-    api.request(at(path, NEVER_ASSIGNED), {
+    api.request(at(path), {
       method: 'OPTIONS',
       anonymous: true,
       headers: { Origin: origin, 'Access-Control-Request-Method': allowedMethods(path)[0] ?? 'GET' },
@@ -202,7 +212,7 @@ const pathChecksOf = (path: string): ContractCheck[] => {
   return [
     ...HTTP_METHODS.filter((method) => !allowedMethods(path).includes(method)).map((method) =>
       check(`${method} ${path} answers 405 METHOD_NOT_ALLOWED with Allow: ${allow}`, async ({ api }) => {
-        const response = await api.request(at(path, NEVER_ASSIGNED), { method });
+        const response = await api.request(at(path), { method });
 
         assertError(response, 405, 'METHOD_NOT_ALLOWED');
         assert.equal(response.headers.get('allow'), allow);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createPet } from '#functions/create-pet';
-import { DEFAULT_PET_STATUS } from '#shared/domain/pet';
+import { DEFAULT_PET_STATUS, type Pet } from '#shared/domain/pet';
+import { MAX_ENTITY_TAGS } from '#shared/http/limits';
 import { BASE_PATH } from '#shared/http/paths';
 import type { ApiClient } from './api-client';
 import { assertContains, assertError, detailsOf } from './assertions';
@@ -8,8 +9,6 @@ import { type ContractArea, check, creating } from './check';
 import { smokeName } from './target';
 
 /** What pets the service keeps, as any client sees them, beyond what each operation's contract shows. */
-
-type Pet = { id: number; name: string; categoryId: number; status: string };
 
 const CREATE = createPet.path;
 const ONE = (id: number) => `${CREATE}/${id}`;
@@ -75,6 +74,36 @@ export const PETS_AREA: ContractArea = {
         }
       },
     ),
+    creating(
+      `POST ${CREATE} and PATCH ${CREATE}/{id} with a member name given twice (an equal value too, at any depth) answer 400 naming it, and change nothing`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'repeated');
+        const name = JSON.stringify(smokeName('repeated'));
+        const cases = [
+          [`{"name":${name},"categoryId":1,"name":${name}}`, 'body.name'],
+          [`{"name":${name},"categoryId":1,"x":{"y":1,"y":2}}`, 'body.x.y'],
+        ] as const;
+
+        for (const [body, field] of cases) {
+          const created = await api.post(CREATE, body, { headers: { 'Content-Type': 'application/json' } });
+          const patched = await api.request(ONE(pet.id), {
+            method: 'PATCH',
+            headers: { 'Content-Type': 'application/merge-patch+json' },
+            body: body.replace(',"categoryId":1', ''),
+          });
+
+          for (const answer of [created, patched]) {
+            assertError(answer, 400, 'VALIDATION_FAILED');
+            assert.deepEqual(
+              detailsOf(answer).map((detail) => detail.field),
+              [field],
+            );
+          }
+        }
+        const read = await api.get(ONE(pet.id));
+        assert.deepEqual([read.json, read.headers.get('etag')], [pet, etag]);
+      },
+    ),
     creating(`GET ${CREATE}/{id} reads back pets created an instant before`, async ({ api }) => {
       const created = await Promise.all(
         [0, 1, 2, 3, 4].map((index) => api.post(CREATE, { name: smokeName(`quick${index}`), categoryId: 1 })),
@@ -129,6 +158,95 @@ export const PETS_AREA: ContractArea = {
         );
         const read = await api.get(ONE(pet.id));
         assert.deepEqual([read.json, read.headers.get('etag')], [moved.json, moved.headers.get('etag')]);
+      },
+    ),
+    creating(
+      `GET ${CREATE}/{id} under an If-None-Match naming its ETag answers 304 with the ETag and no body; under If-Match naming another, 412`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'cached');
+        const read = (headers: Record<string, string>) => api.get(ONE(pet.id), { headers });
+
+        const notModified = [
+          await read({ 'If-None-Match': etag }),
+          await read({ 'If-None-Match': `"0", W/${etag}` }),
+          await read({ 'If-None-Match': '*' }),
+          await read({ 'If-Match': etag, 'If-None-Match': etag }),
+        ];
+        const other = await read({ 'If-None-Match': '"0"' });
+
+        for (const answer of notModified) {
+          assert.deepEqual([answer.status, answer.text, answer.headers.get('etag')], [304, '', etag]);
+        }
+        assert.deepEqual([other.status, other.json, other.headers.get('etag')], [200, pet, etag]);
+        // If-Match first (RFC 9110 §13.2.2), compared strongly: a weak tag never matches.
+        assertError(await read({ 'If-Match': '"0"', 'If-None-Match': etag }), 412, 'PRECONDITION_FAILED');
+        assertError(await read({ 'If-Match': `W/${etag}` }), 412, 'PRECONDITION_FAILED');
+      },
+    ),
+    creating(
+      `PATCH and DELETE ${CREATE}/{id} under an If-None-Match naming its ETag (weakly too) or *: 412, and nothing changes`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'none-match');
+        const remove = (headers: Record<string, string>) =>
+          api.request(ONE(pet.id), { method: 'DELETE', headers });
+
+        for (const ifNoneMatch of [etag, `W/${etag}`, '*']) {
+          assertError(
+            await patch(api, pet.id, { status: 'sold' }, { 'If-None-Match': ifNoneMatch }),
+            412,
+            'PRECONDITION_FAILED',
+          );
+          assertError(await remove({ 'If-None-Match': ifNoneMatch }), 412, 'PRECONDITION_FAILED');
+        }
+        const read = await api.get(ONE(pet.id));
+        assert.deepEqual([read.json, read.headers.get('etag')], [pet, etag]);
+
+        const changed = await patch(api, pet.id, { status: 'sold' }, { 'If-None-Match': '"0"' });
+        assert.deepEqual([changed.status, changed.json], [200, { ...pet, status: 'sold' }]);
+        assert.equal((await remove({ 'If-None-Match': etag })).status, 204);
+      },
+    ),
+    creating(
+      `PATCH and DELETE ${CREATE}/{id} under If-Match and If-None-Match of ${MAX_ENTITY_TAGS} tags each apply; one tag more is 400 naming the header, and nothing changes`,
+      async ({ api }) => {
+        const { pet, etag } = await ownPet(api, 'many-tags');
+        // `count` tags of versions the pet never reaches, its own ETag last among them when given.
+        const tags = (count: number, own?: string) =>
+          [
+            ...Array.from({ length: own ? count - 1 : count }, (_, index) => `"${1_000 + index}"`),
+            ...(own ? [own] : []),
+          ].join(', ');
+        const remove = (headers: Record<string, string>) =>
+          api.request(ONE(pet.id), { method: 'DELETE', headers });
+
+        for (const header of ['If-Match', 'If-None-Match']) {
+          const tooMany = tags(MAX_ENTITY_TAGS + 1, etag);
+          for (const refused of [
+            await patch(api, pet.id, { status: 'sold' }, { [header]: tooMany }),
+            await remove({ [header]: tooMany }),
+          ]) {
+            assertError(refused, 400, 'VALIDATION_FAILED');
+            assert.deepEqual(
+              detailsOf(refused).map(({ field }) => field),
+              [`headers.${header.toLowerCase()}`],
+            );
+          }
+        }
+        const read = await api.get(ONE(pet.id));
+        assert.deepEqual([read.json, read.headers.get('etag')], [pet, etag]);
+
+        const conditions = {
+          'If-Match': tags(MAX_ENTITY_TAGS, etag),
+          'If-None-Match': tags(MAX_ENTITY_TAGS),
+        };
+        const changed = await patch(api, pet.id, { status: 'sold' }, conditions);
+        assert.deepEqual([changed.status, changed.json], [200, { ...pet, status: 'sold' }], changed.text);
+        const newEtag = changed.headers.get('etag') ?? '';
+        const removed = await remove({
+          'If-Match': tags(MAX_ENTITY_TAGS, newEtag),
+          'If-None-Match': tags(MAX_ENTITY_TAGS),
+        });
+        assert.equal(removed.status, 204, removed.text);
       },
     ),
     creating(

@@ -2,7 +2,7 @@ import { STAGE_DEFAULTS } from '#infra/stages';
 import type { IdleCost } from '#tools/costs/idle';
 import type { CostedStack } from '#tools/costs/idle-table';
 import { PRICES } from '#tools/costs/prices';
-import { authorizerCall, GIB, MEASURED, MEMORY_GB } from '#tools/costs/requests';
+import { authorizerCall, eventBytes, GIB, MEASURED, MEMORY_GB } from '#tools/costs/requests';
 
 /**
  * Every figure the prose of the docs gives about what the stacks cost or hold, as the words it is
@@ -24,8 +24,12 @@ const MONTH_SECONDS = 30 * 86_400;
 /** Hours in a month, as AWS's pricing pages prorate by the hour. */
 const HOURS_A_MONTH = 730;
 
-/** KMS's shortest wait before it deletes a key (infra/stages.ts, a developer stage's). */
-const KEY_WAIT_DAYS = 7;
+/**
+ * DynamoDB asks KMS for a table's key "once every 5 minutes per client connection with active
+ * traffic" (Amazon DynamoDB Developer Guide, "Encryption at rest: How it works"), and a Lambda
+ * environment keeps its connection: 12 an hour, all month.
+ */
+const KEY_REQUESTS_A_MONTH = 12 * HOURS_A_MONTH;
 
 /** X-Ray's default sampling rule: the first request of each second, and 5% of the others. */
 const tracedShare = (perSecond: number) => (1 + 0.05 * (perSecond - 1)) / perSecond;
@@ -36,7 +40,9 @@ export const docFigures = (idle: Readonly<Record<CostedStack, IdleCost>>): Figur
   const authorizerCalls = MONTH_SECONDS / authorizerTtl;
   const lean = idle.devLean.usd.total;
   const full = idle.devFull.usd.total;
-  const keyWait = (PRICES.kmsKeyMonth.usd * KEY_WAIT_DAYS) / 30;
+  const keyRequests = (KEY_REQUESTS_A_MONTH * PRICES.kmsPer10kRequests.usd) / 10_000;
+  const tableClients = idle.staging.tableClients;
+  const archivedGb = (eventBytes('PetCreated') * 1e6) / GIB;
   const staging = idle.staging;
   const costs = [
     `even at 25 ms, a request's Lambda duration costs ${usd(lambdaPerMillion(0.025))} per million`,
@@ -44,12 +50,14 @@ export const docFigures = (idle: Readonly<Record<CostedStack, IdleCost>>): Figur
     `nearly all are traced, ${usd(PRICES.xrayPerMillionTraces.usd)} per million; at a sustained 100 a second, about ${Math.round(tracedShare(100) * 100)}%, ${usd(tracedShare(100) * PRICES.xrayPerMillionTraces.usd)} per million`,
     `a million lists leave ${((MEASURED.list.logBytes * 1e6) / GIB).toFixed(2)} GB of logs`,
     `at most ${usd(PRICES.logsStorageGbMonth.usd)} per GB-month, a few cents`,
+    `a million creates leave about ${archivedGb.toFixed(2)} GB, ${usd(archivedGb * PRICES.eventBridgeArchiveGbMonth.usd, 3)} a month for as long as they are kept; a year of them, at most about ${usd(12 * archivedGb * PRICES.eventBridgeArchiveGbMonth.usd)}`,
+    `at most ${KEY_REQUESTS_A_MONTH.toLocaleString('en-US')} requests a month, ${usd(keyRequests)}, for each table`,
+    `${tableClients} such pairs of an environment and a table in a stage, ${usd(tableClients * keyRequests)} a month`,
     `costs ${usd(PRICES.customMetricMonth.usd)} for each month it receives data`,
     `a thousand of them cost about ${usd((1_000 * lambdaPerMillion(0.15)) / 1e6, 3)}`,
     `a web ACL and its rules would cost ${usd(staging.usd.firewall)} a month, as staging's does`,
     `A lean stack costs ${usd(lean)} a month idle`,
     `about ${full.toFixed(2)} / ${HOURS_A_MONTH} = ${usd(full / HOURS_A_MONTH, 3)}`,
-    `at ${usd(PRICES.kmsKeyMonth.usd)} a month that is at most ${usd(keyWait)} more`,
     `DynamoDB storage at ${usd(PRICES.dynamoDbStorageGbMonth.usd)} per GB-month`,
     `point-in-time recovery in production at ${usd(PRICES.dynamoDbBackupGbMonth.usd)} per GB-month`,
     `${usd(PRICES.wafWebAclMonth.usd)} a month for the web ACL, ${usd(PRICES.wafRuleMonth.usd)} a month per rule (${staging.firewallRules} rules: ${usd(staging.firewallRules * PRICES.wafRuleMonth.usd)}), and ${usd(PRICES.wafPerMillion.usd)} per million requests inspected`,
@@ -62,7 +70,7 @@ export const docFigures = (idle: Readonly<Record<CostedStack, IdleCost>>): Figur
   ];
   const deploy = [
     `a lean stack costs ${usd(lean)} a month idle`,
-    `A full one (\`--full\`) costs ${usd(full)} a month idle, ${usd(full / HOURS_A_MONTH, 3)} an hour, and at most ${usd(keyWait)} for its alarm key's ${KEY_WAIT_DAYS}-day wait after destroy`,
+    `A full one (\`--full\`) costs ${usd(full)} a month idle, ${usd(full / HOURS_A_MONTH, 3)} an hour`,
   ];
   return [
     ...costs.map((text) => ({ file: 'docs/costs.md', text })),

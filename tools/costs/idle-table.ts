@@ -58,7 +58,7 @@ export const idleTable = (templates: CostedTemplates): string => {
       ),
     ),
     row(
-      'Log storage, tables, Lambda, API Gateway, usage plans, CodeDeploy, saved queries, X-Ray, metrics',
+      'Log storage, tables, Lambda, API Gateway, usage plans, CodeDeploy, saved queries, X-Ray, metrics, the event bus, its archive and schema registry, the failures queue',
       () => '0.00',
     ),
     row('**Total**', (cost) => `**${usd(cost.usd.total)}**`),

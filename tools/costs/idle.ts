@@ -1,3 +1,4 @@
+import { ENV } from '#shared/config';
 import { PRICES } from '#tools/costs/prices';
 
 /**
@@ -21,6 +22,11 @@ export interface IdleCost {
   readonly keys: number;
   readonly webAcls: number;
   readonly firewallRules: number;
+  /**
+   * Each function with each table it calls (named in its environment): the pairs whose busy
+   * environments ask KMS for the table's AWS managed key, which bills per request, not per month.
+   */
+  readonly tableClients: number;
   /** USD a month, by line. */
   readonly usd: {
     readonly alarms: number;
@@ -39,6 +45,13 @@ const metricsWatched = (alarm: TemplateJson['Resources'][string]): number => {
   if (alarm.Properties?.MetricName !== undefined) return 1;
   const metrics = (alarm.Properties?.Metrics ?? []) as readonly { readonly MetricStat?: unknown }[];
   return metrics.filter((metric) => metric.MetricStat !== undefined).length;
+};
+
+const TABLE_VARIABLES = new Set<string>(Object.values(ENV.tables));
+
+const tablesCalled = (fn: TemplateJson['Resources'][string]): number => {
+  const environment = fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined;
+  return Object.keys(environment?.Variables ?? {}).filter((name) => TABLE_VARIABLES.has(name)).length;
 };
 
 export const idleCost = (template: TemplateJson): IdleCost => {
@@ -66,6 +79,7 @@ export const idleCost = (template: TemplateJson): IdleCost => {
     keys,
     webAcls: webAclResources.length,
     firewallRules,
+    tableClients: ofType(template, 'AWS::Lambda::Function').reduce((sum, fn) => sum + tablesCalled(fn), 0),
     usd: { ...usd, total: usd.alarms + usd.dashboards + usd.keys + usd.firewall },
   };
 };

@@ -74,6 +74,11 @@ export const PRICES = {
     usd: 1,
     source: 'AWS Key Management Service pricing',
   },
+  kmsPer10kRequests: {
+    label: 'KMS, per 10,000 requests',
+    usd: 0.03,
+    source: 'AWS Key Management Service pricing',
+  },
   xrayPerMillionTraces: { label: 'X-Ray, per million traces recorded', usd: 5, source: 'AWS X-Ray pricing' },
   wafWebAclMonth: { label: 'AWS WAF web ACL, a month', usd: 5, source: 'AWS WAF pricing' },
   wafRuleMonth: {
@@ -82,6 +87,21 @@ export const PRICES = {
     source: 'AWS WAF pricing',
   },
   wafPerMillion: { label: 'AWS WAF, per million requests inspected', usd: 0.6, source: 'AWS WAF pricing' },
+  eventBridgeEventsPerMillion: {
+    label: 'EventBridge custom events, per million (each 64 KB of an entry counts as one)',
+    usd: 1,
+    source: 'Amazon EventBridge pricing',
+  },
+  eventBridgeArchivedGb: {
+    label: 'EventBridge archive, per GB of events archived',
+    usd: 0.1,
+    source: 'Amazon EventBridge pricing',
+  },
+  eventBridgeArchiveGbMonth: {
+    label: 'EventBridge archive storage, per GB-month',
+    usd: 0.023,
+    source: 'Amazon EventBridge pricing',
+  },
 } as const satisfies Record<string, Price>;
 
 export type PriceName = keyof typeof PRICES;

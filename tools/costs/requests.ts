@@ -1,3 +1,5 @@
+import { PET_EVENTS, type PetEventName } from '#shared/events/pet-events';
+import { exampleEnvelope } from '#tools/asyncapi/build-document';
 import { PRICES } from '#tools/costs/prices';
 
 /**
@@ -13,31 +15,86 @@ export interface MeasuredRequest {
   readonly unit: 'RCU' | 'WCU';
   readonly ms: number;
   readonly logBytes: number;
+  /** The event a write publishes (docs/asyncapi.yaml): a request with one pays for it too. */
+  readonly event?: PetEventName;
 }
 
 export const MEASURED = {
-  list: { label: 'list (`GET /pets`, a page of 20)', units: 0.5, unit: 'RCU', ms: 2, logBytes: 784 },
-  get: { label: 'get (`GET /pets/{petId}`)', units: 1, unit: 'RCU', ms: 2, logBytes: 784 },
-  create: { label: 'create (`POST /pets`)', units: 2, unit: 'WCU', ms: 2, logBytes: 1012 },
+  list: { label: 'list (`GET /pets`, a page of 20)', units: 0.5, unit: 'RCU', ms: 6, logBytes: 837 },
+  get: { label: 'get (`GET /pets/{petId}`)', units: 1, unit: 'RCU', ms: 4, logBytes: 837 },
+  create: {
+    label: 'create (`POST /pets`)',
+    units: 2,
+    unit: 'WCU',
+    ms: 5,
+    logBytes: 1065,
+    event: 'PetCreated',
+  },
   'create with key': {
     label: 'create with an `Idempotency-Key`',
     units: 4,
     unit: 'WCU',
-    ms: 2,
-    logBytes: 1012,
+    ms: 5,
+    logBytes: 1065,
+    event: 'PetCreated',
   },
-  change: { label: 'change (`PATCH /pets/{petId}`)', units: 3, unit: 'WCU', ms: 2, logBytes: 784 },
-  remove: { label: 'remove (`DELETE /pets/{petId}`)', units: 2, unit: 'WCU', ms: 3, logBytes: 784 },
+  change: {
+    label: 'change (`PATCH /pets/{petId}`)',
+    units: 3,
+    unit: 'WCU',
+    ms: 7,
+    logBytes: 837,
+    event: 'PetChanged',
+  },
+  remove: {
+    label: 'remove (`DELETE /pets/{petId}`)',
+    units: 2,
+    unit: 'WCU',
+    ms: 7,
+    logBytes: 837,
+    event: 'PetRemoved',
+  },
   authorizer: {
     label: 'authorizer call (once per key per cache TTL)',
     units: 1,
     unit: 'RCU',
-    ms: 2,
-    logBytes: 709,
+    ms: 4,
+    logBytes: 739,
+  },
+  /** The publisher uses no table; Lambda's reads of the stream for its mapping are not billed. */
+  publisher: {
+    label: 'event of a write (the publisher, a batch of one record)',
+    units: 0,
+    unit: 'RCU',
+    ms: 3,
+    logBytes: 352,
   },
 } as const satisfies Record<string, MeasuredRequest>;
 
 export type RequestName = keyof typeof MEASURED;
+
+/** What no client asks for: the authorizer's call (once per key per cache TTL), and the publisher's (once per write at most). */
+const NOT_REQUESTS: readonly RequestName[] = ['authorizer', 'publisher'];
+
+/** An event's bytes as a target receives it: the documents' example (a pet named `Rex`). */
+export const eventBytes = (name: PetEventName): number =>
+  Buffer.byteLength(JSON.stringify(exampleEnvelope(name)));
+
+/**
+ * USD for a million of one event: its PutEvents entry (under 64 KB: one), the publisher's
+ * invocation (one per write at most: a busy stream's batch carries many), its duration and log
+ * bytes, and its bytes archived.
+ */
+const eventPerMillion = (name: PetEventName): number => {
+  const { ms, logBytes } = MEASURED.publisher;
+  return (
+    PRICES.eventBridgeEventsPerMillion.usd +
+    PRICES.lambdaPerMillion.usd +
+    MEMORY_GB * (ms / 1_000) * 1e6 * PRICES.lambdaArmGbSecond.usd +
+    ((logBytes * 1e6) / GIB) * PRICES.logsIngestionGb.usd +
+    ((eventBytes(name) * 1e6) / GIB) * PRICES.eventBridgeArchivedGb.usd
+  );
+};
 
 /** Every function's memory (infra/constructs/api-function.ts DEFAULT_MEMORY_MB), in GB. */
 export const MEMORY_GB = 0.5;
@@ -56,6 +113,7 @@ export const perMillion = (request: MeasuredRequest) => {
       (request.unit === 'RCU' ? PRICES.dynamoDbReadPerMillion.usd : PRICES.dynamoDbWritePerMillion.usd),
     'CloudWatch Logs ingestion': ((request.logBytes * 1e6) / GIB) * PRICES.logsIngestionGb.usd,
     'AWS WAF requests': PRICES.wafPerMillion.usd,
+    'Events (PutEvents, publisher, archive)': request.event ? eventPerMillion(request.event) : 0,
   };
   return { ...lines, Total: Object.values(lines).reduce((sum, value) => sum + value, 0) };
 };
@@ -86,10 +144,9 @@ export const measuredTable = (): string =>
 
 /** The per-million table of docs/costs.md: every request a client makes (the authorizer's call is not one). */
 export const perMillionTable = (): string => {
-  const columns = Object.entries(MEASURED).filter(([name]) => name !== 'authorizer') as [
-    RequestName,
-    MeasuredRequest,
-  ][];
+  const columns = Object.entries(MEASURED).filter(
+    ([name]) => !NOT_REQUESTS.includes(name as RequestName),
+  ) as [RequestName, MeasuredRequest][];
   const costs = columns.map(([, request]) => perMillion(request));
   const lines = Object.keys(costs[0] ?? {}) as (keyof ReturnType<typeof perMillion>)[];
   return [
@@ -102,3 +159,11 @@ export const perMillionTable = (): string => {
     ),
   ].join('\n');
 };
+
+/** The events' sizes table of docs/costs.md. */
+export const eventsTable = (): string =>
+  [
+    '| Event | Bytes |',
+    '| --- | ---: |',
+    ...(Object.keys(PET_EVENTS) as PetEventName[]).map((name) => `| ${name} | ${eventBytes(name)} |`),
+  ].join('\n');

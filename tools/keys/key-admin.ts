@@ -1,4 +1,5 @@
 import { type ApiKeyRecord, generateApiKey, type UsageIdentifier } from '#shared/auth/api-key';
+import { ALL_SCOPES, inScopeOrder, type Scope } from '#shared/auth/scopes';
 import { isPlanName, type Plans, planNames } from '#shared/fair-use/plans';
 import type { ApiKeyRepository } from '#shared/ports/api-key-repository';
 import { describe } from '#tools/command';
@@ -42,15 +43,21 @@ export class KeyAdmin {
 
   private readonly now = () => this.options.now?.() ?? new Date();
 
-  /** A new key on `plan`, metered first, then its record stored. */
+  /** A new key on `plan` holding `scopes` (every scope unless given), metered first, then its record stored. */
   async create(
     name: string,
     plan: string = this.options.plans.defaultPlan,
+    scopes: readonly Scope[] = ALL_SCOPES,
   ): Promise<{ key: string; record: ApiKeyRecord }> {
     this.checkPlan(plan);
     const { key, record } = generateApiKey(name, this.now());
     const usage = await this.meter(record.keyId, plan);
-    const stored: ApiKeyRecord = { ...record, plan, ...(usage ? { usage } : {}) };
+    const stored: ApiKeyRecord = {
+      ...record,
+      plan,
+      scopes: inScopeOrder(scopes),
+      ...(usage ? { usage } : {}),
+    };
     try {
       await this.options.apiKeys.put(stored);
     } catch (error) {

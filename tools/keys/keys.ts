@@ -15,8 +15,10 @@ import { DEV_PLANS, LOCAL_PLANS, plansOf, STAGE_PLANS } from '#infra/stage-plans
 import { createDocumentClient } from '#shared/adapters/dynamodb/client';
 import { DynamoDbApiKeyRepository } from '#shared/adapters/dynamodb/dynamodb-api-key-repository';
 import { API_KEYS_TABLE } from '#shared/adapters/dynamodb/table-design';
-import type { ApiKeyRecord } from '#shared/auth/api-key';
-import { planNames } from '#shared/fair-use/plans';
+import { type ApiKeyRecord, heldScopes } from '#shared/auth/api-key';
+import { ALL_SCOPES, inScopeOrder, isScope, SCOPES, type Scope, scopeList } from '#shared/auth/scopes';
+import { ENV, type Env } from '#shared/config';
+import { type Plans, planNames } from '#shared/fair-use/plans';
 import {
   AwsSetupError,
   awsUserError,
@@ -29,21 +31,29 @@ import {
   USER_ERROR_EXIT,
   UsageError,
   UserError,
+  unreachableCode,
   wantsHelp,
 } from '#tools/command';
-import { ApiGatewayRegistry } from '#tools/keys/api-gateway-registry';
+import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
 import { IncompleteChangeError, KeyAdmin, type KeysStores, UnknownPlanError } from '#tools/keys/key-admin';
+import { dataDirHolder } from '#tools/local/data-dir-lock';
+import { localDataDir } from '#tools/local/settings';
 
 /** `npm run keys -- <command>` (USAGE): a stage's API keys; a new key printed once, its SHA-256 stored. */
 
 export const USAGE = `Usage:
-  npm run keys -- create <name> [--plan <plan>] --table <table> [options]
+  npm run keys -- create <name> [--plan <plan>] [--scope <scope>]... --table <table> [options]
   npm run keys -- list                          --table <table> [options]
   npm run keys -- revoke <keyId>                --table <table> [options]
   npm run keys -- move <keyId> --plan <plan>    --table <table> [options]
+  (or --local instead of --table: the keys of npm start's server)
 
 Options:
-  --table <name>      the stack output ${OUTPUT.tableName(API_KEYS_TABLE)} of the stage (required)
+  --table <name>      the stack output ${OUTPUT.tableName(API_KEYS_TABLE)} of the stage (required, unless --local)
+  --local             the keys of the server npm start runs on $PETSTORE_DATA_DIR (./.data), found from its lock
+  --scope <scope>     what the new key may do, once per scope: ${ALL_SCOPES.map((scope) => `${scope} (${SCOPES[scope]})`).join(', ')};
+                      without it, every scope
+  --json              create's key, or list's records, as JSON on stdout (list never shows a key)
   --plan <plan>       a plan of the stage (staging: ${planNames(STAGE_PLANS.staging).join(', ')}; production: ${planNames(STAGE_PLANS.production).join(', ')};
                       ${DEV_STAGE_PREFIX}<name>: ${planNames(DEV_PLANS).join(', ')});
                       create's default is the stage's default plan
@@ -59,24 +69,63 @@ Find the table of a stage:
 
 export { UsageError };
 
+/** A scope the service does not have: said in one sentence that names those it has. */
+export class UnknownScopeError extends UserError {
+  override readonly name = 'UnknownScopeError';
+  constructor(scope: string) {
+    super(`"${scope}" is not a scope: the scopes are ${ALL_SCOPES.join(', ')}.`);
+  }
+}
+
+/** `--local` found no server to take the keys of: said in one sentence, with what to do. */
+export class LocalServerError extends UserError {
+  override readonly name = 'LocalServerError';
+}
+
 export interface KeysTarget {
   readonly table: string;
   readonly stage?: AnyStageName;
   readonly region?: string;
   readonly endpoint?: string;
+  /** Found from npm start's lock (`--local`), which is how the command says to run again. */
+  readonly local?: true;
 }
+
+/** `--local`: the table and DynamoDB Local of npm start's server, found when the command runs. */
+export const LOCAL_TARGET = { local: true } as const;
+
+export type Target = KeysTarget | typeof LOCAL_TARGET;
 
 export type KeysCommand =
   | { readonly command: 'help' }
-  | { readonly command: 'create'; readonly name: string; readonly plan?: string; readonly target: KeysTarget }
-  | { readonly command: 'list'; readonly target: KeysTarget }
-  | { readonly command: 'revoke'; readonly keyId: string; readonly target: KeysTarget }
-  | { readonly command: 'move'; readonly keyId: string; readonly plan: string; readonly target: KeysTarget };
+  | {
+      readonly command: 'create';
+      readonly name: string;
+      readonly plan?: string;
+      readonly scopes?: readonly Scope[];
+      readonly json?: true;
+      readonly target: Target;
+    }
+  | { readonly command: 'list'; readonly json?: true; readonly target: Target }
+  | { readonly command: 'revoke'; readonly keyId: string; readonly target: Target }
+  | { readonly command: 'move'; readonly keyId: string; readonly plan: string; readonly target: Target };
 
 const isStage = (value: string): value is AnyStageName => isPipelineStage(value) || isDevStageName(value);
 
-const targetOf = (values: Partial<Record<keyof KeysTarget, string>>): KeysTarget => {
+const targetOf = (
+  values: Partial<Record<Exclude<keyof KeysTarget, 'local'>, string>> & { local?: boolean },
+): Target => {
   const { table, stage, region, endpoint } = values;
+  if (values.local) {
+    const given = Object.entries({ table, stage, region, endpoint }).filter(
+      ([, value]) => value !== undefined,
+    );
+    if (given.length > 0)
+      throw new UsageError(
+        `--local finds the table and DynamoDB of npm start itself: give it without ${given.map(([name]) => `--${name}`).join(', ')}`,
+      );
+    return LOCAL_TARGET;
+  }
   if (stage !== undefined && !isStage(stage))
     throw new UsageError(
       `--stage must be one of ${STAGE_NAMES.join(', ')} or ${DEV_STAGE_PREFIX}<name>, not "${stage}"`,
@@ -107,6 +156,9 @@ const parse = (argv: readonly string[]) => {
         region: { type: 'string' },
         endpoint: { type: 'string' },
         plan: { type: 'string' },
+        scope: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        local: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -120,16 +172,31 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
   if (values.help) return { command: 'help' };
   const [command, argument, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
-  const { plan } = values;
+  const { plan, scope, json } = values;
   if (plan !== undefined && command !== 'create' && command !== 'move')
     throw new UsageError(`--plan goes with create or move, not ${command ?? 'no command'}`);
+  if (scope !== undefined && command !== 'create')
+    throw new UsageError(`--scope goes with create, not ${command ?? 'no command'}`);
+  if (json && command !== 'create' && command !== 'list')
+    throw new UsageError(`--json goes with create or list, not ${command ?? 'no command'}`);
+  const asJson = json ? { json: true as const } : {};
   switch (command) {
-    case 'create':
+    case 'create': {
       if (!argument?.trim()) throw new UsageError('create needs a name for the key, e.g. create ci-bot');
-      return { command, name: argument.trim(), ...(plan ? { plan } : {}), target: targetOf(values) };
+      const unknown = scope?.find((name) => !isScope(name));
+      if (unknown !== undefined) throw new UnknownScopeError(unknown);
+      return {
+        command,
+        name: argument.trim(),
+        ...(plan ? { plan } : {}),
+        ...(scope ? { scopes: inScopeOrder(scope.filter(isScope)) } : {}),
+        ...asJson,
+        target: targetOf(values),
+      };
+    }
     case 'list':
       if (argument !== undefined) throw new UsageError(`list takes no argument, got "${argument}"`);
-      return { command, target: targetOf(values) };
+      return { command, ...asJson, target: targetOf(values) };
     case 'revoke':
       if (!argument)
         throw new UsageError('revoke needs the id of the key (see list), e.g. revoke key-1a2b3c');
@@ -149,6 +216,8 @@ export const parseKeysArgs = (argv: readonly string[]): KeysCommand => {
 /** `out` takes the results: the new key alone, or the list. */
 export interface KeysIo extends CommandIo {
   readonly now?: () => Date;
+  /** Where `--local` reads PETSTORE_DATA_DIR. @default process.env */
+  readonly env?: Env;
 }
 
 const columns = (rows: readonly string[][]): string[] => {
@@ -163,14 +232,45 @@ const columns = (rows: readonly string[][]): string[] => {
 };
 
 export const rerunCommand =
-  ({ table, stage, region, endpoint }: KeysTarget) =>
+  ({ table, stage, region, endpoint, local }: KeysTarget) =>
   (args: string): string => {
+    if (local) return `npm run -s keys -- ${args} --local`;
     const given = Object.entries({ table, stage, region, endpoint }).filter(([, value]) => value);
     return [`npm run -s keys -- ${args}`, ...given.map(([name, value]) => `--${name} ${value}`)].join(' ');
   };
 
+/** A record as `list --json` shows it: its scopes as held, never the key, its hash or its usage identifier's value. */
+const listed = (record: ApiKeyRecord, plans: Plans) => ({
+  keyId: record.keyId,
+  name: record.name,
+  plan: record.plan ?? plans.defaultPlan,
+  scopes: heldScopes(record),
+  createdAt: record.createdAt,
+  ...(record.revokedAt ? { revokedAt: record.revokedAt } : {}),
+  ...(record.usage ? { usageId: record.usage.id } : {}),
+});
+
+/** The table and DynamoDB Local of the server npm start runs on PETSTORE_DATA_DIR, from its lock. */
+export const localKeysTarget = (env: Env): KeysTarget => {
+  const dataDir = localDataDir(env);
+  const holder = dataDirHolder(dataDir);
+  if (!holder)
+    throw new LocalServerError(
+      `No npm start runs on ${dataDir} (${ENV.local.dataDir}): start it, or give --endpoint and --table.`,
+    );
+  if (!holder.dynamoDb)
+    throw new LocalServerError(
+      `The ${holder.server} on ${dataDir} (PID ${holder.pid}) has not said where its DynamoDB Local is: wait until it serves, or restart it.`,
+    );
+  return { table: holder.dynamoDb.apiKeysTable, endpoint: holder.dynamoDb.endpoint, local: true };
+};
+
+/** The keys a command names: `--table` and its options as given, or `--local`'s, found now. */
+export const resolveTarget = (target: Target, env: Env = process.env): KeysTarget =>
+  'table' in target ? target : localKeysTarget(env);
+
 export const runKeys = async (
-  command: Exclude<KeysCommand, { command: 'help' }>,
+  command: Exclude<KeysCommand, { command: 'help' }> & { readonly target: KeysTarget },
   stores: KeysStores,
   io: KeysIo,
 ): Promise<number> => {
@@ -182,15 +282,22 @@ export const runKeys = async (
   const { table } = command.target;
   switch (command.command) {
     case 'create': {
-      const { key, record } = await admin.create(command.name, command.plan);
-      io.err(`Created ${record.keyId} ("${record.name}") on plan ${record.plan} in ${table}.`);
+      const { key, record } = await admin.create(command.name, command.plan, command.scopes);
+      const scopes = heldScopes(record);
+      io.err(
+        `Created ${record.keyId} ("${record.name}") on plan ${record.plan}, with ${scopeList(scopes)}, in ${table}.`,
+      );
       if (record.usage) io.err(`Metered in ${stores.registry?.name} by usage identifier ${record.usage.id}.`);
       io.err('The key is shown this once and stored only as its SHA-256; keep it secret:');
-      io.out(key);
+      io.out(command.json ? JSON.stringify({ keyId: record.keyId, key, scopes, plan: record.plan }) : key);
       return 0;
     }
     case 'list': {
       const records = await stores.apiKeys.list();
+      if (command.json) {
+        io.out(JSON.stringify(records.map((record) => listed(record, stores.plans))));
+        return 0;
+      }
       if (records.length === 0) {
         io.err(`No keys in ${table}.`);
         return 0;
@@ -199,12 +306,14 @@ export const runKeys = async (
         record.keyId,
         record.name,
         record.plan ?? `${stores.plans.defaultPlan}(default)`,
+        // A record made before scopes holds every scope, and any added later.
+        record.scopes ? scopeList(heldScopes(record)) : `${scopeList(ALL_SCOPES)}(all)`,
         record.createdAt,
         record.revokedAt ?? '-',
         record.usage?.id ?? '-',
       ];
       for (const line of columns([
-        ['KEY ID', 'NAME', 'PLAN', 'CREATED', 'REVOKED', 'USAGE ID'],
+        ['KEY ID', 'NAME', 'PLAN', 'SCOPES', 'CREATED', 'REVOKED', 'USAGE ID'],
         ...records.map(row),
       ]))
         io.out(line);
@@ -219,7 +328,7 @@ export const runKeys = async (
       io.err(
         stores.registry
           ? `Revoked ${command.keyId} and deleted its usage identifier: API Gateway refuses it now, even a decision it had cached.`
-          : // Locally (--endpoint): no API Gateway, and the local gateway caches no decision.
+          : // Locally (--endpoint): no API Gateway, and the local gateway asks the authorizer every time.
             `Revoked ${command.keyId}; the local server refuses it from its next request.`,
       );
       return 0;
@@ -304,22 +413,27 @@ export const main = async (
   /** Where a target's keys are. @default repositoryFor (AWS, or the endpoint given) */
   open: (target: KeysTarget) => KeysRepository = repositoryFor,
 ): Promise<number> => {
-  let command: KeysCommand;
+  let command: Exclude<KeysCommand, { command: 'help' }> & { readonly target: KeysTarget };
   let repository: KeysRepository;
   if (wantsHelp(argv)) {
     io.out(USAGE);
     return 0;
   }
   try {
-    command = parseKeysArgs(argv);
-    if (command.command === 'help') {
+    const parsed = parseKeysArgs(argv);
+    if (parsed.command === 'help') {
       io.out(USAGE);
       return 0;
     }
+    command = { ...parsed, target: resolveTarget(parsed.target, io.env) };
     repository = open(command.target);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`${error.message} (npm run keys -- --help shows the usage)`);
+    if (!(error instanceof UserError)) throw error;
+    io.err(
+      error instanceof UsageError
+        ? `${error.message} (npm run keys -- --help shows the usage)`
+        : error.message,
+    );
     return USER_ERROR_EXIT;
   }
   try {
@@ -331,9 +445,9 @@ export const main = async (
       io.err((userError ?? (error as Error)).message);
       return USER_ERROR_EXIT;
     }
-    if (error instanceof IncompleteChangeError) {
+    if (error instanceof IncompleteChangeError || error instanceof UsagePlanNotFoundError) {
       io.err(error.message);
-      for (const line of error.commands) io.err(`  ${line}`);
+      for (const line of error instanceof IncompleteChangeError ? error.commands : []) io.err(`  ${line}`);
       return 1;
     }
     io.err(`Failed: ${describe(error)}`);
@@ -347,8 +461,17 @@ export const main = async (
 };
 
 /** What a user can fix, from the shared list (tools/command.ts), and a table this region does not hold. */
-const keysUserError = (error: unknown, { table, region }: KeysTarget): UserError | undefined => {
+const keysUserError = (
+  error: unknown,
+  { table, region, endpoint, local }: KeysTarget,
+): UserError | undefined => {
   if (error instanceof AwsSetupError) return error;
+  // npm start's DynamoDB Local, found from its lock, that no longer answers: the server stopped or died.
+  const unreachable = local ? unreachableCode(error) : undefined;
+  if (unreachable)
+    return new UserError(
+      `npm start's DynamoDB Local at ${endpoint} does not answer (${unreachable}): start npm start again, then run the same command.`,
+    );
   // DynamoDB's answer for a table it does not know, in this account and region.
   if (error instanceof Error && error.name === 'ResourceNotFoundException')
     return new UserError(

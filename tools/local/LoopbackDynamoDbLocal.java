@@ -20,8 +20,9 @@ public class LoopbackDynamoDbLocal {
   static final String LOOPBACK = "127.0.0.1";
 
   public static void main(String[] args) throws Exception {
-    endWhenStdinCloses();
+    // The cleanup first: a parent already gone when this starts ends it at once, scratch and all.
     deleteScratchOnExit();
+    endWhenStdinCloses();
     DynamoDBProxyServer proxy;
     try {
       proxy = ServerRunner.createServerFromCommandLineArgs(args);

@@ -17,7 +17,7 @@ import {
 
 /**
  * One server per data directory (two DynamoDB Locals on one file corrupt each other's writes); its lock (mode
- * 600: it holds the key) tells seed and smoke how to reach it. A stale lock is taken once its DynamoDB Local stops.
+ * 600: it holds the key) tells seed, smoke and keys how to reach it. A stale lock is taken once its DynamoDB Local stops.
  */
 
 export interface LockRecord {
@@ -29,6 +29,8 @@ export interface LockRecord {
   /** 0 until it listens, when asked for any port. */
   readonly port: number;
   readonly dynamoDbPid?: number;
+  /** Where its DynamoDB Local answers and which table holds the keys: how `npm run keys -- --local` finds them. */
+  readonly dynamoDb?: { readonly endpoint: string; readonly apiKeysTable: string };
   readonly apiKey: string;
   readonly corsOrigins: readonly string[];
   readonly startedAt: string;
@@ -57,7 +59,7 @@ export class StrayDynamoDbLocalError extends LocalConfigError {
 
 export interface DataDirLock {
   readonly file: string;
-  update(changes: Partial<Pick<LockRecord, 'port' | 'dynamoDbPid'>>): void;
+  update(changes: Partial<Pick<LockRecord, 'port' | 'dynamoDbPid' | 'dynamoDb'>>): void;
   /** Gives the directory up (only if the lock is still this process's). */
   release(): void;
 }

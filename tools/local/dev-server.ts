@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
 import { ENV } from '#shared/config';
 import { lockDataDir } from '#tools/local/data-dir-lock';
 import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
-import { localApiKey, localDataPaths, readLocalSettings } from '#tools/local/settings';
+import { LOCAL_TABLE_PREFIX, localApiKey, localDataPaths, readLocalSettings } from '#tools/local/settings';
 import { ensureDataDir } from '#tools/local/startup-checks';
 
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
@@ -25,6 +26,11 @@ export const runDevServer = async (): Promise<void> => {
         throw error;
       });
   if (database?.pid !== undefined) lock?.update({ dynamoDbPid: database.pid });
+  // Where `npm run keys -- … --local` finds the keys: the restarted server takes no lock of its own.
+  if (database) {
+    const { apiKeys } = tableNamesFor(LOCAL_TABLE_PREFIX);
+    lock?.update({ dynamoDb: { endpoint: database.endpoint, apiKeysTable: apiKeys } });
+  }
 
   const server = spawn(
     join(PROJECT_ROOT, 'node_modules/.bin/tsx'),

@@ -1,28 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext } from '#tools/lambda/context';
 import { inInvocationStore } from '#tools/lambda/invoke-store';
+import { TIMED_OUT, withinTimeout } from '#tools/lambda/timeout';
+
 import type { GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
-
-export const TIMED_OUT = Symbol('timed out');
-
-/** The handler's result, or TIMED_OUT after `timeoutMs` (Lambda's "Task timed out": later work reaches no one). */
-export const withinTimeout = async <T>(
-  invocation: Promise<T>,
-  timeoutMs: number,
-): Promise<T | typeof TIMED_OUT> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
-  });
-  // Its later failure is as unseen as its later result.
-  invocation.catch(() => undefined);
-  try {
-    return await Promise.race([invocation, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
 
 /**
  * An operation's function as Lambda runs it for API Gateway: its result, or INTEGRATION_FAILURE when it

@@ -4,6 +4,7 @@ import type { AllowedOrigins } from '#shared/allowed-origins';
 import { BASE_PATH } from '#shared/http/paths';
 import { HANDLER_TIMEOUT_SECONDS, type ProxyHandler, type TokenAuthorizerHandler } from '#shared/lambda';
 import { allowOverlappingInvocations, inInvocationStore } from '#tools/lambda/invoke-store';
+import { CachedDecisions } from '#tools/local/authorization';
 import type { FairUse } from '#tools/local/fair-use';
 import { gatewayServer } from '#tools/local/node-server';
 import type { StaticRoutes } from '#tools/local/static-files';
@@ -31,13 +32,19 @@ export interface LocalGatewayOptions {
   readonly corsOrigins?: AllowedOrigins;
   /** Each key's plan, enforced as API Gateway's usage plans do. @default none: no key is limited */
   readonly fairUse?: FairUse;
-  /** Node's limits on a slow client (answered 408). @default Node's: 60 s, 300 s, checked every 30 s */
-  readonly timeouts?: {
-    readonly headersTimeoutMs: number;
-    readonly requestTimeoutMs: number;
-    readonly connectionsCheckingIntervalMs: number;
-  };
+  /** How long a token's decision is held as API Gateway caches it. @default LOCAL_AUTHORIZER_CACHE_TTL_MS */
+  readonly authorizerCacheTtlMs?: number;
+  /** How long a client may take to send its headers, and its whole request (answered 408). @default CLIENT_TIMEOUTS */
+  readonly timeouts?: ClientTimeouts;
 }
+
+export interface ClientTimeouts {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+}
+
+/** Node's own defaults, kept: a minute for a request's headers, five for the whole request. */
+export const CLIENT_TIMEOUTS: ClientTimeouts = { headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 };
 
 /** What every request to one local gateway reads: its options with their defaults, its turns. */
 export type GatewaySetup = Required<
@@ -49,6 +56,7 @@ export type GatewaySetup = Required<
   Pick<LocalGatewayOptions, 'fairUse' | 'log'> & {
     readonly staticRoutes: Promise<StaticRoutes>;
     readonly turns: Turns;
+    readonly cachedDecisions: CachedDecisions;
   };
 
 /**
@@ -56,6 +64,12 @@ export type GatewaySetup = Required<
  * any SDK timer. Eight: 300 creates on a busy machine took as long at 8 as at 32, with far fewer retries.
  */
 export const LOCAL_CONCURRENCY = 8;
+
+/**
+ * How long a token's first decision is held to every request of it: as long as any stage caches one
+ * (`authorizerCacheTtlSeconds`, at most 60 s: the infra tests hold it). Longer would only be stricter.
+ */
+export const LOCAL_AUTHORIZER_CACHE_TTL_MS = 60_000;
 
 const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
   const concurrency = options.concurrency ?? LOCAL_CONCURRENCY;
@@ -70,6 +84,7 @@ const gatewaySetup = (options: LocalGatewayOptions): GatewaySetup => {
     corsOrigins: options.corsOrigins ?? [],
     fairUse: options.fairUse,
     turns: new Turns(concurrency),
+    cachedDecisions: new CachedDecisions(options.authorizerCacheTtlMs ?? LOCAL_AUTHORIZER_CACHE_TTL_MS),
     log: options.log,
   };
 };
@@ -87,7 +102,7 @@ const LISTEN_BACKLOG = 4_096;
 /** API Gateway's stand-in: routes by the contracts to the real authorizer (TOKEN) and handlers (payload 1.0). */
 export const startLocalGateway = async (options: LocalGatewayOptions): Promise<LocalGateway> => {
   const host = options.host ?? '127.0.0.1';
-  const server = gatewayServer(gatewaySetup(options), options.timeouts);
+  const server = gatewayServer(gatewaySetup(options), options.timeouts ?? CLIENT_TIMEOUTS);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, host, LISTEN_BACKLOG, () => resolveListen());

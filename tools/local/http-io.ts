@@ -84,13 +84,23 @@ export const sendRefusal = (
   return status;
 };
 
-/** A function's proxy result as the HTTP answer; a malformed one is an integration failure. */
+/**
+ * A function's proxy result as the HTTP answer; a malformed one is an integration failure. API Gateway gives one
+ * without a `Content-Type` (a 204, a 304) `application/json` ("Amazon API Gateway important notes": "API Gateway
+ * includes a Content-Type header for all integration responses. By default, the content type is application/json").
+ */
 export const sendResult = (response: ServerResponse, result: unknown, requestId: string): number => {
   const proxy = result as Partial<APIGatewayProxyResult> | null;
   if (typeof proxy?.statusCode !== 'number' || typeof proxy.body !== 'string') {
     throw GatewayRefusal.of('INTEGRATION_FAILURE');
   }
-  const headers: Record<string, string | string[]> = { [API_GATEWAY_ID_HEADER]: requestId };
+  const named = [...Object.keys(proxy.headers ?? {}), ...Object.keys(proxy.multiValueHeaders ?? {})];
+  const headers: Record<string, string | string[]> = {
+    ...(named.some((name) => name.toLowerCase() === 'content-type')
+      ? {}
+      : { 'Content-Type': 'application/json' }),
+    [API_GATEWAY_ID_HEADER]: requestId,
+  };
   for (const [name, value] of Object.entries(proxy.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(proxy.multiValueHeaders ?? {})) {
     headers[name] = values.map(String);
@@ -100,18 +110,20 @@ export const sendResult = (response: ServerResponse, result: unknown, requestId:
   return proxy.statusCode;
 };
 
-/** Largest request line and header section, as sent: Node's own limit (`maxHeaderSize`), 16 KiB. */
+/** Largest request line and header lines together, counted by headerSectionBytes: 16 KiB, Node's own `maxHeaderSize`. */
 export const MAX_HEADER_SECTION_BYTES = 16 * 1024;
 
 /**
- * A request's line and headers in bytes as sent (`: `, CRLFs, the empty line; not extra spaces: Node keeps no
- * raw bytes). Node's own limit counts target, names and values only: 2,800 `a: b` (16.8 KB sent) pass as 5.6 KB.
- * Node reads each byte as one latin1 character, so a string's length is its bytes as sent.
+ * A request's line and header lines in bytes, each line as sent with its CRLF and a header as `name: value`;
+ * not the empty line that ends them, nor spaces or tabs around a value (Node keeps no raw bytes, and trims
+ * them). Node's own limit counts target, names and values only (431 once they reach `maxHeaderSize`), so
+ * 2,800 `a: b` (16.8 KB sent) pass it as 5.6 KB, and never comes first. Node reads each byte as one latin1
+ * character, so a string's length is its bytes as sent.
  */
 export const headerSectionBytes = (request: IncomingMessage): number => {
   const line = `${request.method} ${request.url} HTTP/${request.httpVersion}\r\n`;
   const fields = headerPairs(request).reduce((sum, [name, value]) => sum + `${name}: ${value}\r\n`.length, 0);
-  return line.length + fields + 2;
+  return line.length + fields;
 };
 
 /** Transfer codings other than `chunked` (Node frames by it, and passes any coding before it undecoded). */
@@ -126,7 +138,7 @@ const closing = (code: ErrorCode, message: string) =>
   GatewayRefusal.httpLayer(code, message, { Connection: 'close' });
 
 /**
- * A request Node parsed but API Gateway would not take: headers over 16 KiB as sent (431), a transfer
+ * A request Node parsed but API Gateway would not take: a request line and headers over 16 KiB (431), a transfer
  * coding other than chunked (RFC 9112, 6.1: "A server that receives a request message with a transfer
  * coding it does not understand SHOULD respond with 501"), a version other than 1.x (Node reads
  * `HTTP/2.0` and `HTTP/0.9` like any other), an HTTP/1.1 request without one `Host` (RFC 9112, 3.2: 400).

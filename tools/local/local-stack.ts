@@ -1,5 +1,5 @@
 import { authorizerFunction } from '#functions/authorizer';
-import { buildOperationHandlers } from '#functions/operations';
+import { buildOperationHandlers, SCOPE_RESOURCES } from '#functions/operations';
 import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { createLocalClient, documentClientOf } from '#shared/adapters/dynamodb/client';
 import { ensureTables, type TableNames, tableNamesFor } from '#shared/adapters/dynamodb/create-tables';
@@ -13,8 +13,10 @@ import { type DataDirLock, lockDataDir } from '#tools/local/data-dir-lock';
 import { type SupervisedDynamoDbLocal, superviseDynamoDbLocal } from '#tools/local/dynamodb-local';
 import { FairUse } from '#tools/local/fair-use';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
+import { type LocalPetEvents, startLocalPetEvents } from '#tools/local/pet-events';
 import {
   LOCAL_HOST as HOST,
+  LOCAL_TABLE_PREFIX,
   type LocalApiKey,
   LocalConfigError,
   localApiKey,
@@ -25,15 +27,15 @@ import {
 import { assertSettingsUsable, listenError } from '#tools/local/startup-checks';
 import type { StaticRoutes } from '#tools/local/static-files';
 
-/** Table names of the local server: `petstore-local-pets`, … */
-export const LOCAL_TABLE_PREFIX = 'petstore-local';
-
 export interface LocalFunctions {
   readonly handlers: Readonly<Record<string, ProxyHandler>>;
   readonly authorizer: TokenAuthorizerHandler;
 }
 
-/** Every function configured as in Lambda, but for DynamoDB at `endpoint` and without metrics (no CloudWatch). */
+/**
+ * Every function configured as in Lambda (the authorizer with the plans and the scopes' methods the stack
+ * gives it), but for DynamoDB at `endpoint` and without metrics (no CloudWatch).
+ */
 export const localFunctions = ({
   endpoint,
   plans = LOCAL_PLANS,
@@ -42,7 +44,13 @@ export const localFunctions = ({
   readonly endpoint: string;
   readonly tables: TableNames;
 }): LocalFunctions => {
-  const functionConfig: FunctionConfig = { ...config, dynamoDb: { endpoint }, metrics: false, plans };
+  const functionConfig: FunctionConfig = {
+    ...config,
+    dynamoDb: { endpoint },
+    metrics: false,
+    plans,
+    scopes: SCOPE_RESOURCES,
+  };
   return {
     handlers: buildOperationHandlers(functionConfig),
     authorizer: authorizerFunction.build(functionConfig),
@@ -66,6 +74,8 @@ export interface LocalStackOptions {
   readonly corsOrigins?: AllowedOrigins;
   /** The local key's plan when its record is made here (a stored one keeps its own). @default LOCAL_KEY_PLAN */
   readonly apiKeyPlan?: string;
+  /** URLs each event is POSTed to. @default none */
+  readonly eventTargets?: readonly string[];
   readonly log?: (line: string) => void;
   /** DynamoDB Local could not be kept running: the server should stop, saying why. */
   readonly onFatal?: (message: string) => void;
@@ -80,6 +90,8 @@ export interface LocalStack extends LocalApiKey {
   readonly tables: TableNames;
   /** Set when this stack started DynamoDB Local itself (and keeps it running). */
   readonly dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
+  /** The pets' events: where they are written, and the URLs they are POSTed to. */
+  readonly events: LocalPetEvents;
   stop(): Promise<void>;
 }
 
@@ -161,15 +173,26 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
         log,
       });
   let dynamoDbLocal: SupervisedDynamoDbLocal | undefined;
+  let gateway: LocalGateway | undefined;
   try {
     dynamoDbLocal = lock ? await startDynamoDbLocal(options, lock, prepare, port) : undefined;
     const endpoint = options.dynamoDbEndpoint ?? (dynamoDbLocal as SupervisedDynamoDbLocal).endpoint;
     const stored = await prepare(endpoint);
-    const gateway = await startGateway(options, endpoint, tables, port);
-    lock?.update({ port: gateway.port });
+    gateway = await startGateway(options, endpoint, tables, port);
+    const events = await startLocalPetEvents({
+      endpoint,
+      petsTable: tables.pets,
+      dataDir: options.dataDir,
+      targets: options.eventTargets ?? [],
+      logLevel: options.logLevel ?? 'WARN',
+      log,
+    });
+    // Where `npm run keys -- … --local` finds the keys.
+    lock?.update({ port: gateway.port, dynamoDb: { endpoint, apiKeysTable: tables.apiKeys } });
     const running = dynamoDbLocal;
+    const serving = gateway;
     return {
-      gateway,
+      gateway: serving,
       ...key,
       apiKeyId: stored.keyId,
       ...(stored.revokedAt ? { apiKeyRevokedAt: stored.revokedAt } : {}),
@@ -177,13 +200,17 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       dynamoDbEndpoint: endpoint,
       tables,
       dynamoDbLocal: running,
+      events,
       stop: async () => {
-        await gateway.close();
+        await serving.close();
+        // After the last write, before DynamoDB Local goes: the batch in hand is published and kept.
+        await events.stop();
         await running?.stop();
         lock?.release();
       },
     };
   } catch (error) {
+    await gateway?.close();
     await dynamoDbLocal?.stop();
     lock?.release();
     throw error;

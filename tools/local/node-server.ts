@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { newRequestId } from '#tools/lambda/events';
-import type { GatewaySetup, LocalGatewayOptions } from '#tools/local/gateway';
+import type { ClientTimeouts, GatewaySetup } from '#tools/local/gateway';
 import { GatewayRefusal } from '#tools/local/gateway-refusal';
 import {
   afterAnswer,
@@ -82,8 +82,15 @@ const answerClientError = (
   });
 };
 
+/**
+ * How often Node looks for requests past their timeouts, and answers them 408: its default, every 30 s,
+ * answered them up to 30 s late (77 s for a minute's headers); twice a second, within half a second. Each
+ * look is one pass over the connections still reading a request (Node's `connectionsCheckingInterval`).
+ */
+export const TIMEOUT_CHECK_INTERVAL_MS = 500;
+
 /** Node's HTTP server, every request it parses (and every one it cannot) answered as the gateway's. */
-export const gatewayServer = (setup: GatewaySetup, timeouts: LocalGatewayOptions['timeouts']): Server => {
+export const gatewayServer = (setup: GatewaySetup, timeouts: ClientTimeouts): Server => {
   const answering: Answering = new WeakMap();
   const serve = (request: IncomingMessage, response: ServerResponse, refused?: GatewayRefusal) =>
     handle(setup, answering, request, response, refused);
@@ -91,10 +98,9 @@ export const gatewayServer = (setup: GatewaySetup, timeouts: LocalGatewayOptions
     {
       // Checked in framingRefusal, to answer with the Error object rather than Node's bare 400.
       requireHostHeader: false,
-      // Node's own defaults where undefined.
-      headersTimeout: timeouts?.headersTimeoutMs,
-      requestTimeout: timeouts?.requestTimeoutMs,
-      connectionsCheckingInterval: timeouts?.connectionsCheckingIntervalMs,
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
     },
     (request, response) => serve(request, response, framingRefusal(request)),
   );

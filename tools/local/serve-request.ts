@@ -90,6 +90,7 @@ const authorize = (setup: GatewaySetup, routed: RoutedRequest): Promise<APIGatew
       methodArn: methodArn(LOCAL_API, routed.method, routed.match.path),
       timeoutMs: AUTHORIZER_TIMEOUT_SECONDS * 1_000,
       requestId: routed.context.requestId,
+      cached: setup.cachedDecisions,
     }),
   );
 

@@ -43,6 +43,10 @@ const startBanner = (settings: LocalSettings, stack: LocalStack): string => {
     ...keptPlan,
     `Database: ${database}`,
     `Browsers: ${settings.corsOrigins.includes(ANY_ORIGIN) ? `any origin may call it (set ${ENV.corsOrigins} to list some)` : `pages of ${settings.corsOrigins.join(', ')} may call it`}`,
+    `Events: PetCreated, PetChanged and PetRemoved from the pets table's stream, each a line of ${stack.events.file} as EventBridge delivers it to a target`,
+    stack.events.targets.length > 0
+      ? `  and POSTed to ${stack.events.targets.join(', ')} (${ENV.local.eventTargets}), retried as an API destination is`
+      : `  and POSTed to no URL (set ${ENV.local.eventTargets} to URLs, comma-separated)`,
     `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.gateway.baseUrl}/pets`,
     `API reference: ${new URL('/docs', stack.gateway.baseUrl).href} (document: /openapi.yaml, /openapi.json)`,
     `Logs: here, on stdout and stderr: a line per request ending in its request id, and the functions' JSON lines (level ${settings.logLevel ?? 'WARN'}; set ${ENV.logLevel}) carrying it too.`,

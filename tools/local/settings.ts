@@ -26,10 +26,21 @@ export const DYNAMODB_LOCAL_LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 
 export const LOCAL_HOST = '127.0.0.1';
 
+/** Table names of the local server: `petstore-local-pets`, … */
+export const LOCAL_TABLE_PREFIX = 'petstore-local';
+
 export const localDataPaths = (dataDir: string) => ({
   dynamoDb: join(dataDir, 'dynamodb'),
   apiKey: join(dataDir, 'api-key'),
   lock: join(dataDir, 'server.lock'),
+  /** Every event, one JSON line each, as EventBridge delivers it to a target. */
+  events: join(dataDir, 'events.ndjson'),
+  /** How far the publisher has read the pets table's stream: where a restart resumes. */
+  eventsStream: join(dataDir, 'events-stream.json'),
+  /** How far each URL of PETSTORE_EVENT_TARGETS has received events.ndjson. */
+  eventTargets: join(dataDir, 'events-targets.json'),
+  /** The event source mapping's on-failure destination: batches given up on, as Lambda describes them. */
+  eventFailures: join(dataDir, 'events-failures.ndjson'),
 });
 
 export { LocalConfigError } from '#tools/local/local-config-error';
@@ -44,6 +55,8 @@ export interface LocalSettings {
   readonly dynamoDbEndpoint?: string;
   readonly logLevel?: LogLevel;
   readonly corsOrigins: AllowedOrigins;
+  /** Where each event is POSTed, as an API destination would. @default none */
+  readonly eventTargets: readonly string[];
 }
 
 const port = (env: Env): number => {
@@ -79,6 +92,23 @@ const endpoint = (env: Env): string | undefined => {
 const corsOrigins = (env: Env): AllowedOrigins => {
   const text = optionalEnv(ENV.corsOrigins, env);
   return text === undefined ? [ANY_ORIGIN] : shared(() => readAllowedOrigins(ENV.corsOrigins, text));
+};
+
+/** PETSTORE_EVENT_TARGETS: http(s) URLs, comma-separated; none when unset. */
+const eventTargets = (env: Env): string[] => {
+  const text = optionalEnv(ENV.local.eventTargets, env);
+  const urls = (text ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of urls) {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+      throw new LocalConfigError(
+        `${ENV.local.eventTargets} must be http(s) URLs, comma-separated, such as http://127.0.0.1:4000/events, not "${url}"`,
+      );
+  }
+  return [...new Set(urls)];
 };
 
 export const unknownLocalPlan = (plan: string): string =>
@@ -179,5 +209,6 @@ export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings 
     cacheDir: resolve(cwd, optionalEnv(ENV.local.cacheDir, env) ?? DEFAULT_CACHE_DIR),
     port: port(env),
     corsOrigins: corsOrigins(env),
+    eventTargets: eventTargets(env),
   };
 };

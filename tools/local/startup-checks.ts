@@ -132,13 +132,19 @@ export const assertJava = (java: JavaRun = (args) => spawnSync('java', args, { e
   if (!/^jdk\.compiler@/m.test(modules.stdout)) throw new JavaCompilerMissingError();
 };
 
-/** Every check npm start can make before the service's modules load, each failure a LocalConfigError. */
-export const assertSettingsUsable = async (settings: {
-  readonly dataDir: string;
-  readonly port: number;
-  readonly host: string;
-  readonly dynamoDbEndpoint?: string;
-}): Promise<void> => {
+/**
+ * Every check npm start can make before the service's modules load, each failure a LocalConfigError
+ * (`java`: how Java is run, a test's stand-in in place of a JVM's start).
+ */
+export const assertSettingsUsable = async (
+  settings: {
+    readonly dataDir: string;
+    readonly port: number;
+    readonly host: string;
+    readonly dynamoDbEndpoint?: string;
+  },
+  java?: JavaRun,
+): Promise<void> => {
   ensureDataDir(settings.dataDir);
   // Before the port: when the other server holds both, naming it says more than "port in use".
   if (!settings.dynamoDbEndpoint) {
@@ -147,5 +153,5 @@ export const assertSettingsUsable = async (settings: {
   }
   await assertPortFree(settings.port, settings.host);
   if (settings.dynamoDbEndpoint) await assertDynamoDbReachable(settings.dynamoDbEndpoint);
-  else assertJava();
+  else assertJava(java);
 };

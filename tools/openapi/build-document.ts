@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { CONTRACTS } from '#functions/operations';
 import { OUTPUT } from '#infra/outputs';
 import { stackName } from '#infra/stage-names';
+import { ALL_SCOPES, SCOPES } from '#shared/auth/scopes';
 import { StoreUnavailableError } from '#shared/domain/errors';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { ERROR_STATUS, errorBody } from '#shared/http/error-body';
@@ -19,7 +20,7 @@ import { RATE_LIMIT_POLICY_HEADER, RATE_LIMIT_POLICY_PATTERN } from '#shared/htt
 import { API_GATEWAY_ID_HEADER, REQUEST_ID_HEADER } from '#shared/http/request-id';
 import { RETRY_AFTER_SECONDS, retryHeaders } from '#shared/http/retry';
 import { bodyMediaTypesOf, type HttpMethod, type Operation } from '#shared/operations/operation';
-import { allowedMethodsIn } from '#shared/operations/routes';
+import { allowedMethodsIn, scopeOf } from '#shared/operations/routes';
 import { openApiMetadataOf } from '#shared/schema/describe';
 import {
   EXAMPLE_REQUEST_ID,
@@ -28,7 +29,7 @@ import {
   refusalOf,
   WHEN,
 } from '#tools/openapi/error-codes';
-import { SchemaConverter } from '#tools/openapi/json-schema';
+import { documentPattern, SchemaConverter } from '#tools/openapi/json-schema';
 
 /** The interface version; the major version is the `/v1` base path. */
 export const API_VERSION = '1.1.0';
@@ -115,7 +116,10 @@ const GATEWAY_ID_HEADERS = headerRefs([API_GATEWAY_ID_HEADER]);
 const CALLER_HEADERS = headerRefs([REQUEST_ID_HEADER, RATE_LIMIT_POLICY_HEADER]);
 
 const ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 128 } as const;
-const RATE_LIMIT_POLICY_SCHEMA = { type: 'string', pattern: RATE_LIMIT_POLICY_PATTERN } as const;
+const RATE_LIMIT_POLICY_SCHEMA = {
+  type: 'string',
+  pattern: documentPattern(RATE_LIMIT_POLICY_PATTERN),
+} as const;
 
 /** An answer a function or API Gateway itself may give: `Request-Id` and the plan only from a function. */
 const CALLER_HEADERS_IF_ACCEPTED = {
@@ -137,10 +141,17 @@ const sharedResponses = (schemas: SchemaConverter) => ({
     [gateway('No key, or a key the service does not accept', 'UNAUTHORIZED')],
     { headers: GATEWAY_ID_HEADERS },
   ),
-  Forbidden: errorResponse(schemas, [gateway('Blocked by the firewall', 'WAF_FILTERED')], {
-    lead: 'Answered by the firewall (AWS WAF) in front of the stage, before the key is checked (docs/interface.md, "Firewall").',
-    headers: GATEWAY_ID_HEADERS,
-  }),
+  Forbidden: errorResponse(
+    schemas,
+    [
+      { ...gateway("A key without the operation's scope", 'ACCESS_DENIED'), name: 'FORBIDDEN_scope' },
+      { ...gateway('Blocked by the firewall', 'WAF_FILTERED'), name: 'FORBIDDEN_firewall' },
+    ],
+    {
+      lead: 'Answered by API Gateway before any function runs: to a valid key that does not hold the scope the operation needs (its `security` names it), or, before the key is checked, by the firewall (AWS WAF) in front of the stage (docs/interface.md, "Firewall").',
+      headers: GATEWAY_ID_HEADERS,
+    },
+  ),
   NotFound: errorResponse(
     schemas,
     [gateway('A path the API does not have', 'MISSING_AUTHENTICATION_TOKEN')],
@@ -390,8 +401,21 @@ const deprecatedOperations = (operations: readonly Operation[]) => {
   return deprecated;
 };
 
+/** Each scope, what it allows and the operations that need it. */
+const scopesOf = (operations: readonly Operation[]): string =>
+  [
+    '| scope | lets a key | operations |',
+    '|---|---|---|',
+    ...ALL_SCOPES.map((scope) => {
+      const needing = operations.filter((operation) => scopeOf(operation) === scope);
+      return `| \`${scope}\` | ${SCOPES[scope]} | ${needing.map((operation) => `\`${operation.operationId}\``).join(', ')} |`;
+    }),
+  ].join('\n');
+
 const introduction = (operations: readonly Operation[]): string => {
-  const prose = readFileSync(new URL('./introduction.md', import.meta.url), 'utf8').trim();
+  const prose = readFileSync(new URL('./introduction.md', import.meta.url), 'utf8')
+    .trim()
+    .replace('<!-- scopes -->', scopesOf(operations));
   const codes = Object.entries(ERROR_STATUS).map(([code, status]) => `| \`${code}\` | ${status} |`);
   const deprecated = deprecatedOperations(operations).map(
     ({ operation, deprecation }) =>
@@ -400,7 +424,7 @@ const introduction = (operations: readonly Operation[]): string => {
   return [
     prose,
     ['| code | status |', '|---|---|', ...codes].join('\n'),
-    "API Gateway answers some requests itself, with the same Error object: an unknown path under `/v1`\n(`404`, before the key is checked), another method on a known path (`405` with `Allow`, after\nthe key is checked), a plan's rate or quota reached (`429`), and failures of its own (`500`, `503`);\nthe firewall in front of production answers `403` to what it blocks.",
+    "API Gateway answers some requests itself, with the same Error object: an unknown path under `/v1`\n(`404`, before the key is checked), a method outside the key's scopes (`403`, after the key is\nchecked), another method on a known path (`405` with `Allow`, after the key is checked), a plan's\nrate or quota reached (`429`), and failures of its own (`500`, `503`); the firewall in front of\nproduction answers `403` to what it blocks.",
     `## Versioning\nThe major version is the \`${BASE_PATH}\` base path. ${deprecated.join(' ')}`,
   ].join('\n\n');
 };
@@ -421,6 +445,8 @@ const operationObject = (
   summary: operation.summary,
   description: operation.description,
   ...(operation.deprecation ? { deprecated: true } : {}),
+  // OpenAPI 3.1 lets a security requirement of any scheme list role names: the scope a key needs.
+  security: [{ [SECURITY_SCHEME]: [scopeOf(operation)] }],
   ...requestOf(schemas, operation),
   responses: responsesOf(schemas, operation, operations),
 });
@@ -481,7 +507,7 @@ export const buildDocument = (operations: readonly Operation[] = CONTRACTS) => {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'API key',
-          description: 'An API key of the stage, issued by the operators: `Authorization: Bearer <key>`.',
+          description: `An API key of the stage, issued by the operators: \`Authorization: Bearer <key>\`. A key holds scopes (${ALL_SCOPES.map((scope) => `\`${scope}\`: ${SCOPES[scope]}`).join('; ')}); each operation lists the one it needs under \`security\`, and a key without it gets 403.`,
         },
       },
     },

@@ -6,20 +6,26 @@ import { wantsHelp } from '#tools/command';
 
 if (wantsHelp(process.argv.slice(2))) {
   console.log(`Usage: npm run check:openapi
-Lints docs/openapi.yaml (Redocly) and holds the typed client's committed types to the document.`);
+Lints docs/openapi.yaml (Redocly), holds the typed client's committed types to the document, and validates docs/asyncapi.yaml.`);
   process.exit(0);
 }
-const [{ CLIENT_TYPES_PATH, clientTypes, committedClientTypes }, { OPENAPI_YAML_PATH }, { REDOCLY_CLI }] =
-  await Promise.all([
-    import('#tools/openapi/client-types'),
-    import('#tools/openapi/document-file'),
-    import('#tools/openapi/reference'),
-  ]);
+const [
+  { ASYNCAPI_YAML_PATH, eventsDocumentProblems, readCommittedEventsYaml },
+  { CLIENT_TYPES_PATH, clientTypes, committedClientTypes },
+  { OPENAPI_YAML_PATH },
+  { REDOCLY_CLI },
+] = await Promise.all([
+  import('#tools/asyncapi/document-file'),
+  import('#tools/openapi/client-types'),
+  import('#tools/openapi/document-file'),
+  import('#tools/openapi/reference'),
+]);
 
 /**
  * `npm run check:openapi`: `redocly lint docs/openapi.yaml` (less Redocly's boxed Node.js 20
- * notice), and the typed client's committed types held to what openapi-typescript makes of the
- * document. Side by side: the lint is a process, the types are made in this one.
+ * notice), the typed client's committed types held to what openapi-typescript makes of the
+ * document, and docs/asyncapi.yaml validated by AsyncAPI's parser. Side by side: the lint is a
+ * process, the rest is done in this one.
  */
 const lint = async (): Promise<boolean> => {
   const child = spawn(process.execPath, [REDOCLY_CLI, 'lint', OPENAPI_YAML_PATH], {
@@ -45,5 +51,11 @@ const typesCurrent = async (): Promise<boolean> => {
   return false;
 };
 
-const results = await Promise.all([lint(), typesCurrent()]);
+const eventsValid = async (): Promise<boolean> => {
+  const problems = await eventsDocumentProblems(readCommittedEventsYaml());
+  for (const problem of problems) console.error(`${relative(process.cwd(), ASYNCAPI_YAML_PATH)}: ${problem}`);
+  return problems.length === 0;
+};
+
+const results = await Promise.all([lint(), typesCurrent(), eventsValid()]);
 process.exitCode = results.every(Boolean) ? 0 : 1;

@@ -9,14 +9,14 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
   INVALID_JSON: 'the body is missing, is not valid JSON, or its bytes are not UTF-8',
   UNAUTHORIZED: 'the API key is missing, unknown or revoked, or not sent as `Authorization: Bearer <key>`',
   FORBIDDEN:
-    "the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks. The service itself never answers it, and `npm start` has no firewall",
+    "the API key is valid but lacks the scope the operation needs (its `security` names it): API Gateway refuses it before any function runs, and nothing is changed. Or the firewall in front of the stage blocked the request: its address sent more than the firewall allows, or the request matched one of AWS's managed rules against common attacks (`npm start` has no firewall)",
   NOT_FOUND: 'the requested resource does not exist',
   METHOD_NOT_ALLOWED:
     'the path exists but does not accept this method; `Allow` lists those it does. OpenAPI cannot list the methods a path lacks, so this answer is declared on every operation of the path',
   IDEMPOTENCY_KEY_IN_USE:
     'an earlier request with the same `Idempotency-Key` (and API key) is still being processed; retry after `Retry-After` seconds to get its answer',
   PRECONDITION_FAILED:
-    '`If-Match` names none of the ETags the animal has now: it changed since the client read it, and nothing was changed; read it again for its new ETag',
+    '`If-Match` names none of the ETags the animal has now (it changed since the client read it), or `If-None-Match` names its ETag (`*`: any); nothing was changed. Read it again for its ETag',
   PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
   IDEMPOTENCY_KEY_REUSED:
     'the `Idempotency-Key` was already used, within 24 hours and with the same API key, for a request with another body; a new request needs a new key',
@@ -31,7 +31,7 @@ export const WHEN: Readonly<Record<ErrorCode, string>> = {
   EXPECTATION_FAILED:
     'an `Expect` header other than `100-continue` (an answer of the HTTP layer, before any operation)',
   HEADERS_TOO_LARGE:
-    'the request line and headers, as sent, are over 16 KiB (an answer of the HTTP layer, before any operation)',
+    'the request line and header lines, as sent with their CRLFs (the empty line after them not counted), are over 16 KiB (an answer of the HTTP layer, before any operation)',
   HTTP_VERSION_NOT_SUPPORTED:
     'the request line names an HTTP version other than 1.x (an answer of the HTTP layer, before any operation)',
   INTERNAL_ERROR: 'an unexpected failure; the body never carries internal details',

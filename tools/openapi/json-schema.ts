@@ -7,18 +7,51 @@ import {
 import type * as v from 'valibot';
 import { isOpenApiMetadata, type OpenApiMeta } from '#shared/schema/describe';
 
+/**
+ * A pattern as the document states it. One that ends at `$` is held to the very end in every engine:
+ * JavaScript's `$` (no `m` flag) matches only there, but Python's `re`, which Python's jsonschema searches
+ * with, also matches before a final newline, so `^[a-z]+$` would take `"abc\n"`. `(?!\n)` after it, "and
+ * no newline follows", is true at the end in both, and leaves JavaScript's reading as it was.
+ */
+export const documentPattern = (source: string): string =>
+  /(?<!\\)\$$/.test(source) ? `${source}(?!\\n)` : source;
+
+/** `schema` with `patterns` where its own `pattern`, or its `allOf` of them, stood (after its other keywords if it had none). */
+const withPatterns = (schema: JsonSchema, patterns: readonly string[]): JsonSchema => {
+  const stated =
+    patterns.length === 1
+      ? { pattern: documentPattern(patterns[0] ?? '') }
+      : patterns.length > 1
+        ? { allOf: patterns.map((pattern) => ({ pattern: documentPattern(pattern) })) }
+        : {};
+  const entries = Object.entries(schema);
+  const at = entries.findIndex(([key]) => key === 'pattern' || key === 'allOf');
+  const kept = entries.filter(([key]) => key !== 'pattern' && key !== 'allOf');
+  const place = at < 0 ? kept.length : at;
+  return Object.fromEntries([
+    ...kept.slice(0, place),
+    ...Object.entries(stated),
+    ...kept.slice(place),
+  ]) as JsonSchema;
+};
+
 /** What a client sends (`input`), or what the service answers (`output`). */
 type Direction = 'input' | 'output';
 
 const COMPONENT_REF = '#/components/schemas/';
 
-/** JSON Schema 2020-12 by `@valibot/to-json-schema`; one per document, so components convert alike. */
+/** What a document reads: OpenAPI 3.1's JSON Schema, AsyncAPI 3's (draft-07), EventBridge's schema registry's (OpenAPI 3.0). */
+export type SchemaTarget = 'draft-2020-12' | 'draft-07' | 'openapi-3.0';
+
+/** JSON Schema by `@valibot/to-json-schema` (2020-12 unless told); one per document, so components convert alike. */
 export class SchemaConverter {
   private readonly components = new Map<string, JsonSchema>();
 
+  constructor(private readonly target: SchemaTarget = 'draft-2020-12') {}
+
   convert(schema: v.GenericSchema, direction: Direction): JsonSchema {
     const { $schema: _dialect, ...converted } = toJsonSchema(schema, {
-      target: 'draft-2020-12',
+      target: this.target,
       typeMode: direction,
       // Checks JSON Schema cannot state: left to the prose.
       ignoreActions: ['check', 'raw_check', 'partial_check'],
@@ -104,12 +137,13 @@ export class SchemaConverter {
   /** A schema with describe()'s metadata (first for an optional value); with an `id`, a reference. */
   private described(
     schema: v.GenericSchema,
-    { id, ...meta }: OpenApiMeta,
+    { id, patterns, ...meta }: OpenApiMeta,
     converted: JsonSchema,
   ): JsonSchema {
     const keywords = meta as JsonSchema;
+    const stated = patterns === undefined ? converted : withPatterns(converted, patterns);
     const result =
-      schema.type === 'optional' ? { ...keywords, ...converted, ...keywords } : { ...converted, ...keywords };
+      schema.type === 'optional' ? { ...keywords, ...stated, ...keywords } : { ...stated, ...keywords };
     if (id === undefined) return result;
     const known = this.components.get(id);
     if (known && JSON.stringify(known) !== JSON.stringify(result)) {
@@ -124,13 +158,14 @@ export class SchemaConverter {
     if (regex.flags !== '' && regex.flags !== 'u') {
       throw new Error(`The pattern /${regex.source}/${regex.flags} has flags JSON Schema cannot state`);
     }
-    const { source } = regex;
+    const source = documentPattern(regex.source);
     // Past the second, the converter has set this one as `pattern` again: it joins the others.
     if (jsonSchema.allOf) {
       const { pattern: _this, ...rest } = jsonSchema;
       return { ...rest, allOf: [...jsonSchema.allOf, { pattern: source }] };
     }
-    if (jsonSchema.pattern === undefined || jsonSchema.pattern === source)
+    // The converter states a first pattern as written: this one.
+    if (jsonSchema.pattern === undefined || jsonSchema.pattern === regex.source)
       return { ...jsonSchema, pattern: source };
     // The second becomes `allOf` with the first, where `pattern` stood.
     const both = [{ pattern: jsonSchema.pattern }, { pattern: source }];

@@ -47,19 +47,18 @@ const buildDocsOptions = (basePath?: string): string[] => [
   TITLE,
 ];
 
-/** Renders an OpenAPI file to a self-contained HTML page; `basePath` is where it is served (`redoclyCli`: tests' stand-in). */
-export const renderReference = async (
+/** What renders an OpenAPI file to an HTML page: Redocly (`renderReference`), or a test's stand-in. */
+export type Renderer = (
   openApiFile: string,
   output: string,
-  {
-    basePath,
-    signal,
-    redoclyCli = REDOCLY_CLI,
-  }: { basePath?: string; signal?: AbortSignal; redoclyCli?: string } = {},
-): Promise<void> => {
+  options?: { basePath?: string; signal?: AbortSignal },
+) => Promise<void>;
+
+/** Renders an OpenAPI file to a self-contained HTML page with Redocly's CLI; `basePath` is where it is served. */
+export const renderReference: Renderer = async (openApiFile, output, { basePath, signal } = {}) => {
   await promisify(execFile)(
     process.execPath,
-    [redoclyCli, 'build-docs', openApiFile, ...buildDocsOptions(basePath), '-o', output],
+    [REDOCLY_CLI, 'build-docs', openApiFile, ...buildDocsOptions(basePath), '-o', output],
     // From the root, so the CLI reads the project's redocly.yaml (which turns its telemetry off).
     {
       cwd: PROJECT_ROOT,
@@ -77,7 +76,7 @@ The document itself: <a href="/openapi.yaml">/openapi.yaml</a>, <a href="/openap
 `;
 
 /** Renders `yaml` in a temporary directory: should the process end meanwhile, Redocly stops and nothing is left. */
-const render = async (yaml: string, basePath: string, redoclyCli: string): Promise<string> => {
+const render = async (yaml: string, basePath: string, renderer: Renderer): Promise<string> => {
   const directory = mkdtempSync(join(tmpdir(), 'petstore-reference-'));
   const [source, rendered] = [join(directory, 'openapi.yaml'), join(directory, 'index.html')];
   const rendering = new AbortController();
@@ -88,7 +87,7 @@ const render = async (yaml: string, basePath: string, redoclyCli: string): Promi
   process.once('exit', leaveNothing);
   try {
     await writeFile(source, yaml);
-    await renderReference(source, rendered, { basePath, signal: rendering.signal, redoclyCli });
+    await renderer(source, rendered, { basePath, signal: rendering.signal });
     return await readFile(rendered, 'utf8');
   } finally {
     process.off('exit', leaveNothing);
@@ -128,22 +127,40 @@ const keep = (file: string, html: string): void => {
   }
 };
 
-/** Where pages are kept and the CLI that renders them: the project's, unless a test names others. */
-type CacheOptions = { cacheDirectory?: string; redoclyCli?: string };
+/** Where pages are kept and what renders them: the project's cache and Redocly, unless a test gives others. */
+type CacheOptions = { cacheDirectory?: string; renderer?: Renderer };
 
 /** The page for `yaml` served at `basePath`: an earlier start's, rendered from the same inputs, or a new one, kept. */
 export const referencePage = async (
   yaml: string,
   basePath: string,
-  { cacheDirectory = REFERENCE_CACHE, redoclyCli = REDOCLY_CLI }: CacheOptions = {},
+  { cacheDirectory = REFERENCE_CACHE, renderer = renderReference }: CacheOptions = {},
 ): Promise<string> => {
   const file = join(cacheDirectory, `${await cacheKey(yaml, basePath)}.html`);
   // None kept, or a cache that cannot be read: render.
   const kept = await readFile(file, 'utf8').catch(() => undefined);
   if (kept !== undefined) return kept;
-  const html = await render(yaml, basePath, redoclyCli);
+  const html = await render(yaml, basePath, renderer);
   keep(file, html);
   return html;
+};
+
+interface ServedDocument {
+  readonly yaml: string;
+  readonly json: string;
+}
+let served: ServedDocument | undefined;
+
+/**
+ * The document the running code describes, as YAML and JSON: built once (about 0.2 CPU-s), as the
+ * code does not change while the process runs (`npm run dev` restarts it on a change).
+ */
+export const servedDocument = (): ServedDocument => {
+  if (!served) {
+    const document = buildDocument();
+    served = { yaml: toYaml(document), json: `${JSON.stringify(document, null, 2)}\n` };
+  }
+  return served;
 };
 
 /**
@@ -151,8 +168,7 @@ export const referencePage = async (
  * (and is not kept: the next start tries again).
  */
 export const referenceRoutes = async (options?: CacheOptions): Promise<StaticRoutes> => {
-  const document = buildDocument();
-  const yaml = toYaml(document);
+  const { yaml, json } = servedDocument();
   const html = await referencePage(yaml, '/docs', options).catch((error: unknown) =>
     fallbackPage(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)),
   );
@@ -161,6 +177,6 @@ export const referenceRoutes = async (options?: CacheOptions): Promise<StaticRou
     '/docs': page,
     '/docs/*': page, // the page's own routes, so a reload of /docs/animals works
     '/openapi.yaml': { contentType: 'application/yaml', body: yaml },
-    '/openapi.json': { contentType: 'application/json', body: `${JSON.stringify(document, null, 2)}\n` },
+    '/openapi.json': { contentType: 'application/json', body: json },
   };
 };

@@ -7,6 +7,8 @@ import {
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { OUTPUT } from '#infra/outputs';
 import type { AnyStageName, StackShape } from '#infra/stage-names';
 import type { StageConfig } from '#infra/stages';
@@ -36,6 +38,8 @@ export const createClients = (region?: string) => {
     logs: new CloudWatchLogsClient(config),
     apiGateway: new APIGatewayClient(config),
     codeDeploy: new CodeDeployClient(config),
+    eventBridge: new EventBridgeClient(config),
+    sqs: new SQSClient(config),
   };
 };
 
@@ -58,6 +62,12 @@ export interface VerifyContext {
   readonly alarmWaitMs: number;
   /** Whether to set an alarm to ALARM to see its notification delivered: its topic's subscribers get the message. */
   readonly tryAlarm: boolean;
+  /** A key of the stage, to create a pet and see its event reach the bus (then remove it). @default none: not tried */
+  readonly apiKey?: string;
+  /** How long to wait for that event. */
+  readonly eventWaitMs: number;
+  /** How long a new rule is given to take effect before the write. */
+  readonly ruleSettlesMs: number;
 }
 
 /** `PetStore-<stage>` from CloudFormation: DescribeStacks for its outputs, ListStackResources for the rest. */

@@ -23,16 +23,19 @@ import {
   type VerifyClients,
   type VerifyContext,
 } from '#tools/verify/check';
+import { eventsReachTheBus, RULE_SETTLES_MS } from '#tools/verify/event-check';
 import { rowsToConfirm } from '#tools/verify/ledger';
 import { authorizer, canary, gatewayResponses, stageThrottle, usagePlans } from '#tools/verify/stage-checks';
 
 /** `npm run verify -- --stage <stage>` (USAGE): reads only, but the alarm check's two `SetAlarmState`s. */
 
-export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>] [--alarm]
+export const USAGE = `Usage: npm run verify -- --stage <stage> [--region <region>] [--alarm-wait-seconds <s>] [--alarm] [--key <API key> [--event-wait-seconds <s>]]
 <stage>: staging, production or dev-<name>; the stack PetStore-<stage> in your credentials' account.
-Reads the stack (CloudFormation, API Gateway, CodeDeploy, CloudWatch, CloudWatch Logs); writes only
+Reads the stack (CloudFormation, API Gateway, CodeDeploy, CloudWatch, CloudWatch Logs); writes
 one alarm's state, to ALARM and back to OK, to see its notification delivered: on production only
-with --alarm, since its subscribers are paged.`;
+with --alarm, since its subscribers are paged. With --key (a key of the stage), also creates a pet
+and sees its PetCreated reach the stage's bus through a rule and a queue made for it; the pet,
+the rule and the queue are removed after.`;
 
 const parse = (argv: readonly string[]) => {
   const { values } = parsing(() =>
@@ -43,6 +46,8 @@ const parse = (argv: readonly string[]) => {
         region: { type: 'string' },
         'alarm-wait-seconds': { type: 'string', default: '120' },
         alarm: { type: 'boolean' },
+        key: { type: 'string' },
+        'event-wait-seconds': { type: 'string', default: '120' },
       },
     }),
   );
@@ -51,12 +56,19 @@ const parse = (argv: readonly string[]) => {
   const seconds = Number(wait);
   if (!(Number.isInteger(seconds) && seconds > 0))
     throw new UsageError(`--alarm-wait-seconds must be a whole number of seconds, not "${wait}".`);
+  const eventWait = Number(values['event-wait-seconds']);
+  if (!(Number.isInteger(eventWait) && eventWait > 0))
+    throw new UsageError(
+      `--event-wait-seconds must be a whole number of seconds, not "${values['event-wait-seconds']}".`,
+    );
   const stage = parsing(() => parseStageName(values.stage, '--stage'));
   return {
     stage,
     region: values.region,
     alarmWaitMs: seconds * 1000,
     tryAlarm: values.alarm ?? stage !== 'production',
+    ...(values.key ? { apiKey: values.key } : {}),
+    eventWaitMs: eventWait * 1000,
   };
 };
 
@@ -72,15 +84,15 @@ const byHandRows = (): CheckResult[] => {
     }));
 };
 
-/** Every check in order: the reads, then the alarm (its one write), then the rows to confirm by hand. */
+/** Every check in order: the reads, then the alarm and the event (their writes), then the rows to confirm by hand. */
 const runChecks = async (context: VerifyContext): Promise<CheckResult[]> => {
   const readOnly = await Promise.all(
     [stageThrottle, authorizer, gatewayResponses, usagePlans, canary, accessLogAndLedger].map((check) =>
       check(context),
     ),
   );
-  const alarm = await alarmNotification(context);
-  return [...readOnly.flat(), ...alarm, ...byHandRows()];
+  const [alarm, event] = await Promise.all([alarmNotification(context), eventsReachTheBus(context)]);
+  return [...readOnly.flat(), ...alarm, ...event, ...byHandRows()];
 };
 
 /** One line a check: its status, its name, what it found and what to do. */
@@ -96,6 +108,8 @@ export const main = async (
   io: CommandIo = CONSOLE,
   /** @default createClients (the caller's AWS account) */
   clientsFor: (region?: string) => VerifyClients = createClients,
+  /** How long a rule made for the events check is given before the write. @default RULE_SETTLES_MS */
+  ruleSettlesMs = RULE_SETTLES_MS,
 ): Promise<number> => {
   if (wantsHelp(argv)) {
     io.out(USAGE);
@@ -120,6 +134,7 @@ export const main = async (
       clients,
       stack,
       config: stageDefaults(stage, deployedShape(stack)),
+      ruleSettlesMs,
       ...choices,
     });
   } catch (error) {

@@ -23,7 +23,7 @@ export const DYNAMODB_CONNECTION_TIMEOUT_MS = 1_000;
 export const DYNAMODB_MAX_SOCKETS = 50;
 
 /** Region and credentials for DynamoDB Local, which accepts any; never used against AWS. */
-const LOCAL_CLIENT = {
+export const LOCAL_CLIENT = {
   region: 'local',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 } as const;

@@ -1,8 +1,10 @@
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   type DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createLocalClient } from '#shared/adapters/dynamodb/client';
@@ -48,6 +50,17 @@ const keySchemaOf = (index: IndexDesign) => ({
   Projection: { ProjectionType: 'ALL' as const },
 });
 
+const streamOf = (design: TableDesign) =>
+  design.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: design.stream } } : {};
+
+/** A table made before it had a stream (a data directory of an older version) gets its stream. */
+const ensureStream = async (client: DynamoDBClient, TableName: string, design: TableDesign) => {
+  if (!design.stream) return;
+  const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(new UpdateTableCommand({ TableName, ...streamOf(design) }));
+};
+
 /** Creates the missing tables of `table-design.ts` outside AWS, as the stack does (DynamoDB Local deletes no expired item). */
 export const ensureTables = async (client: DynamoDBClient, names: TableNames): Promise<void> => {
   for (const design of ALL_TABLES) {
@@ -60,10 +73,14 @@ export const ensureTables = async (client: DynamoDBClient, names: TableNames): P
           AttributeDefinitions: attributeDefinitions(design),
           KeySchema: [{ AttributeName: design.partitionKey.name, KeyType: 'HASH' }],
           ...(design.indexes.length > 0 ? { GlobalSecondaryIndexes: design.indexes.map(keySchemaOf) } : {}),
+          ...streamOf(design),
         }),
       );
     } catch (error) {
-      if (error instanceof ResourceInUseException) continue;
+      if (error instanceof ResourceInUseException) {
+        await ensureStream(client, TableName, design);
+        continue;
+      }
       throw error;
     }
     if (design.timeToLiveAttribute) {

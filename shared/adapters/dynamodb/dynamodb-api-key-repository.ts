@@ -31,8 +31,18 @@ const usageOf = (item: Record<string, unknown>): UsageIdentifier | undefined => 
   return { id: usage.id, value: usage.value };
 };
 
+/** Absent on a record made before scopes (every scope); otherwise a list of names, checked by the authorizer. */
+const scopesOf = (item: Record<string, unknown>): readonly string[] | undefined => {
+  const { scopes } = item;
+  if (scopes === undefined) return undefined;
+  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string'))
+    throw new Error('An API key item has malformed scopes');
+  return scopes;
+};
+
 const toRecord = (item: Record<string, unknown>): ApiKeyRecord => {
   const usage = usageOf(item);
+  const scopes = scopesOf(item);
   return {
     keyHash: text(item, 'keyHash'),
     keyId: text(item, 'keyId'),
@@ -41,6 +51,7 @@ const toRecord = (item: Record<string, unknown>): ApiKeyRecord => {
     ...(item.revokedAt === undefined ? {} : { revokedAt: text(item, 'revokedAt') }),
     ...(item.plan === undefined ? {} : { plan: text(item, 'plan') }),
     ...(usage ? { usage } : {}),
+    ...(scopes ? { scopes } : {}),
   };
 };
 

@@ -9,74 +9,81 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
-import { defineTable } from '#shared/adapters/dynamodb/access';
+import { defineTable, type TableAccess, type TableUse } from '#shared/adapters/dynamodb/access';
 import { refusedItem, sdkCall } from '#shared/adapters/dynamodb/errors';
-import { petItem, shardOf, statusShardKey } from '#shared/adapters/dynamodb/pet-items';
-import { parseStoredItem } from '#shared/adapters/dynamodb/stored-items';
-import { STATUS_SHARD_INDEX, STATUS_SHARDS } from '#shared/adapters/dynamodb/table-design';
-import { PetIdTakenError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
 import {
-  type ExpectedVersions,
-  FIRST_VERSION,
-  type ListPetsOptions,
-  type ListPosition,
-  MAX_ID,
-  type Pet,
-  type PetPage,
-  type PetPatch,
-  type PetStatus,
-  StoredPet,
-  type VersionedPet,
-} from '#shared/domain/pet';
-import { object } from '#shared/schema/objects';
+  indexKeysMovedBy,
+  isStoredPet,
+  partitionKeyOf,
+  petItem,
+  toPet,
+  toVersionedPet,
+} from '#shared/adapters/dynamodb/pet-items';
+import {
+  type ListingFilter,
+  type PetListing,
+  type PositionKind,
+  positionKindOf,
+} from '#shared/adapters/dynamodb/pet-listing';
+import { PETS_TABLE, type PetIndexDesign } from '#shared/adapters/dynamodb/table-design';
+import { PetIdTakenError, PetNotFoundError, PetVersionMismatchError } from '#shared/domain/errors';
+import type { ListPosition, Pet, PetPage, PetPatch, VersionedPet } from '#shared/domain/pet';
+import type { VersionCondition } from '#shared/domain/version-condition';
 
 export interface PetsTableOptions {
   readonly client: DynamoDBDocumentClient;
   readonly petsTable: string;
 }
 
-/** A stored item as a Pet (StoredPet), or InvalidStoredItemError; only the Pet's fields are kept. */
-const toPet = (item: Record<string, unknown>): Pet => parseStoredItem(StoredPet, item, 'pet', item.id);
-
-const StoredVersion = object({
-  version: v.pipe(v.number(), v.integer(), v.minValue(FIRST_VERSION), v.maxValue(MAX_ID)),
-});
-
-const toVersionedPet = (item: Record<string, unknown>): VersionedPet => ({
-  pet: toPet(item),
-  version: parseStoredItem(StoredVersion, item, 'pet', item.id).version,
-});
-
-const versionCondition = (expected: readonly number[]) => {
+/** `AND #version IN (:v0, …)`, `AND NOT (#version IN (:x0, …))` as `condition` asks, and their values; none for any. */
+const versionCondition = ({ versions, except = [] }: VersionCondition) => {
   // An empty list names no version: the condition fails, and ALL_OLD tells a 404 from a 412.
-  const versions = expected.length > 0 ? expected : [0];
-  const values = Object.fromEntries(versions.map((version, index) => [`:v${index}`, version]));
-  return {
-    expression: ` AND #version IN (${Object.keys(values).join(', ')})`,
-    values,
-  };
+  const within = versions === undefined ? [] : versions.length > 0 ? versions : [0];
+  const listed = (prefix: string, list: readonly number[]) =>
+    list.map((version, index) => [`:${prefix}${index}`, version]);
+  const [inList, outList] = [listed('v', within), listed('x', except)];
+  const expression = [
+    ...(inList.length > 0 ? [` AND #version IN (${inList.map(([name]) => name).join(', ')})`] : []),
+    ...(outList.length > 0 ? [` AND NOT (#version IN (${outList.map(([name]) => name).join(', ')}))`] : []),
+  ].join('');
+  return expression === '' ? undefined : { expression, values: Object.fromEntries([...inList, ...outList]) };
 };
 
-const isStored = (item: Record<string, unknown>, pet: Pet): boolean => {
-  const stored = v.safeParse(StoredPet, item);
-  return (
-    stored.success &&
-    stored.output.id === pet.id &&
-    stored.output.name === pet.name &&
-    stored.output.categoryId === pet.categoryId &&
-    stored.output.status === pet.status
-  );
-};
+/** A listing continues only from a position of its own kind (its cursor's): else a bug. */
+const otherKind = (kind: PositionKind): Error =>
+  new Error(`This listing continues from ${kind} positions only`);
 
-/** A listing continues only from a position of its own kind (the cursor's version): else a bug. */
-const otherKind = (kind: string): Error => new Error(`This listing continues from ${kind} positions only`);
-
-/** A walk's one position: the table and the status index (shard after shard) are one partition each. */
-const singlePosition = (after: readonly ListPosition[] = []): ListPosition | undefined => {
+/** A walk's one position: the table and an index (shard after shard) are one partition each. */
+const singlePosition = (
+  kind: PositionKind,
+  after: readonly ListPosition[] = [],
+): ListPosition | undefined => {
   const [position, ...more] = after;
   if (more.length > 0) throw new Error(`A listing walks one partition, not ${after.length}`);
+  if (position && !(kind in position)) throw otherKind(kind);
   return position;
+};
+
+/** What a page of a listing is asked for: how many pets, its filter value (an index's), and where it goes on. */
+export type PageQuery<L extends PetListing> = {
+  readonly limit: number;
+  readonly after?: readonly ListPosition[] | undefined;
+} & ([ListingFilter<L>] extends [undefined]
+  ? { readonly filter?: undefined }
+  : { readonly filter: ListingFilter<L> });
+
+/** The items read, `limit + 1` at most, as a page: the extra one, or a read cut short, says more follow. */
+const pageOf = (
+  kind: PositionKind,
+  items: readonly Record<string, unknown>[],
+  limit: number,
+  cutShort: boolean,
+): PetPage => {
+  const pets = items.slice(0, limit).map(toPet);
+  const following = items[limit];
+  const last = pets.at(-1);
+  if (kind === 'fromId') return following ? { pets, next: [{ fromId: toPet(following).id }] } : { pets };
+  return (following || cutShort) && last ? { pets, next: [{ afterId: last.id }] } : { pets };
 };
 
 /** Pets in DynamoDB (table-design.ts); no SDK type or failure leaves this file. */
@@ -104,7 +111,7 @@ export class PetsTable {
       );
     } catch (error) {
       const item = refusedItem(error);
-      if (item && isStored(item, pet)) return;
+      if (item && isStoredPet(item, pet)) return;
       throw new PetIdTakenError(pet.id, { cause: error });
     }
   }
@@ -121,13 +128,11 @@ export class PetsTable {
    * One conditional UpdateItem with a `changeId` new to this call. Refused, the item met says why: none, no
    * pet; this `changeId`, its own earlier attempt whose answer was lost; another, an unexpected version.
    */
-  async update(id: number, patch: PetPatch, expected: ExpectedVersions): Promise<VersionedPet> {
+  async update(id: number, patch: PetPatch, condition: VersionCondition): Promise<VersionedPet> {
     const changeId = randomUUID();
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
-    const shard =
-      patch.status === undefined ? [] : [['statusShard', statusShardKey(patch.status, shardOf(id))]];
-    const sets = [...fields, ...shard, ['changeId', changeId]];
-    const condition = expected === undefined ? undefined : versionCondition(expected);
+    const sets = [...fields, ...Object.entries(indexKeysMovedBy(id, patch)), ['changeId', changeId]];
+    const onVersion = versionCondition(condition);
     try {
       const { Attributes = {} } = await sdkCall('UpdateItem', () =>
         this.client.send(
@@ -135,7 +140,7 @@ export class PetsTable {
             TableName: this.table,
             Key: { id },
             UpdateExpression: `SET #version = #version + :one, ${sets.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
-            ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
+            ConditionExpression: `attribute_exists(#id)${onVersion?.expression ?? ''}`,
             ExpressionAttributeNames: {
               '#id': 'id',
               '#version': 'version',
@@ -144,7 +149,7 @@ export class PetsTable {
             ExpressionAttributeValues: {
               ':one': 1,
               ...Object.fromEntries(sets.map(([, value], index) => [`:f${index}`, value])),
-              ...condition?.values,
+              ...onVersion?.values,
             },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -161,17 +166,17 @@ export class PetsTable {
   }
 
   /** One conditional DeleteItem; refused with no pet, a success if the SDK had sent it before. */
-  async delete(id: number, expected: ExpectedVersions): Promise<void> {
-    const condition = expected === undefined ? undefined : versionCondition(expected);
+  async delete(id: number, condition: VersionCondition): Promise<void> {
+    const onVersion = versionCondition(condition);
     try {
       await sdkCall('DeleteItem', () =>
         this.client.send(
           new DeleteCommand({
             TableName: this.table,
             Key: { id },
-            ConditionExpression: `attribute_exists(#id)${condition?.expression ?? ''}`,
-            ExpressionAttributeNames: { '#id': 'id', ...(condition ? { '#version': 'version' } : {}) },
-            ...(condition ? { ExpressionAttributeValues: condition.values } : {}),
+            ConditionExpression: `attribute_exists(#id)${onVersion?.expression ?? ''}`,
+            ExpressionAttributeNames: { '#id': 'id', ...(onVersion ? { '#version': 'version' } : {}) },
+            ...(onVersion ? { ExpressionAttributeValues: onVersion.values } : {}),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
@@ -183,44 +188,42 @@ export class PetsTable {
     }
   }
 
-  /** Reads at most `limit + 1` items: the extra one tells whether a next page exists. */
-  async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
-    const position = singlePosition(after);
-    return status ? this.walkStatus(status, limit, position) : this.scan(limit, position);
+  /** A page of `listing`: reads at most `limit + 1` items, whose extra one tells whether a next page exists. */
+  async page<L extends PetListing>(listing: L, { limit, filter, after }: PageQuery<L>): Promise<PetPage> {
+    const kind = positionKindOf(listing);
+    const position = singlePosition(kind, after);
+    return listing.index
+      ? this.walkIndex(listing.index, filter, limit, position)
+      : this.scan(limit, position);
   }
 
   private async scan(limit: number, position: ListPosition | undefined): Promise<PetPage> {
-    if (position && !('afterId' in position)) throw otherKind('afterId');
     const { Items = [], LastEvaluatedKey } = await sdkCall('Scan', () =>
       this.client.send(
         new ScanCommand({
           TableName: this.table,
           Limit: limit + 1,
-          ...(position ? { ExclusiveStartKey: { id: position.afterId } } : {}),
+          ...(position && 'afterId' in position ? { ExclusiveStartKey: { id: position.afterId } } : {}),
         }),
       ),
     );
-    const pets = Items.slice(0, limit).map(toPet);
-    const last = pets.at(-1);
     // Fewer than `limit` yet a LastEvaluatedKey: DynamoDB stopped at its 1 MB page size.
-    const more = Items.length > limit || LastEvaluatedKey !== undefined;
-    return more && last ? { pets, next: [{ afterId: last.id }] } : { pets };
+    return pageOf('afterId', Items, limit, LastEvaluatedKey !== undefined);
   }
 
-  /** A page of one status, shard after shard until it holds `limit + 1` pets (the extra one starts the next). */
-  private async walkStatus(
-    status: PetStatus,
+  /** The pets of one value of the index's field, shard after shard until the page holds `limit + 1`. */
+  private async walkIndex(
+    index: PetIndexDesign,
+    value: unknown,
     limit: number,
     position: ListPosition | undefined,
   ): Promise<PetPage> {
-    if (position && !('fromId' in position)) throw otherKind('fromId');
-    const index = STATUS_SHARD_INDEX;
-    let shard = position ? shardOf(position.fromId) : 0;
-    let bound: { readonly operator: '>' | '>='; readonly id: number } | undefined = position
-      ? { operator: '>=', id: position.fromId }
-      : undefined;
+    const fromId = position && 'fromId' in position ? position.fromId : undefined;
+    let shard = fromId === undefined ? 0 : fromId % index.shards;
+    let bound: { readonly operator: '>' | '>='; readonly id: number } | undefined =
+      fromId === undefined ? undefined : { operator: '>=', id: fromId };
     const items: Record<string, unknown>[] = [];
-    while (shard < STATUS_SHARDS && items.length <= limit) {
+    while (shard < index.shards && items.length <= limit) {
       const wanted = limit + 1 - items.length;
       const from = bound;
       const { Items = [], LastEvaluatedKey } = await sdkCall('Query', () =>
@@ -234,7 +237,7 @@ export class PetsTable {
               ...(from ? { '#id': index.sortKey.name } : {}),
             },
             ExpressionAttributeValues: {
-              ':key': statusShardKey(status, shard),
+              ':key': partitionKeyOf(index, value, shard),
               ...(from ? { ':id': from.id } : {}),
             },
             Limit: wanted,
@@ -251,21 +254,36 @@ export class PetsTable {
         bound = undefined;
       }
     }
-    const pets = items.slice(0, limit).map(toPet);
-    const following = items[limit];
-    return following ? { pets, next: [{ fromId: toPet(following).id }] } : { pets };
+    return pageOf('fromId', items, limit, false);
   }
 }
+
+/** Pages of the listings a function declares (`listingsOf(…)`): calling another's is a compile error. */
+export interface ListingPages<L extends PetListing> {
+  page<M extends L>(listing: M, query: PageQuery<M>): Promise<PetPage>;
+}
+
+/** The call a listing makes: a Scan of the table, or a Query of its index. */
+const callOf = (listing: PetListing): TableAccess =>
+  listing.index
+    ? { table: PETS_TABLE.key, index: listing.index.indexName, actions: ['dynamodb:Query'] }
+    : { table: PETS_TABLE.key, actions: ['dynamodb:Scan'] };
+
+/** The pets table as a function that lists uses it: its listings' calls (its grants), and their pages. */
+export const listingsOf = <const L extends readonly PetListing[]>(
+  ...listings: L
+): TableUse<ListingPages<L[number]>> & { readonly listings: L } => ({
+  table: PETS_TABLE.key,
+  data: listings.map(callOf),
+  listings,
+  open: (client, petsTable) => new PetsTable({ client, petsTable }),
+});
 
 /** The pets table as functions use it: each method's DynamoDB calls (the stack's grants). */
 export const petsTable = defineTable(
   'pets',
   {
     get: [{ actions: ['dynamodb:GetItem'] }],
-    list: [
-      { actions: ['dynamodb:Scan'] },
-      { index: STATUS_SHARD_INDEX.indexName, actions: ['dynamodb:Query'] },
-    ],
     create: [{ actions: ['dynamodb:PutItem'] }],
     update: [{ actions: ['dynamodb:UpdateItem'] }],
     delete: [{ actions: ['dynamodb:DeleteItem'] }],

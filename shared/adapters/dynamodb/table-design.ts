@@ -1,4 +1,5 @@
 import type { TableKey } from '#shared/config';
+import type { PetFieldName } from '#shared/domain/pet';
 
 /** The shape of every DynamoDB table, read by the stack and the local table creation alike. */
 
@@ -20,15 +21,26 @@ export interface TableDesign {
   /** Logical name: CDK construct id, and suffix of the local table name. */
   readonly logicalName: string;
   readonly partitionKey: KeyAttribute;
+  /** Global secondary indexes: the stack makes each, and alarms on its throttles (infra/constructs/monitoring.ts). */
   readonly indexes: readonly IndexDesign[];
   /** Attribute DynamoDB deletes items by, once its epoch-seconds value has passed. */
   readonly timeToLiveAttribute?: string;
+  /** Its stream's records: the item before and after each write. @default no stream */
+  readonly stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 /**
- * Keeps each status key under a partition's 1,000 writes/s up to 16,000 creates/s (BENCHMARKS.md,
- * "Partition load"). Changing it changes what a cursor means: bump its version (http/cursor.ts).
+ * An index of the pets table a listing walks (http/listing.ts): keyed by a pet field's value, split into
+ * `shards` partitions by id (`<value>#<id mod shards>`, in an attribute of its own) when one value could
+ * take more than a partition's writes, sorted by id. Unsharded, the partition key is the field itself.
  */
+export interface PetIndexDesign extends IndexDesign {
+  readonly field: PetFieldName;
+  readonly shards: number;
+  readonly sortKey: { readonly name: 'id'; readonly type: 'N' };
+}
+
+/** Keeps each status key under a partition's 1,000 writes/s up to 16,000 creates/s (BENCHMARKS.md, "Partition load"). */
 export const STATUS_SHARDS = 16;
 
 /** The status index: partition key `statusShard` (`<status>#<id mod STATUS_SHARDS>`), sort key `id`. */
@@ -36,14 +48,23 @@ export const STATUS_SHARD_INDEX = {
   indexName: 'status-shard-index',
   partitionKey: { name: 'statusShard', type: 'S' },
   sortKey: { name: 'id', type: 'N' },
-} as const satisfies IndexDesign;
+  field: 'status',
+  shards: STATUS_SHARDS,
+} as const satisfies PetIndexDesign;
 
-/** Nothing but pets, so a scan counts only pets. */
+/** Every index of the pets table: each stored pet carries the key of each one (adapters/dynamodb/pet-items.ts). */
+export const PET_INDEXES: readonly PetIndexDesign[] = [STATUS_SHARD_INDEX];
+
+/**
+ * Nothing but pets, so a scan counts only pets. Its stream is the outbox of the pets' events
+ * (functions/publish-pet-events.ts): a write and its event cannot disagree.
+ */
 export const PETS_TABLE = {
   key: 'pets',
   logicalName: 'Pets',
   partitionKey: { name: 'id', type: 'N' },
-  indexes: [STATUS_SHARD_INDEX],
+  indexes: PET_INDEXES,
+  stream: 'NEW_AND_OLD_IMAGES',
 } as const satisfies TableDesign;
 
 export const COUNTERS_TABLE = {

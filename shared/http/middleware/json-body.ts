@@ -8,11 +8,11 @@ import {
   checkExactNumbers,
   exactNumbersReviver,
   parseGivesNumberSource,
-  refuseDeepNesting,
   refuseInexactNumbers,
 } from '#shared/http/exact-numbers';
 import { headerValues } from '#shared/http/headers';
 import { HttpError } from '#shared/http/http-error';
+import { jsonShape, refuseDeepNesting, refuseRepeatedMembers } from '#shared/http/json-structure';
 import { MAX_BODY_BYTES } from '#shared/http/limits';
 import { isJsonUtf8 } from '#shared/http/media-type';
 import type { ProxyHandler } from '#shared/lambda';
@@ -95,7 +95,10 @@ const bodyChecks = (mediaTypes: readonly string[]): middy.MiddlewareObj<APIGatew
 /** middy's options, and one its types leave out: its case-sensitive media type check is off (done above). */
 type ParserOptions = Parameters<typeof httpJsonBodyParser>[0] & { readonly disableContentTypeCheck: boolean };
 
-/** The body as JSON, numbers exact (exact-numbers.ts); whatever the parser throws is a malformed body. */
+/**
+ * The body as JSON, numbers exact (exact-numbers.ts), no object nested too deep or repeating a member name
+ * (json-structure.ts); whatever the parser throws is a malformed body.
+ */
 export const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const exactInParse = parseGivesNumberSource();
   const options: ParserOptions = {
@@ -105,14 +108,17 @@ export const parseJson = (): middy.MiddlewareObj<APIGatewayProxyEvent> => {
   const parser = httpJsonBodyParser(options);
   return {
     before: async (request) => {
-      refuseDeepNesting(request.event.body ?? '');
-      if (!exactInParse) checkExactNumbers(request.event.body ?? '');
+      const text = request.event.body ?? '';
+      const shape = jsonShape(text);
+      refuseDeepNesting(text, shape);
+      if (!exactInParse) checkExactNumbers(text);
       try {
         await parser.before?.(request);
       } catch (error) {
         throw invalidJson(error);
       }
       if (exactInParse) refuseInexactNumbers(request.event.body);
+      refuseRepeatedMembers(text, shape, request.event.body);
     },
   };
 };

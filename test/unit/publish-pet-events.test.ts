@@ -1,0 +1,231 @@
+import {
+  EventBridgeClient,
+  EventBridgeServiceException,
+  PutEventsCommand,
+  type PutEventsCommandInput,
+  type PutEventsCommandOutput,
+} from '@aws-sdk/client-eventbridge';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { publishPetEvents } from '#functions/publish-pet-events';
+import { eventBridgeBus } from '#shared/adapters/eventbridge/event-bus';
+import { PET_EVENTS_SOURCE } from '#shared/events/pet-events';
+import { publishRecords } from '#shared/events/publish';
+import { createLogger } from '#shared/observability/logger';
+import { type BusEntry, entrySize, PUT_EVENTS_LIMITS, putEventsCalls } from '#shared/ports/event-bus';
+import { lambdaContext } from '#tools/lambda/context';
+import { pet, streamRecord } from '../support/stream-records';
+
+/**
+ * The publisher against EventBridge as the SDK shapes it (aws-sdk-client-mock stubs the client's
+ * `send`): PutEvents can succeed with some entries failed (`FailedEntryCount`, an `ErrorCode` at
+ * each failed index, "Sending events with PutEvents in Amazon EventBridge").
+ */
+
+const BUS = 'pet-store-staging-events';
+const client = new EventBridgeClient({
+  region: 'eu-west-1',
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+});
+const eventBridge = mockClient(client);
+const logger = createLogger({ logLevel: 'SILENT' });
+afterEach(() => {
+  eventBridge.reset();
+  vi.restoreAllMocks();
+});
+
+const publish = (records: Parameters<typeof publishRecords>[0]) =>
+  publishRecords(records, { bus: eventBridgeBus(client, BUS), logger, sleep: async () => {} });
+
+const sentEntries = () =>
+  eventBridge
+    .commandCalls(PutEventsCommand)
+    .map((call) => (call.args[0].input as PutEventsCommandInput).Entries ?? []);
+
+const accepted = (input: PutEventsCommandInput): PutEventsCommandOutput => ({
+  $metadata: {},
+  FailedEntryCount: 0,
+  Entries: (input.Entries ?? []).map((_, index) => ({ EventId: `id-${index}` })),
+});
+
+const created = (sequence: number, id: number) =>
+  streamRecord(sequence, { after: { pet: pet(id), version: 1 } });
+const changed = (sequence: number, id: number, version: number) =>
+  streamRecord(sequence, {
+    before: { pet: pet(id), version: version - 1 },
+    after: { pet: pet(id, { status: 'sold' }), version },
+  });
+const detailOf = (entry: { Detail?: string } | undefined) => JSON.parse(entry?.Detail ?? '{}');
+
+describe('publishing a batch of the stream', () => {
+  it('sends again only the entries PutEvents failed, with the same content, and reports no failure once they pass', async () => {
+    eventBridge
+      .on(PutEventsCommand)
+      .resolvesOnce({
+        FailedEntryCount: 1,
+        Entries: [
+          { EventId: 'a1' },
+          { ErrorCode: 'InternalFailure', ErrorMessage: 'Internal Service Failure' },
+          { EventId: 'c1' },
+        ],
+      })
+      .resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'b2' }] });
+
+    const result = await publish([created(1, 1), created(2, 2), created(3, 3)]);
+
+    const [first, second] = sentEntries();
+    expect(first?.map((entry) => detailOf(entry).eventId)).toEqual(['pet-1-v1', 'pet-2-v1', 'pet-3-v1']);
+    expect(second).toEqual([first?.[1]]);
+    expect(second?.[0]).toEqual({
+      EventBusName: BUS,
+      Source: PET_EVENTS_SOURCE,
+      DetailType: 'PetCreated',
+      Detail: JSON.stringify({
+        eventId: 'pet-2-v1',
+        petId: 2,
+        version: 1,
+        occurredAt: '2026-12-07T15:36:12.000Z',
+        pet: pet(2),
+      }),
+      Time: new Date('2026-12-07T15:36:12Z'),
+    });
+    expect(result).toEqual({ batchItemFailures: [] });
+  });
+
+  it('reports the record still refused after every attempt, and every later record of its pet, and never sends those', async () => {
+    eventBridge.on(PutEventsCommand).callsFake((input: PutEventsCommandInput) => ({
+      FailedEntryCount: 1,
+      Entries: (input.Entries ?? []).map((entry) =>
+        detailOf(entry).petId === 1
+          ? { ErrorCode: 'ThrottlingException', ErrorMessage: 'Rate exceeded' }
+          : { EventId: 'x' },
+      ),
+    }));
+    const records = [created(1, 1), created(2, 2), changed(3, 1, 2), changed(4, 2, 2)];
+
+    const result = await publish(records);
+
+    const sent = sentEntries()
+      .flat()
+      .map((entry) => detailOf(entry).eventId);
+    expect(sent.filter((id) => id === 'pet-1-v1')).toHaveLength(3);
+    expect(sent).not.toContain('pet-1-v2');
+    expect(sent).toContain('pet-2-v2');
+    expect(result).toEqual({
+      batchItemFailures: [
+        { itemIdentifier: records[0]?.dynamodb?.SequenceNumber },
+        { itemIdentifier: records[2]?.dynamodb?.SequenceNumber },
+      ],
+    });
+  });
+
+  it("sends a pet's next event only once PutEvents took the one before it: one event of a pet per call", async () => {
+    eventBridge.on(PutEventsCommand).callsFake(accepted);
+
+    await publish([created(1, 7), changed(2, 7, 2), changed(3, 7, 3), created(4, 8)]);
+
+    expect(sentEntries().map((call) => call.map((entry) => detailOf(entry).eventId))).toEqual([
+      ['pet-7-v1', 'pet-8-v1'],
+      ['pet-7-v2'],
+      ['pet-7-v3'],
+    ]);
+  });
+
+  it('sends what a whole failed call held again, after the SDK gave up on it', async () => {
+    eventBridge
+      .on(PutEventsCommand)
+      .rejectsOnce(
+        new EventBridgeServiceException({
+          name: 'ThrottlingException',
+          $fault: 'client',
+          $metadata: { httpStatusCode: 400 },
+          message: 'Rate exceeded',
+        }),
+      )
+      .callsFake(accepted);
+
+    const result = await publish([created(1, 1), created(2, 2)]);
+
+    const [first, second] = sentEntries();
+    expect(second).toEqual(first);
+    expect(result).toEqual({ batchItemFailures: [] });
+  });
+
+  it('publishes nothing for an item that is not a pet, and fails an unreadable pet and its later records', async () => {
+    eventBridge.on(PutEventsCommand).callsFake(accepted);
+    const unreadable = streamRecord(2, {
+      after: { id: 4, name: 'x', categoryId: 0, status: 'sold', version: 1 },
+    });
+
+    const result = await publish([
+      streamRecord(1, { after: { id: 'counter', next: 3 } }),
+      unreadable,
+      changed(3, 4, 2),
+      created(4, 5),
+    ]);
+
+    expect(
+      sentEntries()
+        .flat()
+        .map((entry) => detailOf(entry).eventId),
+    ).toEqual(['pet-5-v1']);
+    expect(result.batchItemFailures.map(({ itemIdentifier }) => Number(itemIdentifier))).toEqual([2, 3]);
+  });
+
+  it('fails what it has not sent when too little of the invocation is left, rather than time out', async () => {
+    eventBridge.on(PutEventsCommand).callsFake(accepted);
+    const records = [created(1, 1)];
+
+    const result = await publishRecords(records, {
+      bus: eventBridgeBus(client, BUS),
+      logger,
+      remainingMs: () => 1_000,
+    });
+
+    expect(sentEntries()).toEqual([]);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: records[0]?.dynamodb?.SequenceNumber }]);
+  });
+});
+
+describe('PutEvents calls', () => {
+  const entry = (bytes: number): BusEntry => ({
+    source: PET_EVENTS_SOURCE,
+    detailType: 'PetChanged',
+    detail: 'x'.repeat(bytes),
+    time: new Date(),
+  });
+
+  it('hold at most 10 entries', () => {
+    const calls = putEventsCalls(
+      Array.from({ length: 25 }, () => entry(10)),
+      (item) => item,
+    );
+
+    expect(calls.map((call) => call.length)).toEqual([10, 10, 5]);
+  });
+
+  it('hold at most 256 KB of entries, counted as EventBridge counts them', () => {
+    const big = entry(100_000);
+    expect(entrySize(big)).toBe(14 + PET_EVENTS_SOURCE.length + 'PetChanged'.length + 100_000);
+
+    const calls = putEventsCalls([big, big, big, entry(10)], (item) => item);
+
+    expect(calls.map((call) => call.length)).toEqual([2, 2]);
+    for (const call of calls)
+      expect(call.reduce((sum, item) => sum + entrySize(item), 0)).toBeLessThanOrEqual(
+        PUT_EVENTS_LIMITS.bytes,
+      );
+  });
+});
+
+describe('the publisher function', () => {
+  it('answers a batch with its batch item failures, as the event source mapping reads them', async () => {
+    eventBridge.on(PutEventsCommand).callsFake(accepted);
+    const handler = publishPetEvents({ bus: eventBridgeBus(client, BUS), logger });
+
+    const result = await handler({ Records: [created(1, 1)] }, lambdaContext('publishPetEvents'));
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(sentEntries()).toHaveLength(1);
+  });
+});
