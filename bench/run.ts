@@ -3,14 +3,23 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { startDynamoDbLocal } from '#tools/local/dynamodb-local';
-import { runBench } from './bench';
-import { installLambdaNode } from './lambda-node';
-import { type BenchReport, budgetSummary, renderReport, writeReportFile } from './report';
+import { wantsHelp } from '#tools/command';
+import { installLambdaNode, LAMBDA_NODE_MAJOR } from './lambda-node';
+import type { BenchReport } from './report';
 
 // The parent runs on the machine's Node on purpose: the SDK's notice about it measures nothing.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(`Usage: npm run bench [-- --strict]    every function against its baseline; writes BENCHMARKS.md
+       npm run bench:quick                 every path once, in seconds; writes .bench/BENCHMARKS.quick.md
+--strict: exit 1 when a budget is missed. Node ${LAMBDA_NODE_MAJOR} is installed into bench/lambda-node/ on the first run.`);
+  process.exit(0);
+}
+
+// The bench itself loads after the usage is asked for, or not.
+const [{ startDynamoDbLocal }, { runBench }, { budgetSummary, renderReport, writeReportFile }] =
+  await Promise.all([import('#tools/local/dynamodb-local'), import('./bench'), import('./report')]);
 const mode = process.argv.includes('--quick') ? 'quick' : 'full';
 const log = (line: string) =>
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);

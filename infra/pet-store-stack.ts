@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerContract, authorizerFunction } from '#functions/authorizer';
 import { CONTRACTS, OPERATIONS, SCOPE_RESOURCES } from '#functions/operations';
@@ -12,6 +13,7 @@ import { Monitoring } from '#infra/constructs/monitoring';
 import { PetEvents } from '#infra/constructs/pet-events';
 import { PetStoreApi } from '#infra/constructs/pet-store-api';
 import { Tables } from '#infra/constructs/tables';
+import { acknowledgeLogGroupRules } from '#infra/control-tower';
 import { lambdaEntry } from '#infra/lambda-entries';
 import { OUTPUT } from '#infra/outputs';
 import type { StageConfig } from '#infra/stages';
@@ -24,8 +26,17 @@ export interface PetStoreStackProps extends Omit<StackProps, 'env'> {
   readonly stage: StageConfig;
 }
 
+/** What a `full` stack adds to the service: alarms, their topic, the dashboard, gradual deployments. */
+export interface StackOperations {
+  readonly monitoring: Monitoring;
+  readonly deployments: GradualDeployments;
+}
+
 /** As its construct, alarms, deployment group and outputs carry it (`ListPets`). */
 export const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** The events publisher, as its alarms, deployment group and log output name it. */
+const PUBLISHER_NAME = pascal(publishPetEventsFunction.name);
 
 export const describeOperation = ({ method, path, operationId }: Operation): string =>
   `${method} ${path} (${operationId})`;
@@ -38,10 +49,12 @@ export class PetStoreStack extends Stack {
   readonly publisher: ApiFunction;
   readonly events: PetEvents;
   readonly api: PetStoreApi;
-  readonly monitoring: Monitoring;
-  readonly deployments: GradualDeployments;
+  /** What operating it needs, in a `full` stack only (StackShape); a `lean` one is the service alone. */
+  readonly operations: StackOperations | undefined;
 
   private readonly stage: StageConfig;
+  /** A lean stack's functions log to one group; a full stack's each to its own, which its alarms and queries read. */
+  private readonly sharedFunctionLogs: LogGroup | undefined;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
     const { stage } = props;
@@ -52,6 +65,8 @@ export class PetStoreStack extends Stack {
       terminationProtection: stage.dataProtection.terminationProtection,
     });
     this.stage = stage;
+    this.sharedFunctionLogs = stage.shape === 'full' ? undefined : this.functionLogGroup();
+    // The service: in every shape.
     this.tables = new Tables(this, 'Tables', { dataProtection: stage.dataProtection });
     this.handlers = this.operationFunctions();
     this.authorizer = this.authorizerFunction();
@@ -64,34 +79,42 @@ export class PetStoreStack extends Stack {
       publisher: this.publisher,
     });
     const named = Object.fromEntries(Object.entries(this.handlers).map(([id, fn]) => [pascal(id), fn]));
-    const publisherName = pascal(publishPetEventsFunction.name);
-    const functions = { ...named, Authorizer: this.authorizer, [publisherName]: this.publisher };
+    const functions = { ...named, Authorizer: this.authorizer, [PUBLISHER_NAME]: this.publisher };
     this.api = new PetStoreApi(this, 'Api', {
       stage,
       restApiName: this.stackName,
       operations: CONTRACTS,
-      // API Gateway invokes the `live` aliases: the versions CodeDeploy has let in.
+      // In a full stack, the `live` aliases: the versions CodeDeploy has let in.
       handlers: Object.fromEntries(
-        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.alias]),
+        Object.entries(this.handlers).map(([operationId, fn]) => [operationId, fn.invoked]),
       ),
-      authorizer: this.authorizer.alias,
+      authorizer: this.authorizer.invoked,
     });
-    this.monitoring = new Monitoring(this, 'Monitoring', {
-      stage,
+    // What operating it needs: every alarm, widget and deployment group, in a full stack only.
+    this.operations = stage.shape === 'full' ? this.addOperations(named, functions) : undefined;
+    this.addOutputs(functions);
+  }
+
+  private addOperations(
+    named: Record<string, ApiFunction>,
+    functions: Record<string, ApiFunction>,
+  ): StackOperations {
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      stage: this.stage,
       api: this.api.api,
       accessLogs: this.api.accessLogs,
       handlers: named,
       authorizer: this.authorizer,
       tables: this.tables.all,
-      events: { name: publisherName, publisher: this.publisher, failures: this.events.failures },
+      events: { name: PUBLISHER_NAME, publisher: this.publisher, failures: this.events.failures },
     });
     // The authorizer's too: a bad version of it would fail every request at once.
-    this.deployments = new GradualDeployments(this, 'Deployments', {
-      config: stage.deployment,
+    const deployments = new GradualDeployments(this, 'Deployments', {
+      config: this.stage.deployment,
       functions: Object.fromEntries(
         Object.entries(functions).map(([name, fn]) => [
           name,
-          { alias: fn.alias, alarms: this.monitoring.deploymentAlarms[name] ?? [] },
+          { alias: fn.alias, alarms: monitoring.deploymentAlarms[name] ?? [] },
         ]),
       ),
     });
@@ -101,7 +124,16 @@ export class PetStoreStack extends Stack {
       handlerLogs: Object.fromEntries(Object.entries(named).map(([name, fn]) => [name, fn.logGroup])),
       authorizerLogs: this.authorizer.logGroup,
     });
-    this.addOutputs(functions);
+    return { monitoring, deployments };
+  }
+
+  private functionLogGroup(): LogGroup {
+    const logGroup = new LogGroup(this, 'FunctionLogs', {
+      retention: this.stage.logRetention,
+      removalPolicy: this.stage.dataProtection.removalPolicy,
+    });
+    acknowledgeLogGroupRules(logGroup);
+    return logGroup;
   }
 
   private apiFunction(
@@ -113,7 +145,10 @@ export class PetStoreStack extends Stack {
       logRemovalPolicy: this.stage.dataProtection.removalPolicy,
       logLevel: this.stage.logLevel,
       stage: this.stage.name,
+      // Behind `live` only where CodeDeploy shifts it.
+      live: this.stage.shape === 'full',
       entry: lambdaEntry(fn),
+      ...(this.sharedFunctionLogs ? { logGroup: this.sharedFunctionLogs } : {}),
       ...props,
     });
     this.grantData(apiFunction, fn.data);
@@ -159,11 +194,13 @@ export class PetStoreStack extends Stack {
           : {}),
       });
     }
-    new CfnOutput(this, OUTPUT.dashboard, { value: this.monitoring.dashboard.dashboardName });
-    new CfnOutput(this, OUTPUT.alarmTopic, {
-      value: this.monitoring.topic.topicArn,
-      description: 'Every alarm of the stage notifies this topic: subscribe to it',
-    });
+    if (this.operations) {
+      new CfnOutput(this, OUTPUT.dashboard, { value: this.operations.monitoring.dashboard.dashboardName });
+      new CfnOutput(this, OUTPUT.alarmTopic, {
+        value: this.operations.monitoring.topic.topicArn,
+        description: 'Every alarm of the stage notifies this topic: subscribe to it',
+      });
+    }
     new CfnOutput(this, OUTPUT.accessLogs, {
       value: this.api.accessLogs.logGroupName,
       description: 'API access log: one JSON line per request, with its requestId',
@@ -175,19 +212,22 @@ export class PetStoreStack extends Stack {
       value: this.events.bus.eventBusName,
       description: "The pets' events (docs/asyncapi.yaml): make your rules on this bus",
     });
-    new CfnOutput(this, OUTPUT.eventSchemas, {
-      value: this.events.registry.attrRegistryName,
-      description: "The events' schemas, with code bindings in the EventBridge console",
-    });
+    if (this.events.registry)
+      new CfnOutput(this, OUTPUT.eventSchemas, {
+        value: this.events.registry.attrRegistryName,
+        description: "The events' schemas, with code bindings in the EventBridge console",
+      });
     new CfnOutput(this, OUTPUT.eventFailures, {
       value: this.events.failures.queueUrl,
       description: "Batches of the pets table's stream the publisher gave up on (docs/operate.md)",
     });
-    new CfnOutput(this, OUTPUT.deployments, {
-      value: this.deployments.application.applicationName,
-      description:
-        'CodeDeploy application of the gradual deployments: aws deploy list-deployments --application-name <this>',
-    });
+    if (this.operations) {
+      new CfnOutput(this, OUTPUT.deployments, {
+        value: this.operations.deployments.application.applicationName,
+        description:
+          'CodeDeploy application of the gradual deployments: aws deploy list-deployments --application-name <this>',
+      });
+    }
   }
 
   /** Exactly the declared actions on the table or index named (no `grantReadData`, no `index/*`). */

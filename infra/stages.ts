@@ -6,10 +6,14 @@ import {
   type DevStageName,
   isDevStageName,
   isPipelineStage,
+  parseStackShape,
   parseStageName,
+  SHAPE_SETTING,
   STAGE_NAMES,
   STAGE_SETTING,
+  type StackShape,
   type StageName,
+  StageNameError,
 } from '#infra/stage-names';
 import { DEV_PLANS, STAGE_PLANS } from '#infra/stage-plans';
 import type { LogLevel } from '#shared/config';
@@ -83,6 +87,11 @@ export interface EventSettings {
 export interface StageConfig {
   /** Its stack is `PetStore-<name>`, its metrics carry it. */
   readonly name: AnyStageName;
+  /**
+   * `full`: the service and what operating it needs (alarms, `alarms` below; the dashboard; the
+   * `live` aliases that `deployment` shifts); `lean`: the service alone (StackShape).
+   */
+  readonly shape: StackShape;
   /** Without account or region, environment-agnostic: CloudFormation resolves them at deploy time. */
   readonly env: Environment;
   /**
@@ -130,6 +139,7 @@ const PERIODS = { periodMinutes: 5, deploymentPeriodMinutes: 1, evaluationPeriod
 export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>>> = {
   staging: {
     name: 'staging',
+    shape: 'full',
     // Writes the same: far below the data model's ceiling, and lower would let one address at the
     // firewall's 10 a second take a write method's whole rate.
     throttling: { rateLimit: 20, burstLimit: 40 },
@@ -171,6 +181,7 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
   },
   production: {
     name: 'production',
+    shape: 'full',
     // Twice the peak per method, so a peak all on one method is served; the account quota (10,000 a
     // second) is the stage's overall bound (docs/deploy.md, "Throttling").
     throttling: {
@@ -220,10 +231,14 @@ export const STAGE_DEFAULTS: Readonly<Record<StageName, Omit<StageConfig, 'env'>
   },
 };
 
-/** `dev-<name>`: staging sized for one person; `cdk destroy` takes everything, the key after KMS's shortest wait. */
-export const devStage = (name: DevStageName): Omit<StageConfig, 'env'> => ({
+/**
+ * `dev-<name>`: staging sized for one person, lean unless asked for `full`; `cdk destroy` takes
+ * everything, a full one's alarm key after KMS's shortest wait.
+ */
+export const devStage = (name: DevStageName, shape: StackShape = 'lean'): Omit<StageConfig, 'env'> => ({
   ...STAGE_DEFAULTS.staging,
   name,
+  shape,
   // The smoke plan's 10 a second fits, a runaway loop costs little.
   throttling: { rateLimit: 10, burstLimit: 20 },
   writeThrottling: { rateLimit: 10, burstLimit: 20 },
@@ -236,9 +251,9 @@ export const devStage = (name: DevStageName): Omit<StageConfig, 'env'> => ({
   events: { archiveRetentionDays: 1 },
 });
 
-/** What `npm run verify` expects to find deployed. */
-export const stageDefaults = (name: AnyStageName): Omit<StageConfig, 'env'> =>
-  isPipelineStage(name) ? STAGE_DEFAULTS[name] : devStage(name);
+/** What `npm run verify` expects to find deployed; a developer stage's shape is the one it was deployed in. */
+export const stageDefaults = (name: AnyStageName, devShape?: StackShape): Omit<StageConfig, 'env'> =>
+  isPipelineStage(name) ? STAGE_DEFAULTS[name] : devStage(name, devShape);
 
 export interface EnvironmentSources {
   /** CDK context, e.g. `-c production:account=111122223333 -c production:region=eu-west-1`. */
@@ -257,10 +272,22 @@ export const stageEnvironment = (stage: AnyStageName, sources: EnvironmentSource
   return { ...(account ? { account } : {}), ...(region ? { region } : {}) };
 };
 
-/** Staging, production, and the `-c stage=dev-<name>` one; any other value is a StageNameError. */
+/**
+ * Staging, production, and the `-c stage=dev-<name>` one in the shape `-c shape` names (lean when
+ * absent); any other value, or a shape without a developer stage, is a StageNameError.
+ */
 export const resolveStages = (sources: EnvironmentSources): StageConfig[] => {
-  const stage = (name: AnyStageName) => ({ ...stageDefaults(name), env: stageEnvironment(name, sources) });
   const named = sources.context(STAGE_SETTING);
   const dev = named === undefined ? undefined : parseStageName(named, `-c ${STAGE_SETTING}`);
+  const shapeSetting = sources.context(SHAPE_SETTING);
+  if (shapeSetting !== undefined && !(dev && isDevStageName(dev)))
+    throw new StageNameError(
+      `The setting -c ${SHAPE_SETTING} is for a developer stage (-c ${STAGE_SETTING}=dev-<name>): staging and production are always full.`,
+    );
+  const shape = parseStackShape(shapeSetting);
+  const stage = (name: AnyStageName) => ({
+    ...stageDefaults(name, shape),
+    env: stageEnvironment(name, sources),
+  });
   return [...STAGE_NAMES, ...(dev && isDevStageName(dev) ? [dev] : [])].map(stage);
 };

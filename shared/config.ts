@@ -63,6 +63,24 @@ export const ENV = {
   chromiumPath: 'CHROMIUM_PATH',
 } as const;
 
+/**
+ * What `npm start` (and `npm run dev`) reads, each variable with what it means; its usage
+ * (`npm start -- --help`) lists them with their defaults (tools/local/settings.ts), and
+ * docs/development.md's Configuration table names each.
+ */
+export const LOCAL_SETTINGS = {
+  [ENV.local.port]: 'port of the local API, on 127.0.0.1 only',
+  [ENV.local.dataDir]: 'where the data (dynamodb/), the generated API key (api-key) and the lock are kept',
+  [ENV.local.apiKey]:
+    'the API key the local API accepts, instead of the one generated into the data directory',
+  [ENV.local.apiKeyPlan]:
+    'the plan of that key when npm start creates its record: local, or one of staging’s',
+  [ENV.corsOrigins]: 'web origins allowed to call the API from a browser, comma-separated, or *',
+  [ENV.dynamoDbEndpoint]: 'a DynamoDB of your own to use instead of the embedded DynamoDB Local',
+  [ENV.logLevel]: 'level of the functions’ JSON logs: DEBUG, INFO, WARN, ERROR or SILENT',
+  [ENV.local.cacheDir]: 'what a start makes once and later starts reuse (only ever a cache)',
+} as const;
+
 export const optionalEnv = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;
 
 const requireEnv = (name: string, env: Env): string => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { BASE_PATH } from '#shared/http/paths';
+import { UserError } from '#tools/command';
 import { QuotaExhausted, SUITE_USER_AGENT } from '#tools/contract/api-client';
 import { dataDirHolder } from '#tools/local/data-dir-lock';
 import {
@@ -18,7 +19,7 @@ export interface ApiTarget {
 }
 
 /** A target that cannot be used: the command says why in one line and exits 2. */
-export class TargetError extends Error {
+export class TargetError extends UserError {
   override readonly name = 'TargetError';
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, type IFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import {
   type BundlingOptions,
   LogLevel as EsbuildLogLevel,
@@ -47,6 +47,17 @@ export interface ApiFunctionProps {
   readonly logLevel: LogLevel;
   /** Tags its metrics, so stages sharing an account keep apart. */
   readonly stage: AnyStageName;
+  /**
+   * Publishes a version of each change behind a `live` alias, which API Gateway invokes and
+   * CodeDeploy shifts: what gradual deployments need, and nothing else does. Without it, API
+   * Gateway invokes the function itself.
+   */
+  readonly live: boolean;
+  /**
+   * Where it logs: a group of its own by default; the functions of a lean stack share one (its
+   * lines carry `function_name`), which is made, kept and removed as a function's own is.
+   */
+  readonly logGroup?: LogGroup;
 }
 
 /** The bench's too. No `--enable-source-maps` (docs/decisions/0002-no-runtime-source-maps.md). */
@@ -83,17 +94,16 @@ export const nodejsBundling = (): BundlingOptions => {
 
 const API_GATEWAY_INTEGRATION_TIMEOUT = Duration.seconds(29);
 
-/** A Lambda function with the house defaults, published behind `live`. */
+/** A Lambda function with the house defaults, published behind `live` when it is deployed gradually. */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   /** Not AWSLambdaBasicExecutionRole, which may write any log group in the account: its own only. */
   readonly role: Role;
-  /**
-   * What API Gateway invokes and CodeDeploy moves. A replaced version is deleted once the stack update
-   * completes: going back further than one deployment is deploying an older commit (docs/operate.md).
-   */
-  readonly alias: Alias;
+  /** What invokes it (API Gateway, an event source mapping) invokes: the `live` alias when there is one, else the function. */
+  readonly invoked: IFunction;
+
+  private readonly liveAlias: Alias | undefined;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -104,10 +114,9 @@ export class ApiFunction extends Construct {
         this,
       );
     }
-    this.logGroup = new LogGroup(this, 'Logs', {
-      retention: props.logRetention,
-      removalPolicy: props.logRemovalPolicy,
-    });
+    this.logGroup =
+      props.logGroup ??
+      new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.logRemovalPolicy });
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
     this.function = new NodejsFunction(this, 'Function', {
@@ -126,8 +135,25 @@ export class ApiFunction extends Construct {
       bundling: nodejsBundling(),
       environment: functionEnvironment(props.logLevel, props.stage),
     });
-    this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
+    // `currentVersion` makes the version resource: only a function behind `live` gets one.
+    this.liveAlias = props.live
+      ? new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion })
+      : undefined;
+    this.invoked = this.liveAlias ?? this.function;
     this.acknowledgeFindings();
+  }
+
+  /**
+   * What API Gateway invokes and CodeDeploy moves. A replaced version is deleted once the stack update
+   * completes: going back further than one deployment is deploying an older commit (docs/operate.md).
+   */
+  get alias(): Alias {
+    if (!this.liveAlias)
+      throw new ValidationError(
+        'no live alias (props.live is false): only a function deployed gradually has one, and its alarms and deployment group watch it',
+        this,
+      );
+    return this.liveAlias;
   }
 
   private acknowledgeFindings(): void {
@@ -137,7 +163,7 @@ export class ApiFunction extends Construct {
         'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support ' +
         'resource-level permissions, so CDK grants them on "*" (the only wildcard in this role).',
     });
-    acknowledgeLogGroupRules(this.logGroup);
+    if (this.logGroup.node.scope === this) acknowledgeLogGroupRules(this.logGroup);
     Validations.of(this.function).acknowledge({
       id: controlTowerRule('lambda_inside_vpc_check'),
       reason:

@@ -27,7 +27,8 @@ export interface PetEventsProps {
 const FAILURES_RETENTION = Duration.days(14);
 
 /**
- * The pets' events: the stage's bus and its archive, the events' schemas in a registry, and the
+ * The pets' events: the stage's bus and its archive, the events' schemas in a registry (in a full
+ * stack), and the
  * publisher fed by the pets table's stream through an event source mapping whose given-up
  * batches go to a queue. The publisher's role may read its stream, put events on its bus and
  * send to its queue, nothing more.
@@ -35,7 +36,8 @@ const FAILURES_RETENTION = Duration.days(14);
 export class PetEvents extends Construct {
   readonly bus: EventBus;
   readonly archive: Archive;
-  readonly registry: CfnRegistry;
+  /** In a full stack (and staging and production): consumers find the schemas there, developers in docs/asyncapi.yaml. */
+  readonly registry: CfnRegistry | undefined;
   /** The mapping's on-failure destination: each message is a batch's place in the stream. */
   readonly failures: Queue;
   readonly mapping: CfnEventSourceMapping;
@@ -51,7 +53,7 @@ export class PetEvents extends Construct {
       eventPattern: { source: [PET_EVENTS_SOURCE] },
       retention: Duration.days(stage.events.archiveRetentionDays),
     });
-    this.registry = this.schemaRegistry(stage);
+    this.registry = stage.shape === 'full' ? this.schemaRegistry(stage) : undefined;
     this.failures = new Queue(this, 'Failures', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -98,11 +100,15 @@ export class PetEvents extends Construct {
     for (const grant of grants) publisher.role.addToPrincipalPolicy(new PolicyStatement(grant));
   }
 
-  /** On the `live` alias, with the settings of the publisher's module, which `npm start` polls with too. */
+  /**
+   * On what the publisher's invokers invoke (its `live` alias in a full stack, where CodeDeploy shifts
+   * the mapping's traffic too; the function in a lean one), with the settings of the publisher's
+   * module, which `npm start` polls with too.
+   */
   private eventSourceMapping(publisher: ApiFunction, streamArn: string): CfnEventSourceMapping {
     const { mapping } = petEventsPublisher;
     const eventSourceMapping = new CfnEventSourceMapping(this, 'Mapping', {
-      functionName: publisher.alias.functionArn,
+      functionName: publisher.invoked.functionArn,
       eventSourceArn: streamArn,
       startingPosition: mapping.startingPosition,
       batchSize: mapping.batchSize,

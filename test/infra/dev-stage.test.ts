@@ -1,10 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { CfnResource, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '#functions/operations';
+import { OUTPUT } from '#infra/outputs';
+import type { PetStoreStack } from '#infra/pet-store-stack';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { DEV_NAME_MAX_LENGTH, parseStageName, StageNameError, stackName } from '#infra/stage-names';
+import {
+  DEV_NAME_MAX_LENGTH,
+  parseStackShape,
+  parseStageName,
+  type StackShape,
+  StageNameError,
+  stackName,
+} from '#infra/stage-names';
 import { DEV_PLANS } from '#infra/stage-plans';
 import { devStage, resolveStages, STAGE_DEFAULTS } from '#infra/stages';
+import { ALL_TABLES } from '#shared/adapters/dynamodb/table-design';
 import { ENV } from '#shared/config';
 import { synthDevStage, synthStages, testOutdir } from '../support/pet-store-app';
 
@@ -23,8 +35,15 @@ type Resource = {
 const resourcesOf = (template: Template): Record<string, Resource> =>
   template.toJSON().Resources as Record<string, Resource>;
 
-const { stack, template } = synthDevStage('dev-ann');
-const resources = resourcesOf(template);
+/** The same developer stage in each shape: lean, as `npm run deploy` makes it, and full (`--full`). */
+const SHAPES = {
+  lean: synthDevStage('dev-ann'),
+  full: synthDevStage('dev-ann', 'full'),
+} as const satisfies Record<StackShape, unknown>;
+const { stack, template } = SHAPES.lean;
+
+/** At most this many resources in a lean developer stack: a first deployment's to create and to read. */
+const LEAN_RESOURCES_AT_MOST = 80;
 
 /**
  * Names that must be unique in an account (and region), by resource type: a literal one would
@@ -136,77 +155,85 @@ describe('the name of a developer stage', () => {
   });
 });
 
-describe('a developer stage leaves nothing behind after cdk destroy', () => {
-  it('holds no resource CloudFormation keeps: every deletion and replacement policy is Delete or absent', () => {
-    const kept = Object.entries(resources).filter(
-      ([, resource]) =>
-        ![undefined, 'Delete'].includes(resource.DeletionPolicy) ||
-        ![undefined, 'Delete'].includes(resource.UpdateReplacePolicy),
-    );
+describe.each(Object.entries(SHAPES))(
+  'a %s developer stage leaves nothing behind after cdk destroy',
+  (shape, { stack, template }) => {
+    const resources = resourcesOf(template);
 
-    expect(kept).toEqual([]);
-  });
+    it('holds no resource CloudFormation keeps: every deletion and replacement policy is Delete or absent', () => {
+      const kept = Object.entries(resources).filter(
+        ([, resource]) =>
+          ![undefined, 'Delete'].includes(resource.DeletionPolicy) ||
+          ![undefined, 'Delete'].includes(resource.UpdateReplacePolicy),
+      );
 
-  it('says Delete outright for everything that holds data: tables, log groups, the alarm key', () => {
-    for (const type of ['AWS::DynamoDB::Table', 'AWS::Logs::LogGroup', 'AWS::KMS::Key']) {
-      const ofType = Object.values(resources).filter((resource) => resource.Type === type);
-
-      expect(ofType.length).toBeGreaterThan(0);
-      for (const resource of ofType)
-        expect([resource.DeletionPolicy, resource.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
-    }
-  });
-
-  it('protects nothing from deletion: no table deletion protection, no stack termination protection', () => {
-    template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
-    template.allResourcesProperties('AWS::DynamoDB::Table', {
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      expect(kept).toEqual([]);
     });
 
-    expect(stack.terminationProtection).toBe(false);
-  });
+    it('says Delete outright for everything that holds data: tables, log groups and, in a full stack, the alarm key', () => {
+      const holdingData = ['AWS::DynamoDB::Table', 'AWS::Logs::LogGroup', 'AWS::KMS::Key'];
+      const ofType = (type: string) => Object.values(resources).filter((resource) => resource.Type === type);
 
-  it('keeps logs a week and lets KMS delete the alarm key after its shortest wait, 7 days', () => {
-    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
-    template.allResourcesProperties('AWS::KMS::Key', { PendingWindowInDays: 7 });
-  });
+      expect(holdingData.filter((type) => ofType(type).length > 0)).toEqual(
+        shape === 'full' ? holdingData : holdingData.filter((type) => type !== 'AWS::KMS::Key'),
+      );
+      for (const resource of holdingData.flatMap(ofType))
+        expect([resource.DeletionPolicy, resource.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
+    });
 
-  it('writes every function log and API log to a log group of its own template, so none is made outside it', () => {
-    const logGroups = new Set(
-      Object.entries(resources)
-        .filter(([, resource]) => resource.Type === 'AWS::Logs::LogGroup')
-        .map(([id]) => id),
-    );
-    const functions = Object.values(resources).filter(
-      (resource) => resource.Type === 'AWS::Lambda::Function',
-    );
+    it('protects nothing from deletion: no table deletion protection, no stack termination protection', () => {
+      template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
+      template.allResourcesProperties('AWS::DynamoDB::Table', {
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      });
 
-    expect(functions.length).toBeGreaterThan(0);
-    for (const fn of functions) {
-      const logGroup = (fn.Properties?.LoggingConfig as { LogGroup?: { Ref?: string } } | undefined)
-        ?.LogGroup;
-      expect(logGroups.has(logGroup?.Ref ?? '')).toBe(true);
-    }
-    // API Gateway's execution log group, named as API Gateway would create it, by the stack first.
-    const executionLogs = physicalNames(resources).filter(({ name }) =>
-      name.startsWith('API-Gateway-Execution-Logs_'),
-    );
-    expect(executionLogs.map(({ name }) => name)).toEqual([
-      'API-Gateway-Execution-Logs_{Ref:ApiCD79AAA0}/v1',
-    ]);
-  });
+      expect(stack.terminationProtection).toBe(false);
+    });
 
-  it('has no custom resource, whose function and log group CloudFormation would not remove', () => {
-    const custom = Object.values(resources).filter(
-      (resource) =>
-        resource.Type.startsWith('Custom::') || resource.Type === 'AWS::CloudFormation::CustomResource',
-    );
+    it('keeps logs a week and, in a full stack, lets KMS delete the alarm key after its shortest wait, 7 days', () => {
+      template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+      if (shape === 'full') template.allResourcesProperties('AWS::KMS::Key', { PendingWindowInDays: 7 });
+      else template.resourceCountIs('AWS::KMS::Key', 0);
+    });
 
-    expect(custom).toEqual([]);
-  });
-});
+    it('writes every function log and API log to a log group of its own template, so none is made outside it', () => {
+      const logGroups = new Set(
+        Object.entries(resources)
+          .filter(([, resource]) => resource.Type === 'AWS::Logs::LogGroup')
+          .map(([id]) => id),
+      );
+      const functions = Object.values(resources).filter(
+        (resource) => resource.Type === 'AWS::Lambda::Function',
+      );
 
-describe('a developer stage is isolated by name', () => {
+      expect(functions.length).toBeGreaterThan(0);
+      for (const fn of functions) {
+        const logGroup = (fn.Properties?.LoggingConfig as { LogGroup?: { Ref?: string } } | undefined)
+          ?.LogGroup;
+        expect(logGroups.has(logGroup?.Ref ?? '')).toBe(true);
+      }
+      // API Gateway's execution log group, named as API Gateway would create it, by the stack first.
+      const executionLogs = physicalNames(resources).filter(({ name }) =>
+        name.startsWith('API-Gateway-Execution-Logs_'),
+      );
+      expect(executionLogs.map(({ name }) => name)).toEqual([
+        'API-Gateway-Execution-Logs_{Ref:ApiCD79AAA0}/v1',
+      ]);
+    });
+
+    it('has no custom resource, whose function and log group CloudFormation would not remove', () => {
+      const custom = Object.values(resources).filter(
+        (resource) =>
+          resource.Type.startsWith('Custom::') || resource.Type === 'AWS::CloudFormation::CustomResource',
+      );
+
+      expect(custom).toEqual([]);
+    });
+  },
+);
+
+describe.each(Object.entries(SHAPES))('a %s developer stage is isolated by name', (_shape, { template }) => {
+  const resources = resourcesOf(template);
   const others = [...Object.values(synthStages().templates), synthDevStage('dev-bob').template].map(
     resourcesOf,
   );
@@ -251,7 +278,7 @@ describe('a developer stage is isolated by name', () => {
 });
 
 describe('a developer stage is small', () => {
-  it("throttles and plans within staging's, deploys at once, and has no firewall", () => {
+  it("throttles and plans within staging's, deploys at once when full, and has no firewall in either shape", () => {
     const dev = devStage('dev-ann');
 
     expect(dev.throttling.rateLimit).toBeLessThanOrEqual(STAGE_DEFAULTS.staging.throttling.rateLimit);
@@ -260,20 +287,112 @@ describe('a developer stage is small', () => {
       expect(plan.rateLimit).toBeLessThanOrEqual(dev.throttling.rateLimit);
       expect(plan.burstLimit).toBeLessThanOrEqual(dev.throttling.burstLimit);
     }
-    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    template.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', {
+    for (const { template } of Object.values(SHAPES)) {
+      template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+      template.hasResourceProperties('AWS::ApiGateway::Stage', {
+        MethodSettings: Match.arrayWith([
+          Match.objectLike({
+            HttpMethod: '*',
+            ResourcePath: '/*',
+            ThrottlingRateLimit: 10,
+            ThrottlingBurstLimit: 20,
+          }),
+        ]),
+      });
+    }
+    SHAPES.full.template.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', {
       DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
     });
-    template.hasResourceProperties('AWS::ApiGateway::Stage', {
-      MethodSettings: Match.arrayWith([
-        Match.objectLike({
-          HttpMethod: '*',
-          ResourcePath: '/*',
-          ThrottlingRateLimit: 10,
-          ThrottlingBurstLimit: 20,
-        }),
-      ]),
-    });
     expect(dev.writeThrottling.rateLimit).toBeLessThanOrEqual(dev.throttling.rateLimit);
+  });
+});
+
+/** Each resource of a stack by its construct path below the stack (`Api/Api/Resource`), its type as value. */
+const resourcesByPath = (of: PetStoreStack): Map<string, string> =>
+  new Map(
+    of.node
+      .findAll()
+      .filter((node): node is CfnResource => CfnResource.isCfnResource(node) && Stack.of(node) === of)
+      .map((resource) => [resource.node.path.slice(of.node.path.length + 1), resource.cfnResourceType]),
+  );
+
+/** What a full stack adds, by construct: what operating needs, and the `live` aliases CodeDeploy shifts. */
+const OPERATING = /^(Monitoring|Deployments|LogQueries)\/|^[A-Za-z]+\/(Live|Function\/CurrentVersion)\//;
+
+describe('a developer stage is lean by default, full on request', () => {
+  const lean = resourcesByPath(SHAPES.lean.stack);
+  const full = resourcesByPath(SHAPES.full.stack);
+  const leanTypes = new Set(lean.values());
+
+  it(`is lean unless -c shape says full, and refuses any other shape in one sentence`, () => {
+    expect(SHAPES.lean.stack.operations).toBeUndefined();
+    expect(SHAPES.full.stack.operations).toBeDefined();
+    expect(parseStackShape(undefined)).toBe('lean');
+    expect(() => parseStackShape('Full')).toThrow(
+      /^The setting -c shape is "Full": it must be lean or full \(lean when absent\)\.$/,
+    );
+    expect(() => resolveStages({ context: (key) => ({ shape: 'full' })[key], env: {} })).toThrow(
+      /^The setting -c shape is for a developer stage \(-c stage=dev-<name>\): staging and production are always full\.$/,
+    );
+  });
+
+  it(`holds at most ${LEAN_RESOURCES_AT_MOST} resources`, () => {
+    expect(lean.size).toBeLessThanOrEqual(LEAN_RESOURCES_AT_MOST);
+    expect(full.size).toBeGreaterThan(lean.size);
+  });
+
+  it('holds the service: a function per operation and the authorizer, the API and its authorizer, every table, a usage plan per plan, the access log', () => {
+    template.resourceCountIs('AWS::Lambda::Function', OPERATIONS.length + 1);
+    template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    template.resourceCountIs('AWS::DynamoDB::Table', ALL_TABLES.length);
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', Object.keys(DEV_PLANS.plans).length);
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
+    });
+  });
+
+  it('leaves out what operating production needs: alarms and the filters they read, their topic and key, the dashboard, saved queries, versions, aliases and CodeDeploy', () => {
+    const operating = [
+      'AWS::CloudWatch::Alarm',
+      'AWS::Logs::MetricFilter',
+      'AWS::SNS::Topic',
+      'AWS::SNS::TopicPolicy',
+      'AWS::KMS::Key',
+      'AWS::CloudWatch::Dashboard',
+      'AWS::Logs::QueryDefinition',
+      'AWS::Lambda::Version',
+      'AWS::Lambda::Alias',
+      'AWS::CodeDeploy::Application',
+      'AWS::CodeDeploy::DeploymentGroup',
+      'AWS::WAFv2::WebACL',
+    ];
+
+    expect(operating.filter((type) => leanTypes.has(type))).toEqual([]);
+    expect(
+      operating.filter(
+        (type) => SHAPES.full.template.findResources(type) && new Set(full.values()).has(type),
+      ),
+    ).toEqual(operating.filter((type) => type !== 'AWS::WAFv2::WebACL'));
+  });
+
+  it('names in its outputs nothing it lacks: no dashboard, alarm topic or CodeDeploy application', () => {
+    const outputs = (stack: PetStoreStack) => Object.keys(Template.fromStack(stack).toJSON().Outputs ?? {});
+    const operatingOutputs: string[] = [OUTPUT.dashboard, OUTPUT.alarmTopic, OUTPUT.deployments];
+
+    expect(outputs(SHAPES.lean.stack).filter((key) => operatingOutputs.includes(key))).toEqual([]);
+    expect(outputs(SHAPES.full.stack)).toEqual(expect.arrayContaining(operatingOutputs));
+  });
+
+  it("is the full stack less exactly what operating needs, by construct: an alarm or widget added to monitoring is full's alone, a resource of the service is both's", () => {
+    const onlyFull = [...full.keys()].filter((path) => !lean.has(path));
+    const onlyLean = [...lean.keys()].filter((path) => !full.has(path));
+
+    expect(onlyFull.length).toBeGreaterThan(0);
+    expect(onlyFull.filter((path) => !OPERATING.test(path))).toEqual([]);
+    // API Gateway's permission to invoke the authorizer sits on what it invokes: in a full stack the
+    // alias (under `Authorizer/Live`), in a lean one the function.
+    expect(onlyLean).toEqual([expect.stringMatching(/^Authorizer\/Function\/[^/]+:Permissions$/)]);
+    for (const path of lean.keys()) if (full.has(path)) expect(lean.get(path)).toBe(full.get(path));
   });
 });

@@ -1,6 +1,8 @@
+import type { CfnElement } from 'aws-cdk-lib';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS, SCOPE_RESOURCES } from '#functions/operations';
+import type { ApiFunction } from '#infra/constructs/api-function';
 import { STAGE_NAMES } from '#infra/stage-names';
 import { recordFor } from '#shared/auth/api-key';
 import { authorize } from '#shared/auth/authorize';
@@ -39,15 +41,17 @@ import { synthDevStage, synthStages } from '../support/pet-store-app';
  */
 
 const { stacks, templates } = synthStages();
-// A developer's stack (npm run deploy -- --stage dev-<name>) is the same service: the same calls
-// must be allowed, and the same refused.
-const dev = synthDevStage('dev-iam');
-const STAGES = {
+// A developer's stack (npm run deploy -- --stage dev-<name>) is the same service in either shape:
+// the same calls must be allowed, and the same refused; a full one's alarms and deployments too.
+const devLean = synthDevStage('dev-iam');
+const devFull = synthDevStage('dev-iam', 'full');
+const OPERATED = {
   ...Object.fromEntries(
     STAGE_NAMES.map((name) => [name, { stack: stacks[name], template: templates[name] }]),
   ),
-  [dev.stack.stackName.replace('PetStore-', '')]: { stack: dev.stack, template: dev.template },
+  'dev-iam (full)': { stack: devFull.stack, template: devFull.template },
 };
+const STAGES = { ...OPERATED, 'dev-iam (lean)': { stack: devLean.stack, template: devLean.template } };
 
 /** Each call's decision, keyed by the call, so a failure names every call that went wrong. */
 const decisions = async (calls: readonly IamCall[]): Promise<Record<string, Decision>> =>
@@ -82,22 +86,27 @@ describe.each(Object.entries(STAGES))(
     const calls = runtimeCalls(stack, template);
     const { resolver } = calls;
 
-    it('lets API Gateway invoke the alias of every integration and of the authorizer, from its own methods', async () => {
+    it('lets API Gateway invoke what every integration and the authorizer name, from its own methods: the live aliases, or in a lean stack the functions', async () => {
       const invoked = new Set(calls.invocations.map((call) => call.resource));
-      // The stream's event source mapping invokes the publisher's with the publisher's own role.
+      /** What a function is invoked as: an alias's Ref is its ARN; a function's, its name. */
+      const arnOf = (fn: ApiFunction) => {
+        const id = stack.getLogicalId(fn.invoked.node.defaultChild as CfnElement);
+        return resolver.resource(id).Type === 'AWS::Lambda::Alias'
+          ? resolver.text({ Ref: id })
+          : resolver.text({ 'Fn::GetAtt': [id, 'Arn'] });
+      };
+      const targets = [...Object.values(stack.handlers), stack.authorizer].map(arnOf);
+      expect(invoked).toEqual(new Set(targets));
+      expect(targets.every((arn) => arn.endsWith(':live'))).toBe(stack.operations !== undefined);
+      // The stream's event source mapping invokes the publisher as the API's functions are invoked, with the publisher's own role.
       const streamInvoked = resolver
         .ofType('AWS::Lambda::EventSourceMapping')
         .map(([id]) => resolver.text(resolver.property(id, 'FunctionName')));
-      const aliases = resolver
-        .ofType('AWS::Lambda::Alias')
-        .map(([id]) => resolver.text({ Ref: id }))
-        .filter((alias) => !streamInvoked.includes(alias));
-      expect(streamInvoked).toHaveLength(1);
-      expect(invoked).toEqual(new Set(aliases));
+      expect(streamInvoked).toEqual([arnOf(stack.publisher)]);
       expect(await decisions(calls.invocations)).toEqual(all(calls.invocations, 'Allowed'));
     });
 
-    it('refuses an invocation of those aliases from another API or another account', async () => {
+    it('refuses an invocation of those from another API or another account', async () => {
       const outside = calls.invocations.flatMap((call) => {
         const sourceArn = call.context['aws:SourceArn'] ?? '';
         const [, apiAndPath = ''] = /:execute-api:[^:]+:\d+:(.*)$/.exec(sourceArn) ?? [];
@@ -118,71 +127,6 @@ describe.each(Object.entries(STAGES))(
         ];
       });
       expect(await denied(outside)).toEqual(all(outside, 'Denied'));
-    });
-
-    it("lets every alarm's state changes publish to its topic, and CloudWatch use the topic's key", async () => {
-      const alarms = resolver.ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
-      expect(new Set(alarmActions(resolver).map((action) => action.alarmId))).toEqual(new Set(alarms));
-      expect(await decisions(calls.alarmPublishes)).toEqual(all(calls.alarmPublishes, 'Allowed'));
-      expect(await decisions(calls.alarmKeyUses)).toEqual(all(calls.alarmKeyUses, 'Allowed'));
-    });
-
-    it('refuses an alarm publish without TLS, explicitly', async () => {
-      const plain = alarmActions(resolver).map((action) =>
-        alarmPublish(resolver, action, { context: { 'aws:SecureTransport': 'false' } }),
-      );
-      expect(await decisions(plain)).toEqual(all(plain, 'ExplicitlyDenied'));
-    });
-
-    it("refuses another account's alarms and another account's principals publishing to the topic", async () => {
-      const [action] = alarmActions(resolver);
-      if (!action) throw new Error('No alarm action');
-      const otherAlarm = resolver.arn('cloudwatch', 'alarm:theirs', ENVIRONMENT.region, OTHER_ACCOUNT);
-      const publisher = `arn:${ENVIRONMENT.partition}:iam::${OTHER_ACCOUNT}:role/publisher`;
-      const foreign: IamCall[] = [
-        alarmPublish(resolver, action, {
-          context: { 'aws:SourceArn': otherAlarm, 'aws:SourceAccount': OTHER_ACCOUNT },
-        }),
-        {
-          caller: `a role of account ${OTHER_ACCOUNT}, allowed sns:Publish on any topic by its own account`,
-          principal: publisher,
-          action: 'sns:Publish',
-          resource: action.topicArn,
-          resourceAccount: ENVIRONMENT.account,
-          context: { 'aws:SecureTransport': 'true' },
-          identityPolicies: [
-            {
-              name: 'publish-anywhere',
-              policy: {
-                Version: '2012-10-17',
-                Statement: [{ Effect: 'Allow', Action: 'sns:Publish', Resource: '*' }],
-              },
-            },
-          ],
-          resourcePolicy: topicPolicy(resolver, action.topicArn),
-        },
-      ];
-      expect(await denied(foreign)).toEqual(all(foreign, 'Denied'));
-    });
-
-    it('fails the alarm publish on a topic policy that only denies publishing without TLS (the policy before the fix)', async () => {
-      const [action] = alarmActions(resolver);
-      if (!action) throw new Error('No alarm action');
-      const landed = topicPolicy(resolver, action.topicArn);
-      const denyOnly = {
-        ...landed,
-        Statement: landed.Statement.filter((statement) => statement.Effect === 'Deny'),
-      };
-      expect(denyOnly.Statement.map((statement) => statement.Sid)).toEqual(['AllowPublishThroughSSLOnly']);
-      expect(await evaluate(alarmPublish(resolver, action, { resourcePolicy: denyOnly }))).toBe(
-        'ImplicitlyDenied',
-      );
-    });
-
-    it("lets each deployment group's role read and shift its alias and read its alarms", async () => {
-      const groups = resolver.ofType('AWS::CodeDeploy::DeploymentGroup').map(([id]) => `CodeDeploy (${id})`);
-      expect(new Set(calls.deployments.map((call) => call.caller))).toEqual(new Set(groups));
-      expect(await decisions(calls.deployments)).toEqual(all(calls.deployments, 'Allowed'));
     });
 
     it("lets each function's role make exactly the DynamoDB calls its root declares, and write to its own log group", async () => {
@@ -283,6 +227,88 @@ describe.each(Object.entries(STAGES))(
     });
   },
 );
+
+describe.each(Object.entries(OPERATED))(
+  '%s: what AWS allows its alarms and deployments',
+  (_stageName, { stack, template }) => {
+    const calls = runtimeCalls(stack, template);
+    const { resolver } = calls;
+
+    it("lets every alarm's state changes publish to its topic, and CloudWatch use the topic's key", async () => {
+      const alarms = resolver.ofType('AWS::CloudWatch::Alarm').map(([id]) => id);
+      expect(new Set(alarmActions(resolver).map((action) => action.alarmId))).toEqual(new Set(alarms));
+      expect(await decisions(calls.alarmPublishes)).toEqual(all(calls.alarmPublishes, 'Allowed'));
+      expect(await decisions(calls.alarmKeyUses)).toEqual(all(calls.alarmKeyUses, 'Allowed'));
+    });
+
+    it('refuses an alarm publish without TLS, explicitly', async () => {
+      const plain = alarmActions(resolver).map((action) =>
+        alarmPublish(resolver, action, { context: { 'aws:SecureTransport': 'false' } }),
+      );
+      expect(await decisions(plain)).toEqual(all(plain, 'ExplicitlyDenied'));
+    });
+
+    it("refuses another account's alarms and another account's principals publishing to the topic", async () => {
+      const [action] = alarmActions(resolver);
+      if (!action) throw new Error('No alarm action');
+      const otherAlarm = resolver.arn('cloudwatch', 'alarm:theirs', ENVIRONMENT.region, OTHER_ACCOUNT);
+      const publisher = `arn:${ENVIRONMENT.partition}:iam::${OTHER_ACCOUNT}:role/publisher`;
+      const foreign: IamCall[] = [
+        alarmPublish(resolver, action, {
+          context: { 'aws:SourceArn': otherAlarm, 'aws:SourceAccount': OTHER_ACCOUNT },
+        }),
+        {
+          caller: `a role of account ${OTHER_ACCOUNT}, allowed sns:Publish on any topic by its own account`,
+          principal: publisher,
+          action: 'sns:Publish',
+          resource: action.topicArn,
+          resourceAccount: ENVIRONMENT.account,
+          context: { 'aws:SecureTransport': 'true' },
+          identityPolicies: [
+            {
+              name: 'publish-anywhere',
+              policy: {
+                Version: '2012-10-17',
+                Statement: [{ Effect: 'Allow', Action: 'sns:Publish', Resource: '*' }],
+              },
+            },
+          ],
+          resourcePolicy: topicPolicy(resolver, action.topicArn),
+        },
+      ];
+      expect(await denied(foreign)).toEqual(all(foreign, 'Denied'));
+    });
+
+    it('fails the alarm publish on a topic policy that only denies publishing without TLS (the policy before the fix)', async () => {
+      const [action] = alarmActions(resolver);
+      if (!action) throw new Error('No alarm action');
+      const landed = topicPolicy(resolver, action.topicArn);
+      const denyOnly = {
+        ...landed,
+        Statement: landed.Statement.filter((statement) => statement.Effect === 'Deny'),
+      };
+      expect(denyOnly.Statement.map((statement) => statement.Sid)).toEqual(['AllowPublishThroughSSLOnly']);
+      expect(await evaluate(alarmPublish(resolver, action, { resourcePolicy: denyOnly }))).toBe(
+        'ImplicitlyDenied',
+      );
+    });
+
+    it("lets each deployment group's role read and shift its alias and read its alarms", async () => {
+      const groups = resolver.ofType('AWS::CodeDeploy::DeploymentGroup').map(([id]) => `CodeDeploy (${id})`);
+      expect(new Set(calls.deployments.map((call) => call.caller))).toEqual(new Set(groups));
+      expect(await decisions(calls.deployments)).toEqual(all(calls.deployments, 'Allowed'));
+    });
+  },
+);
+
+describe('dev-iam (lean): no alarm and no deployment', () => {
+  it('has no alarm to publish, no topic and no deployment group to allow anything to', () => {
+    const calls = runtimeCalls(devLean.stack, devLean.template);
+
+    expect([calls.alarmPublishes, calls.alarmKeyUses, calls.deployments]).toEqual([[], [], []]);
+    expect(calls.resolver.ofType('AWS::SNS::Topic')).toEqual([]);
+  });
+});
 
 describe("the local gateway's evaluation of an authorizer's policy", () => {
   const stage = `arn:${ENVIRONMENT.partition}:execute-api:${ENVIRONMENT.region}:${ENVIRONMENT.account}:a1b2c3d4e5/v1`;

@@ -1,137 +1,139 @@
-import type { Template } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '#infra/stage-names';
-import { ENV } from '#shared/config';
-import { COSTS_MD, COSTS_PROSE, DEPLOY_MD, price, README_MD, rowOf, tableAfter } from '../support/costs-doc';
+import { PROJECT_ROOT } from '#infra/project-root';
+import { COST_TABLES } from '#tools/costs/cost-tables';
+import { docFigures } from '#tools/costs/figures';
+import { idleCost, type TemplateJson } from '#tools/costs/idle';
+import { type CostedTemplates, idleCosts } from '#tools/costs/idle-table';
+import { PRICES } from '#tools/costs/prices';
 import { synthDevStage, synthStages } from '../support/pet-store-app';
-import { resourcesOfType } from '../support/template-queries';
+import { DOCUMENTS, proseLines } from '../support/prose';
 
 /**
- * docs/costs.md's idle costs held to the synthesized stacks (the worker's shared apps): the alarms
- * and the metrics they watch, the web ACL's rules, and the totals from the prices table.
+ * docs/costs.md's tables as `npm run costs` makes them from the cost model and the synthesized
+ * stacks (the worker's shared apps), and every figure the prose of the docs gives about costs and
+ * resources held to the same model: a figure no test checks fails here.
  */
 
-type Table = ReturnType<typeof tableAfter>;
-
-/** The idle table's alarms row held to the template's alarms and the metrics they watch; one dashboard, one key. */
-const expectAlarmsDashboardAndKey = (template: Template, idle: Table): void => {
-  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
-  const metrics = alarms
-    .map(([, alarm]) =>
-      alarm.Properties.MetricName
-        ? 1
-        : (alarm.Properties.Metrics as { MetricStat?: unknown }[]).filter((metric) => metric.MetricStat)
-            .length,
-    )
-    .reduce((sum, count) => sum + count, 0);
-  const [label = '', cost] = rowOf(idle, 'Alarms');
-
-  expect(label).toContain(`${alarms.length} alarms watching ${metrics} metrics`);
-  expect(Number(cost)).toBeCloseTo(metrics * price('CloudWatch alarm'), 2);
-  template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-  template.resourceCountIs('AWS::KMS::Key', 1);
+const { templates } = synthStages();
+const TEMPLATES: CostedTemplates = {
+  staging: templates.staging.toJSON() as TemplateJson,
+  production: templates.production.toJSON() as TemplateJson,
+  devLean: synthDevStage('dev-costs').template.toJSON() as TemplateJson,
+  devFull: synthDevStage('dev-costs', 'full').template.toJSON() as TemplateJson,
 };
+const IDLE = idleCosts(TEMPLATES);
 
-/** The dashboard's and the key's prices, and the total the sum of the rows above it. */
-const expectTotal = (idle: Table): void => {
-  expect(Number(rowOf(idle, 'Dashboard')[1])).toBe(price('CloudWatch dashboard'));
-  expect(Number(rowOf(idle, 'KMS key')[1])).toBe(price('KMS customer managed key'));
-  const parts = idle.filter(([label]) => label !== 'Total').map(([, cost]) => Number(cost));
-  expect(Number(rowOf(idle, 'Total')[1])).toBeCloseTo(
-    parts.reduce((sum, cost) => sum + cost, 0),
-    2,
-  );
-};
+/** At most what a lean developer stack may cost a month idle, and hold: a first deployment a newcomer can afford and read. */
+const LEAN_IDLE_USD_AT_MOST = 1;
+const LEAN_RESOURCES_AT_MOST = 80;
 
-describe('what a stage costs idle', () => {
-  const idle = tableAfter(COSTS_MD, '<!-- costs:idle -->');
-  const { templates } = synthStages();
+describe('docs/costs.md', () => {
+  it.each(Object.entries(COST_TABLES))(
+    'holds the %s table npm run costs makes (run it when this fails)',
+    (_name, table) => {
+      const text = table.read();
 
-  it.each(STAGE_NAMES)(
-    'counts the alarms of the synthesized %s stack, and the metrics they watch',
-    (stageName) => {
-      expectAlarmsDashboardAndKey(templates[stageName], idle);
+      expect(text).toContain(table.marker);
+      expect(table.update(text, TEMPLATES)).toBe(text);
     },
-    // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
-    60_000,
+  );
+});
+
+describe('what a stack costs idle', () => {
+  const alarm = (properties: Record<string, unknown>) => ({
+    Type: 'AWS::CloudWatch::Alarm',
+    Properties: properties,
+  });
+
+  it('bills an alarm by each metric it watches, a dashboard, a key, a web ACL and each of its rules, and nothing else', () => {
+    const cost = idleCost({
+      Resources: {
+        OneMetric: alarm({ MetricName: 'Errors' }),
+        Expression: alarm({
+          Metrics: [
+            { Id: 'a', MetricStat: {} },
+            { Id: 'b', MetricStat: {} },
+            { Id: 'sum', Expression: 'a + b' },
+          ],
+        }),
+        Board: { Type: 'AWS::CloudWatch::Dashboard' },
+        Key: { Type: 'AWS::KMS::Key' },
+        Acl: { Type: 'AWS::WAFv2::WebACL', Properties: { Rules: [{}, {}, {}] } },
+        Table: { Type: 'AWS::DynamoDB::Table' },
+      },
+    });
+
+    expect(cost).toMatchObject({ resources: 6, alarms: 2, alarmMetrics: 3, webAcls: 1, firewallRules: 3 });
+    expect(cost.usd.total).toBeCloseTo(
+      3 * PRICES.alarmMetricMonth.usd +
+        PRICES.dashboardMonth.usd +
+        PRICES.kmsKeyMonth.usd +
+        PRICES.wafWebAclMonth.usd +
+        3 * PRICES.wafRuleMonth.usd,
+      10,
+    );
+  });
+
+  it(`costs a lean developer stack at most $${LEAN_IDLE_USD_AT_MOST} a month in at most ${LEAN_RESOURCES_AT_MOST} resources, and a full one what staging costs without its firewall`, () => {
+    expect(IDLE.devLean.usd.total).toBeLessThanOrEqual(LEAN_IDLE_USD_AT_MOST);
+    expect(IDLE.devLean.resources).toBeLessThanOrEqual(LEAN_RESOURCES_AT_MOST);
+    expect(IDLE.devFull.alarms).toBeGreaterThan(0);
+    expect(IDLE.devFull.usd.total).toBeCloseTo(IDLE.staging.usd.total - IDLE.staging.usd.firewall, 10);
+    expect(IDLE.staging.webAcls).toBe(1);
+    expect(IDLE.production.webAcls).toBe(1);
+  });
+});
+
+/** A document's prose as one line, whitespace collapsed (a figure's words may wrap anywhere). */
+const prose = (file: string): string =>
+  proseLines(readFileSync(join(PROJECT_ROOT, file), 'utf8'))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+
+/** A figure of cost, or a count of a stack's resources. */
+const FIGURE = /\$\d[\d,]*(?:\.\d+)?|\b\d[\d,]* (?:resources|alarms|metric filters|deployment groups)\b/g;
+
+describe('the figures of the docs', () => {
+  const figures = docFigures(IDLE);
+
+  it.each(figures.map((figure) => [figure.file, figure.text]))(
+    '%s says "%s", as the cost model does',
+    (file, text) => {
+      expect(prose(file)).toContain(text);
+    },
   );
 
-  it.each(STAGE_NAMES)('prices the web ACL the synthesized %s stack has, rule by rule', (stageName) => {
-    const template = templates[stageName];
-    const [, webAcl] = resourcesOfType(template, 'AWS::WAFv2::WebACL')[0] ?? [];
-    const rules = (webAcl?.Properties.Rules as unknown[] | undefined)?.length ?? 0;
-    const [label = '', cost] = rowOf(idle, 'Firewall');
+  it.each(DOCUMENTS)('%s gives no cost or resource figure that is not one of those', (file) => {
+    const text = prose(file);
+    const checked = figures
+      .filter((figure) => figure.file === file)
+      .flatMap((figure) => {
+        const at = text.indexOf(figure.text);
+        return at < 0 ? [] : [[at, at + figure.text.length] as const];
+      });
+    const unchecked = [...text.matchAll(FIGURE)]
+      .filter(({ index }) => !checked.some(([from, to]) => index >= from && index < to))
+      .map(({ 0: figure, index }) => `${figure} in "…${text.slice(Math.max(0, index - 40), index + 40)}…"`);
 
-    expect(rules).toBeGreaterThan(0);
-    expect(label).toContain(`its ${rules} rules`);
-    expect(Number(cost)).toBeCloseTo(price('AWS WAF web ACL') + rules * price('AWS WAF rule'), 2);
-  });
-
-  it('adds up to its total, from the prices of a dashboard and a key', () => {
-    expectTotal(idle);
-  });
-});
-
-describe("what a developer's stage costs idle", () => {
-  const idle = tableAfter(COSTS_MD, '<!-- costs:idle-dev -->');
-  const { template } = synthDevStage('dev-costs');
-
-  it('counts the alarms of the synthesized dev stack, its dashboard and key, and no web ACL', () => {
-    expectAlarmsDashboardAndKey(template, idle);
-    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    expect(Number(rowOf(idle, 'Firewall: none')[1])).toBe(0);
-  }, 60_000); // Synthesizing a stack takes under a second on a quiet machine, several on a busy one.
-
-  it('adds up to its total, from the prices of a dashboard and a key', () => {
-    expectTotal(idle);
-  });
-
-  it('prices an hour of it from its monthly total, and names that total wherever a dev stack is offered', () => {
-    const total = Number(rowOf(idle, 'Total')[1]);
-    const hour = (total / 730).toFixed(3);
-
-    expect(COSTS_MD).toContain(`about ${total.toFixed(2)} / 730 = $${hour}`);
-    expect(README_MD).toContain(`costs $${total.toFixed(2)} a month while it exists`);
-    expect(DEPLOY_MD).toContain(`($${total.toFixed(2)} a month idle, docs/costs.md)`);
-    expect(DEPLOY_MD).toContain(`Kept idle, the stack costs $${total.toFixed(2)} a month`);
+    expect(unchecked).toEqual([]);
   });
 });
-
-/**
- * DynamoDB refreshes a table's key "once every 5 minutes per client connection with active
- * traffic" (Amazon DynamoDB Developer Guide, "Encryption at rest: How it works"), and a Lambda
- * environment keeps its connection: a month of 730 hours.
- */
-const KEY_REQUESTS_A_MONTH = 12 * 730;
 
 describe("what the tables' encryption costs", () => {
-  const { templates } = synthStages();
-
-  it.each(STAGE_NAMES)(
-    "prices the KMS requests of the %s stack's AWS managed key, per busy environment and table",
-    (stageName) => {
-      const template = templates[stageName];
-      const tableVariables = new Set<string>(Object.values(ENV.tables));
-      // Each function, with the tables it calls: the stack names exactly those in its environment.
-      const pairs = resourcesOfType(template, 'AWS::Lambda::Function')
-        .map(([, fn]) => {
-          const variables =
-            (fn.Properties.Environment as { Variables?: object } | undefined)?.Variables ?? {};
-          return Object.keys(variables).filter((name) => tableVariables.has(name)).length;
-        })
-        .reduce((sum, count) => sum + count, 0);
-      const perPair = (KEY_REQUESTS_A_MONTH * price('KMS, per 10,000 requests')) / 10_000;
-
-      // The AWS managed key: KMS, with no key of the stack's own.
-      for (const [, table] of resourcesOfType(template, 'AWS::DynamoDB::Table'))
-        expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true });
-      expect(pairs).toBeGreaterThan(0);
-      expect(COSTS_PROSE).toContain(
-        `at most ${KEY_REQUESTS_A_MONTH.toLocaleString('en-US')} requests a month, $${perPair.toFixed(2)}, for each table`,
+  it.each(Object.keys(TEMPLATES) as (keyof CostedTemplates)[])(
+    "prices the %s stack's tables with DynamoDB's AWS managed key: no key of the stack's, its requests by each function's tables",
+    (stack) => {
+      const tables = Object.values(TEMPLATES[stack].Resources).filter(
+        (resource) => resource.Type === 'AWS::DynamoDB::Table',
       );
-      expect(COSTS_PROSE).toContain(
-        `${pairs} such pairs of an environment and a table in a stage, $${(pairs * perPair).toFixed(2)} a month`,
-      );
+
+      expect(tables.length).toBeGreaterThan(0);
+      for (const table of tables) expect(table.Properties?.SSESpecification).toEqual({ SSEEnabled: true });
+      // Every stack runs the same functions on the same tables: the figure the docs give is each one's.
+      expect(IDLE[stack].tableClients).toBe(IDLE.staging.tableClients);
+      expect(IDLE[stack].tableClients).toBeGreaterThan(0);
     },
   );
 });

@@ -79,11 +79,31 @@ describe('a stage the constructs cannot build', () => {
           logRemovalPolicy: STAGE_DEFAULTS.staging.dataProtection.removalPolicy,
           logLevel: 'INFO',
           stage: 'staging',
+          live: true,
         }),
     );
 
     expect(error.constructPath).toBe('Functions/Slow');
     expect(error.message).toContain("exceeds API Gateway's integration timeout (29 s)");
+  });
+
+  it('fails naming the function when asked for the live alias of a function not deployed gradually', () => {
+    const stack = new Stack(buildTestApp().app, 'Functions');
+    const fn = new ApiFunction(stack, 'Direct', {
+      entry: 'functions/get-pet.ts',
+      description: 'invoked directly',
+      logRetention: STAGE_DEFAULTS.staging.logRetention,
+      logRemovalPolicy: STAGE_DEFAULTS.staging.dataProtection.removalPolicy,
+      logLevel: 'INFO',
+      stage: 'staging',
+      live: false,
+    });
+
+    const error = thrownBy(() => fn.alias);
+
+    expect(error.constructPath).toBe('Functions/Direct');
+    expect(error.message).toContain('no live alias');
+    expect(fn.invoked).toBe(fn.function);
   });
 
   it('fails naming the tables when asked for a table they do not hold', () => {

@@ -59,8 +59,8 @@ describe('cdk-nag AwsSolutions checks', () => {
   });
 });
 
-describe("cdk-nag AwsSolutions checks on a developer's stage", () => {
-  const { app: devApp } = synthDevStage('dev-ann');
+describe.each(['lean', 'full'] as const)("cdk-nag AwsSolutions checks on a %s developer's stage", (shape) => {
+  const { app: devApp } = synthDevStage('dev-ann', shape);
 
   it('reports no unacknowledged error or warning in it either', () => {
     const report = new AwsSolutionsChecks().validateScope(devApp);

@@ -4,6 +4,7 @@ import { publishPetEventsFunction } from '#functions/publish-pet-events';
 import { generateApiKey } from '#shared/auth/api-key';
 import { PET_EVENTS, type PetEventName } from '#shared/events/pet-events';
 import { exampleEnvelope } from '#tools/asyncapi/build-document';
+import { COST_TABLES } from '#tools/costs/cost-tables';
 import { costOf, type RequestCost } from '../../bench/capacity';
 import { startMeter } from '../../bench/metering';
 import { type Admin, adminFor, createBenchTables, seedPets } from '../../bench/tables';
@@ -58,7 +59,7 @@ const putBackAfter = async (event: unknown, admin: Admin, TableName: string) => 
   return async () => void (await admin.doc.send(new PutCommand({ TableName, Item })));
 };
 
-const measured = tableAfter(COSTS_MD, '<!-- costs:measured -->');
+const measured = tableAfter(COSTS_MD, COST_TABLES.measured.marker);
 const documented = (request: RequestName) => {
   const [, units = '', duration = '', logBytes = ''] = rowOf(measured, REQUESTS[request].doc);
   const [amount, kind] = units.split(' ');
@@ -136,6 +137,21 @@ describe('what a request costs, in the units measured', () => {
       expect(Math.abs(documented(request).logBytes - expected)).toBeLessThanOrEqual(expected * 0.03);
     },
   );
+
+  it("says in its prose the bytes it adds up: a create's EMF line, Lambda's lines, the access log line, a refusal's line", () => {
+    const text = COSTS_MD.replace(/\s+/g, ' ');
+    const bytesOf = (operation: string) =>
+      logBytes.find((row) => row.operation === operation)?.functionBytes ?? Number.NaN;
+    const written = (before: string, after: string) =>
+      Number(new RegExp(`${before}(\\d+)${after}`).exec(text)?.[1]);
+    const near = (documented: number, measured: number) =>
+      expect(Math.abs(documented - measured)).toBeLessThanOrEqual(measured * 0.03);
+
+    near(written('a create writes its `PetsCreated` EMF line, ', ' bytes'), bytesOf('create'));
+    expect(written("Lambda's `START`, `END` and `REPORT` lines \\(", ' bytes')).toBe(PLATFORM_BYTES);
+    expect(written('the access log line \\(', ' bytes')).toBe(ACCESS_LOG_BYTES);
+    near(written('A rejected request \\(400\\) logs ', ' bytes of its own'), bytesOf('rejected (400)'));
+  });
 });
 
 /** The event each write publishes, by its column. */
@@ -182,7 +198,7 @@ describe("what a write's event costs", () => {
 });
 
 describe('what a million requests cost', () => {
-  const perMillion = tableAfter(COSTS_MD, '<!-- costs:per-million -->');
+  const perMillion = tableAfter(COSTS_MD, COST_TABLES.perMillion.marker);
   const columns = ['list', 'get', 'create', 'create with key', 'change', 'remove'] as const;
   const GIB = 2 ** 30;
   const MEMORY_GB = 0.5;

@@ -330,12 +330,12 @@ describe('keys command against AWS, on a machine without AWS set up', () => {
     return { code, lines, ms: performance.now() - started };
   };
 
-  it('says to give --region or AWS_REGION when there is no region', async () => {
+  it('says to sign in and set AWS_PROFILE and AWS_REGION when there are neither credentials nor a region', async () => {
     const result = await run(['list', '--table', 'PetStore-staging-TablesApiKeys1234']);
 
     expect(result.code).toBe(2);
     expect(result.lines).toEqual([
-      'No AWS region: give --region <region> (the stack’s region), or set AWS_REGION, or AWS_PROFILE to a profile that names one.',
+      'No AWS credentials and no region: sign in (aws sso login --profile <name>) and set AWS_PROFILE to that profile, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; and set AWS_REGION (or give the profile a region).',
     ]);
     expect(result.ms).toBeLessThan(2_000);
   });
@@ -351,7 +351,7 @@ describe('keys command against AWS, on a machine without AWS set up', () => {
 
     expect(result.code).toBe(2);
     expect(result.lines).toEqual([
-      'No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+      'No usable AWS credentials: sign in (aws sso login --profile <name>) and set AWS_PROFILE to that profile, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
     ]);
     expect(result.ms).toBeLessThan(2_000);
   });

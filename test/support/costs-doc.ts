@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
+import { COST_TABLES } from '#tools/costs/cost-tables';
 
 /** docs/costs.md, read by the tests that hold its figures to what they come from. */
 export const COSTS_MD = readFileSync(join(PROJECT_ROOT, 'docs', 'costs.md'), 'utf8');
@@ -37,5 +38,5 @@ export const rowOf = (rows: readonly string[][], label: string): string[] => {
   return row;
 };
 
-const prices = tableAfter(COSTS_MD, '<!-- costs:prices -->');
+const prices = tableAfter(COSTS_MD, COST_TABLES.prices.marker);
 export const price = (label: string): number => Number(rowOf(prices, label)[1]);

@@ -230,10 +230,13 @@ const eventCalls = (resolver: TemplateResolver, functions: readonly FunctionGran
   if (!mapping || mappings.length !== 1)
     throw new Error(`Expected one event source mapping, found ${mappings.length}`);
   const [, { Properties: properties = {} }] = mapping;
-  const aliasId = resolver.refTarget(properties.FunctionName);
-  const functionId = resolver.refTarget(resolver.property(aliasId, 'FunctionName'));
+  // The `live` alias (a Ref) in a full stack; the function itself (its Arn) in a lean one.
+  const [target] = (properties.FunctionName as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'] ?? [];
+  const functionId =
+    target ??
+    resolver.refTarget(resolver.property(resolver.refTarget(properties.FunctionName), 'FunctionName'));
   const publisher = functions.find((fn) => fn.functionId === functionId);
-  if (!publisher) throw new Error(`No function ${functionId} behind the mapping's alias ${aliasId}`);
+  if (!publisher) throw new Error(`No function ${functionId} behind the mapping`);
   const variables = (resolver.property(functionId, 'Environment') as { Variables: Record<string, unknown> })
     .Variables;
   const busId = resolver.refTarget(variables[ENV.eventBus]);
@@ -330,7 +333,7 @@ export const lambdaResourcePolicy = (resolver: TemplateResolver, arn: string): P
     }),
 });
 
-/** API Gateway invoking `alias` on behalf of `sourceArn`. */
+/** API Gateway invoking `alias` (a function's `live` alias, or in a lean stack the function) on behalf of `sourceArn`. */
 export const invocation = (
   resolver: TemplateResolver,
   caller: string,
@@ -358,7 +361,7 @@ const stageNameOf = (resolver: TemplateResolver, restApiId: string): string => {
 };
 
 /**
- * Each Lambda proxy integration: API Gateway invokes its alias with the method's execute-api ARN
+ * Each Lambda proxy integration: API Gateway invokes its alias (a lean stack's: its function) with the method's execute-api ARN
  * as source (`arn:aws:execute-api:<region>:<account>:<api id>/<stage>/<METHOD>/<path>`), a path
  * parameter standing for any value.
  */
@@ -384,7 +387,7 @@ const integrationInvocations = (template: Template, resolver: TemplateResolver):
       return invocation(resolver, `API Gateway (${httpMethod} ${path}, ${id})`, alias, sourceArn);
     });
 
-/** The TOKEN authorizer: API Gateway invokes its alias with the authorizer's ARN as source. */
+/** The TOKEN authorizer: API Gateway invokes its alias (or function) with the authorizer's ARN as source. */
 const authorizerInvocations = (resolver: TemplateResolver): IamCall[] =>
   resolver.ofType('AWS::ApiGateway::Authorizer').map(([id, authorizer]) => {
     const restApiId = resolver.refTarget(authorizer.Properties?.RestApiId);

@@ -4,8 +4,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { inject } from 'vitest';
 import { createPetStoreApp, type PetStoreApp, type PetStoreAppOptions } from '#infra/pet-store-app';
 import { PROJECT_ROOT } from '#infra/project-root';
-import type { StageName } from '#infra/stage-names';
-import { type DevStageName, STAGE_SETTING } from '#infra/stage-names';
+import type { StackShape, StageName } from '#infra/stage-names';
+import { type DevStageName, SHAPE_SETTING, STAGE_SETTING } from '#infra/stage-names';
 
 /** The context `cdk synth` gets from cdk.json (feature flags): tests build the same templates. */
 const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
@@ -62,21 +62,26 @@ export const synthStages = (): SynthesizedStages => {
   return stages;
 };
 
-const devStages = new Map<DevStageName, ReturnType<typeof buildDevStage>>();
+const devStages = new Map<string, ReturnType<typeof buildDevStage>>();
 
-const buildDevStage = (stage: DevStageName) => {
-  const { app, stacks } = buildTestApp({ context: { [STAGE_SETTING]: stage } });
+const buildDevStage = (stage: DevStageName, shape: StackShape) => {
+  const { app, stacks } = buildTestApp({
+    // As `npm run deploy` passes them: no shape setting for the default, lean.
+    context: { [STAGE_SETTING]: stage, ...(shape === 'full' ? { [SHAPE_SETTING]: shape } : {}) },
+  });
   const stack = stacks[stage];
   if (!stack) throw new Error(`The app holds no stack for ${stage}`);
   return { app, stacks, stack, template: Template.fromStack(stack) };
 };
 
 /**
- * The app as `npm run deploy -- --stage <stage>` builds it: staging, production and the
- * developer's stage. Built once per stage name and module graph, as synthStages is: read it only.
+ * The app as `npm run deploy -- --stage <stage>` (with `--full`, `shape` full) builds it: staging,
+ * production and the developer's stage. Built once per stage name, shape and module graph, as
+ * synthStages is: read it only.
  */
-export const synthDevStage = (stage: DevStageName = 'dev-test') => {
-  const built = devStages.get(stage) ?? buildDevStage(stage);
-  devStages.set(stage, built);
+export const synthDevStage = (stage: DevStageName = 'dev-test', shape: StackShape = 'lean') => {
+  const key = `${stage} ${shape}`;
+  const built = devStages.get(key) ?? buildDevStage(stage, shape);
+  devStages.set(key, built);
   return built;
 };

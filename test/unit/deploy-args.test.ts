@@ -12,6 +12,20 @@ describe('npm run deploy and npm run destroy', () => {
     ]);
   });
 
+  it('deploy it full with --full, as the context value the app reads, and refuse --full for staging or production', () => {
+    expect(cdkArguments('deploy', ['--full', '--stage', 'dev-ann'])).toEqual([
+      'deploy',
+      'PetStore-dev-ann',
+      '-c',
+      'stage=dev-ann',
+      '-c',
+      'shape=full',
+    ]);
+    expect(() => cdkArguments('deploy', ['--stage', 'production', '--full'])).toThrow(
+      /^--full is for a stack of your own \(--stage dev-<name>\): production is always full\.$/,
+    );
+  });
+
   it('pass every other argument to cdk unchanged', () => {
     expect(cdkArguments('destroy', ['--force', '--stage=dev-ann'])).toEqual([
       'destroy',

@@ -1,12 +1,32 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { LocalConfigError, readLocalSettings } from '#tools/local/settings';
+import { LOCAL_SETTINGS } from '#shared/config';
+import { LocalConfigError, localUsage, readLocalSettings } from '#tools/local/settings';
 import { ensureDataDir } from '#tools/local/startup-checks';
 
 describe('npm start settings', () => {
+  it('are the variables LOCAL_SETTINGS lists, no more and no fewer: its usage and the docs name each', () => {
+    const read = new Set<string>();
+    const recording = new Proxy({} as Record<string, string | undefined>, {
+      get: (_, name) => {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
+    });
+
+    readLocalSettings(recording, '/work');
+
+    expect([...read].sort()).toEqual(Object.keys(LOCAL_SETTINGS).sort());
+    const configuration = readFileSync(join(PROJECT_ROOT, 'docs/development.md'), 'utf8');
+    for (const name of read) {
+      expect(localUsage()).toMatch(new RegExp(`^ {2}${name} +\\S.+\\(default: .+\\)$`, 'm'));
+      expect(configuration).toMatch(new RegExp(`^\\| \x60${name}\x60 \\| [^|]*\x60npm start\x60`, 'm'));
+    }
+  });
+
   it("defaults to port 3000, ./.data, the project's cache, any origin and no event target, and takes the rest as given", () => {
     expect(readLocalSettings({}, '/work')).toEqual({
       dataDir: '/work/.data',

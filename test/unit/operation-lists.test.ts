@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS, OPERATIONS } from '#functions/operations';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { kebabName } from '#shared/composition/function';
 import { OPERATIONS_TABLE } from '#tools/openapi/operations-table';
+import { DOCUMENTS, proseLines } from '../support/prose';
 
 /**
  * A document that counts the operations, or lists some of them as if they were all, goes stale
@@ -15,13 +16,6 @@ import { OPERATIONS_TABLE } from '#tools/openapi/operations-table';
  * their day, and are left out.)
  */
 
-const DOCUMENTS = [
-  'README.md',
-  ...readdirSync(join(PROJECT_ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
-
 /** Each operation by every name the documents may give it: `listPets`, `ListPets`, `list-pets`. */
 const NAMES = new Map(
   OPERATIONS.flatMap(({ name }) => [
@@ -31,25 +25,6 @@ const NAMES = new Map(
   ]),
 );
 const EVERY_OPERATION = new Set(OPERATIONS.map(({ name }) => name));
-
-/**
- * The document's lines, without the tables a tool generates below a `<!-- name -->` marker (a
- * test recomputes those from the template: docs/costs.md) and without code blocks.
- */
-const proseLines = (text: string): string[] => {
-  const lines: string[] = [];
-  let code = false;
-  let generated = false;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('```')) code = !code;
-    else if (/^<!-- [\w:-]+ -->$/.test(line)) generated = true;
-    else if (!code && !(generated && line.startsWith('|'))) {
-      generated = false;
-      lines.push(line);
-    }
-  }
-  return lines;
-};
 
 const NUMBER = String.raw`(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)`;
 const COUNT = new RegExp(

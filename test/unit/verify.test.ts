@@ -7,13 +7,11 @@ import {
   GetGatewayResponsesCommand,
   GetStageCommand,
   GetUsagePlansCommand,
-  type UsagePlan,
 } from '@aws-sdk/client-api-gateway';
 import {
   CloudFormationClient,
   CloudFormationServiceException,
   DescribeStacksCommand,
-  ListStackResourcesCommand,
 } from '@aws-sdk/client-cloudformation';
 import {
   CloudWatchClient,
@@ -50,17 +48,21 @@ import {
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OPERATIONS } from '#functions/operations';
-import { ACCESS_LOG_FIELDS } from '#infra/access-log';
 import { OUTPUT } from '#infra/outputs';
-import { DEV_PLANS, usagePlanName } from '#infra/stage-plans';
 import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
-import { writesData } from '#shared/operations/routes';
 import { CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
 import type { VerifyClients } from '#tools/verify/check';
 import { rowsToConfirm } from '#tools/verify/ledger';
 import { main } from '#tools/verify/verify';
+import {
+  AUTHORIZER_CALL,
+  accessLine,
+  answerAsDeployed,
+  DEV_STACK,
+  methodSettings,
+  usagePlans,
+} from '../support/deployed-stage';
 
 /**
  * `npm run verify` against the SDK's own request and response shapes (aws-sdk-client-mock stubs
@@ -68,15 +70,13 @@ import { main } from '#tools/verify/verify';
  * fails its check in one line. Nothing reaches the network.
  */
 
-const STACK = 'PetStore-dev-ann';
-const REST_API_ID = 'a1b2c3d4e5';
+const STACK = DEV_STACK;
 const TOPIC = 'arn:aws:sns:eu-west-1:111122223333:PetStore-dev-ann-MonitoringAlarmTopic-1';
 const TRIED_ALARM = `${STACK}-MonitoringApiLatencyP99-1`;
 const DEPLOYMENT_ALARM = `${STACK}-MonitoringListPetsLiveErrors-1`;
 const APPLICATION = `${STACK}-DeploymentsApplication-1`;
 const ACCESS_LOGS = `${STACK}-ApiAccessLogs-1`;
 const AUTHORIZER_LOGS = `${STACK}-AuthorizerLogs-1`;
-const AUTHORIZER_CALL = 'c0ffee00-0000-4000-8000-000000000001';
 
 const cloudFormation = mockClient(CloudFormationClient);
 const cloudWatch = mockClient(CloudWatchClient);
@@ -98,29 +98,6 @@ const clients = (): VerifyClients => ({
   sqs: new SQSClient(config),
 });
 
-/** An access log line as the stack's format writes it. */
-const accessLine = (changes: Record<string, string> = {}): string =>
-  JSON.stringify({
-    ...Object.fromEntries(Object.keys(ACCESS_LOG_FIELDS).map((field) => [field, '-'])),
-    requestId: 'Q2xpZW50SWQxMjM=',
-    requestTime: '28/Nov/2026:06:00:00 +0000',
-    method: 'GET',
-    resourcePath: '/pets',
-    status: '200',
-    responseLatency: '42',
-    authorizerRequestId: AUTHORIZER_CALL,
-    ...changes,
-  });
-
-const usagePlans = (): UsagePlan[] =>
-  Object.entries(DEV_PLANS.plans).map(([plan, { rateLimit, burstLimit, quota }]) => ({
-    id: `plan-${plan}`,
-    name: usagePlanName(STACK, plan),
-    throttle: { rateLimit, burstLimit },
-    quota: { limit: quota.limit, period: quota.period, offset: 0 },
-    apiStages: [{ apiId: REST_API_ID, stage: 'v1' }],
-  }));
-
 const actionItem = (actionState: 'Succeeded' | 'Failed', error: string | null = null) => ({
   AlarmName: TRIED_ALARM,
   Timestamp: new Date(),
@@ -132,25 +109,6 @@ const actionItem = (actionState: 'Succeeded' | 'Failed', error: string | null = 
     notificationResource: TOPIC,
     stateUpdateTimestamp: Date.now(),
   }),
-});
-
-type MethodThrottle = { throttlingRateLimit: number; throttlingBurstLimit: number };
-
-/**
- * GetStage's `methodSettings` as API Gateway keys them (the resource path with `/` as `~1`, then
- * the method): the default of every method, and each write method's own limit.
- */
-const methodSettings = (changes: Record<string, MethodThrottle> = {}): Record<string, MethodThrottle> => ({
-  '*/*': { throttlingRateLimit: 10, throttlingBurstLimit: 20 },
-  ...Object.fromEntries(
-    OPERATIONS.map(({ operation }) => operation)
-      .filter(writesData)
-      .map(({ path, method }) => [
-        `${path.replaceAll('/', '~1')}/${method}`,
-        { throttlingRateLimit: 10, throttlingBurstLimit: 20 },
-      ]),
-  ),
-  ...changes,
 });
 
 /** When CloudWatch says the tried alarm changed state: by its clock, not this machine's. */
@@ -166,6 +124,7 @@ const OUTPUTS = () => [
   { OutputKey: OUTPUT.accessLogs, OutputValue: ACCESS_LOGS },
   { OutputKey: OUTPUT.functionLogs('Authorizer'), OutputValue: AUTHORIZER_LOGS },
   { OutputKey: OUTPUT.deployments, OutputValue: APPLICATION },
+  { OutputKey: OUTPUT.alarmTopic, OutputValue: TOPIC },
 ];
 
 /** A dev stage deployed exactly as infra/stages.ts says, whose alarm notifies its topic. */
@@ -180,39 +139,10 @@ const deployedAsConfigured = () => {
       },
     ],
   });
-  cloudFormation.on(ListStackResourcesCommand).resolves({
-    StackResourceSummaries: [
-      ['ApiCD79AAA0', 'AWS::ApiGateway::RestApi', REST_API_ID],
-      ['MonitoringListPetsLiveErrors', 'AWS::CloudWatch::Alarm', DEPLOYMENT_ALARM],
-      ['MonitoringApiLatencyP99', 'AWS::CloudWatch::Alarm', TRIED_ALARM],
-    ].map(([LogicalResourceId, ResourceType, PhysicalResourceId]) => ({
-      LogicalResourceId,
-      ResourceType,
-      PhysicalResourceId,
-      ResourceStatus: 'CREATE_COMPLETE' as const,
-      LastUpdatedTimestamp: new Date(),
-    })),
-  });
-  apiGateway.on(GetStageCommand).resolves({ stageName: 'v1', methodSettings: methodSettings() });
-  apiGateway.on(GetAuthorizersCommand).resolves({
-    items: [
-      {
-        id: 'auth1',
-        type: 'TOKEN',
-        identitySource: 'method.request.header.Authorization',
-        identityValidationExpression: IDENTITY_VALIDATION_EXPRESSION,
-        authorizerResultTtlInSeconds: 30,
-      },
-    ],
-  });
-  apiGateway.on(GetGatewayResponsesCommand).resolves({
-    items: (Object.keys(GATEWAY_RESPONSES) as GatewayResponseType[]).map((responseType) => ({
-      responseType,
-      statusCode: String(gatewayResponse(responseType).status),
-      defaultResponse: false,
-    })),
-  });
-  apiGateway.on(GetUsagePlansCommand).resolves({ items: usagePlans() });
+  answerAsDeployed({ cloudFormation, apiGateway, logs }, [
+    ['MonitoringListPetsLiveErrors', 'AWS::CloudWatch::Alarm', DEPLOYMENT_ALARM],
+    ['MonitoringApiLatencyP99', 'AWS::CloudWatch::Alarm', TRIED_ALARM],
+  ]);
   codeDeploy
     .on(ListDeploymentGroupsCommand)
     .resolves({ applicationName: APPLICATION, deploymentGroups: ['ListPets'] });
@@ -240,16 +170,6 @@ const deployedAsConfigured = () => {
   });
   cloudWatch.on(SetAlarmStateCommand).resolves({});
   cloudWatch.on(DescribeAlarmHistoryCommand).resolves({ AlarmHistoryItems: [actionItem('Succeeded')] });
-  logs.on(DescribeLogStreamsCommand).resolves({ logStreams: [{ logStreamName: 'stream-1' }] });
-  logs.on(GetLogEventsCommand).resolves({
-    events: [accessLine(), accessLine({ authorizerRequestId: '-' })].map((message) => ({
-      message,
-      timestamp: 1,
-    })),
-  });
-  logs.on(FilterLogEventsCommand).resolves({
-    events: [{ message: JSON.stringify({ level: 'INFO', function_request_id: AUTHORIZER_CALL }) }],
-  });
 };
 
 const run = async (argv: readonly string[] = ['--stage', 'dev-ann']) => {
@@ -347,6 +267,33 @@ describe('npm run verify on a stage deployed as configured', () => {
       logGroupName: AUTHORIZER_LOGS,
       filterPattern: `{ $.function_request_id = "${AUTHORIZER_CALL}" }`,
     });
+  });
+});
+
+describe('npm run verify on a lean developer stack', () => {
+  it('skips the alarm and the gradual deployments a lean stack has none of, saying how to deploy them, checks the rest and exits 0', async () => {
+    cloudFormation.on(DescribeStacksCommand).resolves({
+      Stacks: [
+        {
+          StackName: STACK,
+          StackStatus: 'CREATE_COMPLETE',
+          CreationTime: new Date(),
+          Outputs: OUTPUTS().filter(
+            ({ OutputKey }) => OutputKey !== OUTPUT.deployments && OutputKey !== OUTPUT.alarmTopic,
+          ),
+        },
+      ],
+    });
+
+    const { code, out } = await run();
+
+    expect(code).toBe(0);
+    for (const name of ['alarm notification', 'gradual deployments'])
+      expect(lineOf(out, name)).toMatch(/^SKIP .+: a lean stack has no .+: deploy it with --full /);
+    for (const name of ['throttle per method', 'gateway responses', 'usage plans', 'access log'])
+      expect(lineOf(out, name)).toMatch(/^PASS /);
+    expect(cloudWatch.calls()).toEqual([]);
+    expect(codeDeploy.calls()).toEqual([]);
   });
 });
 
@@ -730,7 +677,7 @@ describe('npm run verify when it cannot run', () => {
 
     expect(code).toBe(2);
     expect(err).toEqual([
-      `Cannot verify: Stack ${STACK} is ROLLBACK_COMPLETE: verify a stack whose deployment has finished (npm run deploy -- --stage dev-ann).`,
+      `Cannot verify: Stack ${STACK} is ROLLBACK_COMPLETE: use a stack whose deployment has finished (npm run deploy -- --stage dev-ann).`,
     ]);
   });
 
@@ -753,7 +700,7 @@ describe('npm run verify when it cannot run', () => {
 
     expect(code).toBe(2);
     expect(err).toEqual([
-      'Cannot verify: No AWS credentials: set AWS_PROFILE to a signed-in profile (aws sso login --profile <name>), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
+      'Cannot verify: No usable AWS credentials: sign in (aws sso login --profile <name>) and set AWS_PROFILE to that profile, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
     ]);
     expect(mocks.map((mock) => mock.calls().length)).toEqual(mocks.map(() => 0));
   });

@@ -12,9 +12,11 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { usagePlanName } from '#infra/stage-plans';
 import type { UsageIdentifier } from '#shared/auth/api-key';
+import { UserError } from '#tools/command';
 import type { UsageRegistry } from '#tools/keys/usage-registry';
 
-export class UsagePlanNotFoundError extends Error {
+/** The stage's stack is not in this account and region: the user's to fix, said in one sentence. */
+export class UsagePlanNotFoundError extends UserError {
   override readonly name = 'UsagePlanNotFoundError';
 }
 

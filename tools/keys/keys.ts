@@ -19,7 +19,21 @@ import { type ApiKeyRecord, heldScopes } from '#shared/auth/api-key';
 import { ALL_SCOPES, inScopeOrder, isScope, SCOPES, type Scope, scopeList } from '#shared/auth/scopes';
 import { ENV, type Env } from '#shared/config';
 import { type Plans, planNames } from '#shared/fair-use/plans';
-import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, describe, isEntry } from '#tools/command';
+import {
+  AwsSetupError,
+  awsUserError,
+  CONSOLE,
+  type CommandIo,
+  checkAwsSetup,
+  describe,
+  isEntry,
+  runCommand,
+  USER_ERROR_EXIT,
+  UsageError,
+  UserError,
+  unreachableCode,
+  wantsHelp,
+} from '#tools/command';
 import { ApiGatewayRegistry, UsagePlanNotFoundError } from '#tools/keys/api-gateway-registry';
 import { IncompleteChangeError, KeyAdmin, type KeysStores, UnknownPlanError } from '#tools/keys/key-admin';
 import { dataDirHolder } from '#tools/local/data-dir-lock';
@@ -53,12 +67,10 @@ Find the table of a stage:
   aws cloudformation describe-stacks --stack-name PetStore-<stage> \\
     --query "Stacks[0].Outputs[?OutputKey=='${OUTPUT.tableName(API_KEYS_TABLE)}'].OutputValue" --output text`;
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 /** A scope the service does not have: said in one sentence that names those it has. */
-export class UnknownScopeError extends Error {
+export class UnknownScopeError extends UserError {
   override readonly name = 'UnknownScopeError';
   constructor(scope: string) {
     super(`"${scope}" is not a scope: the scopes are ${ALL_SCOPES.join(', ')}.`);
@@ -66,7 +78,7 @@ export class UnknownScopeError extends Error {
 }
 
 /** `--local` found no server to take the keys of: said in one sentence, with what to do. */
-export class LocalServerError extends Error {
+export class LocalServerError extends UserError {
   override readonly name = 'LocalServerError';
 }
 
@@ -403,6 +415,10 @@ export const main = async (
 ): Promise<number> => {
   let command: Exclude<KeysCommand, { command: 'help' }> & { readonly target: KeysTarget };
   let repository: KeysRepository;
+  if (wantsHelp(argv)) {
+    io.out(USAGE);
+    return 0;
+  }
   try {
     const parsed = parseKeysArgs(argv);
     if (parsed.command === 'help') {
@@ -412,21 +428,22 @@ export const main = async (
     command = { ...parsed, target: resolveTarget(parsed.target, io.env) };
     repository = open(command.target);
   } catch (error) {
-    if (error instanceof UnknownScopeError || error instanceof LocalServerError) {
-      io.err(error.message);
-      return 2;
-    }
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`${error.message}\n\n${USAGE}`);
-    return 2;
+    if (!(error instanceof UserError)) throw error;
+    io.err(
+      error instanceof UsageError
+        ? `${error.message} (npm run keys -- --help shows the usage)`
+        : error.message,
+    );
+    return USER_ERROR_EXIT;
   }
   try {
     await repository.ready();
     return await runKeys(command, repository, io);
   } catch (error) {
-    if (error instanceof AwsSetupError || error instanceof UnknownPlanError) {
-      io.err(error.message);
-      return 2;
+    const userError = keysUserError(error, command.target);
+    if (userError || error instanceof UnknownPlanError) {
+      io.err((userError ?? (error as Error)).message);
+      return USER_ERROR_EXIT;
     }
     if (error instanceof IncompleteChangeError || error instanceof UsagePlanNotFoundError) {
       io.err(error.message);
@@ -443,8 +460,24 @@ export const main = async (
   }
 };
 
-if (isEntry(import.meta.url)) {
-  // The SDK's notice about this machine's Node.js version says nothing about the keys: keep the output to them.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.exitCode = await main(process.argv.slice(2));
-}
+/** What a user can fix, from the shared list (tools/command.ts), and a table this region does not hold. */
+const keysUserError = (
+  error: unknown,
+  { table, region, endpoint, local }: KeysTarget,
+): UserError | undefined => {
+  if (error instanceof AwsSetupError) return error;
+  // npm start's DynamoDB Local, found from its lock, that no longer answers: the server stopped or died.
+  const unreachable = local ? unreachableCode(error) : undefined;
+  if (unreachable)
+    return new UserError(
+      `npm start's DynamoDB Local at ${endpoint} does not answer (${unreachable}): start npm start again, then run the same command.`,
+    );
+  // DynamoDB's answer for a table it does not know, in this account and region.
+  if (error instanceof Error && error.name === 'ResourceNotFoundException')
+    return new UserError(
+      `No table ${table} in ${region ?? 'this account and region'}: give the stack's ${OUTPUT.tableName(API_KEYS_TABLE)} output as --table, and its region as --region (or AWS_REGION).`,
+    );
+  return awsUserError(error, { doing: `using table ${table}`, ...(region ? { region } : {}) });
+};
+
+if (isEntry(import.meta.url)) await runCommand((argv) => main(argv));

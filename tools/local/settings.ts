@@ -1,13 +1,14 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
-import { LOCAL_PLANS } from '#infra/stage-plans';
+import { LOCAL_KEY_PLAN, LOCAL_PLANS } from '#infra/stage-plans';
 import { type AllowedOrigins, ANY_ORIGIN } from '#shared/allowed-origins';
 import { generateApiKey, parseBearerToken } from '#shared/auth/api-key';
 import {
   ConfigError,
   ENV,
   type Env,
+  LOCAL_SETTINGS,
   type LogLevel,
   optionalEnv,
   readAllowedOrigins,
@@ -59,7 +60,7 @@ export interface LocalSettings {
 }
 
 const port = (env: Env): number => {
-  const text = optionalEnv(ENV.local.port, env) ?? '3000';
+  const text = optionalEnv(ENV.local.port, env) ?? LOCAL_DEFAULTS[ENV.local.port];
   const parsed = Number(text);
   if (!/^\d+$/.test(text) || parsed > 65_535)
     throw new LocalConfigError(`${ENV.local.port} must be a port number (0 to 65535), not "${text}"`);
@@ -160,6 +161,33 @@ export const localApiKey = (settings: {
 /** Beside tsc's build info, as tools keep theirs. */
 export const DEFAULT_CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'petstore');
 
+/** What each setting of LOCAL_SETTINGS is when unset. */
+export const LOCAL_DEFAULTS: Readonly<Record<keyof typeof LOCAL_SETTINGS, string>> = {
+  [ENV.local.port]: '3000',
+  [ENV.local.dataDir]: '.data',
+  [ENV.local.apiKey]: 'generated once, kept in the data directory',
+  [ENV.local.apiKeyPlan]: LOCAL_KEY_PLAN,
+  [ENV.corsOrigins]: 'any origin',
+  [ENV.dynamoDbEndpoint]: 'DynamoDB Local, started and stopped with the server',
+  [ENV.logLevel]: 'WARN',
+  [ENV.local.cacheDir]: relative(PROJECT_ROOT, DEFAULT_CACHE_DIR),
+};
+
+/** `npm start -- --help`: what it runs, and every setting it reads with its default. */
+export const localUsage = (): string => {
+  const width = Math.max(...Object.keys(LOCAL_SETTINGS).map((name) => name.length));
+  return [
+    'Usage: npm start            the API on http://127.0.0.1:$PORT/v1 on DynamoDB Local, until Ctrl+C',
+    '       npm run dev          the same, restarted on every change to the code',
+    'Settings, from the environment (e.g. PORT=3001 PETSTORE_DATA_DIR=/tmp/petstore npm start):',
+    ...Object.entries(LOCAL_SETTINGS).map(
+      ([name, meaning]) =>
+        `  ${name.padEnd(width)}  ${meaning} (default: ${LOCAL_DEFAULTS[name as keyof typeof LOCAL_SETTINGS]})`,
+    ),
+    'More: docs/development.md, "Running it locally" and "Configuration".',
+  ].join('\n');
+};
+
 /** What a cache directory holds: the compiled DynamoDB Local launcher, the rendered reference pages. */
 export const localCachePaths = (cacheDir: string = DEFAULT_CACHE_DIR) => ({
   launcher: join(cacheDir, 'dynamodb-local-launcher'),
@@ -167,7 +195,7 @@ export const localCachePaths = (cacheDir: string = DEFAULT_CACHE_DIR) => ({
 });
 
 export const localDataDir = (env: Env, cwd = process.cwd()): string =>
-  resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? '.data');
+  resolve(cwd, optionalEnv(ENV.local.dataDir, env) ?? LOCAL_DEFAULTS[ENV.local.dataDir]);
 
 /** Every setting of `npm start`, checked: a bad value is a LocalConfigError naming the variable. */
 export const readLocalSettings = (env: Env, cwd = process.cwd()): LocalSettings => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
+import { wantsHelp } from '#tools/command';
 import { describeStartFailure } from '#tools/local/start-failure';
 
 /**
@@ -8,6 +9,11 @@ import { describeStartFailure } from '#tools/local/start-failure';
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+if (wantsHelp(process.argv.slice(2))) {
+  console.log((await import('#tools/local/settings')).localUsage());
+  process.exit(0);
+}
 
 const { engines } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 if (!semver.satisfies(process.versions.node, engines.node)) {

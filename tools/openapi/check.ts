@@ -2,14 +2,24 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { relative } from 'node:path';
 import { PROJECT_ROOT } from '#infra/project-root';
-import {
-  ASYNCAPI_YAML_PATH,
-  eventsDocumentProblems,
-  readCommittedEventsYaml,
-} from '#tools/asyncapi/document-file';
-import { CLIENT_TYPES_PATH, clientTypes, committedClientTypes } from '#tools/openapi/client-types';
-import { OPENAPI_YAML_PATH } from '#tools/openapi/document-file';
-import { REDOCLY_CLI } from '#tools/openapi/reference';
+import { wantsHelp } from '#tools/command';
+
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(`Usage: npm run check:openapi
+Lints docs/openapi.yaml (Redocly), holds the typed client's committed types to the document, and validates docs/asyncapi.yaml.`);
+  process.exit(0);
+}
+const [
+  { ASYNCAPI_YAML_PATH, eventsDocumentProblems, readCommittedEventsYaml },
+  { CLIENT_TYPES_PATH, clientTypes, committedClientTypes },
+  { OPENAPI_YAML_PATH },
+  { REDOCLY_CLI },
+] = await Promise.all([
+  import('#tools/asyncapi/document-file'),
+  import('#tools/openapi/client-types'),
+  import('#tools/openapi/document-file'),
+  import('#tools/openapi/reference'),
+]);
 
 /**
  * `npm run check:openapi`: `redocly lint docs/openapi.yaml` (less Redocly's boxed Node.js 20

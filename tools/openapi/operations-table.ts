@@ -22,22 +22,25 @@ export const operationsTable = (operations: readonly Operation[]): string =>
     ),
   ].join('\n');
 
-/** A table `npm run openapi` writes into `file` below the line `marker`; `update` remakes it in `text`. */
-export const generatedTable = (
+/**
+ * A table a generator (`npm run openapi`, `npm run costs`) writes into `file` below the line
+ * `marker`, made from `input` (by default the operations); `update` remakes it in `text`.
+ */
+export const generatedTable = <T = readonly Operation[]>(
   file: string,
   marker: string,
-  table: (operations: readonly Operation[]) => string,
+  table: (input: T) => string,
 ) => ({
   path: resolve(PROJECT_ROOT, file),
   marker,
   read: (): string => readFileSync(resolve(PROJECT_ROOT, file), 'utf8'),
-  update: (text: string, operations: readonly Operation[]): string => {
+  update: (text: string, input: T): string => {
     const lines = text.split('\n');
     const start = lines.indexOf(marker);
     if (start < 0) throw new Error(`${file} has no line ${marker}`);
     let end = start + 1;
     while (lines[end]?.startsWith('|')) end += 1;
-    return [...lines.slice(0, start + 1), table(operations), ...lines.slice(end)].join('\n');
+    return [...lines.slice(0, start + 1), table(input), ...lines.slice(end)].join('\n');
   },
 });
 

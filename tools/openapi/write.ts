@@ -1,18 +1,35 @@
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { CONTRACTS } from '#functions/operations';
-import { buildEventsDocument } from '#tools/asyncapi/build-document';
-import { ASYNCAPI_YAML_PATH, eventsYaml } from '#tools/asyncapi/document-file';
-import { buildDocument } from '#tools/openapi/build-document';
-import { CLIENT_TYPES_PATH, clientTypes } from '#tools/openapi/client-types';
-import { OPENAPI_YAML_PATH, toYaml } from '#tools/openapi/document-file';
-import { OPERATIONS_TABLE } from '#tools/openapi/operations-table';
-import { THROTTLE_TABLE } from '#tools/openapi/throttle-table';
+import { wantsHelp } from '#tools/command';
 
 /**
  * `npm run openapi`: docs/openapi.yaml, the typed client's types made from it, docs/asyncapi.yaml
- * (the events), and the tables of docs/interface.md and docs/deploy.md, from the code.
+ * (the events), and the tables of docs/interface.md and docs/deploy.md, from the code. The code
+ * loads after the usage is asked for, or not.
  */
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(`Usage: npm run openapi
+Writes docs/openapi.yaml, the typed client's types, docs/asyncapi.yaml and the generated tables of docs/interface.md and docs/deploy.md from the code.`);
+  process.exit(0);
+}
+const [{ CONTRACTS }, { buildDocument }, { CLIENT_TYPES_PATH, clientTypes }, { OPENAPI_YAML_PATH, toYaml }] =
+  await Promise.all([
+    import('#functions/operations'),
+    import('#tools/openapi/build-document'),
+    import('#tools/openapi/client-types'),
+    import('#tools/openapi/document-file'),
+  ]);
+const [
+  { OPERATIONS_TABLE },
+  { THROTTLE_TABLE },
+  { buildEventsDocument },
+  { ASYNCAPI_YAML_PATH, eventsYaml },
+] = await Promise.all([
+  import('#tools/openapi/operations-table'),
+  import('#tools/openapi/throttle-table'),
+  import('#tools/asyncapi/build-document'),
+  import('#tools/asyncapi/document-file'),
+]);
 writeFileSync(OPENAPI_YAML_PATH, toYaml(buildDocument()));
 console.log(`Wrote ${relative(process.cwd(), OPENAPI_YAML_PATH)}`);
 writeFileSync(ASYNCAPI_YAML_PATH, eventsYaml(buildEventsDocument()));

@@ -2,7 +2,16 @@ import { parseArgs } from 'node:util';
 import { ANY_ORIGIN } from '#shared/allowed-origins';
 import { ENV, optionalEnv } from '#shared/config';
 import { assertKeyAccepted, localServerTarget, remoteTarget, TargetError } from '#tools/api-target';
-import { CONSOLE, type CommandIo, isEntry } from '#tools/command';
+import {
+  CONSOLE,
+  type CommandIo,
+  isEntry,
+  parsing,
+  runCommand,
+  USER_ERROR_EXIT,
+  UserError,
+  wantsHelp,
+} from '#tools/command';
 import { QuotaExhausted } from '#tools/contract/api-client';
 import { CONTRACT_SUITE } from '#tools/contract/suite';
 import { contractTarget } from '#tools/contract/target';
@@ -29,19 +38,19 @@ const localServer = (env: Env) => {
   return { baseUrl, apiKey, ...(first ? { allowedOrigin: first, origins: 'listed' as const } : {}) };
 };
 
-const readOptions = (args: string[], env: Env) => {
-  const { values } = parseArgs({
-    args,
-    options: {
-      url: { type: 'string' },
-      key: { type: 'string' },
-      origin: { type: 'string' },
-      'read-only': { type: 'boolean' },
-      'throttle-key': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) return undefined;
+const readOptions = (args: readonly string[], env: Env) => {
+  const { values } = parsing(() =>
+    parseArgs({
+      args: [...args],
+      options: {
+        url: { type: 'string' },
+        key: { type: 'string' },
+        origin: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        'throttle-key': { type: 'string' },
+      },
+    }),
+  );
   const readOnly = values['read-only'] ?? false;
   const url = values.url ?? optionalEnv(ENV.smoke.baseUrl, env);
   const origin = values.origin ?? optionalEnv(ENV.smoke.origin, env);
@@ -63,16 +72,16 @@ const readOptions = (args: string[], env: Env) => {
 
 /** `npm run smoke`: resolves to the exit code; a run that cannot start says why in one line on `err`. */
 export const main = async (
-  args: string[],
+  args: readonly string[],
   env: Env = process.env,
   io: CommandIo = CONSOLE,
 ): Promise<number> => {
+  if (wantsHelp(args)) {
+    io.out(USAGE);
+    return 0;
+  }
   try {
     const options = readOptions(args, env);
-    if (!options) {
-      io.out(USAGE);
-      return 0;
-    }
     await assertKeyAccepted(options);
     const target = contractTarget(options);
     const results = await runSuite(CONTRACT_SUITE, target);
@@ -80,10 +89,10 @@ export const main = async (
     return results.some((result) => result.status === 'failed') ? 1 : 0;
   } catch (error) {
     if (error instanceof QuotaExhausted) io.err(`Stopped: ${error.message}`);
-    else if (error instanceof TargetError) io.err(`Cannot run the smoke suite: ${error.message}`);
+    else if (error instanceof UserError) io.err(`Cannot run the smoke suite: ${error.message}`);
     else throw error;
-    return 2;
+    return USER_ERROR_EXIT;
   }
 };
 
-if (isEntry(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+if (isEntry(import.meta.url)) await runCommand((argv) => main(argv));

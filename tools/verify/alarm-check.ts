@@ -5,7 +5,7 @@ import {
   type MetricAlarm,
   SetAlarmStateCommand,
 } from '@aws-sdk/client-cloudwatch';
-import { check, fail, parseJsonObject, pass, skip, sleep } from '#tools/verify/check';
+import { check, fail, leanSkip, parseJsonObject, pass, skip, sleep } from '#tools/verify/check';
 import { deploymentGroupsOf } from '#tools/verify/stage-checks';
 
 /** An alarm's notification, delivered: the one check that writes (an alarm's state, and back). */
@@ -49,7 +49,8 @@ const stateChangedAt = async (cloudWatch: CloudWatchClient, alarmName: string): 
 };
 
 export const alarmNotification = check('alarm notification', async (context) => {
-  const { clients, stack, alarmWaitMs, tryAlarm } = context;
+  const { clients, stack, alarmWaitMs, tryAlarm, config } = context;
+  if (config.shape === 'lean') return leanSkip('alarm, topic or dashboard');
   if (!tryAlarm)
     return skip(
       `not tried on ${stack.name}: whoever its alarms notify would get an ALARM; give --alarm to try it (subscribers warned)`,

@@ -1,7 +1,6 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import {
   CloudFormationClient,
-  DescribeStacksCommand,
   paginateListStackResources,
   type StackResourceSummary,
 } from '@aws-sdk/client-cloudformation';
@@ -10,9 +9,11 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type AnyStageName, stackName } from '#infra/stage-names';
+import { OUTPUT } from '#infra/outputs';
+import type { AnyStageName, StackShape } from '#infra/stage-names';
 import type { StageConfig } from '#infra/stages';
-import { AwsSetupError, describe } from '#tools/command';
+import { describe } from '#tools/command';
+import { describeStack } from '#tools/deploy/stack-outputs';
 
 /** What every check of `npm run verify` is given and gives back, and the helpers they share. */
 
@@ -69,33 +70,12 @@ export interface VerifyContext {
   readonly ruleSettlesMs: number;
 }
 
-/** Statuses a stack is in once a create or update has finished well. */
-const SETTLED = new Set(['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'IMPORT_COMPLETE']);
-
 /** `PetStore-<stage>` from CloudFormation: DescribeStacks for its outputs, ListStackResources for the rest. */
 export const readDeployedStack = async (
   client: CloudFormationClient,
   stage: AnyStageName,
 ): Promise<DeployedStack> => {
-  const name = stackName(stage);
-  const described = await client.send(new DescribeStacksCommand({ StackName: name })).catch((error) => {
-    // CloudFormation's error for an unknown stack (it has no exception class of its own).
-    if (error instanceof Error && error.name === 'ValidationError')
-      throw new AwsSetupError(
-        `No stack ${name} in this account and region: deploy it first (npm run deploy -- --stage ${stage}), or set AWS_REGION to the region it is in.`,
-      );
-    throw error;
-  });
-  const stack = described.Stacks?.[0];
-  if (!stack?.StackStatus || !SETTLED.has(stack.StackStatus))
-    throw new AwsSetupError(
-      `Stack ${name} is ${stack?.StackStatus ?? 'not described'}: verify a stack whose deployment has finished (npm run deploy -- --stage ${stage}).`,
-    );
-  const outputs = Object.fromEntries(
-    (stack.Outputs ?? []).flatMap(({ OutputKey, OutputValue }) =>
-      OutputKey && OutputValue ? [[OutputKey, OutputValue]] : [],
-    ),
-  );
+  const { name, outputs } = await describeStack(client, stage);
   const resources: StackResourceSummary[] = [];
   for await (const page of paginateListStackResources({ client }, { StackName: name }))
     resources.push(...(page.StackResourceSummaries ?? []));
@@ -105,6 +85,16 @@ export const readDeployedStack = async (
     );
   return { name, outputs, physicalIds };
 };
+
+/** A developer stack's shape, as deployed: a full one has an alarm topic (StackShape). */
+export const deployedShape = (stack: DeployedStack): StackShape =>
+  stack.outputs[OUTPUT.alarmTopic] ? 'full' : 'lean';
+
+/** What a lean stack leaves out, said by the checks that need it. */
+export const leanSkip = (what: string): Finding => ({
+  status: 'skip',
+  line: `a lean stack has no ${what}: deploy it with --full (npm run deploy -- --stage <stage> --full) to check them`,
+});
 
 export const pass = (line: string): Finding => ({ status: 'pass', line });
 export const fail = (line: string): Finding => ({ status: 'fail', line });

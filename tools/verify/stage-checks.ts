@@ -19,7 +19,16 @@ import { IDENTITY_VALIDATION_EXPRESSION } from '#shared/auth/api-key';
 import { GATEWAY_RESPONSES, type GatewayResponseType, gatewayResponse } from '#shared/http/gateway-behaviour';
 import { STAGE_NAME } from '#shared/http/paths';
 import { writesData } from '#shared/operations/routes';
-import { check, fail, list, outputOf, pass, restApiIdOf, type VerifyContext } from '#tools/verify/check';
+import {
+  check,
+  fail,
+  leanSkip,
+  list,
+  outputOf,
+  pass,
+  restApiIdOf,
+  type VerifyContext,
+} from '#tools/verify/check';
 
 /** The stage as the ledger expects it, read from API Gateway and CodeDeploy. */
 
@@ -153,6 +162,7 @@ export const deploymentGroupsOf = async ({
 };
 
 export const canary = check('gradual deployments', async (context) => {
+  if (context.config.shape === 'lean') return leanSkip('live alias or deployment group');
   const groups = await deploymentGroupsOf(context);
   const expected = context.config.deployment.deploymentConfigName;
   const wrong = groups.filter(

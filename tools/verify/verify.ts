@@ -1,12 +1,24 @@
 import { parseArgs } from 'node:util';
-import { parseStageName, StageNameError } from '#infra/stage-names';
+import { parseStageName, stackName } from '#infra/stage-names';
 import { stageDefaults } from '#infra/stages';
-import { AwsSetupError, CONSOLE, type CommandIo, checkAwsSetup, isEntry } from '#tools/command';
+import {
+  awsUserError,
+  CONSOLE,
+  type CommandIo,
+  checkAwsSetup,
+  isEntry,
+  parsing,
+  runCommand,
+  USER_ERROR_EXIT,
+  UsageError,
+  wantsHelp,
+} from '#tools/command';
 import { accessLogAndLedger, CONFIRMED_ROWS } from '#tools/verify/access-log-checks';
 import { alarmNotification } from '#tools/verify/alarm-check';
 import {
   type CheckResult,
   createClients,
+  deployedShape,
   readDeployedStack,
   type VerifyClients,
   type VerifyContext,
@@ -26,30 +38,30 @@ and sees its PetCreated reach the stage's bus through a rule and a queue made fo
 the rule and the queue are removed after.`;
 
 const parse = (argv: readonly string[]) => {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      stage: { type: 'string' },
-      region: { type: 'string' },
-      'alarm-wait-seconds': { type: 'string', default: '120' },
-      alarm: { type: 'boolean' },
-      key: { type: 'string' },
-      'event-wait-seconds': { type: 'string', default: '120' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) return 'help';
-  if (values.stage === undefined) throw new StageNameError(`--stage is required. ${USAGE}`);
+  const { values } = parsing(() =>
+    parseArgs({
+      args: [...argv],
+      options: {
+        stage: { type: 'string' },
+        region: { type: 'string' },
+        'alarm-wait-seconds': { type: 'string', default: '120' },
+        alarm: { type: 'boolean' },
+        key: { type: 'string' },
+        'event-wait-seconds': { type: 'string', default: '120' },
+      },
+    }),
+  );
+  if (values.stage === undefined) throw new UsageError(`--stage is required. ${USAGE}`);
   const wait = values['alarm-wait-seconds'];
   const seconds = Number(wait);
   if (!(Number.isInteger(seconds) && seconds > 0))
-    throw new StageNameError(`--alarm-wait-seconds must be a whole number of seconds, not "${wait}".`);
+    throw new UsageError(`--alarm-wait-seconds must be a whole number of seconds, not "${wait}".`);
   const eventWait = Number(values['event-wait-seconds']);
   if (!(Number.isInteger(eventWait) && eventWait > 0))
-    throw new StageNameError(
+    throw new UsageError(
       `--event-wait-seconds must be a whole number of seconds, not "${values['event-wait-seconds']}".`,
     );
-  const stage = parseStageName(values.stage, '--stage');
+  const stage = parsing(() => parseStageName(values.stage, '--stage'));
   return {
     stage,
     region: values.region,
@@ -87,7 +99,10 @@ const runChecks = async (context: VerifyContext): Promise<CheckResult[]> => {
 const formatResult = ({ status, name, line }: CheckResult): string =>
   `${status.toUpperCase().padEnd(7)} ${name}: ${line}`;
 
-/** `npm run verify`: resolves to the exit code; every failure to start is one line on stderr. */
+/**
+ * `npm run verify`: resolves to the exit code; every failure to start, a user's to fix (a bad
+ * argument, no credentials, no network, no such stack), is one line on stderr and exit 2.
+ */
 export const main = async (
   argv: readonly string[],
   io: CommandIo = CONSOLE,
@@ -96,16 +111,17 @@ export const main = async (
   /** How long a rule made for the events check is given before the write. @default RULE_SETTLES_MS */
   ruleSettlesMs = RULE_SETTLES_MS,
 ): Promise<number> => {
+  if (wantsHelp(argv)) {
+    io.out(USAGE);
+    return 0;
+  }
   let args: ReturnType<typeof parse>;
   try {
     args = parse(argv);
   } catch (error) {
-    io.err(error instanceof Error ? error.message : String(error));
-    return 2;
-  }
-  if (args === 'help') {
-    io.out(USAGE);
-    return 0;
+    if (!(error instanceof UsageError)) throw error;
+    io.err(error.message);
+    return USER_ERROR_EXIT;
   }
   const { stage, region, ...choices } = args;
   const clients = clientsFor(region);
@@ -114,11 +130,19 @@ export const main = async (
     await checkAwsSetup(clients.cloudFormation);
     const stack = await readDeployedStack(clients.cloudFormation, stage);
     io.out(`Verifying ${stack.name} in ${await clients.cloudFormation.config.region()}`);
-    results = await runChecks({ clients, stack, config: stageDefaults(stage), ruleSettlesMs, ...choices });
+    results = await runChecks({
+      clients,
+      stack,
+      config: stageDefaults(stage, deployedShape(stack)),
+      ruleSettlesMs,
+      ...choices,
+    });
   } catch (error) {
-    if (!(error instanceof AwsSetupError)) throw error;
-    io.err(`Cannot verify: ${error.message}`);
-    return 2;
+    const doing = `reading stack ${stackName(stage)}`;
+    const userError = awsUserError(error, { doing, region: await regionOf(clients) });
+    if (!userError) throw error;
+    io.err(`Cannot verify: ${userError.message}`);
+    return USER_ERROR_EXIT;
   } finally {
     for (const client of Object.values(clients)) client.destroy();
   }
@@ -132,6 +156,8 @@ export const main = async (
   return failed === 0 ? 0 : 1;
 };
 
-if (isEntry(import.meta.url)) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+/** The region the clients resolved, if they could: for what a failure says. */
+const regionOf = (clients: VerifyClients): Promise<string | undefined> =>
+  clients.cloudFormation.config.region().catch(() => undefined);
+
+if (isEntry(import.meta.url)) await runCommand((argv) => main(argv));
