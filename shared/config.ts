@@ -79,6 +79,8 @@ export const LOCAL_SETTINGS = {
   [ENV.dynamoDbEndpoint]: 'a DynamoDB of your own to use instead of the embedded DynamoDB Local',
   [ENV.logLevel]: 'level of the functions’ JSON logs: DEBUG, INFO, WARN, ERROR or SILENT',
   [ENV.local.cacheDir]: 'what a start makes once and later starts reuse (only ever a cache)',
+  [ENV.local.eventTargets]:
+    'http(s) URLs that each get every pet event POSTed, as an API destination would, comma-separated',
 } as const;
 
 export const optionalEnv = (name: string, env: Env): string | undefined => env[name]?.trim() || undefined;

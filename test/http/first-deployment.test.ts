@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,21 @@ import {
   type Stack,
 } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import {
+  DeleteRuleCommand,
+  EventBridgeClient,
+  PutRuleCommand,
+  PutTargetsCommand,
+  RemoveTargetsCommand,
+} from '@aws-sdk/client-eventbridge';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATIONS } from '#functions/operations';
@@ -31,6 +46,7 @@ import type { CommandIo } from '#tools/command';
 import { main as deploy } from '#tools/deploy/deploy';
 import { main as outputs } from '#tools/deploy/outputs';
 import { main as keys } from '#tools/keys/keys';
+import { type LocalPetEvents, startLocalPetEvents } from '#tools/local/pet-events';
 import { main as smoke } from '#tools/smoke/smoke';
 import { main as verify } from '#tools/verify/verify';
 import { answerAsDeployed, DEV_STACK } from '../support/deployed-stage';
@@ -44,7 +60,9 @@ import { apiKeysOf } from '../support/tables';
  * bootstraps, with API Gateway's CloudWatch Logs role; the stack, once `cdk deploy` (stood in for)
  * has run, with its outputs; API Gateway's usage plans and keys; the stage's settings and access
  * log for verify. The keys table is in DynamoDB Local, and the local server `npm start` runs stands
- * in for the stage's URL. `npm ci` is what CI has done before this runs.
+ * in for the stage's URL, its events published by the publisher on DynamoDB Local's stream, as
+ * `npm start` publishes them: what reaches verify's queue is what the rule it made matches of them.
+ * `npm ci` is what CI has done before this runs.
  */
 
 const SECTION = '## First deployment: a stack of your own';
@@ -55,6 +73,8 @@ const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 const cloudFormation = mockClient(CloudFormationClient);
 const apiGateway = mockClient(APIGatewayClient);
 const logs = mockClient(CloudWatchLogsClient);
+const eventBridge = mockClient(EventBridgeClient);
+const sqs = mockClient(SQSClient);
 
 /** What the rehearsal's account holds, as the commands change it. */
 const account = {
@@ -63,6 +83,10 @@ const account = {
   /** API Gateway API keys: the usage identifiers npm run keys makes, by id. */
   apiKeys: new Map<string, string>(),
   usagePlanKeys: new Set<string>(),
+  /** Rules on the stage's bus, by name, with their event patterns. */
+  rules: new Map<string, { detailTypes: string[]; petNames: string[] }>(),
+  /** Queues, by URL: what a rule sent to each, and whether a rule has one as its target. */
+  queues: new Map<string, { messages: string[]; targeted: boolean }>(),
 };
 /** Each command run, in order, with its exit code. */
 const ran: string[] = [];
@@ -76,7 +100,11 @@ const notFound = (name: string) =>
     message: `Stack with id ${name} does not exist`,
   });
 
+const EVENT_BUS = `${DEV_STACK}-EventsBus-1`;
+
 let api: LocalApi;
+let events: LocalPetEvents | undefined;
+let eventTarget: Server | undefined;
 let dispatcher: Server;
 const work = mkdtempSync(join(tmpdir(), 'petstore-first-deployment-'));
 
@@ -88,6 +116,7 @@ const stackOutputs = (): Stack['Outputs'] => [
     OutputValue: api.tables.names[design.key],
   })),
   { OutputKey: OUTPUT.accessLogs, OutputValue: `${DEV_STACK}-ApiAccessLogs-1` },
+  { OutputKey: OUTPUT.eventBus, OutputValue: EVENT_BUS },
   ...[...OPERATIONS.map(({ name }) => pascal(name)), 'Authorizer'].map((name) => ({
     OutputKey: OUTPUT.functionLogs(name),
     OutputValue: `${DEV_STACK}-${name}Logs-1`,
@@ -131,6 +160,90 @@ const answerAsTheAccount = () => {
   });
 };
 
+/**
+ * EventBridge and SQS for verify's events check: a rule matches what the pattern it was made with
+ * names (`detail-type` and the pet's name), and sends it to the queue it targets.
+ */
+const answerAsTheBus = () => {
+  eventBridge.on(PutRuleCommand).callsFake(async ({ Name, EventPattern }) => {
+    const pattern = JSON.parse(EventPattern ?? '{}');
+    account.rules.set(Name ?? '', {
+      detailTypes: pattern['detail-type'] ?? [],
+      petNames: pattern.detail?.pet?.name ?? [],
+    });
+    return { RuleArn: `arn:aws:events:eu-west-1:111122223333:rule/${EVENT_BUS}/${Name}` };
+  });
+  eventBridge.on(PutTargetsCommand).callsFake(async ({ Targets = [] }) => {
+    for (const { Arn } of Targets) {
+      const queue = account.queues.get(queueUrlOf(Arn ?? ''));
+      if (queue) queue.targeted = true;
+    }
+    return { FailedEntryCount: 0, FailedEntries: [] };
+  });
+  eventBridge.on(RemoveTargetsCommand).resolves({ FailedEntryCount: 0, FailedEntries: [] });
+  eventBridge.on(DeleteRuleCommand).callsFake(async ({ Name }) => {
+    account.rules.delete(Name ?? '');
+    return {};
+  });
+  sqs.on(CreateQueueCommand).callsFake(async ({ QueueName }) => {
+    const url = `https://sqs.eu-west-1.amazonaws.com/111122223333/${QueueName}`;
+    account.queues.set(url, { messages: [], targeted: false });
+    return { QueueUrl: url };
+  });
+  sqs.on(GetQueueAttributesCommand).callsFake(async ({ QueueUrl }) => ({
+    Attributes: { QueueArn: `arn:aws:sqs:eu-west-1:111122223333:${QueueUrl?.split('/').at(-1)}` },
+  }));
+  sqs.on(SetQueueAttributesCommand).resolves({});
+  sqs.on(ReceiveMessageCommand).callsFake(async ({ QueueUrl }) => {
+    const queue = account.queues.get(QueueUrl ?? '');
+    if (!queue?.messages.length) await new Promise((waited) => setTimeout(waited, 100));
+    const messages = queue?.messages.splice(0) ?? [];
+    return { Messages: messages.map((Body, index) => ({ MessageId: `m-${index}`, Body })) };
+  });
+  sqs.on(DeleteQueueCommand).callsFake(async ({ QueueUrl }) => {
+    account.queues.delete(QueueUrl ?? '');
+    return {};
+  });
+};
+
+const queueUrlOf = (arn: string): string => {
+  const [, , , region, accountId, name] = arn.split(':');
+  return `https://sqs.${region}.amazonaws.com/${accountId}/${name}`;
+};
+
+/** The bus: each event the stage publishes, to the queues of the rules that match it. */
+const deliver = (body: string) => {
+  const event = JSON.parse(body) as { 'detail-type'?: string; detail?: { pet?: { name?: string } } };
+  for (const rule of account.rules.values()) {
+    if (!rule.detailTypes.includes(event['detail-type'] ?? '')) continue;
+    if (!rule.petNames.includes(event.detail?.pet?.name ?? '')) continue;
+    for (const queue of account.queues.values()) if (queue.targeted) queue.messages.push(body);
+  }
+};
+
+/** The stage's events, published from DynamoDB Local's stream of its pets table to the bus above. */
+const startEvents = async () => {
+  eventTarget = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    request.on('end', () => {
+      deliver(body);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((listening) => eventTarget?.listen(0, '127.0.0.1', listening));
+  events = await startLocalPetEvents({
+    endpoint: api.tables.endpoint,
+    petsTable: api.tables.names.pets,
+    dataDir: work,
+    targets: [`http://127.0.0.1:${(eventTarget.address() as AddressInfo).port}/events`],
+    logLevel: 'SILENT',
+    log: () => undefined,
+  });
+};
+
 /** cdk, stood in for: a deploy creates the stack, a destroy deletes it. */
 const cdk = async (args: readonly string[]): Promise<number> => {
   cdkRuns.push(args);
@@ -161,7 +274,8 @@ const runCommand = async (argv: readonly string[], io: CommandIo): Promise<numbe
     case 'smoke':
       return smoke(args, {}, io);
     case 'verify':
-      return verify(args, io);
+      // No wait for a new rule to take effect: this bus's rules do at once.
+      return verify(args, io, undefined, 0);
     default:
       throw new Error(`The section runs npm run ${script}, which this does not know`);
   }
@@ -226,13 +340,18 @@ beforeAll(async () => {
   }))
     vi.stubEnv(name, value);
   answerAsTheAccount();
+  answerAsTheBus();
+  await startEvents();
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  for (const mock of [cloudFormation, apiGateway, logs]) mock.restore();
+  for (const mock of [cloudFormation, apiGateway, logs, eventBridge, sqs]) mock.restore();
+  await events?.stop();
+  eventTarget?.close();
   dispatcher?.close();
   await api?.close();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe("docs/deploy.md's first deployment", () => {
@@ -267,7 +386,7 @@ describe("docs/deploy.md's first deployment", () => {
       'npm run -s keys -- create smoke-throttle --plan trial --stage dev-ann --table … → 0',
       'npm run -s outputs -- --stage dev-ann ApiUrl → 0',
       'npm run smoke -- --url … --key … --origin http://localhost:5173 --throttle-key … → 0',
-      'npm run verify -- --stage dev-ann → 0',
+      'npm run verify -- --stage dev-ann --key … → 0',
       'npm run -s keys -- list --stage dev-ann --table … → 0',
       ...['revoke', 'revoke', 'revoke'].map((command) =>
         expect.stringMatching(
@@ -287,6 +406,9 @@ describe("docs/deploy.md's first deployment", () => {
     expect(shell.stdout).toMatch(/\d+ checks: \d+ passed, 0 failed, 0 skipped\./);
     expect(shell.stdout).toMatch(/^SKIP +alarm notification: a lean stack has no /m);
     expect(shell.stdout).toMatch(/^PASS +usage plans: /m);
+    // The pet verify made reached the bus as its PetCreated, through the rule and queue it made and removed.
+    expect(shell.stdout).toMatch(/^PASS +.*pet-\d+-v1 \(PetCreated of a pet made for it\) reached /m);
+    expect([account.rules.size, account.queues.size]).toEqual([0, 0]);
     // Nothing outlives the stack: every key revoked, every usage identifier deleted from API Gateway.
     expect(account).toMatchObject({ deployed: false, apiKeys: new Map(), usagePlanKeys: new Set() });
     expect((await apiKeysOf(api.tables).list()).filter((record) => !record.revokedAt)).toEqual([]);

@@ -316,8 +316,12 @@ const resourcesByPath = (of: PetStoreStack): Map<string, string> =>
       .map((resource) => [resource.node.path.slice(of.node.path.length + 1), resource.cfnResourceType]),
   );
 
-/** What a full stack adds, by construct: what operating needs, and the `live` aliases CodeDeploy shifts. */
-const OPERATING = /^(Monitoring|Deployments|LogQueries)\/|^[A-Za-z]+\/(Live|Function\/CurrentVersion)\//;
+/**
+ * What a full stack adds, by construct: what operating needs (alarms and the rest, a log group per
+ * function, the events' schema registry), and the `live` aliases CodeDeploy shifts.
+ */
+const OPERATING =
+  /^(Monitoring|Deployments|LogQueries)\/|^[A-Za-z]+\/(Live|Function\/CurrentVersion|Logs)\/|^Events\/(Schemas|[A-Za-z]+Schema)$/;
 
 describe('a developer stage is lean by default, full on request', () => {
   const lean = resourcesByPath(SHAPES.lean.stack);
@@ -341,8 +345,14 @@ describe('a developer stage is lean by default, full on request', () => {
     expect(full.size).toBeGreaterThan(lean.size);
   });
 
-  it('holds the service: a function per operation and the authorizer, the API and its authorizer, every table, a usage plan per plan, the access log', () => {
-    template.resourceCountIs('AWS::Lambda::Function', OPERATIONS.length + 1);
+  it("holds the service: a function per operation, the authorizer and the events' publisher, the API and its authorizer, every table, a usage plan per plan, the access log, one log group for the functions, the events' mapping, bus, archive and queue", () => {
+    template.resourceCountIs('AWS::Lambda::Function', OPERATIONS.length + 2);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    template.resourceCountIs('AWS::Events::EventBus', 1);
+    template.resourceCountIs('AWS::Events::Archive', 1);
+    template.resourceCountIs('AWS::SQS::Queue', 1);
+    // The access log, API Gateway's execution log, and the one the functions share.
+    template.resourceCountIs('AWS::Logs::LogGroup', 3);
     template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
     template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
     template.resourceCountIs('AWS::DynamoDB::Table', ALL_TABLES.length);
@@ -391,8 +401,11 @@ describe('a developer stage is lean by default, full on request', () => {
     expect(onlyFull.length).toBeGreaterThan(0);
     expect(onlyFull.filter((path) => !OPERATING.test(path))).toEqual([]);
     // API Gateway's permission to invoke the authorizer sits on what it invokes: in a full stack the
-    // alias (under `Authorizer/Live`), in a lean one the function.
-    expect(onlyLean).toEqual([expect.stringMatching(/^Authorizer\/Function\/[^/]+:Permissions$/)]);
+    // alias (under `Authorizer/Live`), in a lean one the function; and the log group the functions share.
+    expect(onlyLean.sort()).toEqual([
+      expect.stringMatching(/^Authorizer\/Function\/[^/]+:Permissions$/),
+      'FunctionLogs/Resource',
+    ]);
     for (const path of lean.keys()) if (full.has(path)) expect(lean.get(path)).toBe(full.get(path));
   });
 });

@@ -162,7 +162,7 @@ const EVENT_OF = {
   remove: 'PetRemoved',
 } as const satisfies Record<string, PetEventName>;
 
-const eventBytes = tableAfter(COSTS_MD, '<!-- costs:events -->');
+const eventBytes = tableAfter(COSTS_MD, COST_TABLES.events.marker);
 
 describe("what a write's event costs", () => {
   const EVENT_ROW = 'event of a write';

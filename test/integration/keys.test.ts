@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -201,7 +202,7 @@ describe('keys command on DynamoDB Local', () => {
     expect(await apiKeysOf(tables).list()).toHaveLength(before);
   });
 
-  it("finds npm start's DynamoDB Local and keys table from the lock of PETSTORE_DATA_DIR with --local, and says in one sentence when no server runs there", async () => {
+  it("finds npm start's DynamoDB Local and keys table from the lock of PETSTORE_DATA_DIR with --local, and says in one sentence when no server runs there or its DynamoDB Local no longer answers", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'petstore-keys-local-'));
     const run = async (argv: string[]) => {
       const out: string[] = [];
@@ -240,6 +241,23 @@ describe('keys command on DynamoDB Local', () => {
         expect((await apiKeysOf(tables).findById(keyId))?.scopes).toEqual(['read:pets']);
         expect((await run(['revoke', 'key-000000000000', '--local'])).err).toEqual([
           `No key key-000000000000 in ${tables.names.apiKeys}.`,
+        ]);
+
+        // The server died, its DynamoDB Local with it, and its lock stayed behind: nothing answers there.
+        const gone = createServer();
+        await new Promise<void>((listening) => gone.listen(0, '127.0.0.1', listening));
+        const { port } = gone.address() as AddressInfo;
+        await new Promise((closed) => gone.close(closed));
+        const endpoint = `http://127.0.0.1:${port}`;
+        lock.update({ dynamoDb: { endpoint, apiKeysTable: tables.names.apiKeys } });
+
+        const dead = await run(['list', '--local']);
+        expect([dead.code, dead.out, dead.err]).toEqual([
+          2,
+          [],
+          [
+            `npm start's DynamoDB Local at ${endpoint} does not answer (ECONNREFUSED): start npm start again, then run the same command.`,
+          ],
         ]);
       } finally {
         lock.release();

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/project-root';
 import { closedPort } from '../support/fake-aws';
 
@@ -56,9 +56,20 @@ for (const [name, line] of Object.entries(SCRIPTS)) {
 }
 
 /** No AWS setup and no state of this machine: what a new user's shell has. */
+/** The directories the tests make, removed when they are done. */
+const made: string[] = [];
+const scratchDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 const scratchEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
-  HOME: mkdtempSync(join(tmpdir(), 'petstore-home-')),
+  HOME: scratchDir('petstore-home-'),
   ...extra,
 });
 
@@ -66,7 +77,7 @@ const scratchEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
 const limit = pLimit(3);
 
 describe('every npm script that takes arguments', () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'petstore-help-')), 'data');
+  const dataDir = join(scratchDir('petstore-help-'), 'data');
   const generated = ['docs/openapi.yaml', 'docs/costs.md', 'docs/client/pet-store-api.d.ts'].map((file) =>
     join(PROJECT_ROOT, file),
   );
@@ -123,8 +134,12 @@ describe('every npm script that takes arguments', () => {
 });
 
 describe('npm run deploy on a machine that never signed in to AWS', () => {
-  it('exits 2 within 5 seconds, in one sentence naming aws sso login, AWS_PROFILE and AWS_REGION, before synthesizing', async () => {
-    const exit = await run('npm', ['run', '-s', 'deploy', '--', '--stage', 'dev-nc'], scratchEnv());
+  it('exits 2 in about the time its usage takes, in one sentence naming aws sso login, AWS_PROFILE and AWS_REGION, before synthesizing', async () => {
+    const deploy = ['run', '-s', 'deploy', '--', '--stage', 'dev-nc'];
+    // What the same command takes to print its usage, measured beside it: a Node.js start with tsx.
+    const usage = await run('npm', [...deploy, '--help'], scratchEnv());
+    const exit = await run('npm', deploy, scratchEnv());
+    const usageAgain = await run('npm', [...deploy, '--help'], scratchEnv());
 
     expect(exit.code).toBe(2);
     expect(exit.stdout).toBe('');
@@ -132,8 +147,11 @@ describe('npm run deploy on a machine that never signed in to AWS', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Cannot deploy: .*aws sso login.*AWS_PROFILE.*AWS_REGION/);
     expect(exit.stderr).not.toContain('> cdk');
-    // The time a user waits: a Node.js start with tsx and the SDK, under 2 s on an idle machine.
-    expect(exit.ms).toBeLessThan(5_000);
+    // The time a user waits: a Node.js start with tsx and the SDK, the credential chain's look for
+    // credentials and a region, and no synthesis (tens of seconds): 2 to 4 s here on an idle
+    // machine. Held to the usage's time in the same moment, so a loaded machine slows both alike.
+    expect(usage.code).toBe(0);
+    expect(exit.ms).toBeLessThan(3 * Math.max(usage.ms, usageAgain.ms));
   }, 60_000);
 });
 

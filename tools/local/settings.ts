@@ -171,6 +171,7 @@ export const LOCAL_DEFAULTS: Readonly<Record<keyof typeof LOCAL_SETTINGS, string
   [ENV.dynamoDbEndpoint]: 'DynamoDB Local, started and stopped with the server',
   [ENV.logLevel]: 'WARN',
   [ENV.local.cacheDir]: relative(PROJECT_ROOT, DEFAULT_CACHE_DIR),
+  [ENV.local.eventTargets]: 'none: the events go to events.ndjson in the data directory only',
 };
 
 /** `npm start -- --help`: what it runs, and every setting it reads with its default. */
