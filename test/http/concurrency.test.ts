@@ -22,9 +22,10 @@ const storedPets = async (): Promise<{ id: number; name: string }[]> => {
 
 /**
  * Measured: 2–10 s for the burst on a 2-core machine, the longer with both cores kept busy by
- * other work; four times the worst of it, so a busy machine never fails it on time alone.
+ * other work, and past 40 s at a load of 10; a guard against a hang, not a budget, so a busy
+ * machine never fails it on time alone.
  */
-const BURST_TIMEOUT_MS = 40_000;
+const BURST_TIMEOUT_MS = 180_000;
 
 /**
  * A create as a careful client sends it: with an Idempotency-Key, and again after `Retry-After`
