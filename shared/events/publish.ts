@@ -123,9 +123,11 @@ export const publishRecords = async (
     queues.set(petId, [...(queues.get(petId) ?? []), pending]);
   });
 
-  // A round sends the head of each pet's queue; after a round with a refusal, the next waits longer.
+  // A round sends the head of each pet's queue; one that resends a refused entry waits first,
+  // longer after each round with a refusal.
   for (let refusedRounds = 0; queues.size > 0; ) {
-    const wait = refusedRounds > 0 ? backoffMs * 2 ** (refusedRounds - 1) : 0;
+    const resends = [...queues.values()].some((queue) => (queue[0]?.sends ?? 0) > 0);
+    const wait = resends ? backoffMs * 2 ** (refusedRounds - 1) : 0;
     // The wait counts: a round that would start with too little time left is not waited for.
     if (remainingMs() - wait < TIME_FOR_A_ROUND_MS) {
       logger.error('Not published: too little time left in the invocation', { pets: queues.size });

@@ -191,9 +191,39 @@ describe('publishing a batch of the stream', () => {
     expect(sentEntries()).toEqual([]);
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: records[0]?.dynamodb?.SequenceNumber }]);
   });
+  it("waits only before a resend: a pet's next events go at once after a refused one was taken", async () => {
+    let refused = false;
+    const bus: EventBus = {
+      put: async (entries) =>
+        entries.map((entry) => {
+          const { eventId } = JSON.parse(entry.detail) as { eventId: string };
+          if (refused) return { eventId };
+          refused = true;
+          return { errorCode: 'ThrottlingException' };
+        }),
+    };
+    const waits: number[] = [];
+    const records = [
+      created(1, 1),
+      ...Array.from({ length: 29 }, (_, index) => changed(index + 2, 1, index + 2)),
+    ];
+
+    const result = await publishRecords(records, {
+      bus,
+      logger,
+      backoffMs: 100,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(waits).toEqual([100]);
+  });
+
   it('never waits to resend into its timeout: a throttled batch ends in failures, with time left to answer', async () => {
     // A 15 s invocation on its own clock. EventBridge refuses every other entry it receives (a
-    // throttle), answering in 10 ms, until a call takes 3 s (the SDK retrying it).
+    // throttle), answering in 10 ms, until its calls take 3 s (the SDK retrying them).
     const timeoutMs = 15_000;
     let elapsed = 0;
     let received = 0;
@@ -202,7 +232,7 @@ describe('publishing a batch of the stream', () => {
     const bus: EventBus = {
       put: async (entries) => {
         calls += 1;
-        elapsed += calls < 7 ? 10 : 3_000;
+        elapsed += calls < 8 ? 10 : 3_000;
         return entries.map((entry) => {
           received += 1;
           const { eventId } = JSON.parse(entry.detail) as { eventId: string };
