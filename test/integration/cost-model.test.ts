@@ -136,6 +136,15 @@ describe('what a request costs, in the units measured', () => {
       expect(Math.abs(documented(request).logBytes - expected)).toBeLessThanOrEqual(expected * 0.03);
     },
   );
+
+  it('says what a rejected request logs of its own: its one line, as a local run writes it', () => {
+    const row = logBytes.find(({ operation }) => operation === 'rejected (400)');
+    const said = /A rejected request \(400\) logs (\d+) bytes of its own/.exec(COSTS_MD.replace(/\s+/g, ' '));
+
+    expect(row?.functionLines).toBe(1);
+    const expected = row?.functionBytes ?? Number.NaN;
+    expect(Math.abs(Number(said?.[1]) - expected)).toBeLessThanOrEqual(expected * 0.03);
+  });
 });
 
 /** The event each write publishes, by its column. */
