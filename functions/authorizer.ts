@@ -57,7 +57,7 @@ const authorizerStack = ({
 }: AuthorizerDependencies): TokenAuthorizerHandler =>
   middy<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>()
     // A TOKEN event carries no request id: its lines name the invocation (function_request_id).
-    .use(invocationLogging(logger, () => undefined))
+    .use(invocationLogging(logger, () => ({})))
     .handler(async (event) => {
       try {
         const result = await authorize(apiKeys, event.authorizationToken, event.methodArn, plans, scopes);

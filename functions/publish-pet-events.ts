@@ -43,7 +43,7 @@ export interface PublisherDependencies {
 export const publishPetEvents = ({ bus, logger }: PublisherDependencies): StreamHandler =>
   middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     // A stream event carries no request id: its lines name the invocation (function_request_id).
-    .use(invocationLogging(logger, () => undefined))
+    .use(invocationLogging(logger, () => ({})))
     .handler((event, context) =>
       publishRecords(event.Records, {
         bus,

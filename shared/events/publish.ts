@@ -31,7 +31,7 @@ export interface PublishOptions {
 
 export const PUBLISH_ATTEMPTS = 3;
 
-/** No round of sends starts with less time left: its records fail instead, and the stream retries them. */
+/** No round of sends starts, nor is waited for, with less time left: its records fail instead, and the stream retries them. */
 export const TIME_FOR_A_ROUND_MS = 7_000;
 
 /** A record's place in its batch and its sequence number: what a batch item failure names. */
@@ -123,14 +123,18 @@ export const publishRecords = async (
     queues.set(petId, [...(queues.get(petId) ?? []), pending]);
   });
 
-  // A round sends the head of each pet's queue; after a round with a refusal, the next waits longer.
+  // A round sends the head of each pet's queue; one that resends a refused entry waits first,
+  // longer after each round with a refusal.
   for (let refusedRounds = 0; queues.size > 0; ) {
-    if (refusedRounds > 0) await sleep(backoffMs * 2 ** (refusedRounds - 1));
-    if (remainingMs() < TIME_FOR_A_ROUND_MS) {
+    const resends = [...queues.values()].some((queue) => (queue[0]?.sends ?? 0) > 0);
+    const wait = resends ? backoffMs * 2 ** (refusedRounds - 1) : 0;
+    // The wait counts: a round that would start with too little time left is not waited for.
+    if (remainingMs() - wait < TIME_FOR_A_ROUND_MS) {
       logger.error('Not published: too little time left in the invocation', { pets: queues.size });
       for (const [petId, queue] of queues) stop(petId, queue);
       break;
     }
+    if (wait > 0) await sleep(wait);
     const heads = [...queues.values()].flatMap((queue) => queue.slice(0, 1));
     const calls = putEventsCalls(heads, ({ entry }) => entry);
     const results = await Promise.all(calls.map((call) => bus.put(call.map(({ entry }) => entry))));

@@ -3,6 +3,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { AllowedOrigins } from '#shared/allowed-origins';
 import { requestDeadline, withinDeadline } from '#shared/deadline';
+import { callerLogKeys } from '#shared/http/caller';
 import { deprecationHeaders } from '#shared/http/deprecation';
 import { corsExposedHeaders, exposing } from '#shared/http/gateway-behaviour';
 import { withAnswerHeaders } from '#shared/http/middleware/answer-headers';
@@ -13,7 +14,7 @@ import { requestReader } from '#shared/http/middleware/validate-request';
 import { requestIdOf } from '#shared/http/request-id';
 import { jsonResponse } from '#shared/http/responses';
 import type { ProxyHandler } from '#shared/lambda';
-import { invocationLogging, type Logger } from '#shared/observability/logger';
+import { invocationLogging, type Logger, REQUEST_ID_LOG_KEY } from '#shared/observability/logger';
 import {
   type Operation,
   type RequestInput,
@@ -46,6 +47,12 @@ const deadlineOf = (event: APIGatewayProxyEvent, context: Context) =>
       : Number.POSITIVE_INFINITY,
   });
 
+/** On every line a request causes: its id, and the key that called and its scopes. */
+const logKeysOf = (event: APIGatewayProxyEvent) => ({
+  [REQUEST_ID_LOG_KEY]: requestIdOf(event),
+  ...callerLogKeys(event),
+});
+
 /** The Lambda handler of an operation that reads no body (one that does: `jsonEndpoint`). */
 export const httpEndpoint = <O extends OperationWithoutBody>(
   operation: O,
@@ -66,7 +73,7 @@ export const endpointWith = <O extends Operation>(
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
   })
-    .use(invocationLogging(logger, requestIdOf))
+    .use(invocationLogging(logger, logKeysOf))
     .use(errorResponses({ headers, logger }))
     .use(singleValuedHeaders(requestHeaderNames(operation)))
     .use(httpHeaderNormalizer())

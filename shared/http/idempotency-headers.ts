@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { IdempotencyKey } from '#shared/domain/idempotency';
+import { authorizerValue } from '#shared/http/caller';
 
 /** The request header that makes a create idempotent (IETF draft "The Idempotency-Key HTTP Header Field"). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -13,8 +14,8 @@ export const idempotencyKeyOf = (
   key: string | undefined,
 ): IdempotencyKey | undefined => {
   if (key === undefined) return undefined;
-  const caller: unknown = event.requestContext?.authorizer?.principalId;
-  if (typeof caller !== 'string' || caller === '')
+  const caller = authorizerValue(event, 'principalId');
+  if (caller === undefined)
     throw new Error('A request with an Idempotency-Key reached the function without a principal');
   return { caller, key };
 };

@@ -20,18 +20,25 @@ export const createLogger = (options: { readonly logLevel?: LogLevel } = {}): Lo
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
   });
 
-/** Each invocation's keys on its lines, kept apart where they overlap by `AWS_LAMBDA_MAX_CONCURRENCY`. */
+/** The keys an invocation's lines carry, by name; a key without a value is left off its lines. */
+export type InvocationLogKeys = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Each invocation's keys (`keysOf` its event: the request id as REQUEST_ID_LOG_KEY, who called) on
+ * its lines, kept apart where they overlap by `AWS_LAMBDA_MAX_CONCURRENCY`.
+ */
 export const invocationLogging = <E>(
   logger: Logger,
-  requestIdOf: (event: E) => string | undefined,
+  keysOf: (event: E) => InvocationLogKeys,
 ): middy.MiddlewareObj<E>[] => [
   // Never the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: it holds the API key.
   injectLambdaContext(logger, { logEvent: false }),
   {
     before: ({ event }) => {
-      const requestId = requestIdOf(event);
-      if (requestId) logger.setCorrelationId(requestId);
-      else logger.removeKeys([REQUEST_ID_LOG_KEY]);
+      const keys = Object.entries(keysOf(event));
+      // One invocation after another share the logger's keys outside an invoke store: none of the last one's stays.
+      logger.removeKeys(keys.filter(([, value]) => value === undefined).map(([name]) => name));
+      logger.appendKeys(Object.fromEntries(keys.filter(([, value]) => value !== undefined)));
     },
   },
 ];

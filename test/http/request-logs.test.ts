@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#shared/auth/api-key';
+import { ALL_SCOPES, READ_SCOPE, scopeList } from '#shared/auth/scopes';
 import { freePort } from '#tools/local/dynamodb-local';
 import { type LocalGateway, startLocalGateway } from '#tools/local/gateway';
 import { localFunctions } from '#tools/local/local-stack';
@@ -17,6 +18,9 @@ type Line = Record<string, unknown>;
 
 let tables: TestTables;
 let key: string;
+let keyId: string;
+/** A key that holds `read:pets` only. */
+let reader: { key: string; keyId: string };
 let gateway: LocalGateway;
 const gatewayLines: string[] = [];
 
@@ -24,7 +28,11 @@ beforeAll(async () => {
   tables = await createTestTables('request-logs');
   const generated = generateApiKey('logs');
   key = generated.key;
+  keyId = generated.record.keyId;
   await apiKeysOf(tables).put(generated.record);
+  const readOnly = generateApiKey('logs-reader');
+  reader = { key: readOnly.key, keyId: readOnly.record.keyId };
+  await apiKeysOf(tables).put({ ...readOnly.record, scopes: [READ_SCOPE] });
   const working = localFunctions({ endpoint: tables.endpoint, tables: tables.names, logLevel: 'INFO' });
   const unreachable = localFunctions({
     endpoint: `http://127.0.0.1:${await freePort()}`,
@@ -77,5 +85,32 @@ describe('the logs of a request', () => {
     await vi.waitFor(() => {
       for (const id of ids) expect(gatewayLines.filter((line) => line.endsWith(` ${id}`))).toHaveLength(1);
     });
+  });
+
+  it('name the key that called and its scopes on every line of its function, and never the key', async () => {
+    const full = { key, keyId, scopes: scopeList(ALL_SCOPES) };
+    const readOnly = { ...reader, scopes: READ_SCOPE };
+    const { result: answers, written } = await writtenDuring(() =>
+      Promise.all(
+        Array.from({ length: 20 }, async (_, index) => {
+          const caller = index % 2 === 0 ? full : readOnly;
+          const response = await fetch(`${gateway.baseUrl}/pets/${index + 1}`, {
+            headers: { Authorization: `Bearer ${caller.key}` },
+          });
+          const body = (await response.json()) as { requestId: string };
+          return { status: response.status, requestId: body.requestId, caller };
+        }),
+      ),
+    );
+    const functionLines = jsonLines<Line>(written).filter((line) => line.correlation_id !== undefined);
+
+    expect(answers.map(({ status }) => status)).toEqual(Array(20).fill(503));
+    expect(functionLines).toHaveLength(20);
+    for (const { requestId, caller } of answers)
+      expect(functionLines.filter((line) => line.correlation_id === requestId)).toEqual([
+        expect.objectContaining({ message: 'Request failed', keyId: caller.keyId, scopes: caller.scopes }),
+      ]);
+    for (const secret of [full.key, readOnly.key])
+      expect([written, ...gatewayLines].filter((text) => text.includes(secret))).toEqual([]);
   });
 });

@@ -151,6 +151,7 @@ describe('what a request costs, in the units measured', () => {
     expect(written("Lambda's `START`, `END` and `REPORT` lines \\(", ' bytes')).toBe(PLATFORM_BYTES);
     expect(written('the access log line \\(', ' bytes')).toBe(ACCESS_LOG_BYTES);
     near(written('A rejected request \\(400\\) logs ', ' bytes of its own'), bytesOf('rejected (400)'));
+    expect(logBytes.find(({ operation }) => operation === 'rejected (400)')?.functionLines).toBe(1);
   });
 });
 

@@ -5,7 +5,7 @@ import { publishPetEvents } from '#functions/publish-pet-events';
 import { ACCESS_LOG_FORMAT_TEXT } from '#infra/access-log';
 import { STAGE_PLANS } from '#infra/stage-plans';
 import { generateApiKey } from '#shared/auth/api-key';
-import type { FunctionConfig } from '#shared/config';
+import { ENV, type FunctionConfig } from '#shared/config';
 import type { Pet } from '#shared/domain/pet';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/idempotency-headers';
 import { createLogger } from '#shared/observability/logger';
@@ -139,6 +139,9 @@ export const measureLogBytes = async ({
     plans: STAGE_PLANS.production,
     scopes: SCOPE_RESOURCES,
   };
+  // The gateway lets invocations overlap for the whole process (AWS_LAMBDA_MAX_CONCURRENCY): the
+  // integration files after this one in its worker invoke functions one at a time, outside any store.
+  const overlapping = process.env[ENV.lambdaMaxConcurrency];
   const gateway = await startLocalGateway({
     port: 0,
     handlers: buildOperationHandlers(config),
@@ -212,6 +215,7 @@ export const measureLogBytes = async ({
     return rows;
   } finally {
     await gateway.close();
+    if (overlapping === undefined) delete process.env[ENV.lambdaMaxConcurrency];
   }
 };
 

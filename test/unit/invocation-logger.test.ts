@@ -2,7 +2,12 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ENV } from '#shared/config';
-import { createLogger, invocationLogging, type Logger } from '#shared/observability/logger';
+import {
+  createLogger,
+  invocationLogging,
+  type Logger,
+  REQUEST_ID_LOG_KEY,
+} from '#shared/observability/logger';
 import { lambdaContext } from '#tools/lambda/context';
 import { inInvocationStore } from '#tools/lambda/invoke-store';
 
@@ -63,7 +68,7 @@ interface Call {
 /** A function that logs through the function's logger, as middleware and the domain do. */
 const functionOf = (logger: Logger, body?: (call: Call) => Promise<void>) =>
   middy<Call, string>()
-    .use(invocationLogging(logger, (call: Call) => call.requestId))
+    .use(invocationLogging(logger, (call: Call) => ({ [REQUEST_ID_LOG_KEY]: call.requestId })))
     .handler(async (call) => {
       logger.info('started');
       await (body ? body(call) : call.proceed);

@@ -4,11 +4,12 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NewPet } from '#shared/domain/pet';
+import { readCommittedEventsYaml } from '#tools/asyncapi/document-file';
 import { Contract, type PatternEngine } from '#tools/contract/conformance';
 import { readCommittedYaml } from '#tools/openapi/document-file';
 
 /**
- * Every `pattern` of docs/openapi.yaml as other tools read it. JSON Schema recommends a subset of
+ * Every `pattern` of docs/openapi.yaml and docs/asyncapi.yaml as other tools read it. JSON Schema recommends a subset of
  * regular expressions for interoperability; Postman's runner, Python's jsonschema and validators that
  * compile without the `u` flag each read a pattern their own way, and a Unicode property escape
  * (`\P{Cc}`) is refused by Python's `re` and matches nothing without the flag. Each pattern compiles
@@ -19,6 +20,7 @@ import { readCommittedYaml } from '#tools/openapi/document-file';
 type Json = { [key: string]: unknown };
 
 const document = parse(readCommittedYaml()) as Json;
+const eventsDocument = parse(readCommittedEventsYaml()) as Json;
 
 const child = (pointer: string, key: string) =>
   `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
@@ -39,7 +41,8 @@ interface Documented {
 
 /**
  * Every documented example with the schema it is documented for: the `examples` beside a body's `schema`,
- * the `example` beside a parameter's or header's, and a schema's own `example`.
+ * the `example` beside a parameter's or header's, a schema's own `example`, and an AsyncAPI message's
+ * `examples`, each a `payload` of the message's `payload` schema.
  */
 const examplesIn = (node: unknown, pointer: string): Documented[] => {
   if (node === null || typeof node !== 'object') return [];
@@ -54,6 +57,15 @@ const examplesIn = (node: unknown, pointer: string): Documented[] => {
       });
     }
   }
+  if (here.payload && Array.isArray(here.examples)) {
+    here.examples.forEach((example: { payload: unknown }, index) => {
+      found.push({
+        pointer: `${pointer}/examples/${index}/payload`,
+        schema: `${pointer}/payload`,
+        value: example.payload,
+      });
+    });
+  }
   if (here.schema && 'example' in here) {
     found.push({ pointer: `${pointer}/example`, schema: `${pointer}/schema`, value: here.example });
   }
@@ -64,8 +76,29 @@ const examplesIn = (node: unknown, pointer: string): Documented[] => {
   return found;
 };
 
-const PATTERNS = [...new Set(patternsIn(document))];
-const EXAMPLES = examplesIn(document, '#');
+/** A document's patterns and examples, and how its schemas are found: the AsyncAPI one's are all in `components`. */
+interface Described {
+  readonly file: string;
+  /** How many examples it documents at least: a walk that finds fewer has missed some. */
+  readonly atLeast: number;
+  readonly schemas: Json;
+  readonly patterns: string[];
+  readonly examples: Documented[];
+}
+
+const describedBy = (file: string, atLeast: number, whole: Json, schemas: Json): Described => ({
+  file,
+  atLeast,
+  schemas,
+  patterns: [...new Set(patternsIn(whole))],
+  examples: examplesIn(whole, '#'),
+});
+
+const DOCUMENTS = [
+  describedBy('docs/openapi.yaml', 20, document, document),
+  // Each event's example, and its detail's schema examples.
+  describedBy('docs/asyncapi.yaml', 3, eventsDocument, { components: eventsDocument.components }),
+];
 
 interface Reading {
   /** Each pattern the engine could not compile, with why. */
@@ -76,10 +109,10 @@ interface Reading {
   readonly failures: string[];
 }
 
-/** What validating every documented example asks of `compile`, and what it answers. */
-const readWith = (compile: (pattern: string) => RegExp): Reading => {
+/** What validating every documented example of `described` asks of `compile`, and what it answers. */
+const readWith = (described: Described, compile: (pattern: string) => RegExp): Reading => {
   const refused: Record<string, string> = {};
-  for (const pattern of PATTERNS) {
+  for (const pattern of described.patterns) {
     try {
       compile(pattern);
     } catch (error) {
@@ -101,8 +134,8 @@ const readWith = (compile: (pattern: string) => RegExp): Reading => {
     },
     { code: 'recording' },
   ) as PatternEngine;
-  const contract = new Contract(document, 'docs/openapi.yaml', engine);
-  const failures = EXAMPLES.flatMap(({ pointer, schema, value }) =>
+  const contract = new Contract(described.schemas, described.file, engine);
+  const failures = described.examples.flatMap(({ pointer, schema, value }) =>
     contract.validate(schema, value).map((problem) => `${pointer}: ${problem}`),
   );
   return { refused, tests, failures };
@@ -126,10 +159,11 @@ print(json.dumps({"refused": refused, "answers": answers}))
 
 /** Python's `re` over `tests`: each pattern it refuses and its answer to each test; undefined without python3. */
 const inPython = (
+  patterns: readonly string[],
   tests: Reading['tests'],
 ): { refused: Record<string, string>; answers: boolean[] } | undefined => {
   const python = spawnSync('python3', ['-c', PYTHON], {
-    input: JSON.stringify({ patterns: PATTERNS, tests }),
+    input: JSON.stringify({ patterns, tests }),
     encoding: 'utf8',
   });
   if (python.error) return undefined;
@@ -137,19 +171,21 @@ const inPython = (
   return JSON.parse(python.stdout) as { refused: Record<string, string>; answers: boolean[] };
 };
 
-describe('every pattern of docs/openapi.yaml', () => {
-  const withU = readWith((pattern) => new RegExp(pattern, 'u'));
+describe.each(DOCUMENTS)('every pattern of $file', (described) => {
+  const withU = readWith(described, (pattern) => new RegExp(pattern, 'u'));
 
   it('is matched by each documented example of its schema, in JavaScript with the u flag (JSON Schema 2020-12)', () => {
-    expect(EXAMPLES.length).toBeGreaterThan(20);
+    expect(described.examples.length).toBeGreaterThan(described.atLeast);
     expect(withU.refused).toEqual({});
     expect(withU.failures).toEqual([]);
     // Each pattern is read by at least one example, so no pattern goes untried.
-    expect([...new Set(withU.tests.map(({ pattern }) => pattern))].sort()).toEqual([...PATTERNS].sort());
+    expect([...new Set(withU.tests.map(({ pattern }) => pattern))].sort()).toEqual(
+      [...described.patterns].sort(),
+    );
   });
 
   it('reads the same without the u flag: it compiles, and each documented example matches', () => {
-    const withoutU = readWith((pattern) => new RegExp(pattern));
+    const withoutU = readWith(described, (pattern) => new RegExp(pattern));
 
     expect(withoutU.refused).toEqual({});
     expect(withoutU.failures).toEqual([]);
@@ -157,7 +193,7 @@ describe('every pattern of docs/openapi.yaml', () => {
   });
 
   it("reads the same in Python's re: it compiles, and each documented example matches", (context) => {
-    const python = inPython(withU.tests);
+    const python = inPython(described.patterns, withU.tests);
     if (!python) {
       context.skip('no python3 here to read the patterns with');
       return;
@@ -172,7 +208,7 @@ describe('every pattern of docs/openapi.yaml', () => {
       const ended = `${text}\n`;
       return { pattern, text: ended, matched: new RegExp(pattern, 'u').test(ended) };
     });
-    const python = inPython(tests);
+    const python = inPython(described.patterns, tests);
     if (!python) {
       context.skip('no python3 here to read the patterns with');
       return;

@@ -12,7 +12,13 @@ import { eventBridgeBus } from '#shared/adapters/eventbridge/event-bus';
 import { PET_EVENTS_SOURCE } from '#shared/events/pet-events';
 import { publishRecords } from '#shared/events/publish';
 import { createLogger } from '#shared/observability/logger';
-import { type BusEntry, entrySize, PUT_EVENTS_LIMITS, putEventsCalls } from '#shared/ports/event-bus';
+import {
+  type BusEntry,
+  type EventBus,
+  entrySize,
+  PUT_EVENTS_LIMITS,
+  putEventsCalls,
+} from '#shared/ports/event-bus';
 import { lambdaContext } from '#tools/lambda/context';
 import { pet, streamRecord } from '../support/stream-records';
 
@@ -184,6 +190,93 @@ describe('publishing a batch of the stream', () => {
 
     expect(sentEntries()).toEqual([]);
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: records[0]?.dynamodb?.SequenceNumber }]);
+  });
+  it("waits only before a resend: a pet's next events go at once after a refused one was taken", async () => {
+    let refused = false;
+    const bus: EventBus = {
+      put: async (entries) =>
+        entries.map((entry) => {
+          const { eventId } = JSON.parse(entry.detail) as { eventId: string };
+          if (refused) return { eventId };
+          refused = true;
+          return { errorCode: 'ThrottlingException' };
+        }),
+    };
+    const waits: number[] = [];
+    const records = [
+      created(1, 1),
+      ...Array.from({ length: 29 }, (_, index) => changed(index + 2, 1, index + 2)),
+    ];
+
+    const result = await publishRecords(records, {
+      bus,
+      logger,
+      backoffMs: 100,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(waits).toEqual([100]);
+  });
+
+  it('never waits to resend into its timeout: a throttled batch ends in failures, with time left to answer', async () => {
+    // A 15 s invocation on its own clock. EventBridge refuses every other entry it receives (a
+    // throttle), answering in 10 ms, until its calls take 3 s (the SDK retrying them).
+    const timeoutMs = 15_000;
+    let elapsed = 0;
+    let received = 0;
+    let calls = 0;
+    const published = new Set<string>();
+    const bus: EventBus = {
+      put: async (entries) => {
+        calls += 1;
+        elapsed += calls < 8 ? 10 : 3_000;
+        return entries.map((entry) => {
+          received += 1;
+          const { eventId } = JSON.parse(entry.detail) as { eventId: string };
+          if (received % 2 === 1) return { errorCode: 'ThrottlingException' };
+          published.add(eventId);
+          return { eventId };
+        });
+      },
+    };
+    // Three pets, ten writes each, interleaved as the stream has them.
+    const writes = Array.from({ length: 30 }, (_, index) => ({
+      sequence: index + 1,
+      id: (index % 3) + 1,
+      version: Math.floor(index / 3) + 1,
+    }));
+    const records = writes.map(({ sequence, id, version }) =>
+      version === 1 ? created(sequence, id) : changed(sequence, id, version),
+    );
+
+    const result = await publishRecords(records, {
+      bus,
+      logger,
+      remainingMs: () => timeoutMs - elapsed,
+      sleep: async (ms) => {
+        elapsed += ms;
+      },
+    });
+
+    expect(elapsed).toBeLessThan(timeoutMs);
+    // Every record published or failed; a pet's failures are its records from its first unpublished event on.
+    const failed = new Set(result.batchItemFailures.map(({ itemIdentifier }) => Number(itemIdentifier)));
+    const outcomes = writes.map(({ sequence, id, version }) => ({
+      id,
+      outcome: published.has(`pet-${id}-v${version}`)
+        ? 'published'
+        : failed.has(sequence)
+          ? 'failed'
+          : 'lost',
+    }));
+    expect(outcomes.filter(({ outcome }) => outcome === 'lost')).toEqual([]);
+    for (const pet of [1, 2, 3]) {
+      const own = outcomes.filter(({ id }) => id === pet).map(({ outcome }) => outcome);
+      expect(own.slice(Math.max(0, own.indexOf('failed')))).not.toContain('published');
+    }
   });
 });
 

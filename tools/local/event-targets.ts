@@ -1,4 +1,5 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { writeFileAtomically } from '#tools/local/files';
 
 /**
@@ -19,6 +20,8 @@ export const DELIVERY = {
   maxBackoffMs: 60_000,
 } as const;
 
+type DeliverySettings = Record<keyof typeof DELIVERY, number>;
+
 const RETRIED = new Set([401, 407, 409, 429]);
 export const isRetried = (status: number): boolean => RETRIED.has(status) || status >= 500;
 
@@ -30,7 +33,7 @@ export interface EventTargetsOptions {
   readonly urls: readonly string[];
   readonly log: (line: string) => void;
   /** @default DELIVERY */
-  readonly delivery?: Partial<typeof DELIVERY>;
+  readonly delivery?: Partial<DeliverySettings>;
 }
 
 type Offsets = Record<string, number>;
@@ -68,7 +71,7 @@ const linesFrom = (file: string, offset: number): { line: string; end: number }[
 
 export class EventTargets {
   private readonly offsets: Offsets;
-  private readonly settings: typeof DELIVERY;
+  private readonly settings: DeliverySettings;
   private stopped = false;
   private readonly wakers = new Set<() => void>();
   private readonly running: Promise<void>[] = [];
@@ -104,8 +107,8 @@ export class EventTargets {
     writeFileAtomically(this.options.stateFile, `${JSON.stringify(this.offsets)}\n`);
   }
 
-  /** A wait that wake() and stop() end, and none once stopped. */
-  private wait(ms: number): Promise<void> {
+  /** A wait for new lines, that wake() and stop() end, and none once stopped. */
+  private waitForLines(ms: number): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
@@ -122,7 +125,7 @@ export class EventTargets {
     while (!this.stopped) {
       const lines = linesFrom(this.options.file, this.offsets[url] ?? 0);
       if (lines.length === 0) {
-        await this.wait(1_000);
+        await this.waitForLines(1_000);
         continue;
       }
       for (const { line, end } of lines) {
@@ -150,7 +153,10 @@ export class EventTargets {
         return true;
       }
       const backoff = Math.min(maxBackoffMs, firstBackoffMs * 2 ** (attempt - 1));
-      await this.wait(backoff / 2 + Math.random() * (backoff / 2));
+      // Only stop() ends a back-off: new events do not make a failing URL's retries come sooner.
+      await sleep(backoff / 2 + Math.random() * (backoff / 2), undefined, {
+        signal: this.aborts.signal,
+      }).catch(() => undefined);
     }
   }
 
