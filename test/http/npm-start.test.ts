@@ -305,7 +305,11 @@ describe('npm start', () => {
         const again = await client.get(`/pets/${pet.id}`);
         expect(again.status).toBe(200);
         expect(again.json).toMatchObject({ id: pet.id, name: 'Persistent' });
-        const next = await createAsAClientWould(client, { name: 'Next', categoryId: 4 }, `next-${Date.now()}`);
+        const next = await createAsAClientWould(
+          client,
+          { name: 'Next', categoryId: 4 },
+          `next-${Date.now()}`,
+        );
         expect((next.json as { id: number }).id).toBeGreaterThan(pet.id);
 
         // The key revoked, then DynamoDB Local killed again (SIGKILL) and started again by the
