@@ -11,7 +11,7 @@ import type { Children } from './children';
 import { measureEventLatency } from './event-latency';
 import { startEventBridgeStandIn } from './eventbridge-stand-in';
 import { findLambdaNode } from './lambda-node';
-import { measureColdStarts, measureWarm } from './latency';
+import { measureColdStarts, measureOwnCode, measureWarm } from './latency';
 import { startMeter } from './metering';
 import { measurePartitionLoad } from './partition-load';
 import { type BenchMode, SETTINGS } from './settings';
@@ -63,7 +63,12 @@ export const runBench = async (options: {
       const names = await createBenchTables(admin, 'bench-latency', record);
       await seedPets(admin, names, settings.smallTable);
       const coldStarts = await measureColdStarts(children(names), bundles, targets, settings, progress);
-      return { coldStarts, warm: await measureWarm(children(names), bundles, targets, settings, progress) };
+      const ownCode = await measureOwnCode(children(names), bundles, targets, settings, progress);
+      return {
+        coldStarts,
+        ownCode,
+        warm: await measureWarm(children(names), bundles, targets, settings, progress),
+      };
     };
     const costs = async () => {
       const names = await createBenchTables(admin, 'bench-capacity', record);
@@ -73,7 +78,7 @@ export const runBench = async (options: {
     const overlapped = settings.overlap ? ([timings(), costs()] as const) : undefined;
     // Side by side, nothing is left running when one of them fails.
     if (overlapped) await Promise.allSettled(overlapped);
-    const { coldStarts, warm } = await (overlapped?.[0] ?? timings());
+    const { coldStarts, ownCode, warm } = await (overlapped?.[0] ?? timings());
     const capacity = await (overlapped?.[1] ?? costs());
     progress('capacity: done');
     // Alone: it times how soon each write's event is written.
@@ -95,6 +100,7 @@ export const runBench = async (options: {
       targets,
       bundles: bundles.pairs,
       coldStarts,
+      ownCode,
       warm,
       capacity,
       partitionLoad,

@@ -13,6 +13,14 @@ export interface Children {
   readonly names: TableNames;
 }
 
+/** What a child measured, each bundle's: its import and its invocations, by the clock and in CPU time (ms). */
+export interface ChildResult {
+  readonly loads: number[];
+  readonly loadsCpu: number[];
+  readonly samples: number[][];
+  readonly samplesCpu: number[][];
+}
+
 /** Runs the harness on `bundles` (logs discarded): each import's time, then `iterations` timed invocations after `warmup`. */
 export const runChild = async (
   children: Children,
@@ -23,7 +31,7 @@ export const runChild = async (
     warmup = 0,
     env = {},
   }: { iterations?: number; warmup?: number; env?: Record<string, string> } = {},
-): Promise<{ loads: number[]; samples: number[][] }> => {
+): Promise<ChildResult> => {
   const resultPath = join(children.workDir, `result-${randomUUID()}.json`);
   const args = [resultPath, String(iterations), String(warmup), JSON.stringify(target.event), target.name];
   await new Promise<void>((done, fail) => {
@@ -43,9 +51,7 @@ export const runChild = async (
     );
   });
   try {
-    const result: { loads: number[]; samples: number[][]; statuses: number[][] } = JSON.parse(
-      readFileSync(resultPath, 'utf8'),
-    );
+    const result: ChildResult & { statuses: number[][] } = JSON.parse(readFileSync(resultPath, 'utf8'));
     const statuses = result.statuses.flat();
     if (statuses.some((status) => status !== target.status)) {
       throw new Error(

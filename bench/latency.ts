@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { type BuiltBundles, pairOf } from './bundles';
-import { type Children, runChild } from './children';
+import { type ChildResult, type Children, runChild } from './children';
 import type { BenchSettings } from './settings';
 import { type BenchTarget, type ChildTarget, PEER } from './targets';
 
@@ -25,10 +25,10 @@ export type ColdStartSeries = ReturnType<typeof series>;
 const perRound = (a: ColdStartSeries, b: ColdStartSeries, part: 'totalMs' | 'loadMs' = 'totalMs') =>
   summarise(a[part].map((value, round) => value / (b[part][round] ?? Number.NaN)));
 
-/** A function as deployed; its baseline as a raw function is usually deployed, and as the stack builds the function. */
-const BUILDS = ['service', 'baseline', 'sameBundling'] as const;
+/** A function as deployed, and its baseline as a raw function is usually deployed. */
+const BUILDS = ['service', 'baseline'] as const;
 
-/** Cold starts, a fresh process each; the order alternates between rounds so that drift hits all alike. */
+/** Cold starts by the clock, a fresh process each; the order alternates between rounds so that drift hits all alike. */
 export const measureColdStarts = async (
   children: Children,
   bundles: BuiltBundles,
@@ -68,18 +68,12 @@ export const measureColdStarts = async (
   const peer = of('peer');
   return {
     rows: targets.map(({ name }) => {
-      const [service, baseline, sameBundling] = [
-        of(`${name}/service`),
-        of(`${name}/baseline`),
-        of(`${name}/sameBundling`),
-      ];
+      const [service, baseline] = [of(`${name}/service`), of(`${name}/baseline`)];
       return {
         name,
         service,
         baseline,
-        sameBundling,
         ratioPerRound: perRound(service, baseline),
-        sameBundlingRatioPerRound: perRound(service, sameBundling),
         /** Of the import alone (Lambda's Init Duration): their calls differ. */
         peerRatioPerRound: perRound(service, peer, 'loadMs'),
       };
@@ -96,6 +90,80 @@ export const measureColdStarts = async (
   };
 };
 export type ColdStarts = Awaited<ReturnType<typeof measureColdStarts>>;
+
+/**
+ * The median of `ratios` and its 95% confidence interval, from their order statistics (no
+ * assumption about their distribution): the median lies between the k-th smallest and the k-th
+ * largest with k = (n − 1.96 √n) / 2.
+ */
+export const medianWithInterval = (ratios: readonly number[]) => {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const n = sorted.length;
+  const k = Math.max(0, Math.floor((n - 1.96 * Math.sqrt(n)) / 2));
+  const [low = Number.NaN, high = Number.NaN] = [sorted[k], sorted[n - 1 - k]];
+  return { n, p50: summarise(sorted).p50, low, high, halfWidth: (high - low) / 2 };
+};
+
+/** The CPU time of a child's cold start: its import and its first invocation, every thread of it. */
+const cpuOf = ({ loadsCpu, samplesCpu }: ChildResult) =>
+  (loadsCpu[0] ?? Number.NaN) + (samplesCpu[0]?.[0] ?? 0);
+
+/**
+ * What the project's own code costs a cold start: each function against its baseline built the
+ * same way, the two started side by side so that whatever else the machine runs weighs on both,
+ * each timed in CPU milliseconds (others' work is not counted). Rounds go on, for a function
+ * whose median of paired ratios is not yet known to ± `precision` (95%), up to `maxRounds`.
+ */
+export const measureOwnCode = async (
+  children: Children,
+  bundles: BuiltBundles,
+  targets: readonly BenchTarget[],
+  settings: BenchSettings,
+  progress: (line: string) => void,
+) => {
+  const { minRounds, maxRounds, precision } = settings.ownCode;
+  const runs = new Map(
+    targets.map(({ name }) => [name, { service: [] as number[], sameBundling: [] as number[] }]),
+  );
+  const ratiosOf = (name: string) => {
+    const { service = [], sameBundling = [] } = runs.get(name) ?? {};
+    return service.map((cpu, round) => cpu / (sameBundling[round] ?? Number.NaN));
+  };
+  const known = (name: string) => {
+    const ratios = ratiosOf(name);
+    return ratios.length >= minRounds && medianWithInterval(ratios).halfWidth <= precision;
+  };
+  for (let round = settings.coldWarmupRound ? 0 : 1; round <= maxRounds; round++) {
+    const open = targets.filter(({ name }) => round <= minRounds || !known(name));
+    if (open.length === 0) break;
+    for (const target of round % 2 === 0 ? open : [...open].reverse()) {
+      const { service, sameBundling } = pairOf(bundles, target.name);
+      const [first, second] = await Promise.all(
+        (round % 2 === 0 ? [service, sameBundling] : [sameBundling, service]).map((bundle) =>
+          runChild(children, target, [bundle.file]),
+        ),
+      );
+      const [own, same] = round % 2 === 0 ? [first, second] : [second, first];
+      const series = runs.get(target.name);
+      if (round > 0 && own && same && series) {
+        series.service.push(cpuOf(own));
+        series.sameBundling.push(cpuOf(same));
+      }
+    }
+    if (round > 0 && round % 10 === 0)
+      progress(`own code: round ${round}, ${open.length} functions still measured`);
+  }
+  return targets.map(({ name }) => {
+    const { service = [], sameBundling = [] } = runs.get(name) ?? {};
+    return {
+      name,
+      service: summarise(service),
+      sameBundling: summarise(sameBundling),
+      ratio: medianWithInterval(ratiosOf(name)),
+    };
+  });
+};
+export type OwnCodeRow = Awaited<ReturnType<typeof measureOwnCode>>[number];
 
 /** Warm invocations: per function (not variants), one process invoking its bundle and its baseline in turn. */
 export const measureWarm = async (
@@ -117,7 +185,15 @@ export const measureWarm = async (
         });
         const [calls = [], baselineCalls = []] = samples;
         progress(`warm: ${target.name} done`);
-        return { name: target.name, service: summarise(calls), baseline: summarise(baselineCalls) };
+        return {
+          name: target.name,
+          service: summarise(calls),
+          baseline: summarise(baselineCalls),
+          /** Each call against the baseline's of the same turn: another reading of the same ratio. */
+          ratioPerCall: medianWithInterval(
+            calls.map((call, turn) => call / (baselineCalls[turn] ?? Number.NaN)),
+          ),
+        };
       }),
     ),
   );

@@ -47,6 +47,10 @@ const markdown = join(PROJECT_ROOT, mode === 'full' ? 'BENCHMARKS.md' : '.bench/
 writeReportFile(report, markdown);
 log(`wrote ${markdown}${mode === 'quick' ? ' (BENCHMARKS.md keeps the full run)' : ''}`);
 log(budgetSummary(report));
-if (process.argv.includes('--strict') && report.budgets.some((budget) => budget.verdict === 'MISS')) {
-  process.exitCode = 1;
+const missed = report.budgets.filter((budget) => budget.verdict === 'MISS');
+for (const { budget, subject, value, limit } of missed) {
+  log(
+    `MISS ${subject}: ${budget}: ${Number(value.toFixed(3))}, limit ${Number.isNaN(limit) ? 'none set in bench/budgets.ts' : limit}`,
+  );
 }
+if (process.argv.includes('--strict') && missed.length > 0) process.exitCode = 1;

@@ -6,6 +6,11 @@ export const SETTINGS = {
     coldRuns: 50,
     /** One round first, discarded (file cache, DynamoDB Local's first calls). */
     coldWarmupRound: true,
+    /**
+     * Rounds of each function beside its baseline built the same way (CPU time): at least
+     * `minRounds`, then more for a function whose median ratio is not yet known to ± `precision`.
+     */
+    ownCode: { minRounds: 40, maxRounds: 200, precision: 0.025 },
     warmIterations: 1_000,
     warmWarmup: 200,
     /** Also the small table of the capacity measurement. */
@@ -25,6 +30,7 @@ export const SETTINGS = {
     mode: 'quick',
     coldRuns: 1,
     coldWarmupRound: false,
+    ownCode: { minRounds: 1, maxRounds: 1, precision: Number.POSITIVE_INFINITY },
     warmIterations: 2,
     warmWarmup: 1,
     smallTable: 25,
